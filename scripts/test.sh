@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Install, build and run the whole test suite twice: a warnings-as-errors
+# build, then a second build under AddressSanitizer and UBSan.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc 2>/dev/null || echo 2)
+
+scripts/deps.sh
+
+cmake -S . -B build -DCHV_WERROR=ON
+cmake --build build -j"$jobs"
+(cd build && ctest --output-on-failure -j"$jobs")
+
+cmake -S . -B build-asan -DCHV_WERROR=ON -DCHV_SANITIZE=ON -DCHV_BUILD_BENCH=OFF
+cmake --build build-asan -j"$jobs"
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+   ctest --output-on-failure -j"$jobs")

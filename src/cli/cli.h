@@ -1,0 +1,15 @@
+/*
+** cli: the sub-commands of the chive binary.  Each takes the arguments after
+** the command name (argv[0] is the command) and returns the process exit
+** status: 0 success, 1 failure reported on stderr, 2 usage error.
+*/
+#ifndef CHV_CLI_H
+#define CHV_CLI_H
+
+#include "chive/chive.h"
+
+int cli_options(int argc, char **argv);
+int cli_dump(int argc, char **argv);
+int cli_demo(int argc, char **argv);
+
+#endif

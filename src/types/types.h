@@ -1,0 +1,257 @@
+/*
+** types: Hive's type system and column batches.
+**
+** A struct chv_type describes one Hive type; nested types own their children.
+** A struct chv_vector holds the values of one column for up to `capacity`
+** rows, laid out as the Arrow C Data Interface lays them out so that a batch
+** exports without copying (see "Physical layout" below).  A struct chv_batch is
+** a row count plus one vector per field of a STRUCT type (the schema).
+**
+** INTERFACE
+**   chv_type_parse()/chv_type_format()   Hive type strings <-> struct chv_type
+**   chv_type_new()/chv_type_free()/chv_type_clone()/chv_type_equal()
+**   chv_vector_open()/chv_vector_close()/chv_vector_reset()/_reserve()
+**   chv_vector_set_null()/_is_null()/_append_bytes()
+**   chv_batch_open()/chv_batch_close()/chv_batch_reset()
+**   chv_batch_export()/chv_type_export_schema()   Arrow C Data Interface
+**   chv_batch_stream_export()                     Arrow C Stream Interface
+**   chv_arrow_validate()                          invariant checker
+**   chv_decimal_*/chv_date_*/chv_timestamp_*      value helpers
+**
+** Physical layout of a vector, by type id:
+**   BOOLEAN              data: bit-packed, LSB first (Arrow "b")
+**   TINYINT..BIGINT      data: int8_t/int16_t/int32_t/int64_t
+**   FLOAT, DOUBLE        data: float/double
+**   DECIMAL(p,s)         data: chv_i128, little-endian two's complement,
+**                        the unscaled value (Arrow "d:p,s")
+**   DATE                 data: int32_t days since 1970-01-01 (Arrow "tdD")
+**   TIMESTAMP            data: struct chv_timestamp (seconds + nanos; Hive's
+**                        range 0001..9999 does not fit int64 nanoseconds);
+**                        exported as Arrow "tsn:" when every value fits,
+**                        else "tsu:" (an error if that would drop digits)
+**   STRING, VARCHAR,
+**   CHAR, BINARY         offsets: int32_t[length + 1]; bytes: the heap
+**   ARRAY                offsets: int32_t[length + 1]; children[0]: elements
+**   MAP                  offsets: int32_t[length + 1]; children[0]: keys,
+**                        children[1]: values (exported as Arrow map entries)
+**   STRUCT               children[i]: field i, each `length` long
+** validity: bit i set = row i is not NULL (Arrow convention); NULL pointer
+** means "all valid" (null_count must then be 0).
+**
+** Thread safety: none; a vector or batch belongs to one thread at a time.
+** Types are immutable after construction and may be shared read-only.
+*/
+#ifndef CHV_TYPES_H
+#define CHV_TYPES_H
+
+#include "common/common.h"
+#include "chive/arrow_abi.h"
+
+#define CHV_TYPE_ID_MAP(X)                                                    \
+  X(BOOLEAN, "boolean")                                                       \
+  X(TINYINT, "tinyint")                                                       \
+  X(SMALLINT, "smallint")                                                     \
+  X(INT, "int")                                                               \
+  X(BIGINT, "bigint")                                                         \
+  X(FLOAT, "float")                                                           \
+  X(DOUBLE, "double")                                                         \
+  X(DECIMAL, "decimal")                                                       \
+  X(STRING, "string")                                                         \
+  X(VARCHAR, "varchar")                                                       \
+  X(CHAR, "char")                                                             \
+  X(BINARY, "binary")                                                         \
+  X(DATE, "date")                                                             \
+  X(TIMESTAMP, "timestamp")                                                   \
+  X(ARRAY, "array")                                                           \
+  X(MAP, "map")                                                               \
+  X(STRUCT, "struct")
+
+enum chv_type_id {
+#define CHV_X_(id, name) CHV_TYPE_##id,
+  CHV_TYPE_ID_MAP(CHV_X_)
+#undef CHV_X_
+  CHV_TYPE_COUNT
+};
+
+#define CHV_DECIMAL_MAX_PRECISION 38
+#define CHV_DECIMAL_DEFAULT_PRECISION 10 /* bare DECIMAL = DECIMAL(10,0) */
+#define CHV_CHAR_MAX_LENGTH 255
+#define CHV_VARCHAR_MAX_LENGTH 65535
+#define CHV_TYPE_MAX_DEPTH 64 /* nesting limit of parsed type strings */
+
+typedef __int128 chv_i128;
+
+struct chv_timestamp {
+  int64_t seconds; /* since 1970-01-01 00:00:00, no time zone (Hive's) */
+  int32_t nanos;   /* 0 .. 999,999,999 */
+  int32_t pad_;    /* keeps the struct 16 bytes; always 0 */
+};
+
+struct chv_type {
+  enum chv_type_id id;
+  int precision;            /* DECIMAL: 1..38 */
+  int scale;                /* DECIMAL: 0..precision */
+  int length;               /* CHAR: 1..255, VARCHAR: 1..65535 */
+  int nchildren;            /* ARRAY 1, MAP 2, STRUCT fields */
+  struct chv_type **children;
+  char **names;             /* STRUCT field names (nchildren), else NULL */
+};
+
+/* Name of a type id ("bigint"). */
+const char *chv_type_id_name(enum chv_type_id id);
+/* Width in bytes of one value in `data`, 0 for variable/nested/BOOLEAN. */
+size_t chv_type_fixed_width(enum chv_type_id id);
+bool chv_type_is_string_like(enum chv_type_id id); /* STRING/VARCHAR/CHAR/BINARY */
+bool chv_type_is_primitive(enum chv_type_id id);
+
+/* Parse a Hive type string: "int", "decimal(10,2)", "varchar(20)",
+** "map<string,array<struct<a:int,b:decimal(10,2)>>>".  Case-insensitive,
+** white space allowed between tokens; "integer" and "dec"/"numeric" are
+** accepted as Hive accepts them.  Errors name the column (0-based offset)
+** and what was expected.  out: free with chv_type_free(). */
+int chv_type_parse(const char *text, struct chv_type **out,
+                   struct chv_error *err);
+/* Parse "a int, b map<string,int>" (a column list) into a STRUCT type. */
+int chv_type_parse_columns(const char *text, struct chv_type **out,
+                           struct chv_error *err);
+/* Append the canonical lower-case Hive spelling to buf. */
+int chv_type_format(const struct chv_type *t, struct chv_buf *buf);
+
+/* Constructors; children and names passed in are taken over (ownership
+** moves to the new type even on failure, so callers never double free). */
+int chv_type_new(enum chv_type_id id, struct chv_type **out);
+int chv_type_new_decimal(int precision, int scale, struct chv_type **out,
+                         struct chv_error *err);
+int chv_type_new_char(enum chv_type_id id, int length, struct chv_type **out,
+                      struct chv_error *err);
+/* Empty STRUCT; add fields with chv_type_struct_add(). */
+int chv_type_struct_add(struct chv_type *st, const char *name,
+                        struct chv_type *field /* takes ownership */);
+int chv_type_clone(const struct chv_type *t, struct chv_type **out);
+bool chv_type_equal(const struct chv_type *a, const struct chv_type *b);
+void chv_type_free(struct chv_type *t);
+/* Index of a STRUCT field by name, case-insensitively; -1 if absent. */
+int chv_type_field_index(const struct chv_type *st, const char *name);
+
+/* ---- vectors ----------------------------------------------------------- */
+
+struct chv_vector {
+  const struct chv_type *type; /* borrowed; must outlive the vector */
+  int64_t length;              /* rows in use */
+  int64_t capacity;            /* rows allocated in data/offsets/validity */
+  int64_t null_count;
+  uint8_t *validity;           /* NULL = all valid */
+  void *data;                  /* fixed-width values (see layout) */
+  int32_t *offsets;            /* variable-width and ARRAY/MAP */
+  char *bytes;                 /* string/binary heap */
+  int64_t bytes_len;           /* heap bytes in use */
+  int64_t bytes_cap;
+  int nchildren;
+  struct chv_vector **children;
+};
+
+int chv_vector_open(const struct chv_type *type, int64_t capacity,
+                    struct chv_vector **out, struct chv_error *err);
+void chv_vector_close(struct chv_vector *v);
+/* length, null_count and bytes_len to 0, children too; capacity kept. */
+void chv_vector_reset(struct chv_vector *v);
+/* Ensure room for `rows` rows in total (not additional). */
+int chv_vector_reserve(struct chv_vector *v, int64_t rows,
+                       struct chv_error *err);
+/* Ensure room for `extra` more heap bytes. */
+int chv_vector_reserve_bytes(struct chv_vector *v, int64_t extra,
+                             struct chv_error *err);
+/* Mark row i NULL (allocating validity on first use) / valid. Row i must be
+** below capacity.  Does not change length. */
+int chv_vector_set_null(struct chv_vector *v, int64_t i, struct chv_error *err);
+static inline bool chv_vector_is_null(const struct chv_vector *v, int64_t i) {
+  return v->validity && !(v->validity[i >> 3] & (1u << (i & 7)));
+}
+static inline bool chv_bit_get(const uint8_t *bits, int64_t i) {
+  return (bits[i >> 3] >> (i & 7)) & 1;
+}
+static inline void chv_bit_set(uint8_t *bits, int64_t i, bool on) {
+  if (on)
+    bits[i >> 3] |= (uint8_t)(1u << (i & 7));
+  else
+    bits[i >> 3] &= (uint8_t)~(1u << (i & 7));
+}
+/* Append one value to a variable-width vector as row `length` (length grows
+** by one; offsets and heap as needed). */
+int chv_vector_append_bytes(struct chv_vector *v, const void *p, size_t n,
+                            struct chv_error *err);
+/* Append a NULL row to any vector (nested children untouched except that
+** ARRAY/MAP offsets repeat). */
+int chv_vector_append_null(struct chv_vector *v, struct chv_error *err);
+
+/* ---- batches ----------------------------------------------------------- */
+
+struct chv_batch {
+  const struct chv_type *schema; /* borrowed STRUCT type */
+  int64_t nrows;
+  int ncols;
+  struct chv_vector **cols; /* one per schema field */
+};
+
+int chv_batch_open(const struct chv_type *schema, int64_t capacity,
+                   struct chv_batch **out, struct chv_error *err);
+void chv_batch_close(struct chv_batch *b);
+void chv_batch_reset(struct chv_batch *b);
+
+/* ---- Arrow C Data / Stream interfaces ---------------------------------- */
+
+/* Export a type as an ArrowSchema (a STRUCT becomes "+s" with children).
+** out: released by its release callback. */
+int chv_type_export_schema(const struct chv_type *t, const char *name,
+                           struct ArrowSchema *out, struct chv_error *err);
+/* Export a batch as a "+s" ArrowArray.  The batch is moved into the export:
+** *b is set to NULL and freed when the consumer releases the array. */
+int chv_batch_export(struct chv_batch **b, struct ArrowArray *out,
+                     struct chv_error *err);
+/* Export a single vector (moved, as above). */
+int chv_vector_export(struct chv_vector **v, struct ArrowArray *out,
+                      struct chv_error *err);
+
+/* A producer of batches, wrapped as an ArrowArrayStream. next() returns
+** CHV_OK and sets *out to a batch (ownership passes) or NULL at end. */
+struct chv_batch_source {
+  const struct chv_type *schema;
+  int (*next)(void *ctx, struct chv_batch **out, struct chv_error *err);
+  void (*close)(void *ctx);
+  void *ctx;
+};
+int chv_batch_stream_export(struct chv_batch_source src,
+                            struct ArrowArrayStream *out,
+                            struct chv_error *err);
+
+/* Check the Arrow invariants of an exported array against its schema:
+** format strings, buffer counts, offsets monotone and in range, validity
+** and null_count agreeing, child lengths, dictionary absent, release set.
+** Errors name the path of the offending node ("col.items.key"). */
+int chv_arrow_validate(const struct ArrowSchema *schema,
+                       const struct ArrowArray *array, struct chv_error *err);
+
+/* ---- value helpers ----------------------------------------------------- */
+
+/* Days since the epoch <-> civil date (proleptic Gregorian, as Hive 3). */
+int32_t chv_date_from_ymd(int y, int m, int d);
+void chv_date_to_ymd(int32_t days, int *y, int *m, int *d);
+/* Parse "YYYY-MM-DD" (Hive's lenient forms: 1- to 2-digit month/day). */
+int chv_date_parse(const char *s, size_t n, int32_t *out);
+/* Format into buf (at least 16 bytes); returns length. */
+int chv_date_format(int32_t days, char *buf);
+
+/* Parse "YYYY-MM-DD[ HH:MM:SS[.fffffffff]]" as Hive does. */
+int chv_timestamp_parse(const char *s, size_t n, struct chv_timestamp *out);
+/* "YYYY-MM-DD HH:MM:SS[.f…]" with the fraction's significant digits;
+** buf at least 40 bytes; returns length. */
+int chv_timestamp_format(struct chv_timestamp ts, char *buf);
+
+/* Parse a decimal literal into an unscaled value at `scale`, rounding half
+** up as Hive does; CHV_ERANGE when it does not fit `precision`. */
+int chv_decimal_parse(const char *s, size_t n, int precision, int scale,
+                      chv_i128 *out);
+/* Format an unscaled value at `scale` ("12.30"); buf >= 48 bytes. */
+int chv_decimal_format(chv_i128 v, int scale, char *buf);
+
+#endif /* CHV_TYPES_H */
