@@ -104,8 +104,71 @@ static inline int chv_fs_open(const struct chv_fs *fs, const char *path,
 static inline void chv_file_close(struct chv_file *f) {
   if (f) f->fs->close(f);
 }
+static inline int chv_fs_create(const struct chv_fs *fs, const char *path,
+                                bool exclusive, struct chv_file **out,
+                                struct chv_error *err) {
+  return fs->create(fs, path, exclusive, out, err);
+}
+static inline int chv_file_pread(struct chv_file *f, void *buf, size_t n,
+                                 int64_t off, size_t *got,
+                                 struct chv_error *err) {
+  return f->fs->pread(f, buf, n, off, got, err);
+}
+static inline int chv_file_read(struct chv_file *f, void *buf, size_t n,
+                                size_t *got, struct chv_error *err) {
+  return f->fs->read(f, buf, n, got, err);
+}
+static inline int chv_file_write(struct chv_file *f, const void *buf, size_t n,
+                                 struct chv_error *err) {
+  return f->fs->write(f, buf, n, err);
+}
+static inline int chv_file_sync(struct chv_file *f, struct chv_error *err) {
+  return f->fs->sync(f, err);
+}
+static inline int chv_file_size(struct chv_file *f, int64_t *out,
+                                struct chv_error *err) {
+  return f->fs->size(f, out, err);
+}
+static inline int chv_fs_stat(const struct chv_fs *fs, const char *path,
+                              struct chv_stat *out, struct chv_error *err) {
+  return fs->stat(fs, path, out, err);
+}
+/* out is filled afresh (any previous content is not freed): chv_dirlist_free
+** it.  Entries are sorted by name within each folder; a recursive listing is
+** depth-first, a folder's entry (unless FILES_ONLY) before its contents. */
+static inline int chv_fs_list(const struct chv_fs *fs, const char *dir,
+                              unsigned flags, struct chv_dirlist *out,
+                              struct chv_error *err) {
+  return fs->list(fs, dir, flags, out, err);
+}
+static inline int chv_fs_mkdirs(const struct chv_fs *fs, const char *path,
+                                struct chv_error *err) {
+  return fs->mkdirs(fs, path, err);
+}
+static inline int chv_fs_rename(const struct chv_fs *fs, const char *from,
+                                const char *to, struct chv_error *err) {
+  return fs->rename(fs, from, to, err);
+}
+static inline int chv_fs_delete(const struct chv_fs *fs, const char *path,
+                                bool recursive, struct chv_error *err) {
+  return fs->remove(fs, path, recursive, err);
+}
+static inline int chv_fs_remove(const struct chv_fs *fs, const char *path,
+                                bool recursive, struct chv_error *err) {
+  return fs->remove(fs, path, recursive, err);
+}
+static inline int chv_fs_sync_dir(const struct chv_fs *fs, const char *path,
+                                  struct chv_error *err) {
+  return fs->sync_dir(fs, path, err);
+}
+
+/* The whole file into *data (chv_free it; NUL-terminated beyond *len).
+** limit < 0 means no limit; a longer file is CHV_ERANGE. */
 int chv_fs_read_all(const struct chv_fs *fs, const char *path, char **data,
                     size_t *len, int64_t limit, struct chv_error *err);
+/* Writes ".<name>.tmp-<pid>-<n>" in path's folder, fsyncs it, renames it over
+** path and fsyncs the folder: readers see the old or the new bytes, never a
+** mix.  The temporary file is removed on failure. */
 int chv_fs_write_atomic(const struct chv_fs *fs, const char *path,
                         const void *data, size_t len, struct chv_error *err);
 bool chv_fs_exists(const struct chv_fs *fs, const char *path);
