@@ -16,7 +16,7 @@
 **   chv_batch_export()/chv_type_export_schema()   Arrow C Data Interface
 **   chv_batch_stream_export()                     Arrow C Stream Interface
 **   chv_arrow_validate()                          invariant checker
-**   chv_decimal_*/chv_date_*/chv_timestamp_*      value helpers
+**   chv_decimal_*(), chv_date_*(), chv_timestamp_*()  value helpers
 **
 ** Physical layout of a vector, by type id:
 **   BOOLEAN              data: bit-packed, LSB first (Arrow "b")
@@ -124,7 +124,18 @@ int chv_type_new_decimal(int precision, int scale, struct chv_type **out,
                          struct chv_error *err);
 int chv_type_new_char(enum chv_type_id id, int length, struct chv_type **out,
                       struct chv_error *err);
-/* Empty STRUCT; add fields with chv_type_struct_add(). */
+/* ARRAY<elem> and MAP<key,value>; the map key must be primitive
+** (CHV_ETYPE otherwise).  Children are taken over even on failure. */
+int chv_type_new_array(struct chv_type *elem /* takes ownership */,
+                       struct chv_type **out);
+int chv_type_new_map(struct chv_type *key /* takes ownership */,
+                     struct chv_type *value /* takes ownership */,
+                     struct chv_type **out, struct chv_error *err);
+/* chv_type_new(CHV_TYPE_STRUCT) makes an empty STRUCT; add fields with
+** chv_type_struct_add() (CHV_EEXIST for a duplicate name, compared
+** case-insensitively; the field is freed on failure).  chv_type_new() of
+** DECIMAL gives decimal(10,0), of CHAR/VARCHAR the maximum length, of
+** ARRAY/MAP CHV_EINVAL (use the constructors above). */
 int chv_type_struct_add(struct chv_type *st, const char *name,
                         struct chv_type *field /* takes ownership */);
 int chv_type_clone(const struct chv_type *t, struct chv_type **out);
@@ -162,8 +173,15 @@ int chv_vector_reserve(struct chv_vector *v, int64_t rows,
 int chv_vector_reserve_bytes(struct chv_vector *v, int64_t extra,
                              struct chv_error *err);
 /* Mark row i NULL (allocating validity on first use) / valid. Row i must be
-** below capacity.  Does not change length. */
+** below capacity.  Does not change length.  null_count counts the bits that
+** go from valid to NULL (and back, for set_valid). */
 int chv_vector_set_null(struct chv_vector *v, int64_t i, struct chv_error *err);
+void chv_vector_set_valid(struct chv_vector *v, int64_t i);
+/* Append one fixed-width value as row `length`: `p` points to a value of the
+** vector's C type (bool for BOOLEAN, chv_i128 for DECIMAL, int32_t days for
+** DATE, struct chv_timestamp for TIMESTAMP). */
+int chv_vector_append_value(struct chv_vector *v, const void *p,
+                            struct chv_error *err);
 static inline bool chv_vector_is_null(const struct chv_vector *v, int64_t i) {
   return v->validity && !(v->validity[i >> 3] & (1u << (i & 7)));
 }
@@ -181,8 +199,14 @@ static inline void chv_bit_set(uint8_t *bits, int64_t i, bool on) {
 int chv_vector_append_bytes(struct chv_vector *v, const void *p, size_t n,
                             struct chv_error *err);
 /* Append a NULL row to any vector (nested children untouched except that
-** ARRAY/MAP offsets repeat). */
+** ARRAY/MAP offsets repeat; a STRUCT appends a NULL to each field so that
+** fields stay `length` long).  Fixed-width slots of NULL rows are zeroed. */
 int chv_vector_append_null(struct chv_vector *v, struct chv_error *err);
+/* Append a non-NULL ARRAY/MAP/STRUCT row made of what was appended to the
+** children since the previous row: ARRAY/MAP set offsets[length + 1] to the
+** element count of children[0] (MAP keys and values must agree); STRUCT
+** checks that every field already holds length + 1 rows. */
+int chv_vector_append_nested(struct chv_vector *v, struct chv_error *err);
 
 /* ---- batches ----------------------------------------------------------- */
 
@@ -201,19 +225,30 @@ void chv_batch_reset(struct chv_batch *b);
 /* ---- Arrow C Data / Stream interfaces ---------------------------------- */
 
 /* Export a type as an ArrowSchema (a STRUCT becomes "+s" with children).
-** out: released by its release callback. */
+** TIMESTAMP is "tsn:" here (a type alone cannot know its values' range; see
+** chv_batch_export_schema()).  out: released by its release callback. */
 int chv_type_export_schema(const struct chv_type *t, const char *name,
                            struct ArrowSchema *out, struct chv_error *err);
 /* Export a batch as a "+s" ArrowArray.  The batch is moved into the export:
 ** *b is set to NULL and freed when the consumer releases the array. */
 int chv_batch_export(struct chv_batch **b, struct ArrowArray *out,
                      struct chv_error *err);
+/* The schema matching what chv_batch_export() will produce for this batch:
+** like chv_type_export_schema() of b->schema, except that a TIMESTAMP column
+** is "tsu:" when one of its values does not fit int64 nanoseconds.  Call it
+** before chv_batch_export(), which moves the batch. */
+int chv_batch_export_schema(const struct chv_batch *b, struct ArrowSchema *out,
+                            struct chv_error *err);
 /* Export a single vector (moved, as above). */
 int chv_vector_export(struct chv_vector **v, struct ArrowArray *out,
                       struct chv_error *err);
 
 /* A producer of batches, wrapped as an ArrowArrayStream. next() returns
-** CHV_OK and sets *out to a batch (ownership passes) or NULL at end. */
+** CHV_OK and sets *out to a batch (ownership passes) or NULL at end.
+** The stream takes over the source (close() is called when the stream is
+** released, or when chv_batch_stream_export() fails).  The stream reads the
+** first batch ahead to fix the TIMESTAMP units of its schema; a later batch
+** whose timestamps do not fit those units fails get_next() with EINVAL. */
 struct chv_batch_source {
   const struct chv_type *schema;
   int (*next)(void *ctx, struct chv_batch **out, struct chv_error *err);
