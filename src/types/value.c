@@ -1,0 +1,273 @@
+/*
+** Value helpers: civil dates <-> days since the epoch (proleptic Gregorian,
+** as Hive 3 and java.time), timestamps as seconds + nanoseconds, and DECIMAL
+** literals <-> 128-bit unscaled integers with Hive's HALF_UP rounding.
+**
+** Parsers take (pointer, length) because callers hand them fields cut out of
+** a row; they trim ASCII white space as Hive's parsers do and return
+** CHV_EINVAL for malformed text (the text reader maps that to NULL) and
+** CHV_ERANGE for a decimal that does not fit its precision.
+**
+** INTERFACE
+**   chv_date_from_ymd() chv_date_to_ymd() chv_date_parse() chv_date_format()
+**   chv_timestamp_parse() chv_timestamp_format()
+**   chv_decimal_parse() chv_decimal_format()
+*/
+#include "types/types.h"
+
+#include <stdio.h>
+
+/* ---- dates ------------------------------------------------------------- */
+
+int32_t chv_date_from_ymd(int y, int m, int d) {
+  /* H. Hinnant's days_from_civil. */
+  int64_t yy = (int64_t)y - (m <= 2);
+  int64_t era = (yy >= 0 ? yy : yy - 399) / 400;
+  int64_t yoe = yy - era * 400;
+  int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return (int32_t)(era * 146097 + doe - 719468);
+}
+
+void chv_date_to_ymd(int32_t days, int *y, int *m, int *d) {
+  int64_t z = (int64_t)days + 719468;
+  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  int64_t doe = z - era * 146097;
+  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  int64_t yy = yoe + era * 400;
+  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  int64_t mp = (5 * doy + 2) / 153;
+  *d = (int)(doy - (153 * mp + 2) / 5 + 1);
+  *m = (int)(mp < 10 ? mp + 3 : mp - 9);
+  *y = (int)(yy + (*m <= 2));
+}
+
+static bool is_leap(int y) {
+  return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+static int days_in_month(int y, int m) {
+  static const int dim[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return m == 2 && is_leap(y) ? 29 : dim[m - 1];
+}
+
+static bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+         c == '\v';
+}
+
+static void trim(const char **s, size_t *n) {
+  while (*n > 0 && is_space(**s)) (*s)++, (*n)--;
+  while (*n > 0 && is_space((*s)[*n - 1])) (*n)--;
+}
+
+/* Read min..max decimal digits at s[*i]; false if fewer than min. */
+static bool digits(const char *s, size_t n, size_t *i, int min, int max,
+                   int *out) {
+  int v = 0, k = 0;
+  while (*i < n && k < max && s[*i] >= '0' && s[*i] <= '9') {
+    v = v * 10 + (s[*i] - '0');
+    (*i)++;
+    k++;
+  }
+  if (k < min) return false;
+  *out = v;
+  return true;
+}
+
+/* "Y{1,4}-M{1,2}-D{1,2}" at s[*i], checked against the calendar. */
+static bool parse_ymd(const char *s, size_t n, size_t *i, int32_t *days) {
+  int y, m, d;
+  if (!digits(s, n, i, 1, 4, &y) || *i >= n || s[(*i)++] != '-') return false;
+  if (!digits(s, n, i, 1, 2, &m) || *i >= n || s[(*i)++] != '-') return false;
+  if (!digits(s, n, i, 1, 2, &d)) return false;
+  if (y < 1 || y > 9999 || m < 1 || m > 12 || d < 1 ||
+      d > days_in_month(y, m))
+    return false;
+  *days = chv_date_from_ymd(y, m, d);
+  return true;
+}
+
+/* "H{1,2}:M{1,2}[:S{1,2}[.f{1,9}]]" at s[*i] through the end. */
+static bool parse_time(const char *s, size_t n, size_t *i, int32_t *secs,
+                       int32_t *nanos) {
+  int h, mi, se = 0, ns = 0;
+  if (!digits(s, n, i, 1, 2, &h) || *i >= n || s[(*i)++] != ':') return false;
+  if (!digits(s, n, i, 1, 2, &mi)) return false;
+  if (*i < n && s[*i] == ':') {
+    (*i)++;
+    if (!digits(s, n, i, 1, 2, &se)) return false;
+    if (*i < n && s[*i] == '.') {
+      (*i)++;
+      int k = 0;
+      while (*i < n && s[*i] >= '0' && s[*i] <= '9') {
+        if (++k > 9) return false;
+        ns = ns * 10 + (s[(*i)++] - '0');
+      }
+      if (k == 0) return false;
+      for (; k < 9; k++) ns *= 10;
+    }
+  }
+  if (*i != n || h > 23 || mi > 59 || se > 59) return false;
+  *secs = h * 3600 + mi * 60 + se;
+  *nanos = ns;
+  return true;
+}
+
+int chv_date_parse(const char *s, size_t n, int32_t *out) {
+  trim(&s, &n);
+  size_t i = 0;
+  int32_t days, secs, nanos;
+  if (!parse_ymd(s, n, &i, &days)) return CHV_EINVAL;
+  if (i < n) {
+    if (s[i] != ' ' && s[i] != 'T') return CHV_EINVAL;
+    i++;
+    if (!parse_time(s, n, &i, &secs, &nanos)) return CHV_EINVAL;
+  }
+  *out = days;
+  return CHV_OK;
+}
+
+int chv_date_format(int32_t days, char *buf) {
+  int y, m, d;
+  chv_date_to_ymd(days, &y, &m, &d);
+  return snprintf(buf, 16, "%04d-%02d-%02d", y, m, d);
+}
+
+/* ---- timestamps -------------------------------------------------------- */
+
+int chv_timestamp_parse(const char *s, size_t n, struct chv_timestamp *out) {
+  trim(&s, &n);
+  size_t i = 0;
+  int32_t days, secs = 0, nanos = 0;
+  if (!parse_ymd(s, n, &i, &days)) return CHV_EINVAL;
+  if (i < n) {
+    if (s[i] != ' ' && s[i] != 'T') return CHV_EINVAL;
+    i++;
+    if (!parse_time(s, n, &i, &secs, &nanos)) return CHV_EINVAL;
+  }
+  out->seconds = (int64_t)days * 86400 + secs;
+  out->nanos = nanos;
+  out->pad_ = 0;
+  return CHV_OK;
+}
+
+int chv_timestamp_format(struct chv_timestamp ts, char *buf) {
+  int64_t days = ts.seconds / 86400, sod = ts.seconds % 86400;
+  if (sod < 0) {
+    sod += 86400;
+    days--;
+  }
+  int y, m, d;
+  chv_date_to_ymd((int32_t)days, &y, &m, &d);
+  int n = snprintf(buf, 40, "%04d-%02d-%02d %02d:%02d:%02d", y, m, d,
+                   (int)(sod / 3600), (int)(sod / 60 % 60), (int)(sod % 60));
+  int32_t ns = ts.nanos;
+  if (ns > 0 && ns < 1000000000) {
+    char frac[10];
+    snprintf(frac, sizeof frac, "%09d", (int)ns);
+    int k = 9;
+    while (k > 0 && frac[k - 1] == '0') k--;
+    buf[n++] = '.';
+    memcpy(buf + n, frac, (size_t)k);
+    n += k;
+    buf[n] = '\0';
+  }
+  return n;
+}
+
+/* ---- decimals ---------------------------------------------------------- */
+
+typedef unsigned __int128 chv_u128;
+
+/* 10^k for k in 0..38. */
+static chv_u128 pow10_u128(int k) {
+  chv_u128 v = 1;
+  while (k-- > 0) v *= 10;
+  return v;
+}
+
+int chv_decimal_parse(const char *s, size_t n, int precision, int scale,
+                      chv_i128 *out) {
+  if (precision < 1 || precision > CHV_DECIMAL_MAX_PRECISION || scale < 0 ||
+      scale > precision)
+    return CHV_EINVAL;
+  trim(&s, &n);
+  size_t i = 0;
+  bool neg = false;
+  if (i < n && (s[i] == '+' || s[i] == '-')) neg = s[i++] == '-';
+  /* Significant digits (leading zeros dropped); only the first 40 matter
+  ** because a value with more than 38 integer digits is out of range and
+  ** half-up rounding looks at one digit past the kept ones. */
+  char sig[40];
+  int nsig = 0;     /* significant digits seen (capped count below) */
+  long pos = 0;     /* value = 0.sig * 10^pos */
+  bool any = false; /* at least one digit */
+  bool point = false;
+  for (; i < n; i++) {
+    char c = s[i];
+    if (c >= '0' && c <= '9') {
+      any = true;
+      if (nsig == 0 && c == '0') {
+        if (point) pos--;
+        continue;
+      }
+      if (nsig < (int)sizeof sig) sig[nsig] = c;
+      if (nsig < 1000000) nsig++;
+      if (!point) pos++;
+    } else if (c == '.' && !point) {
+      point = true;
+    } else {
+      break;
+    }
+  }
+  if (!any) return CHV_EINVAL;
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    i++;
+    bool eneg = false;
+    if (i < n && (s[i] == '+' || s[i] == '-')) eneg = s[i++] == '-';
+    size_t e0 = i;
+    long e = 0;
+    while (i < n && s[i] >= '0' && s[i] <= '9') {
+      if (e < 100000) e = e * 10 + (s[i] - '0');
+      i++;
+    }
+    if (i == e0) return CHV_EINVAL;
+    pos += eneg ? -e : e;
+  }
+  if (i != n) return CHV_EINVAL;
+  if (nsig == 0) {
+    *out = 0;
+    return CHV_OK;
+  }
+  /* Integer digits of value * 10^scale. */
+  long keep = pos + scale;
+  if (keep > precision) return CHV_ERANGE;
+  chv_u128 v = 0;
+  int stored = nsig < (int)sizeof sig ? nsig : (int)sizeof sig;
+  for (long k = 0; k < keep; k++)
+    v = v * 10 + (chv_u128)(k < stored ? sig[k] - '0' : 0);
+  if (keep >= 0 && keep < stored && sig[keep] >= '5') v++;
+  if (v >= pow10_u128(precision)) return CHV_ERANGE;
+  *out = neg ? -(chv_i128)v : (chv_i128)v;
+  return CHV_OK;
+}
+
+int chv_decimal_format(chv_i128 v, int scale, char *buf) {
+  char tmp[48];
+  int k = 0;
+  chv_u128 u = v < 0 ? (chv_u128)0 - (chv_u128)v : (chv_u128)v;
+  do {
+    tmp[k++] = (char)('0' + (int)(u % 10));
+    u /= 10;
+  } while (u != 0);
+  while (k <= scale) tmp[k++] = '0'; /* at least one integer digit */
+  int n = 0;
+  if (v < 0) buf[n++] = '-';
+  for (int j = k - 1; j >= 0; j--) {
+    if (j == scale - 1) buf[n++] = '.';
+    buf[n++] = tmp[j];
+  }
+  buf[n] = '\0';
+  return n;
+}
