@@ -269,10 +269,10 @@ static int validate(struct vctx *c, const struct ArrowSchema *s,
   }
 
   switch (fi.layout) {
-  case L_NULL: break;
   case L_BOOL:
   case L_FIXED:
-    if (a->length > 0 && a->buffers[1] == NULL && (fi.width > 0 || fi.layout == L_BOOL))
+    if (a->length > 0 && a->buffers[1] == NULL &&
+        (fi.width > 0 || fi.layout == L_BOOL))
       return fail(c, "data buffer is NULL");
     break;
   case L_VAR32:
@@ -284,32 +284,8 @@ static int validate(struct vctx *c, const struct ArrowSchema *s,
                   (long long)last);
     break;
   }
-  case L_LIST32:
-  case L_LIST64:
-  case L_MAP: {
-    int64_t last;
-    CHV_RETURN_IF_ERR(check_offsets(c, a, fi.layout == L_LIST64, &last));
-    const struct ArrowArray *ch = a->children[0];
-    if (ch && last > ch->length)
-      return fail(c, "last offset %lld beyond the child's %lld elements",
-                  (long long)last, (long long)ch->length);
-    break;
+  default: break;
   }
-  case L_FSLIST: {
-    const struct ArrowArray *ch = a->children[0];
-    if (ch && ch->length < end * fi.width)
-      return fail(c, "child has %lld elements, %lld needed",
-                  (long long)ch->length, (long long)(end * fi.width));
-    break;
-  }
-  case L_STRUCT:
-    for (int64_t i = 0; i < nch; i++)
-      if (a->children[i] && a->children[i]->length < end)
-        return fail(c, "child %lld has %lld rows, %lld needed", (long long)i,
-                    (long long)a->children[i]->length, (long long)end);
-    break;
-  }
-
   if (fi.layout == L_MAP) {
     const struct ArrowSchema *es = s->children[0];
     const struct ArrowArray *ea = a->children[0];
@@ -329,6 +305,33 @@ static int validate(struct vctx *c, const struct ArrowSchema *s,
 
   for (int64_t i = 0; i < nch; i++)
     CHV_RETURN_IF_ERR(validate_child(c, s, a, i, depth));
+
+  /* Against the children, once they are known to be sound. */
+  switch (fi.layout) {
+  case L_LIST32:
+  case L_LIST64:
+  case L_MAP: {
+    int64_t last;
+    CHV_RETURN_IF_ERR(check_offsets(c, a, fi.layout == L_LIST64, &last));
+    if (last > a->children[0]->length)
+      return fail(c, "last offset %lld beyond the child's %lld elements",
+                  (long long)last, (long long)a->children[0]->length);
+    break;
+  }
+  case L_FSLIST:
+    if (a->children[0]->length < end * fi.width)
+      return fail(c, "child has %lld elements, %lld needed",
+                  (long long)a->children[0]->length,
+                  (long long)(end * fi.width));
+    break;
+  case L_STRUCT:
+    for (int64_t i = 0; i < nch; i++)
+      if (a->children[i]->length < end)
+        return fail(c, "child %lld has %lld rows, %lld needed", (long long)i,
+                    (long long)a->children[i]->length, (long long)end);
+    break;
+  default: break;
+  }
   return CHV_OK;
 }
 
