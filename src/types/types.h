@@ -198,6 +198,15 @@ static inline void chv_bit_set(uint8_t *bits, int64_t i, bool on) {
 ** by one; offsets and heap as needed). */
 int chv_vector_append_bytes(struct chv_vector *v, const void *p, size_t n,
                             struct chv_error *err);
+/* Append a string value under the Hive length rule of the vector's type
+** (as HiveVarchar/HiveChar apply it, counting UTF-8 code points):
+** VARCHAR(n) keeps the first n characters; CHAR(n) keeps the first n and
+** pads with spaces to exactly n; STRING and BINARY take the bytes as they are. */
+int chv_vector_append_string(struct chv_vector *v, const char *p, size_t n,
+                             struct chv_error *err);
+/* Bytes taken by the first `chars` UTF-8 code points of s[0, n) (all n when
+** there are fewer); *count gets the code points counted (may be NULL). */
+size_t chv_utf8_prefix(const char *s, size_t n, int64_t chars, int64_t *count);
 /* Append a NULL row to any vector (nested children untouched except that
 ** ARRAY/MAP offsets repeat; a STRUCT appends a NULL to each field so that
 ** fields stay `length` long).  Fixed-width slots of NULL rows are zeroed. */

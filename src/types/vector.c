@@ -21,6 +21,7 @@
 **   chv_vector_set_null() chv_vector_set_valid()
 **   chv_vector_append_value() chv_vector_append_bytes()
 **   chv_vector_append_null() chv_vector_append_nested()
+**   chv_vector_append_string() chv_utf8_prefix()
 */
 #include "types/types.h"
 
@@ -223,6 +224,40 @@ int chv_vector_append_bytes(struct chv_vector *v, const void *p, size_t n,
   }
   if (n) memcpy(v->bytes + v->bytes_len, p, n);
   v->bytes_len += (int64_t)n;
+  v->offsets[v->length + 1] = (int32_t)v->bytes_len;
+  v->length++;
+  return CHV_OK;
+}
+
+size_t chv_utf8_prefix(const char *s, size_t n, int64_t chars,
+                       int64_t *count) {
+  int64_t k = 0;
+  size_t i = 0;
+  for (; i < n; i++) {
+    if (((unsigned char)s[i] & 0xc0) == 0x80) continue; /* continuation */
+    if (k == chars) break;
+    k++;
+  }
+  if (count) *count = k;
+  return i;
+}
+
+int chv_vector_append_string(struct chv_vector *v, const char *p, size_t n,
+                             struct chv_error *err) {
+  enum chv_type_id id = v->type->id;
+  if (id != CHV_TYPE_CHAR && id != CHV_TYPE_VARCHAR)
+    return chv_vector_append_bytes(v, p, n, err);
+  int64_t count;
+  n = chv_utf8_prefix(p, n, v->type->length, &count);
+  if (id == CHV_TYPE_VARCHAR || count >= v->type->length)
+    return chv_vector_append_bytes(v, p, n, err);
+  size_t pad = (size_t)(v->type->length - count);
+  if (CHV_UNLIKELY(v->length >= v->capacity))
+    CHV_RETURN_IF_ERR(chv_vector_reserve(v, v->length + 1, err));
+  CHV_RETURN_IF_ERR(chv_vector_reserve_bytes(v, (int64_t)(n + pad), err));
+  if (n) memcpy(v->bytes + v->bytes_len, p, n);
+  memset(v->bytes + v->bytes_len + n, ' ', pad);
+  v->bytes_len += (int64_t)(n + pad);
   v->offsets[v->length + 1] = (int32_t)v->bytes_len;
   v->length++;
   return CHV_OK;

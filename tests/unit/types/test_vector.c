@@ -361,6 +361,49 @@ static void test_vector_growth(void) {
   chv_type_free(t);
 }
 
-CHV_TEST_MAIN("types_vector", test_vector_fixed, test_vector_boolean,
+static void test_vector_char_rules(void) {
+  struct chv_type *t =
+      parse("struct<c:char(3),v:varchar(3),s:string,b:binary>");
+  struct chv_batch *b;
+  struct chv_error err;
+  CHV_REQUIRE_OK(chv_batch_open(t, 1, &b, &err), &err);
+  static const struct {
+    const char *in, *c, *v;
+  } cases[] = {
+      {"", "   ", ""},
+      {"a", "a  ", "a"},
+      {"ab ", "ab ", "ab "},
+      {"abc", "abc", "abc"},
+      {"abcdef", "abc", "abc"},
+      {"\xc3\xa9t\xc3\xa9s", "\xc3\xa9t\xc3\xa9", "\xc3\xa9t\xc3\xa9"},
+      {"\xe2\x82\xac", "\xe2\x82\xac  ", "\xe2\x82\xac"},
+      {"\xf0\x9f\x98\x80xyz", "\xf0\x9f\x98\x80xy", "\xf0\x9f\x98\x80xy"},
+  };
+  size_t n = CHV_ARRAY_SIZE(cases);
+  for (size_t i = 0; i < n; i++)
+    for (int c = 0; c < 4; c++)
+      CHV_CHECK_OK(chv_vector_append_string(b->cols[c], cases[i].in,
+                                            strlen(cases[i].in), &err),
+                   &err);
+  for (size_t i = 0; i < n; i++) {
+    const struct chv_vector *c = b->cols[0], *v = b->cols[1], *s = b->cols[2];
+    int32_t co = c->offsets[i], vo = v->offsets[i], so = s->offsets[i];
+    CHV_CHECK_EQ_INT(c->offsets[i + 1] - co, strlen(cases[i].c));
+    CHV_CHECK(memcmp(c->bytes + co, cases[i].c, strlen(cases[i].c)) == 0);
+    CHV_CHECK_EQ_INT(v->offsets[i + 1] - vo, strlen(cases[i].v));
+    CHV_CHECK(memcmp(v->bytes + vo, cases[i].v, strlen(cases[i].v)) == 0);
+    CHV_CHECK_EQ_INT(s->offsets[i + 1] - so, strlen(cases[i].in));
+  }
+  int64_t count;
+  CHV_CHECK_EQ_INT(chv_utf8_prefix("\xc3\xa9\xc3\xa9", 4, 1, &count), 2);
+  CHV_CHECK_EQ_INT(count, 1);
+  CHV_CHECK_EQ_INT(chv_utf8_prefix("ab", 2, 5, &count), 2);
+  CHV_CHECK_EQ_INT(count, 2);
+  CHV_CHECK_EQ_INT(chv_utf8_prefix("ab", 2, 0, NULL), 0);
+  chv_batch_close(b);
+  chv_type_free(t);
+}
+
+CHV_TEST_MAIN("types_vector", test_vector_char_rules, test_vector_fixed, test_vector_boolean,
               test_vector_strings, test_vector_wide_values, test_vector_nested,
               test_vector_oom, test_vector_growth)
