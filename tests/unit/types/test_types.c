@@ -598,7 +598,104 @@ static void test_decimal_format(void) {
   CHV_CHECK_STREQ(buf, "17014118346046923173168730371.5884105727");
 }
 
-CHV_TEST_MAIN("types", test_type_roundtrip, test_type_errors, test_type_depth,
+/* Deterministic pseudo-random numbers for the property tests. */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+static uint64_t rng(void) {
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 7;
+  rng_state ^= rng_state << 17;
+  return rng_state;
+}
+
+/* Mutated type strings either parse to something that formats and parses
+** back to an equal type, or fail with a syntax error and a message. */
+static void test_type_mutations(void) {
+  static const char *const seeds[] = {
+      "map<string,array<struct<a:int,b:decimal(10,2)>>>",
+      "struct<`a b`:varchar(20),c:char(5),d:map<date,timestamp>>",
+      "array<array<map<bigint,struct<x:double,y:binary>>>>",
+      "decimal(38,37)",
+  };
+  static const char alphabet[] = "<>(),:` abcdeilmnprstuy0123456789";
+  int ok = 0, bad = 0;
+  for (int iter = 0; iter < 20000; iter++) {
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", seeds[rng() % CHV_ARRAY_SIZE(seeds)]);
+    size_t n = strlen(buf);
+    int edits = 1 + (int)(rng() % 3);
+    for (int e = 0; e < edits && n > 0; e++) {
+      size_t at = rng() % n;
+      switch (rng() % 3) {
+      case 0: buf[at] = alphabet[rng() % (sizeof alphabet - 1)]; break;
+      case 1: memmove(buf + at, buf + at + 1, n - at); n--; break;
+      default:
+        if (n + 1 < sizeof buf) {
+          memmove(buf + at + 1, buf + at, n - at + 1);
+          buf[at] = alphabet[rng() % (sizeof alphabet - 1)];
+          n++;
+        }
+      }
+    }
+    struct chv_type *t, *t2;
+    struct chv_error err;
+    int rc = chv_type_parse(buf, &t, &err);
+    if (rc != CHV_OK) {
+      if (rc != CHV_ESYNTAX || strstr(err.msg, " column ") == NULL) {
+        fprintf(stderr, "  '%s': rc %d '%s'\n", buf, rc, err.msg);
+        chv_test_failed_ = 1;
+      }
+      bad++;
+      continue;
+    }
+    struct chv_buf f;
+    chv_buf_init(&f);
+    CHV_CHECK_OK(chv_type_format(t, &f), NULL);
+    rc = chv_type_parse(f.data, &t2, &err);
+    if (rc != CHV_OK || !chv_type_equal(t, t2)) {
+      fprintf(stderr, "  '%s' -> '%s' does not read back\n", buf, f.data);
+      chv_test_failed_ = 1;
+    } else {
+      chv_type_free(t2);
+    }
+    chv_buf_free(&f);
+    chv_type_free(t);
+    ok++;
+  }
+  CHV_CHECK(ok > 100 && bad > 100);
+}
+
+/* Random values format and parse back to themselves. */
+static void test_value_roundtrips(void) {
+  int bad = 0;
+  for (int i = 0; i < 20000; i++) {
+    /* Decimals of every precision and scale. */
+    int p = 1 + (int)(rng() % 38), sc = (int)(rng() % (unsigned)(p + 1));
+    unsigned __int128 lim = 1;
+    for (int k = 0; k < p; k++) lim *= 10;
+    unsigned __int128 r = ((unsigned __int128)rng() << 64 | rng()) % lim;
+    chv_i128 v = (rng() & 1) ? -(chv_i128)r : (chv_i128)r, back;
+    char buf[64];
+    int n = chv_decimal_format(v, sc, buf);
+    if (chv_decimal_parse(buf, (size_t)n, p, sc, &back) != CHV_OK || back != v)
+      bad++;
+    /* Dates of 0001..9999 and timestamps with nanoseconds. */
+    int32_t lo = chv_date_from_ymd(1, 1, 1), hi = chv_date_from_ymd(9999, 12, 31);
+    int32_t d = lo + (int32_t)(rng() % (uint64_t)(hi - lo + 1)), d2;
+    n = chv_date_format(d, buf);
+    if (chv_date_parse(buf, (size_t)n, &d2) != CHV_OK || d2 != d) bad++;
+    struct chv_timestamp ts = {(int64_t)d * 86400 + (int64_t)(rng() % 86400),
+                               (int32_t)(rng() % 1000000000), 0},
+                         ts2;
+    if (rng() & 1) ts.nanos = (ts.nanos / 1000) * 1000;
+    n = chv_timestamp_format(ts, buf);
+    if (chv_timestamp_parse(buf, (size_t)n, &ts2) != CHV_OK ||
+        ts2.seconds != ts.seconds || ts2.nanos != ts.nanos)
+      bad++;
+  }
+  CHV_CHECK_EQ_INT(bad, 0);
+}
+
+CHV_TEST_MAIN("types", test_type_mutations, test_value_roundtrips, test_type_roundtrip, test_type_errors, test_type_depth,
               test_type_columns, test_type_construct, test_type_oom,
               test_date_ymd, test_date_parse_format, test_timestamp,
               test_decimal_parse, test_decimal_format)
