@@ -308,6 +308,8 @@ int chv_vector_append_nested(struct chv_vector *v, struct chv_error *err) {
                              "struct field %d has %lld rows, expected %lld", c,
                              (long long)v->children[c]->length,
                              (long long)v->length + 1);
+    if (CHV_UNLIKELY(v->length >= v->capacity))
+      CHV_RETURN_IF_ERR(chv_vector_reserve(v, v->length + 1, err));
     v->length++;
     return CHV_OK;
   }

@@ -404,6 +404,29 @@ static void test_vector_char_rules(void) {
   chv_type_free(t);
 }
 
-CHV_TEST_MAIN("types_vector", test_vector_char_rules, test_vector_fixed, test_vector_boolean,
+/* A STRUCT grows its own capacity (validity) as rows are added. */
+static void test_vector_struct_growth(void) {
+  struct chv_type *t = parse("struct<a:int>");
+  struct chv_vector *v;
+  struct chv_error err;
+  CHV_REQUIRE_OK(chv_vector_open(t, 1, &v, &err), &err);
+  for (int32_t i = 0; i < 100; i++) {
+    if (i % 9 == 0) {
+      CHV_CHECK_OK(chv_vector_append_null(v, &err), &err);
+      continue;
+    }
+    CHV_CHECK_OK(chv_vector_append_value(v->children[0], &i, &err), &err);
+    CHV_CHECK_OK(chv_vector_append_nested(v, &err), &err);
+  }
+  CHV_CHECK(v->capacity >= 100);
+  CHV_CHECK_EQ_INT(v->length, 100);
+  CHV_CHECK_EQ_INT(v->null_count, 12);
+  CHV_CHECK(chv_vector_is_null(v, 99));
+  CHV_CHECK(!chv_vector_is_null(v, 98));
+  chv_vector_close(v);
+  chv_type_free(t);
+}
+
+CHV_TEST_MAIN("types_vector", test_vector_struct_growth, test_vector_char_rules, test_vector_fixed, test_vector_boolean,
               test_vector_strings, test_vector_wide_values, test_vector_nested,
               test_vector_oom, test_vector_growth)
