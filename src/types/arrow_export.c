@@ -19,7 +19,7 @@
 **
 ** INTERFACE
 **   chv_type_export_schema() chv_batch_export_schema()
-**   chv_batch_export() chv_vector_export()
+**   chv_batch_export() chv_vector_export() chv_vector_export_schema()
 **   chv_types_ts_unit() chv_types_export_batch_schema()
 **   chv_types_export_batch()                         (types_int.h)
 */
@@ -449,6 +449,16 @@ int chv_batch_export_schema(const struct chv_batch *b, struct ArrowSchema *out,
   int rc = chv_types_export_batch_schema(b->schema, units, out, err);
   chv_free(units);
   return rc;
+}
+
+int chv_vector_export_schema(const struct chv_vector *v, const char *name,
+                             struct ArrowSchema *out, struct chv_error *err) {
+  struct ArrowSchema tmp;
+  int64_t flags = v->type->id == CHV_TYPE_STRUCT ? 0 : ARROW_FLAG_NULLABLE;
+  if (schema_of(v->type, name, flags, chv_types_ts_unit(v), &tmp) != CHV_OK)
+    return chv_error_set(err, CHV_ENOMEM, "out of memory exporting a schema");
+  *out = tmp;
+  return CHV_OK;
 }
 
 int chv_vector_export(struct chv_vector **vp, struct ArrowArray *out,

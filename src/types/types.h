@@ -10,10 +10,13 @@
 ** INTERFACE
 **   chv_type_parse()/chv_type_format()   Hive type strings <-> struct chv_type
 **   chv_type_new()/chv_type_free()/chv_type_clone()/chv_type_equal()
+**   chv_type_new_decimal()/_new_char()/_new_array()/_new_map()/_struct_add()
 **   chv_vector_open()/chv_vector_close()/chv_vector_reset()/_reserve()
-**   chv_vector_set_null()/_is_null()/_append_bytes()
+**   chv_vector_set_null()/_set_valid()/_is_null()
+**   chv_vector_append_value()/_bytes()/_string()/_null()/_nested()
 **   chv_batch_open()/chv_batch_close()/chv_batch_reset()
-**   chv_batch_export()/chv_type_export_schema()   Arrow C Data Interface
+**   chv_batch_export()/chv_batch_export_schema()  Arrow C Data Interface
+**   chv_type_export_schema()/chv_vector_export()/_export_schema()
 **   chv_batch_stream_export()                     Arrow C Stream Interface
 **   chv_arrow_validate()                          invariant checker
 **   chv_decimal_*(), chv_date_*(), chv_timestamp_*()  value helpers
@@ -239,7 +242,10 @@ void chv_batch_reset(struct chv_batch *b);
 int chv_type_export_schema(const struct chv_type *t, const char *name,
                            struct ArrowSchema *out, struct chv_error *err);
 /* Export a batch as a "+s" ArrowArray.  The batch is moved into the export:
-** *b is set to NULL and freed when the consumer releases the array. */
+** *b is set to NULL and freed when the consumer releases the array.  On
+** failure the batch stays the caller's, unchanged: CHV_ERANGE for a timestamp
+** that its Arrow unit cannot hold, CHV_EINVAL for a NULL map key (Arrow maps
+** have none), CHV_ENOMEM. */
 int chv_batch_export(struct chv_batch **b, struct ArrowArray *out,
                      struct chv_error *err);
 /* The schema matching what chv_batch_export() will produce for this batch:
@@ -248,9 +254,12 @@ int chv_batch_export(struct chv_batch **b, struct ArrowArray *out,
 ** before chv_batch_export(), which moves the batch. */
 int chv_batch_export_schema(const struct chv_batch *b, struct ArrowSchema *out,
                             struct chv_error *err);
-/* Export a single vector (moved, as above). */
+/* Export a single vector (moved, as above), and the schema matching that
+** export (call it first; TIMESTAMP units are chosen as for a batch column). */
 int chv_vector_export(struct chv_vector **v, struct ArrowArray *out,
                       struct chv_error *err);
+int chv_vector_export_schema(const struct chv_vector *v, const char *name,
+                             struct ArrowSchema *out, struct chv_error *err);
 
 /* A producer of batches, wrapped as an ArrowArrayStream. next() returns
 ** CHV_OK and sets *out to a batch (ownership passes) or NULL at end.

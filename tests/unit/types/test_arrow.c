@@ -448,6 +448,21 @@ static void test_vector_export(void) {
   a.release(&a);
   s.release(&s);
   chv_type_free(t);
+
+  /* A timestamp vector out of the nanosecond range. */
+  CHV_REQUIRE_OK(chv_type_parse("timestamp", &t, &err), &err);
+  CHV_REQUIRE_OK(chv_vector_open(t, 1, &v, &err), &err);
+  struct chv_timestamp ts = {253402300799LL, 0, 0};
+  CHV_CHECK_OK(chv_vector_append_value(v, &ts, &err), &err);
+  CHV_REQUIRE_OK(chv_vector_export_schema(v, "ts", &s, &err), &err);
+  CHV_CHECK_STREQ(s.format, "tsu:");
+  CHV_REQUIRE_OK(chv_vector_export(&v, &a, &err), &err);
+  CHV_CHECK_OK(chv_arrow_validate(&s, &a, &err), &err);
+  CHV_CHECK_EQ_INT(((const int64_t *)a.buffers[1])[0],
+                   253402300799LL * 1000000);
+  a.release(&a);
+  s.release(&s);
+  chv_type_free(t);
 }
 
 /* ---- validator --------------------------------------------------------- */
