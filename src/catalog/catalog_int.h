@@ -1,0 +1,70 @@
+/*
+** catalog_int: what the files of the embedded metastore share (not for
+** other modules): the handle, SQLite helpers, transactions, table loading.
+*/
+#ifndef CHV_CATALOG_INT_H
+#define CHV_CATALOG_INT_H
+
+#include "catalog/catalog.h"
+#include "fs/fs.h"
+
+#include <sqlite3.h>
+
+/* The schema version this build writes (PRAGMA user_version). */
+#define CHV_METASTORE_SCHEMA_VERSION 1
+
+struct chv_catalog {
+  sqlite3 *db;                     /* one connection per handle */
+  char *warehouse;                 /* absolute warehouse root */
+  char *path;                      /* the SQLite file */
+  const struct chv_fs *fs;         /* back end of the warehouse */
+  struct chv_catalog_options opts; /* as given, defaults filled */
+};
+
+/* Error from the last SQLite call: rc mapped to a status, the formatted
+** context, then SQLite's message. */
+int cat_sqlerr(chv_catalog *c, int rc, struct chv_error *err, const char *fmt,
+               ...) CHV_PRINTF(4, 5);
+int cat_prepare(chv_catalog *c, const char *sql, sqlite3_stmt **st,
+                struct chv_error *err);
+/* Runs sql that returns no rows. */
+int cat_exec(chv_catalog *c, const char *sql, struct chv_error *err);
+
+/* BEGIN IMMEDIATE (takes the write lock, waiting up to the busy timeout),
+** BEGIN (a read snapshot), COMMIT, ROLLBACK (never fails). */
+int cat_begin_write(chv_catalog *c, struct chv_error *err);
+int cat_begin_read(chv_catalog *c, struct chv_error *err);
+int cat_commit(chv_catalog *c, struct chv_error *err);
+void cat_rollback(chv_catalog *c);
+
+/* A lower-cased copy of a database, table or column name, after checking
+** it is [A-Za-z0-9_]+; what names it in errors ("table"). */
+int cat_name(const char *what, const char *name, char **out,
+             struct chv_error *err);
+
+/* bind text or NULL */
+int cat_bind_text(sqlite3_stmt *st, int i, const char *s);
+/* chv_strdup of a column (NULL stays NULL); *oom set on failure. */
+char *cat_col_dup(sqlite3_stmt *st, int i, bool *oom);
+
+/* Parameters of the row id in one of the *_params tables ("tbl_params",
+** keyed by "tbl_id"), sorted by key. */
+int cat_params_load(chv_catalog *c, const char *table, const char *idcol,
+                    int64_t id, struct chv_kv **out, int *n,
+                    struct chv_error *err);
+/* Sets (NULL value: deletes) parameters of the row id. */
+int cat_params_set(chv_catalog *c, const char *table, const char *idcol,
+                   int64_t id, const struct chv_kv *set, int nset,
+                   struct chv_error *err);
+
+/* Loads db.name (names already lower-cased) inside the caller's
+** transaction.  out may be NULL.  CHV_ENOENT names the table. */
+int cat_table_load(chv_catalog *c, const char *db, const char *name,
+                   int64_t *tbl_id, struct chv_table *out,
+                   struct chv_error *err);
+
+/* Deletes a folder after a commit; a missing folder is fine. */
+int cat_remove_data(chv_catalog *c, const char *path, const char *what,
+                    struct chv_error *err);
+
+#endif /* CHV_CATALOG_INT_H */
