@@ -143,8 +143,14 @@ static int ident(struct parser *p, const char *ctx, char **out) {
     *out = chv_buf_detach(&b);
     return CHV_OK;
   }
-  size_t s, n;
-  word(p, &s, &n);
+  /* Hive's type tokenizer also takes '$' and '.' in names. */
+  skip_ws(p);
+  size_t s = p->pos;
+  while (p->pos < p->len &&
+         (isalnum((unsigned char)p->text[p->pos]) || p->text[p->pos] == '_' ||
+          p->text[p->pos] == '$' || p->text[p->pos] == '.'))
+    p->pos++;
+  size_t n = p->pos - s;
   if (n == 0) {
     char tmp[8];
     const char *f = found(p, tmp, sizeof tmp);

@@ -69,6 +69,7 @@ static void test_type_roundtrip(void) {
       {"struct<A:int,b_2:string>", "struct<A:int,b_2:string>"},
       {"struct<`a b`:int,`x``y`:string>", "struct<`a b`:int,`x``y`:string>"},
       {"struct<`select`:int>", "struct<select:int>"},
+      {"struct<a$1:int,b.c:int>", "struct<`a$1`:int,`b.c`:int>"},
       {"struct<a:int comment 'the a',b:string>", "struct<a:int,b:string>"},
       {"map<string,array<struct<a:int,b:decimal(10,2)>>>",
        "map<string,array<struct<a:int,b:decimal(10,2)>>>"},
