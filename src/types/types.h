@@ -289,12 +289,17 @@ int chv_arrow_validate(const struct ArrowSchema *schema,
 /* Days since the epoch <-> civil date (proleptic Gregorian, as Hive 3). */
 int32_t chv_date_from_ymd(int y, int m, int d);
 void chv_date_to_ymd(int32_t days, int *y, int *m, int *d);
-/* Parse "YYYY-MM-DD" (Hive's lenient forms: 1- to 2-digit month/day). */
+/* Parse "YYYY-MM-DD" (Hive's lenient forms: 1- to 2-digit month/day; a
+** valid time part after ' ' or 'T' is accepted and ignored; years 1..9999;
+** invalid dates such as 2023-02-30 are CHV_EINVAL). */
 int chv_date_parse(const char *s, size_t n, int32_t *out);
 /* Format into buf (at least 16 bytes); returns length. */
 int chv_date_format(int32_t days, char *buf);
 
-/* Parse "YYYY-MM-DD[ HH:MM:SS[.fffffffff]]" as Hive does. */
+/* Parse "YYYY-MM-DD[ HH:MM:SS[.fffffffff]]" as Hive's Timestamp.valueOf
+** does (1- or 2-digit fields, up to 9 fraction digits, calendar checked), or
+** the ISO form "YYYY-MM-DDTHH:MM[:SS[.f…]]"; a date alone is midnight.
+** CHV_EINVAL when malformed; *out is written only on success. */
 int chv_timestamp_parse(const char *s, size_t n, struct chv_timestamp *out);
 /* "YYYY-MM-DD HH:MM:SS[.f…]" with the fraction's significant digits;
 ** buf at least 40 bytes; returns length. */

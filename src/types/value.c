@@ -88,12 +88,15 @@ static bool parse_ymd(const char *s, size_t n, size_t *i, int32_t *days) {
   return true;
 }
 
-/* "H{1,2}:M{1,2}[:S{1,2}[.f{1,9}]]" at s[*i] through the end. */
-static bool parse_time(const char *s, size_t n, size_t *i, int32_t *secs,
-                       int32_t *nanos) {
+/* "H{1,2}:M{1,2}[:S{1,2}[.f{1,9}]]" at s[*i] through the end; the seconds
+** are optional only in the ISO form ('T' separator), as in Hive's
+** Timestamp.valueOf. */
+static bool parse_time(const char *s, size_t n, size_t *i, bool iso,
+                       int32_t *secs, int32_t *nanos) {
   int h, mi, se = 0, ns = 0;
   if (!digits(s, n, i, 1, 2, &h) || *i >= n || s[(*i)++] != ':') return false;
   if (!digits(s, n, i, 1, 2, &mi)) return false;
+  if (!iso && (*i >= n || s[*i] != ':')) return false;
   if (*i < n && s[*i] == ':') {
     (*i)++;
     if (!digits(s, n, i, 1, 2, &se)) return false;
@@ -121,8 +124,8 @@ int chv_date_parse(const char *s, size_t n, int32_t *out) {
   if (!parse_ymd(s, n, &i, &days)) return CHV_EINVAL;
   if (i < n) {
     if (s[i] != ' ' && s[i] != 'T') return CHV_EINVAL;
-    i++;
-    if (!parse_time(s, n, &i, &secs, &nanos)) return CHV_EINVAL;
+    bool iso = s[i++] == 'T';
+    if (!parse_time(s, n, &i, iso, &secs, &nanos)) return CHV_EINVAL;
   }
   *out = days;
   return CHV_OK;
@@ -143,8 +146,8 @@ int chv_timestamp_parse(const char *s, size_t n, struct chv_timestamp *out) {
   if (!parse_ymd(s, n, &i, &days)) return CHV_EINVAL;
   if (i < n) {
     if (s[i] != ' ' && s[i] != 'T') return CHV_EINVAL;
-    i++;
-    if (!parse_time(s, n, &i, &secs, &nanos)) return CHV_EINVAL;
+    bool iso = s[i++] == 'T';
+    if (!parse_time(s, n, &i, iso, &secs, &nanos)) return CHV_EINVAL;
   }
   out->seconds = (int64_t)days * 86400 + secs;
   out->nanos = nanos;
