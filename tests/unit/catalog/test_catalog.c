@@ -873,6 +873,94 @@ static void test_hundred_thousand_partitions(void) {
   chv_free(wh);
 }
 
+/* Allocation failures: fail the 1st, 2nd, ... allocation of each call until
+** it succeeds; each failure must be CHV_ENOMEM, leak nothing (ASan) and
+** leave the metastore as it was (a failed batch adds nothing). */
+static void test_out_of_memory(void) {
+  char *wh;
+  chv_catalog *c = open_tmp(&wh);
+  CHV_REQUIRE(c != NULL);
+  struct chv_error err;
+  CHV_REQUIRE_OK(make_table(c, NULL, "t", "a", "int", "b", "string", &err),
+                 &err);
+  char *v1[] = {"1", "x/y"}, *v2[] = {"2", NULL};
+  struct chv_kv kv[] = {{"numRows", "3"}};
+  struct chv_partition ps[2] = {{v1, 2, NULL, NULL, 0, kv, 1},
+                                {v2, 2, NULL, NULL, 0, NULL, 0}};
+  chv_arena *a;
+  CHV_REQUIRE(chv_arena_open(4096, &a) == CHV_OK);
+  struct chv_part_filter *f =
+      chv_pf_or(a, chv_pf_cmp(a, "a", CHV_PF_GE, "1"),
+                chv_pf_is_null(a, "b", false));
+  CHV_REQUIRE(f != NULL);
+  int failures = 0;
+  for (int step = 0; step < 5; step++) {
+    for (long n = 1;; n++) {
+      chv_alloc_fail_after(n);
+      int rc = CHV_OK;
+      struct chv_table t;
+      struct chv_partition *got = NULL, one;
+      int m = 0;
+      switch (step) {
+      case 0:
+        rc = chv_catalog_add_partitions(c, NULL, "t", ps, 2, 0, &err);
+        break;
+      case 1:
+        rc = chv_catalog_get_table(c, NULL, "t", &t, &err);
+        if (rc == CHV_OK) chv_table_free(&t);
+        break;
+      case 2:
+        rc = chv_catalog_list_partitions(c, NULL, "t", f, &got, &m, &err);
+        if (rc == CHV_OK) chv_partitions_free(got, m);
+        break;
+      case 3:
+        rc = chv_catalog_get_partition(c, NULL, "t", v1, &one, &err);
+        if (rc == CHV_OK) chv_partition_free(&one);
+        break;
+      case 4: {
+        char **k, **v;
+        rc = chv_partition_parse_path("a=1/b=x%2Fy/c=__HIVE_DEFAULT_PARTITION__",
+                                      &k, &v, &m, &err);
+        if (rc == CHV_OK) {
+          chv_strv_free(k, m);
+          chv_strv_free(v, m);
+        }
+        break;
+      }
+      }
+      chv_alloc_fail_after(0);
+      if (rc == CHV_OK) break;
+      failures++;
+      if (rc != CHV_ENOMEM) {
+        fprintf(stderr, "step %d, allocation %ld: %d %s\n", step, n, rc,
+                err.msg);
+        CHV_CHECK(false);
+        break;
+      }
+      if (step == 0) {
+        int64_t cnt = -1;
+        CHV_CHECK_OK(chv_catalog_count_partitions(c, NULL, "t", NULL, &cnt,
+                                                  &err),
+                     &err);
+        CHV_CHECK_EQ_INT(cnt, 0);
+      }
+      if (n > 10000) {
+        CHV_CHECK(false);
+        break;
+      }
+    }
+  }
+  int64_t cnt = -1;
+  CHV_CHECK_OK(chv_catalog_count_partitions(c, NULL, "t", NULL, &cnt, &err),
+               &err);
+  CHV_CHECK_EQ_INT(cnt, 2);
+  CHV_CHECK(failures > 20);
+  chv_arena_close(a);
+  chv_catalog_close(c);
+  chv_free(wh);
+}
+
 CHV_TEST_MAIN("catalog", test_open_layout, test_databases, test_tables,
               test_rename_table, test_partitions_crud, test_hive_site,
-              test_filters, test_hundred_thousand_partitions)
+              test_filters, test_hundred_thousand_partitions,
+              test_out_of_memory)
