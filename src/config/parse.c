@@ -200,6 +200,7 @@ int chv_duration_format(int64_t ms, struct chv_buf *out) {
 }
 
 int chv_memory_format(int64_t bytes, struct chv_buf *out) {
+  if (bytes == 1) return chv_buf_puts(out, "1 byte");
   static const struct unit u[] = {{"tb", INT64_C(1) << 40},
                                   {"gb", INT64_C(1) << 30},
                                   {"mb", INT64_C(1) << 20},
@@ -307,7 +308,9 @@ static void rule_buf(const struct chv_option *o, struct chv_buf *b) {
       chv_buf_printf(b, "expected a '%c'-separated list of ", o->separator);
       put_values(b, o->values);
     } else {
-      chv_buf_printf(b, "expected a '%c'-separated list of non-empty values",
+      chv_buf_printf(b,
+                     "expected a '%c'-separated list without empty "
+                     "elements",
                      o->separator);
     }
     break;
@@ -383,6 +386,12 @@ static int parse_list(const struct chv_option *o, const char *text,
   if (copy == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
   int rc = CHV_OK;
   int cap = 0;
+  /* A free-form list may be empty (Hive tables carry empty
+  ** 'orc.bloom.filter.columns'); a list of fixed values may not. */
+  if (o->values == NULL && *chv_str_trim(copy) == '\0') {
+    chv_free(copy);
+    return CHV_OK;
+  }
   char *p = copy;
   for (;;) {
     char *sep = strchr(p, o->separator);

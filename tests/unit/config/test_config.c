@@ -237,6 +237,7 @@ static void test_valid_values(void) {
       {"sink.partition-commit.policy.class.parameters", "a;b c;d",
        "[a, b c, d]"},
       {"orc.bloom.filter.columns", "id,name", "[id, name]"},
+      {"orc.bloom.filter.columns", " ", "[]"},
       /* Strings keep their text. */
       {"partition.time-extractor.timestamp-pattern", "$dt $hr:00:00",
        "$dt $hr:00:00"},
@@ -316,13 +317,13 @@ static void test_invalid_values_name_key_value_rule(void) {
       {"table.exec.hive.split-max-size", "   ", CHV_EINVAL,
        "the value is empty"},
       {"table.exec.hive.split-max-size", "abc", CHV_EINVAL,
-       "expected a memory size of at least 1 bytes such as '128mb', '4 kb' "
+       "expected a memory size of at least 1 byte such as '128mb', '4 kb' "
        "or a number of bytes"},
       {"table.exec.hive.split-max-size", "0", CHV_ERANGE,
-       "a memory size of at least 1 bytes"},
+       "a memory size of at least 1 byte"},
       {"table.exec.hive.split-max-size", "8388608 tb", CHV_ERANGE, "overflows"},
       {"parquet.page.size", "2gb", CHV_ERANGE,
-       "a memory size from 1 bytes to 2147483647 bytes"},
+       "a memory size from 1 byte to 2147483647 bytes"},
       /* Enum */
       {"sink.partition-commit.trigger", "sideways", CHV_EINVAL,
        "one of 'process-time' or 'partition-time'"},
