@@ -199,13 +199,23 @@ int chv_vector_append_value(struct chv_vector *v, const void *p,
                             struct chv_error *err) {
   if (CHV_UNLIKELY(v->length >= v->capacity))
     CHV_RETURN_IF_ERR(chv_vector_reserve(v, v->length + 1, err));
-  enum chv_type_id id = v->type->id;
-  if (id == CHV_TYPE_BOOLEAN) {
-    chv_bit_set(v->data, v->length, *(const bool *)p);
-  } else {
-    size_t w = chv_type_fixed_width(id);
-    CHV_ASSERT(w > 0);
-    memcpy((char *)v->data + (size_t)v->length * w, p, w);
+  char *d = v->data;
+  int64_t i = v->length;
+  /* Constant-size copies compile to single moves. */
+  switch (v->type->id) {
+  case CHV_TYPE_BOOLEAN: chv_bit_set(v->data, i, *(const bool *)p); break;
+  case CHV_TYPE_TINYINT: memcpy(d + i, p, 1); break;
+  case CHV_TYPE_SMALLINT: memcpy(d + i * 2, p, 2); break;
+  case CHV_TYPE_INT:
+  case CHV_TYPE_FLOAT:
+  case CHV_TYPE_DATE: memcpy(d + i * 4, p, 4); break;
+  case CHV_TYPE_BIGINT:
+  case CHV_TYPE_DOUBLE: memcpy(d + i * 8, p, 8); break;
+  case CHV_TYPE_DECIMAL:
+  case CHV_TYPE_TIMESTAMP: memcpy(d + i * 16, p, 16); break;
+  default:
+    return chv_error_set(err, CHV_EINVAL, "%s is not a fixed-width type",
+                         chv_type_id_name(v->type->id));
   }
   v->length++;
   return CHV_OK;
