@@ -27,7 +27,12 @@ struct stream_priv {
   struct chv_error err;        /* last error */
 };
 
-static int to_errno(int rc) {
+/* The errno for a failed call, making sure get_last_error has a text even
+** when the source failed without one. */
+static int fail(struct stream_priv *p, int rc) {
+  if (p->err.code == CHV_OK || p->err.msg[0] == '\0')
+    chv_error_set(&p->err, rc, "batch source failed: %s",
+                  chv_status_text(rc));
   switch (rc) {
   case CHV_ENOMEM: return ENOMEM;
   case CHV_EINVAL:
@@ -69,19 +74,19 @@ static int stream_get_schema(struct ArrowArrayStream *s,
   int rc = stream_start(p);
   if (rc == CHV_OK)
     rc = chv_types_export_batch_schema(p->src.schema, p->units, out, &p->err);
-  return rc == CHV_OK ? 0 : to_errno(rc);
+  return rc == CHV_OK ? 0 : fail(p, rc);
 }
 
 static int stream_get_next(struct ArrowArrayStream *s, struct ArrowArray *out) {
   struct stream_priv *p = s->private_data;
   chv_error_clear(&p->err);
   int rc = stream_start(p);
-  if (rc != CHV_OK) return to_errno(rc);
+  if (rc != CHV_OK) return fail(p, rc);
   struct chv_batch *b = p->ahead;
   p->ahead = NULL;
   if (b == NULL && !p->ended) {
     rc = p->src.next(p->src.ctx, &b, &p->err);
-    if (rc != CHV_OK) return to_errno(rc);
+    if (rc != CHV_OK) return fail(p, rc);
     if (b == NULL) p->ended = true;
   }
   if (b == NULL) {
@@ -90,15 +95,14 @@ static int stream_get_next(struct ArrowArrayStream *s, struct ArrowArray *out) {
   }
   if (b->ncols != p->src.schema->nchildren) {
     chv_batch_close(b);
-    chv_error_set(&p->err, CHV_EINTERNAL,
-                  "batch has %d columns, the stream's schema %d", b->ncols,
-                  p->src.schema->nchildren);
-    return EIO;
+    return fail(p, chv_error_set(&p->err, CHV_EINTERNAL,
+                                 "batch has %d columns, the stream's schema %d",
+                                 b->ncols, p->src.schema->nchildren));
   }
   rc = chv_types_export_batch(&b, p->units, out, &p->err);
   if (rc != CHV_OK) {
     chv_batch_close(b);
-    return to_errno(rc);
+    return fail(p, rc);
   }
   return 0;
 }

@@ -622,6 +622,15 @@ static int source_next(void *ctx, struct chv_batch **out,
 
 static void source_close(void *ctx) { ((struct test_source *)ctx)->closed++; }
 
+/* A source that fails without saying why. */
+static int silent_next(void *ctx, struct chv_batch **out,
+                       struct chv_error *err) {
+  (void)ctx;
+  (void)out;
+  (void)err;
+  return CHV_ECORRUPT;
+}
+
 static void test_stream(void) {
   struct chv_type *t = columns(ALL_TYPES);
   struct test_source src = {t, 0, 3, 0, 0, 0};
@@ -709,6 +718,17 @@ static void test_stream_errors(void) {
   s.release(&s);
   st.release(&st);
   CHV_CHECK_EQ_INT(src4.closed, 1);
+
+  /* A source failing without a message still gets a text. */
+  struct test_source src7 = {t, 0, 0, 0, 0, 0};
+  struct chv_batch_source silent = {t, silent_next, source_close, &src7};
+  CHV_REQUIRE_OK(chv_batch_stream_export(silent, &st, &err), &err);
+  CHV_CHECK_EQ_INT(st.get_schema(&st, &s), EIO);
+  CHV_CHECK_CONTAINS(st.get_last_error(&st),
+                     "batch source failed: malformed data");
+  CHV_CHECK_EQ_INT(st.get_next(&st, &a), EIO);
+  st.release(&st);
+  CHV_CHECK_EQ_INT(src7.closed, 1);
 
   /* A bad source is closed and refused. */
   struct test_source src5 = {t, 0, 0, 0, 0, 0};
