@@ -1,0 +1,103 @@
+/*
+** Connector helpers: table schemas from catalog column types, the text SerDe
+** of a table, UUIDs for file names, statistics as parameters.
+*/
+#include "connector/connector_int.h"
+
+#include <stdio.h>
+#include <errno.h>
+#include <sys/random.h>
+
+int conn_table_schema(const struct chv_table *t, bool with_pkeys,
+                      struct chv_type **out, struct chv_error *err) {
+  struct chv_type *st;
+  if (chv_type_new(CHV_TYPE_STRUCT, &st) != CHV_OK)
+    return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  int n = t->ncols + (with_pkeys ? t->npkeys : 0);
+  for (int i = 0; i < n; i++) {
+    const struct chv_column *c =
+        i < t->ncols ? &t->columns[i] : &t->pkeys[i - t->ncols];
+    struct chv_type *ct;
+    int rc = chv_type_parse(c->type, &ct, err);
+    if (rc == CHV_OK) {
+      rc = chv_type_struct_add(st, c->name, ct);
+      if (rc != CHV_OK) chv_error_set(err, rc, "out of memory");
+    } else {
+      chv_error_wrap(err, "column '%s' of table %s.%s", c->name, t->db,
+                     t->name);
+    }
+    if (rc != CHV_OK) {
+      chv_type_free(st);
+      return rc;
+    }
+  }
+  *out = st;
+  return CHV_OK;
+}
+
+int conn_table_text_options(const struct chv_table *t,
+                            struct chv_text_options *o,
+                            struct chv_error *err) {
+  const char *serde = t->serde_lib ? t->serde_lib : "";
+  const char *in = t->input_format ? t->input_format : "";
+  bool text = (serde[0] == '\0' || strstr(serde, "LazySimpleSerDe")) &&
+              (in[0] == '\0' || strstr(in, "TextInputFormat"));
+  if (!text)
+    return chv_error_set(err, CHV_ENOTSUP,
+                         "table %s.%s: storage format (SerDe '%s', input "
+                         "format '%s') is not supported yet; TEXTFILE is",
+                         t->db, t->name, serde, in);
+  struct chv_text_param *params =
+      chv_calloc((size_t)t->nserde_params + 1, sizeof *params);
+  if (params == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  for (int i = 0; i < t->nserde_params; i++) {
+    params[i].key = t->serde_params[i].key;
+    params[i].value = t->serde_params[i].value;
+  }
+  int rc = chv_text_options_from_serde(o, params, (size_t)t->nserde_params,
+                                       err);
+  chv_free(params);
+  if (rc != CHV_OK)
+    chv_error_wrap(err, "SerDe parameters of table %s.%s", t->db, t->name);
+  return rc;
+}
+
+int conn_uuid(char out[37], struct chv_error *err) {
+  uint8_t b[16];
+  size_t got = 0;
+  while (got < sizeof b) {
+    ssize_t n = getrandom(b + got, sizeof b - got, 0);
+    if (n < 0) return chv_error_errno(err, errno, "getrandom");
+    got += (size_t)n;
+  }
+  b[6] = (uint8_t)((b[6] & 0x0f) | 0x40);
+  b[8] = (uint8_t)((b[8] & 0x3f) | 0x80);
+  snprintf(out, 37,
+           "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+           b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10],
+           b[11], b[12], b[13], b[14], b[15]);
+  return CHV_OK;
+}
+
+int conn_stats_params(const struct chv_stats *st, struct chv_kv **params,
+                      int *n, struct chv_error *err) {
+  const char *keys[4] = {"numRows", "numFiles", "totalSize", "rawDataSize"};
+  int64_t vals[4] = {st->num_rows, st->num_files, st->total_size,
+                     st->raw_data_size};
+  struct chv_kv *kv = chv_calloc(4, sizeof *kv);
+  if (kv == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  int k = 0;
+  for (int i = 0; i < 4; i++) {
+    if (vals[i] < 0) continue;
+    kv[k].key = chv_strdup(keys[i]);
+    kv[k].value = chv_asprintf("%lld", (long long)vals[i]);
+    k++;
+    if (kv[k - 1].key == NULL || kv[k - 1].value == NULL) {
+      chv_kv_free(kv, k);
+      return chv_error_set(err, CHV_ENOMEM, "out of memory");
+    }
+  }
+  *params = kv;
+  *n = k;
+  return CHV_OK;
+}

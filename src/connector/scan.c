@@ -1,0 +1,393 @@
+/*
+** The batch scan of a TEXTFILE table: partitions pruned by the catalog (the
+** filter runs inside the metastore), each partition's visible files listed
+** when it is reached (recursively, as read-partition-with-subdirectory
+** defaults to true), each file read with only the projected data columns,
+** and partition columns added as constant vectors.  A limit stops the scan
+** as soon as it is met.
+*/
+#include "connector/connector.h"
+#include "connector/connector_int.h"
+#include "format/text/text.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+/* Where an output column comes from. */
+struct scan_col {
+  bool is_pkey;
+  int index;          /* data column index (file order) or partition key */
+  int reader_pos;     /* is_pkey false: position in the reader's batch */
+  struct chv_vector *pvec; /* is_pkey: constant vector of this partition */
+};
+
+struct chv_scan {
+  chv_catalog *cat;
+  const struct chv_fs *fs;
+  struct chv_table table;
+  struct chv_type *file_schema;  /* STRUCT of the data columns */
+  struct chv_type *out_schema;   /* STRUCT of the projected columns */
+  struct chv_text_options text;
+  struct scan_col *cols;
+  int ncols;
+  int *file_cols;                /* projected data columns, file order */
+  int nfile_cols;
+  int64_t limit;
+  int64_t batch_rows;
+
+  struct chv_partition *parts;   /* pruned partitions (or one pseudo) */
+  int nparts;
+  int part_idx;                  /* next partition to open */
+  struct chv_dirlist files;      /* files of the current partition */
+  size_t file_idx;
+  chv_text_reader *reader;
+  struct chv_batch *rbatch;      /* the reader's batch */
+  struct chv_batch out;          /* view: vectors borrowed from rbatch/pvec */
+  struct chv_scan_stats stats;
+  bool done;
+};
+
+void chv_scan_options_init(struct chv_scan_options *o) {
+  memset(o, 0, sizeof *o);
+  o->limit = -1;
+}
+
+const struct chv_type *chv_scan_schema(const chv_scan *s) {
+  return s->out_schema;
+}
+
+void chv_scan_stats(const chv_scan *s, struct chv_scan_stats *out) {
+  *out = s->stats;
+}
+
+int chv_part_value_append(struct chv_vector *v, const char *value,
+                          struct chv_error *err) {
+  enum chv_type_id id = v->type->id;
+  if (value == NULL) {
+    if (id == CHV_TYPE_STRING || id == CHV_TYPE_VARCHAR ||
+        id == CHV_TYPE_CHAR)
+      return chv_vector_append_string(v, CHV_DEFAULT_PARTITION_NAME,
+                                      strlen(CHV_DEFAULT_PARTITION_NAME), err);
+    return chv_vector_append_null(v, err);
+  }
+  size_t n = strlen(value);
+  union {
+    bool b;
+    int8_t i8;
+    int16_t i16;
+    int32_t i32;
+    int64_t i64;
+    float f;
+    double d;
+    chv_i128 dec;
+    struct chv_timestamp ts;
+  } u;
+  memset(&u, 0, sizeof u);
+  bool ok = true;
+  switch (id) {
+  case CHV_TYPE_STRING:
+  case CHV_TYPE_VARCHAR:
+  case CHV_TYPE_CHAR:
+  case CHV_TYPE_BINARY:
+    return chv_vector_append_string(v, value, n, err);
+  case CHV_TYPE_BOOLEAN:
+    if (chv_str_ieq(value, "true"))
+      u.b = true;
+    else if (chv_str_ieq(value, "false"))
+      u.b = false;
+    else
+      ok = false;
+    break;
+  case CHV_TYPE_TINYINT:
+  case CHV_TYPE_SMALLINT:
+  case CHV_TYPE_INT:
+  case CHV_TYPE_BIGINT: {
+    char *end;
+    errno = 0;
+    long long x = strtoll(value, &end, 10);
+    ok = n > 0 && *end == '\0' && errno == 0;
+    long long lo = id == CHV_TYPE_TINYINT    ? INT8_MIN
+                   : id == CHV_TYPE_SMALLINT ? INT16_MIN
+                   : id == CHV_TYPE_INT      ? INT32_MIN
+                                             : INT64_MIN;
+    long long hi = id == CHV_TYPE_TINYINT    ? INT8_MAX
+                   : id == CHV_TYPE_SMALLINT ? INT16_MAX
+                   : id == CHV_TYPE_INT      ? INT32_MAX
+                                             : INT64_MAX;
+    ok = ok && x >= lo && x <= hi;
+    if (id == CHV_TYPE_TINYINT) u.i8 = (int8_t)x;
+    else if (id == CHV_TYPE_SMALLINT) u.i16 = (int16_t)x;
+    else if (id == CHV_TYPE_INT) u.i32 = (int32_t)x;
+    else u.i64 = x;
+    break;
+  }
+  case CHV_TYPE_FLOAT:
+  case CHV_TYPE_DOUBLE: {
+    char *end;
+    double d = strtod(value, &end);
+    ok = n > 0 && *end == '\0';
+    if (id == CHV_TYPE_FLOAT) u.f = (float)d;
+    else u.d = d;
+    break;
+  }
+  case CHV_TYPE_DECIMAL:
+    ok = chv_decimal_parse(value, n, v->type->precision, v->type->scale,
+                           &u.dec) == CHV_OK;
+    break;
+  case CHV_TYPE_DATE:
+    ok = chv_date_parse(value, n, &u.i32) == CHV_OK;
+    break;
+  case CHV_TYPE_TIMESTAMP:
+    ok = chv_timestamp_parse(value, n, &u.ts) == CHV_OK;
+    break;
+  default:
+    return chv_error_set(err, CHV_ETYPE,
+                         "partition column of type %s is not supported",
+                         chv_type_id_name(id));
+  }
+  if (!ok) return chv_vector_append_null(v, err); /* as Hive's cast gives */
+  return chv_vector_append_value(v, &u, err);
+}
+
+int chv_scan_open(chv_catalog *cat, const char *db, const char *table,
+                  const struct chv_scan_options *opts, chv_scan **out,
+                  struct chv_error *err) {
+  struct chv_scan_options defaults;
+  if (opts == NULL) {
+    chv_scan_options_init(&defaults);
+    opts = &defaults;
+  }
+  chv_scan *s = chv_calloc(1, sizeof *s);
+  if (s == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  s->cat = cat;
+  s->limit = opts->limit;
+  s->batch_rows = opts->batch_rows > 0 ? opts->batch_rows : 4096;
+  struct chv_type *all = NULL;
+  const char *inner;
+  int rc = chv_catalog_get_table(cat, db, table, &s->table, err);
+  if (rc != CHV_OK) goto out_free;
+  rc = conn_table_text_options(&s->table, &s->text, err);
+  if (rc != CHV_OK) goto out_free;
+  rc = chv_fs_for_path(s->table.location, &s->fs, &inner, err);
+  if (rc != CHV_OK) goto out_free;
+  rc = conn_table_schema(&s->table, false, &s->file_schema, err);
+  if (rc != CHV_OK) goto out_free;
+  rc = conn_table_schema(&s->table, true, &all, err);
+  if (rc != CHV_OK) goto out_free;
+
+  /* Projection: names resolved against data columns, then partition keys. */
+  int nall = all->nchildren;
+  s->ncols = opts->columns ? opts->ncolumns : nall;
+  s->cols = chv_calloc((size_t)s->ncols + 1, sizeof *s->cols);
+  s->file_cols = chv_calloc((size_t)s->table.ncols + 1, sizeof *s->file_cols);
+  rc = chv_type_new(CHV_TYPE_STRUCT, &s->out_schema);
+  if (s->cols == NULL || s->file_cols == NULL || rc != CHV_OK) {
+    rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+    goto out_free;
+  }
+  bool *used = chv_calloc((size_t)nall + 1, sizeof *used);
+  if (used == NULL) {
+    rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+    goto out_free;
+  }
+  for (int i = 0; i < s->ncols && rc == CHV_OK; i++) {
+    int idx = i;
+    if (opts->columns) {
+      idx = chv_type_field_index(all, opts->columns[i]);
+      if (idx < 0) {
+        rc = chv_error_set(err, CHV_ENOENT,
+                           "column '%s' not found in table %s.%s",
+                           opts->columns[i], s->table.db, s->table.name);
+        break;
+      }
+    }
+    s->cols[i].is_pkey = idx >= s->table.ncols;
+    s->cols[i].index = s->cols[i].is_pkey ? idx - s->table.ncols : idx;
+    if (!s->cols[i].is_pkey) used[idx] = true;
+    struct chv_type *ct;
+    rc = chv_type_clone(all->children[idx], &ct);
+    if (rc == CHV_OK) rc = chv_type_struct_add(s->out_schema, all->names[idx], ct);
+    if (rc != CHV_OK) chv_error_set(err, rc, "out of memory");
+  }
+  /* The reader produces the used data columns in file order. */
+  for (int i = 0; i < s->table.ncols; i++)
+    if (used[i]) s->file_cols[s->nfile_cols++] = i;
+  chv_free(used);
+  if (rc != CHV_OK) goto out_free;
+  for (int i = 0; i < s->ncols; i++) {
+    if (s->cols[i].is_pkey) continue;
+    for (int j = 0; j < s->nfile_cols; j++)
+      if (s->file_cols[j] == s->cols[i].index) s->cols[i].reader_pos = j;
+  }
+  s->text.columns = s->file_cols;
+  s->text.ncolumns = s->nfile_cols;
+  s->text.batch_rows = s->batch_rows;
+
+  /* Partitions, pruned inside the metastore. */
+  if (s->table.npkeys > 0) {
+    int64_t total;
+    rc = chv_catalog_count_partitions(cat, s->table.db, s->table.name, NULL,
+                                      &total, err);
+    if (rc != CHV_OK) goto out_free;
+    s->stats.partitions_total = total;
+    rc = chv_catalog_list_partitions(cat, s->table.db, s->table.name,
+                                     opts->filter, &s->parts, &s->nparts, err);
+    if (rc != CHV_OK) goto out_free;
+  } else {
+    s->parts = chv_calloc(1, sizeof *s->parts);
+    if (s->parts == NULL) {
+      rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+      goto out_free;
+    }
+    s->parts[0].location = chv_strdup(s->table.location);
+    if (s->parts[0].location == NULL) {
+      chv_free(s->parts);
+      s->parts = NULL;
+      rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+      goto out_free;
+    }
+    s->nparts = 1;
+    s->stats.partitions_total = 1;
+  }
+  s->stats.partitions_read = s->nparts;
+
+  s->out.schema = s->out_schema;
+  s->out.ncols = s->ncols;
+  s->out.cols = chv_calloc((size_t)s->ncols + 1, sizeof *s->out.cols);
+  if (s->out.cols == NULL) {
+    rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+    goto out_free;
+  }
+  for (int i = 0; i < s->ncols; i++) {
+    if (!s->cols[i].is_pkey) continue;
+    rc = chv_vector_open(s->out_schema->children[i], s->batch_rows,
+                         &s->cols[i].pvec, err);
+    if (rc != CHV_OK) goto out_free;
+  }
+  chv_type_free(all);
+  if (s->limit == 0) s->done = true;
+  *out = s;
+  return CHV_OK;
+
+out_free:
+  chv_type_free(all);
+  chv_scan_close(s);
+  return rc;
+}
+
+/* Close the current file's reader. */
+static void scan_close_file(chv_scan *s) {
+  if (s->reader) {
+    struct chv_text_stats ts;
+    chv_text_reader_stats(s->reader, &ts);
+    s->stats.malformed += ts.malformed;
+    chv_text_reader_close(s->reader);
+    s->reader = NULL;
+  }
+  chv_batch_close(s->rbatch);
+  s->rbatch = NULL;
+}
+
+/* Open the next file to read, moving on to the next partition when the
+** current one is exhausted; sets s->done at the end. */
+static int scan_open_next_file(chv_scan *s, struct chv_error *err) {
+  scan_close_file(s);
+  while (s->file_idx >= s->files.count) {
+    chv_dirlist_free(&s->files);
+    s->file_idx = 0;
+    if (s->part_idx >= s->nparts) {
+      s->done = true;
+      return CHV_OK;
+    }
+    const struct chv_partition *p = &s->parts[s->part_idx++];
+    const struct chv_fs *fs;
+    const char *dir;
+    CHV_RETURN_IF_ERR(chv_fs_for_path(p->location, &fs, &dir, err));
+    int rc = fs->list(fs, dir,
+                      CHV_LIST_RECURSIVE | CHV_LIST_SKIP_HIDDEN |
+                          CHV_LIST_FILES_ONLY,
+                      &s->files, err);
+    if (rc == CHV_ENOENT) { /* a registered partition without a folder */
+      chv_error_clear(err);
+      continue;
+    }
+    if (rc != CHV_OK) return rc;
+    for (int i = 0; i < s->ncols; i++) {
+      if (!s->cols[i].is_pkey) continue;
+      struct chv_vector *v = s->cols[i].pvec;
+      chv_vector_reset(v);
+      /* Filled to capacity once per partition; batches take a prefix. */
+      for (int64_t r = 0; r < s->batch_rows; r++)
+        CHV_RETURN_IF_ERR(chv_part_value_append(v, p->values[s->cols[i].index],
+                                                err));
+    }
+  }
+  const char *path = s->files.entries[s->file_idx++].path;
+  CHV_RETURN_IF_ERR(chv_text_reader_open(s->fs, path, s->file_schema,
+                                         &s->text, &s->reader, err));
+  s->stats.files_read++;
+  return chv_batch_open(chv_text_reader_schema(s->reader), s->batch_rows,
+                        &s->rbatch, err);
+}
+
+int chv_scan_next(chv_scan *s, struct chv_batch **out, struct chv_error *err) {
+  *out = NULL;
+  while (!s->done) {
+    if (s->reader == NULL) {
+      CHV_RETURN_IF_ERR(scan_open_next_file(s, err));
+      continue;
+    }
+    if (s->limit >= 0 && s->nfile_cols > 0 &&
+        s->limit - s->stats.rows < s->rbatch->cols[0]->capacity) {
+      /* Read no more rows than the limit still wants. */
+      const struct chv_type *rs = s->rbatch->schema;
+      chv_batch_close(s->rbatch);
+      s->rbatch = NULL;
+      CHV_RETURN_IF_ERR(
+          chv_batch_open(rs, s->limit - s->stats.rows, &s->rbatch, err));
+    }
+    int64_t n = 0;
+    CHV_RETURN_IF_ERR(chv_text_reader_next(s->reader, s->rbatch, &n, err));
+    if (n == 0) {
+      scan_close_file(s);
+      continue;
+    }
+    if (s->limit >= 0 && s->stats.rows + n >= s->limit) {
+      n = s->limit - s->stats.rows; /* only without projected data columns */
+      s->done = true;
+    }
+    for (int i = 0; i < s->ncols; i++) {
+      struct chv_vector *v = s->cols[i].pvec;
+      if (v) {
+        /* Constant column: every slot holds the value, so a prefix of the
+        ** right length is a valid vector. */
+        v->null_count = v->null_count > 0 ? n : 0;
+        v->length = n;
+      } else {
+        v = s->rbatch->cols[s->cols[i].reader_pos];
+      }
+      s->out.cols[i] = v;
+    }
+    s->out.nrows = n;
+    s->stats.rows += n;
+    *out = &s->out;
+    return CHV_OK;
+  }
+  return CHV_OK;
+}
+
+void chv_scan_close(chv_scan *s) {
+  if (s == NULL) return;
+  scan_close_file(s);
+  chv_dirlist_free(&s->files);
+  if (s->cols)
+    for (int i = 0; i < s->ncols; i++) chv_vector_close(s->cols[i].pvec);
+  chv_free(s->cols);
+  chv_free(s->file_cols);
+  chv_free(s->out.cols);
+  chv_partitions_free(s->parts, s->nparts);
+  chv_type_free(s->file_schema);
+  chv_type_free(s->out_schema);
+  chv_table_free(&s->table);
+  chv_free(s);
+}

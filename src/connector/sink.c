@@ -1,0 +1,392 @@
+/*
+** The batch sink: INSERT INTO/OVERWRITE of static partitions into a TEXTFILE
+** table, staged under a hidden folder and published by chv_sink_commit().
+** The protocol and its state diagram are in connector.h.
+*/
+#include "connector/connector.h"
+#include "connector/connector_int.h"
+#include "format/text/text.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+/* One target partition (or the table itself when unpartitioned). */
+struct sink_part {
+  char **values;        /* partition values as given (NULL = default) */
+  char *relpath;        /* escaped "k1=v1/k2=v2"; "" when unpartitioned */
+  char *file_name;      /* part-<id>-task-0-file-<n>[.gz] */
+  char *staged_path;    /* the file under the staging dir */
+  chv_text_writer *w;
+  struct chv_text_write_stats st;
+};
+
+struct chv_sink {
+  chv_catalog *cat;
+  const struct chv_fs *fs;
+  struct chv_table table;
+  struct chv_type *schema;       /* STRUCT of the data columns */
+  struct chv_text_options text;
+  struct chv_sink_options opts;
+  char *staging;                 /* <location>/.staging_<ms> */
+  char *task_dir;                /* <staging>/task-0-attempt-0 */
+  char id[37];                   /* random UUID shared by the files */
+  struct sink_part *parts;
+  int nparts;
+  int cap_parts;
+  int64_t rows;
+  bool committed;
+};
+
+void chv_sink_options_init(struct chv_sink_options *o) {
+  memset(o, 0, sizeof *o);
+  o->success_file = true;
+}
+
+const struct chv_type *chv_sink_schema(const chv_sink *s) { return s->schema; }
+int64_t chv_sink_rows(const chv_sink *s) { return s->rows; }
+
+int chv_sink_open(chv_catalog *cat, const char *db, const char *table,
+                  const struct chv_sink_options *opts, chv_sink **out,
+                  struct chv_error *err) {
+  chv_sink *s = chv_calloc(1, sizeof *s);
+  if (s == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  s->cat = cat;
+  if (opts)
+    s->opts = *opts;
+  else
+    chv_sink_options_init(&s->opts);
+  if (s->opts.now_ms == 0) s->opts.now_ms = chv_time_now_ms();
+  const char *inner;
+  int rc = chv_catalog_get_table(cat, db, table, &s->table, err);
+  if (rc != CHV_OK) goto out_free;
+  rc = conn_table_text_options(&s->table, &s->text, err);
+  if (rc != CHV_OK) goto out_free;
+  s->text.compress = s->opts.compress;
+  rc = conn_table_schema(&s->table, false, &s->schema, err);
+  if (rc != CHV_OK) goto out_free;
+  rc = chv_fs_for_path(s->table.location, &s->fs, &inner, err);
+  if (rc != CHV_OK) goto out_free;
+  rc = conn_uuid(s->id, err);
+  if (rc != CHV_OK) goto out_free;
+
+  /* A fresh staging folder: the millisecond clock, bumped past any left
+  ** behind by a writer that died. */
+  for (int64_t ms = s->opts.now_ms;; ms++) {
+    chv_free(s->staging);
+    s->staging = chv_asprintf("%s/.staging_%lld", inner, (long long)ms);
+    if (s->staging == NULL) goto out_oom;
+    if (!chv_fs_exists(s->fs, s->staging)) break;
+  }
+  s->task_dir = chv_path_join(s->staging, "task-0-attempt-0");
+  if (s->task_dir == NULL) goto out_oom;
+  rc = s->fs->mkdirs(s->fs, s->task_dir, err);
+  if (rc != CHV_OK) goto out_free;
+  *out = s;
+  return CHV_OK;
+
+out_oom:
+  rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+out_free:
+  chv_sink_close(s);
+  return rc;
+}
+
+/* The open partition for values, created on first use. */
+static int sink_part_get(chv_sink *s, char *const *values,
+                         struct sink_part **out, struct chv_error *err) {
+  int nkeys = s->table.npkeys;
+  char *relpath;
+  if (nkeys == 0) {
+    relpath = chv_strdup("");
+  } else {
+    char **keys = chv_calloc((size_t)nkeys, sizeof *keys);
+    if (keys == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+    for (int i = 0; i < nkeys; i++) keys[i] = s->table.pkeys[i].name;
+    relpath = chv_partition_path(keys, values, nkeys);
+    chv_free(keys);
+  }
+  if (relpath == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  for (int i = 0; i < s->nparts; i++) {
+    if (strcmp(s->parts[i].relpath, relpath) == 0) {
+      chv_free(relpath);
+      *out = &s->parts[i];
+      return CHV_OK;
+    }
+  }
+  if (s->nparts == s->cap_parts) {
+    int cap = s->cap_parts ? s->cap_parts * 2 : 8;
+    struct sink_part *p = chv_realloc(s->parts, (size_t)cap * sizeof *p);
+    if (p == NULL) {
+      chv_free(relpath);
+      return chv_error_set(err, CHV_ENOMEM, "out of memory");
+    }
+    s->parts = p;
+    s->cap_parts = cap;
+  }
+  struct sink_part *p = &s->parts[s->nparts];
+  memset(p, 0, sizeof *p);
+  p->relpath = relpath;
+  int rc = CHV_ENOMEM;
+  if (nkeys > 0) {
+    p->values = chv_calloc((size_t)nkeys, sizeof *p->values);
+    if (p->values == NULL) goto out_free;
+    for (int i = 0; i < nkeys; i++) {
+      if (values[i] == NULL || values[i][0] == '\0') continue;
+      p->values[i] = chv_strdup(values[i]);
+      if (p->values[i] == NULL) goto out_free;
+    }
+  }
+  p->file_name = chv_asprintf("part-%s-task-0-file-%d%s", s->id, s->nparts,
+                              s->text.compress ? ".gz" : "");
+  char *dir = chv_path_join(s->task_dir, relpath);
+  if (p->file_name == NULL || dir == NULL) {
+    chv_free(dir);
+    goto out_free;
+  }
+  p->staged_path = chv_path_join(dir, p->file_name);
+  if (p->staged_path == NULL) {
+    chv_free(dir);
+    goto out_free;
+  }
+  rc = s->fs->mkdirs(s->fs, dir, err);
+  chv_free(dir);
+  if (rc != CHV_OK) goto out_free_quiet;
+  rc = chv_text_writer_open(s->fs, p->staged_path, s->schema, &s->text, &p->w,
+                            err);
+  if (rc != CHV_OK) goto out_free_quiet;
+  s->nparts++;
+  *out = p;
+  return CHV_OK;
+
+out_free:
+  chv_error_set(err, CHV_ENOMEM, "out of memory");
+out_free_quiet:
+  chv_strv_free(p->values, nkeys);
+  chv_free(p->relpath);
+  chv_free(p->file_name);
+  chv_free(p->staged_path);
+  memset(p, 0, sizeof *p);
+  return rc;
+}
+
+int chv_sink_write(chv_sink *s, char *const *part_values,
+                   const struct chv_batch *batch, struct chv_error *err) {
+  if (s->committed)
+    return chv_error_set(err, CHV_EINVAL, "sink of %s.%s: already committed",
+                         s->table.db, s->table.name);
+  if (!chv_type_equal(batch->schema, s->schema))
+    return chv_error_set(err, CHV_ETYPE,
+                         "sink of %s.%s: batch columns differ from the "
+                         "table's data columns",
+                         s->table.db, s->table.name);
+  if (s->table.npkeys > 0 && part_values == NULL)
+    return chv_error_set(err, CHV_EINVAL,
+                         "sink of %s.%s: partitioned table needs partition "
+                         "values",
+                         s->table.db, s->table.name);
+  struct sink_part *p = NULL;
+  CHV_RETURN_IF_ERR(sink_part_get(s, part_values, &p, err));
+  int rc = chv_text_writer_write(p->w, batch, err);
+  if (rc != CHV_OK) return rc;
+  s->rows += batch->nrows;
+  return CHV_OK;
+}
+
+/* Delete the visible entries of dir (INSERT OVERWRITE). */
+static int sink_clear_dir(chv_sink *s, const char *dir, struct chv_error *err) {
+  struct chv_dirlist l = {0};
+  int rc = s->fs->list(s->fs, dir, CHV_LIST_SKIP_HIDDEN, &l, err);
+  if (rc == CHV_ENOENT) return CHV_OK;
+  for (size_t i = 0; rc == CHV_OK && i < l.count; i++)
+    rc = s->fs->remove(s->fs, l.entries[i].path, true, err);
+  chv_dirlist_free(&l);
+  return rc;
+}
+
+/* numFiles and totalSize of the visible files under dir. */
+static int sink_dir_stats(chv_sink *s, const char *dir, struct chv_stats *st,
+                          struct chv_error *err) {
+  struct chv_dirlist l = {0};
+  int rc = s->fs->list(s->fs, dir,
+                       CHV_LIST_RECURSIVE | CHV_LIST_SKIP_HIDDEN |
+                           CHV_LIST_FILES_ONLY,
+                       &l, err);
+  if (rc != CHV_OK) return rc;
+  st->num_files = (int64_t)l.count;
+  st->total_size = 0;
+  for (size_t i = 0; i < l.count; i++) st->total_size += l.entries[i].st.size;
+  chv_dirlist_free(&l);
+  return CHV_OK;
+}
+
+/* Move one partition's file into place; fills *existing and the stats the
+** catalog gets for it. */
+static int sink_publish_part(chv_sink *s, struct sink_part *p,
+                             struct chv_partition *existing, bool *exists,
+                             char **dest_out, struct chv_stats *st,
+                             struct chv_error *err) {
+  int rc;
+  const char *inner;
+  const struct chv_fs *fs; /* back end of the destination: renames need
+                              it to be the staging dir's own */
+  char *dest = NULL;
+  *exists = false;
+  if (s->table.npkeys > 0) {
+    rc = chv_catalog_get_partition(s->cat, s->table.db, s->table.name,
+                                   p->values, existing, err);
+    if (rc == CHV_OK) {
+      *exists = true;
+      rc = chv_fs_for_path(existing->location, &fs, &inner, err);
+      if (rc != CHV_OK) return rc;
+      dest = chv_strdup(inner);
+    } else if (rc == CHV_ENOENT) {
+      chv_error_clear(err);
+      rc = chv_fs_for_path(s->table.location, &fs, &inner, err);
+      if (rc != CHV_OK) return rc;
+      dest = chv_path_join(inner, p->relpath);
+    } else {
+      return rc;
+    }
+  } else {
+    rc = chv_fs_for_path(s->table.location, &fs, &inner, err);
+    if (rc != CHV_OK) return rc;
+    dest = chv_strdup(inner);
+  }
+  if (dest == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  if (fs != s->fs) {
+    chv_free(dest);
+    return chv_error_set(err, CHV_ENOTSUP,
+                         "partition of %s.%s lies on another file system "
+                         "than the table; files cannot be renamed into it",
+                         s->table.db, s->table.name);
+  }
+
+  char *target = NULL;
+  rc = s->fs->mkdirs(s->fs, dest, err);
+  if (rc == CHV_OK && s->opts.overwrite) rc = sink_clear_dir(s, dest, err);
+  if (rc != CHV_OK) goto out;
+  target = chv_path_join(dest, p->file_name);
+  if (target == NULL) {
+    rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
+  rc = s->fs->rename(s->fs, p->staged_path, target, err);
+  if (rc != CHV_OK) goto out;
+  if (s->opts.success_file) {
+    const char *name = s->opts.success_file_name ? s->opts.success_file_name
+                                                 : "_SUCCESS";
+    char *marker = chv_path_join(dest, name);
+    if (marker == NULL) {
+      rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+      goto out;
+    }
+    rc = chv_fs_write_atomic(s->fs, marker, "", 0, err);
+    chv_free(marker);
+    if (rc != CHV_OK) goto out;
+  }
+  rc = s->fs->sync_dir(s->fs, dest, err);
+  if (rc != CHV_OK) goto out;
+
+  /* Statistics: files and sizes by listing; rows and raw size add to what
+  ** the partition had unless it was overwritten or had none recorded. */
+  struct chv_stats old;
+  chv_stats_init_unknown(&old);
+  if (*exists)
+    chv_stats_from_params(existing->params, existing->nparams, &old);
+  else if (s->table.npkeys == 0)
+    chv_stats_from_params(s->table.params, s->table.nparams, &old);
+  rc = sink_dir_stats(s, dest, st, err);
+  if (rc != CHV_OK) goto out;
+  bool fresh = s->opts.overwrite || (s->table.npkeys > 0 && !*exists);
+  st->num_rows = fresh ? p->st.rows
+                       : (old.num_rows >= 0 ? old.num_rows + p->st.rows : -1);
+  st->raw_data_size =
+      fresh ? p->st.raw_bytes
+            : (old.raw_data_size >= 0 ? old.raw_data_size + p->st.raw_bytes
+                                      : -1);
+out:
+  chv_free(target);
+  if (rc == CHV_OK)
+    *dest_out = dest;
+  else
+    chv_free(dest);
+  return rc;
+}
+
+int chv_sink_commit(chv_sink *s, struct chv_error *err) {
+  if (s->committed)
+    return chv_error_set(err, CHV_EINVAL, "sink of %s.%s: already committed",
+                         s->table.db, s->table.name);
+  int rc = CHV_OK;
+  /* Finish every file before anything becomes visible. */
+  for (int i = 0; i < s->nparts; i++) {
+    rc = chv_text_writer_finish(s->parts[i].w, &s->parts[i].st, err);
+    chv_text_writer_close(s->parts[i].w);
+    s->parts[i].w = NULL;
+    if (rc != CHV_OK) return rc;
+  }
+
+  struct chv_partition *added = chv_calloc((size_t)s->nparts + 1,
+                                           sizeof *added);
+  if (added == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  int nadded = 0;
+  for (int i = 0; i < s->nparts && rc == CHV_OK; i++) {
+    struct sink_part *p = &s->parts[i];
+    struct chv_partition existing = {0};
+    struct chv_stats st;
+    bool exists;
+    char *dest = NULL;
+    rc = sink_publish_part(s, p, &existing, &exists, &dest, &st, err);
+    if (rc != CHV_OK) {
+      chv_partition_free(&existing);
+      break;
+    }
+    if (s->table.npkeys == 0) {
+      rc = chv_catalog_set_table_stats(s->cat, s->table.db, s->table.name, &st,
+                                       err);
+    } else if (exists) {
+      rc = chv_catalog_set_partition_stats(s->cat, s->table.db, s->table.name,
+                                           p->values, &st, err);
+    } else {
+      struct chv_partition *np = &added[nadded++];
+      np->values = p->values; /* borrowed until the catalog call */
+      np->nvalues = s->table.npkeys;
+      np->location = dest;
+      dest = NULL;
+      rc = conn_stats_params(&st, &np->params, &np->nparams, err);
+    }
+    chv_free(dest);
+    chv_partition_free(&existing);
+  }
+  /* New partitions appear in one transaction, with their statistics. */
+  if (rc == CHV_OK && nadded > 0)
+    rc = chv_catalog_add_partitions(s->cat, s->table.db, s->table.name, added,
+                                    nadded, CHV_CAT_IF_NOT_EXISTS, err);
+  for (int i = 0; i < nadded; i++) {
+    added[i].values = NULL;
+    chv_free(added[i].location);
+    chv_kv_free(added[i].params, added[i].nparams);
+  }
+  chv_free(added);
+  if (rc == CHV_OK) s->committed = true;
+  return rc;
+}
+
+void chv_sink_close(chv_sink *s) {
+  if (s == NULL) return;
+  for (int i = 0; i < s->nparts; i++) {
+    struct sink_part *p = &s->parts[i];
+    chv_text_writer_close(p->w);
+    chv_strv_free(p->values, s->table.npkeys);
+    chv_free(p->relpath);
+    chv_free(p->file_name);
+    chv_free(p->staged_path);
+  }
+  chv_free(s->parts);
+  if (s->staging && s->fs) s->fs->remove(s->fs, s->staging, true, NULL);
+  chv_free(s->staging);
+  chv_free(s->task_dir);
+  chv_type_free(s->schema);
+  chv_table_free(&s->table);
+  chv_free(s);
+}
