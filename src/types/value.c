@@ -257,6 +257,9 @@ int chv_decimal_parse(const char *s, size_t n, int precision, int scale,
 }
 
 int chv_decimal_format(chv_i128 v, int scale, char *buf) {
+  CHV_ASSERT(scale >= 0 && scale <= CHV_DECIMAL_MAX_PRECISION);
+  if (scale < 0) scale = 0;
+  if (scale > CHV_DECIMAL_MAX_PRECISION) scale = CHV_DECIMAL_MAX_PRECISION;
   char tmp[48];
   int k = 0;
   chv_u128 u = v < 0 ? (chv_u128)0 - (chv_u128)v : (chv_u128)v;
