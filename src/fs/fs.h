@@ -8,8 +8,10 @@
 ** INTERFACE
 **   chv_fs_local()              the POSIX back end (a process-wide singleton)
 **   chv_fs_for_path()           back end by scheme, and the path within it
-**   chv_fs_open/_create/_close  files; pread, sequential read, write, sync
-**   chv_fs_stat/_list/_mkdirs/_rename/_delete/_sync_dir
+**   chv_fs_open/_create, chv_file_close
+**                               files; chv_file_pread/_read/_write/_sync/_size
+**   chv_fs_stat/_list/_mkdirs/_rename/_delete (= _remove)/_sync_dir
+**                               inline wrappers over the method table
 **   chv_fs_read_all()           a whole (small) file into memory
 **   chv_fs_write_atomic()       write to a temporary name, fsync, rename
 **   chv_path_join()             join path components with one '/'
