@@ -428,8 +428,9 @@ static char *flow_list(const char *key, char *v, bool *bad) {
   v[n - 1] = '\0';
   char *p = v + 1;
   bool first = true;
+  int rc = CHV_OK;
   *bad = false;
-  while (*chv_str_trim(p) != '\0') {
+  while (rc == CHV_OK && *chv_str_trim(p) != '\0') {
     char *comma = strchr(p, ',');
     if (comma) *comma = '\0';
     char *item = chv_str_trim(p);
@@ -437,17 +438,16 @@ static char *flow_list(const char *key, char *v, bool *bad) {
       *bad = true;
       break;
     }
-    if (!first) chv_buf_putc(&b, sep);
-    chv_buf_puts(&b, item);
+    if (!first) rc = chv_buf_putc(&b, sep);
+    if (rc == CHV_OK) rc = chv_buf_puts(&b, item);
     first = false;
     if (comma == NULL) break;
     p = comma + 1;
   }
-  if (*bad) {
+  if (*bad || rc != CHV_OK) {
     chv_buf_free(&b);
     return NULL;
   }
-  if (b.data == NULL) chv_buf_puts(&b, "");
   return chv_buf_detach(&b);
 }
 

@@ -1006,6 +1006,67 @@ static void test_out_of_memory(void) {
   }
 }
 
+/* A configuration file read while allocations fail: ENOMEM, and the file
+** layer as it was. */
+static void test_out_of_memory_file(void) {
+  char path[700];
+  snprintf(path, sizeof path, "%s/oom.yaml", chv_test_tmpdir());
+  write_file(path, "table:\n"
+                   "  exec:\n"
+                   "    hive:\n"
+                   "      split-max-size: 64mb\n"
+                   "sink.partition-commit.policy.kind: [metastore, "
+                   "success-file]\n"
+                   "other.key: 'quoted'\n");
+  for (long n = 1;; n++) {
+    chv_config *cfg = NULL;
+    struct chv_error err;
+    CHV_REQUIRE_OK(chv_config_open(&cfg, &err), &err);
+    CHV_REQUIRE_OK(chv_config_set(cfg, CHV_LAYER_FILE, "a.b", "old", &err),
+                   &err);
+    chv_alloc_fail_after(n);
+    int rc = chv_config_load_file(cfg, path, &err);
+    chv_alloc_fail_after(0);
+    if (rc == CHV_OK) {
+      CHV_CHECK_STREQ(chv_config_lookup(cfg, "other.key", NULL), "quoted");
+      CHV_CHECK_STREQ(chv_config_lookup(cfg, "a.b", NULL), "old");
+      chv_config_close(cfg);
+      break;
+    }
+    CHV_CHECK_EQ_INT(rc, CHV_ENOMEM);
+    CHV_CHECK(!chv_config_is_set(cfg, "table.exec.hive.split-max-size"));
+    CHV_CHECK(!chv_config_is_set(cfg, "other.key"));
+    CHV_CHECK_STREQ(chv_config_lookup(cfg, "a.b", NULL), "old");
+    chv_config_close(cfg);
+    if (n > 1000) {
+      CHV_CHECK(n <= 1000);
+      break;
+    }
+  }
+  /* Parsing every default while allocations fail leaves the value empty. */
+  for (size_t i = 0; i < chv_option_count(); i++) {
+    const struct chv_option *o = chv_option_at(i);
+    if (o->default_text == NULL) continue;
+    for (long n = 1;; n++) {
+      struct chv_opt_value v;
+      chv_opt_value_init(&v);
+      chv_alloc_fail_after(n);
+      int rc = chv_option_parse(o, o->default_text, &v, NULL);
+      chv_alloc_fail_after(0);
+      if (rc == CHV_OK) {
+        chv_opt_value_free(&v);
+        break;
+      }
+      CHV_CHECK_EQ_INT(rc, CHV_ENOMEM);
+      CHV_CHECK(v.text == NULL && v.list == NULL && v.nlist == 0);
+      if (n > 100) {
+        CHV_CHECK(n <= 100);
+        break;
+      }
+    }
+  }
+}
+
 CHV_TEST_MAIN("config", test_registry_well_formed,
               test_research_keys_registered, test_scopes_and_sources,
               test_valid_values, test_invalid_values_name_key_value_rule,
@@ -1015,4 +1076,5 @@ CHV_TEST_MAIN("config", test_registry_well_formed,
               test_unknown_keys, test_suggest, test_typed_getters,
               test_config_file, test_config_file_errors,
               test_json_lists_research_keys, test_text_table,
-              test_options_doc_is_fresh, test_out_of_memory)
+              test_options_doc_is_fresh, test_out_of_memory,
+              test_out_of_memory_file)
