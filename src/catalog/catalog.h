@@ -129,6 +129,11 @@ void chv_stats_from_params(const struct chv_kv *params, int n,
                            struct chv_stats *out);
 /* Unknown statistics as -1. */
 void chv_stats_init_unknown(struct chv_stats *s);
+/* The known (>= 0) statistics as Hive's parameters (numRows, numFiles,
+** totalSize, rawDataSize), for a struct chv_partition or chv_table being
+** created.  params: free with chv_kv_free(); *n may be 0. */
+int chv_stats_to_params(const struct chv_stats *s, struct chv_kv **params,
+                        int *n);
 
 /* ---- opening ------------------------------------------------------------ */
 

@@ -7,6 +7,7 @@
 **   chv_*_free()              release what a struct owns
 **   chv_kv_get()              a parameter by key
 **   chv_stats_from_params()   numRows, numFiles, totalSize, rawDataSize
+**   chv_stats_to_params()     and back
 **   chv_table_type_name()     "MANAGED_TABLE" ...
 **   chv_pf_*()                filter nodes in an arena
 */
@@ -117,6 +118,30 @@ void chv_stats_from_params(const struct chv_kv *params, int n,
   out->num_files = stat_param(params, n, "numFiles");
   out->total_size = stat_param(params, n, "totalSize");
   out->raw_data_size = stat_param(params, n, "rawDataSize");
+}
+
+int chv_stats_to_params(const struct chv_stats *s, struct chv_kv **params,
+                        int *n) {
+  static const char *const keys[4] = {"numRows", "numFiles", "totalSize",
+                                      "rawDataSize"};
+  const int64_t v[4] = {s->num_rows, s->num_files, s->total_size,
+                        s->raw_data_size};
+  struct chv_kv *kv = chv_calloc(4, sizeof *kv);
+  if (kv == NULL) return CHV_ENOMEM;
+  int cnt = 0;
+  for (int i = 0; i < 4; i++) {
+    if (v[i] < 0) continue;
+    kv[cnt].key = chv_strdup(keys[i]);
+    kv[cnt].value = chv_asprintf("%lld", (long long)v[i]);
+    cnt++;
+    if (kv[cnt - 1].key == NULL || kv[cnt - 1].value == NULL) {
+      chv_kv_free(kv, cnt);
+      return CHV_ENOMEM;
+    }
+  }
+  *params = kv;
+  *n = cnt;
+  return CHV_OK;
 }
 
 /* ---- filter builders --------------------------------------------------- */

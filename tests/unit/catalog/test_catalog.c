@@ -499,6 +499,18 @@ static void test_partitions_crud(void) {
                                                       1, &err),
                    CHV_ENOENT);
 
+  struct chv_stats known = {7, -1, 0, -1};
+  struct chv_kv *skv;
+  int nskv;
+  CHV_REQUIRE_OK(chv_stats_to_params(&known, &skv, &nskv), NULL);
+  CHV_REQUIRE(nskv == 2);
+  CHV_CHECK_STREQ(chv_kv_get(skv, nskv, "numRows"), "7");
+  CHV_CHECK_STREQ(chv_kv_get(skv, nskv, "totalSize"), "0");
+  struct chv_stats back;
+  chv_stats_from_params(skv, nskv, &back);
+  CHV_CHECK(memcmp(&known, &back, sizeof known) == 0);
+  chv_kv_free(skv, nskv);
+
   struct chv_stats ts = {100, 3, 5000, 7000};
   CHV_CHECK_OK(chv_catalog_set_table_stats(c, NULL, "flat", &ts, &err), &err);
   struct chv_stats tg;
