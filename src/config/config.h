@@ -112,8 +112,7 @@ unsigned chv_opt_scope_parse(const char *text);
   X(FS_OPTIONS, "FileSystemConnectorOptions")                                  \
   X(CATALOG_OPTIONS, "HiveCatalogFactoryOptions")                              \
   X(FACTORY_UTIL, "FactoryUtil")                                               \
-  X(CATALOG_LOCK, "HiveCatalogLock")                                           \
-  X(GATEWAY, "SqlGatewayEndpointFactoryUtils")                                 \
+  X(HIVE_CONF_OPTIONS, "HiveConfOptions")                                      \
   X(ENDPOINT_OPTIONS, "HiveServer2EndpointConfigOptions")                      \
   X(HIVE_CONF, "HiveConf")                                                     \
   X(HIVE_TABLE, "hive_metastoreConstants")                                     \

@@ -518,18 +518,18 @@ static const struct chv_option options[] = {
      .type = CHV_OPT_DURATION,
      .default_text = "8 s",
      .description = "Longest sleep between two checks while waiting for a "
-                    "metastore table lock.",
+                    "metastore table lock. Read from hive-site.xml.",
      AT_LEAST(1),
-     .scope = CHV_SCOPE_CATALOG,
-     .source = CHV_SRC_CATALOG_LOCK},
+     .scope = CHV_SCOPE_CATALOG | CHV_SCOPE_HIVE,
+     .source = CHV_SRC_HIVE_CONF_OPTIONS},
     {.key = "flink.hive.lock-acquire-timeout",
      .type = CHV_OPT_DURATION,
      .default_text = "8 min",
      .description = "How long to wait for a metastore table lock before "
-                    "failing.",
+                    "failing. Read from hive-site.xml.",
      AT_LEAST(1),
-     .scope = CHV_SCOPE_CATALOG,
-     .source = CHV_SRC_CATALOG_LOCK},
+     .scope = CHV_SCOPE_CATALOG | CHV_SCOPE_HIVE,
+     .source = CHV_SRC_HIVE_CONF_OPTIONS},
 
     /* -- 1e. HiveServer2 endpoint of the SQL gateway. -- */
     {.key = "sql-gateway.endpoint.type",
@@ -539,7 +539,7 @@ static const struct chv_option options[] = {
                     "selects the HiveServer2 endpoint.",
      .separator = ';',
      .scope = CHV_SCOPE_ENDPOINT,
-     .source = CHV_SRC_GATEWAY},
+     .source = CHV_SRC_FACTORY_UTIL},
     {.key = HS2 "thrift.host",
      .type = CHV_OPT_STRING,
      .default_note = "the wildcard address",
