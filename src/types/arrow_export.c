@@ -30,8 +30,9 @@
 /* ---- schemas ----------------------------------------------------------- */
 
 struct schema_priv {
-  char *format; /* owned */
-  char *name;   /* owned */
+  char *format;   /* owned */
+  char *name;     /* owned */
+  char *metadata; /* owned, or NULL */
 };
 
 static void schema_release(struct ArrowSchema *s) {
@@ -43,6 +44,7 @@ static void schema_release(struct ArrowSchema *s) {
   if (p) {
     chv_free(p->format);
     chv_free(p->name);
+    chv_free(p->metadata);
   }
   chv_free(p); /* the children live in the same block */
   s->release = NULL;
@@ -133,6 +135,22 @@ static void format_of(const struct chv_type *t, enum chv_ts_unit unit,
   snprintf(fmt, n, "%s", f);
 }
 
+/* Arrow metadata {key: value} in the C Data Interface encoding: int32
+** count, then int32 length + bytes for each key and value. */
+static char *metadata_one(const char *key, const char *value) {
+  int32_t kl = (int32_t)strlen(key), vl = (int32_t)strlen(value), one = 1;
+  char *m = chv_malloc(12 + (size_t)kl + (size_t)vl);
+  if (m == NULL) return NULL;
+  char *p = m;
+  memcpy(p, &one, 4);
+  memcpy(p + 4, &kl, 4);
+  memcpy(p + 8, key, (size_t)kl);
+  p += 8 + kl;
+  memcpy(p, &vl, 4);
+  memcpy(p + 4, value, (size_t)vl);
+  return m;
+}
+
 static int schema_of(const struct chv_type *t, const char *name,
                      int64_t flags, enum chv_ts_unit unit,
                      struct ArrowSchema *out) {
@@ -142,6 +160,18 @@ static int schema_of(const struct chv_type *t, const char *name,
               : (t->id == CHV_TYPE_ARRAY || t->id == CHV_TYPE_MAP) ? 1
                                                                    : 0;
   CHV_RETURN_IF_ERR(schema_node(out, fmt, name, flags, n));
+  if (t->id == CHV_TYPE_CHAR || t->id == CHV_TYPE_VARCHAR) {
+    /* Arrow strings have no length: keep the Hive type beside them. */
+    char hive[32];
+    snprintf(hive, sizeof hive, "%s(%d)", chv_type_id_name(t->id), t->length);
+    struct schema_priv *p = out->private_data;
+    p->metadata = metadata_one(CHV_ARROW_HIVE_TYPE_KEY, hive);
+    if (p->metadata == NULL) {
+      out->release(out);
+      return CHV_ENOMEM;
+    }
+    out->metadata = p->metadata;
+  }
   int rc = schema_children(t, unit, out);
   if (rc != CHV_OK) out->release(out);
   return rc;

@@ -4,7 +4,7 @@
 ** usable on arrays from other producers.
 **
 ** Checked per node: the format string parses; release callbacks are set;
-** no dictionary; length, offset >= 0 and -1 <= null_count <= length;
+** no dictionary; metadata, if any, well formed; length, offset >= 0 and -1 <= null_count <= length;
 ** n_buffers and n_children as the format demands, with matching schema
 ** children; buffers present where values exist; null_count equal to the
 ** zero bits of the validity bitmap (when null_count != -1), and 0 without
@@ -189,6 +189,25 @@ static int check_offsets(struct vctx *c, const struct ArrowArray *a,
 static int validate(struct vctx *c, const struct ArrowSchema *s,
                     const struct ArrowArray *a, int depth);
 
+/* Metadata, when present: an int32 count of key/value pairs, each an int32
+** length and that many bytes; counts and lengths must be sane. */
+static int check_metadata(struct vctx *c, const char *m) {
+  if (m == NULL) return CHV_OK;
+  int32_t n, len;
+  memcpy(&n, m, 4);
+  if (n < 0 || n > 1000000)
+    return fail(c, "metadata has %d entries", (int)n);
+  const char *p = m + 4;
+  for (int32_t i = 0; i < 2 * n; i++) {
+    memcpy(&len, p, 4);
+    if (len < 0 || len > (1 << 30))
+      return fail(c, "metadata %s %d has length %d", i % 2 ? "value" : "key",
+                  (int)(i / 2), (int)len);
+    p += 4 + len;
+  }
+  return CHV_OK;
+}
+
 /* Validate child i with ".name" (or "[i]") appended to the path. */
 static int validate_child(struct vctx *c, const struct ArrowSchema *s,
                           const struct ArrowArray *a, int64_t i, int depth) {
@@ -218,6 +237,7 @@ static int validate(struct vctx *c, const struct ArrowSchema *s,
                 s->format ? s->format : "(null)");
   if (s->dictionary || a->dictionary)
     return fail(c, "dictionary encoding is not expected");
+  CHV_RETURN_IF_ERR(check_metadata(c, s->metadata));
   if (a->length < 0 || a->offset < 0)
     return fail(c, "negative length %lld or offset %lld",
                 (long long)a->length, (long long)a->offset);

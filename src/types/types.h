@@ -236,6 +236,10 @@ void chv_batch_reset(struct chv_batch *b);
 
 /* ---- Arrow C Data / Stream interfaces ---------------------------------- */
 
+/* Metadata key of exported CHAR and VARCHAR fields, whose value is the Hive
+** type ("varchar(20)"): Arrow's "u" has no length. */
+#define CHV_ARROW_HIVE_TYPE_KEY "hive.type"
+
 /* Export a type as an ArrowSchema (a STRUCT becomes "+s" with children).
 ** TIMESTAMP is "tsn:" here (a type alone cannot know its values' range; see
 ** chv_batch_export_schema()).  out: released by its release callback. */

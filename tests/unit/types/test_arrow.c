@@ -154,6 +154,24 @@ static void test_export_schema(void) {
     CHV_CHECK(s.children[i]->dictionary == NULL);
   }
   CHV_CHECK_STREQ(s.children[14]->children[0]->name, "item");
+  /* CHAR and VARCHAR carry their Hive type as metadata. */
+  for (int i = 0; i < s.n_children; i++) {
+    const char *md = s.children[i]->metadata;
+    if (i != 9 && i != 10) {
+      CHV_CHECK(md == NULL);
+      continue;
+    }
+    CHV_REQUIRE(md != NULL);
+    int32_t n, kl, vl;
+    memcpy(&n, md, 4);
+    memcpy(&kl, md + 4, 4);
+    memcpy(&vl, md + 8 + kl, 4);
+    CHV_CHECK_EQ_INT(n, 1);
+    CHV_CHECK(kl == 9 && memcmp(md + 8, CHV_ARROW_HIVE_TYPE_KEY, 9) == 0);
+    const char *want = i == 9 ? "varchar(10)" : "char(3)";
+    CHV_CHECK(vl == (int32_t)strlen(want) &&
+              memcmp(md + 12 + kl, want, (size_t)vl) == 0);
+  }
   const struct ArrowSchema *m = s.children[15];
   CHV_REQUIRE(m->n_children == 1);
   const struct ArrowSchema *e = m->children[0];
@@ -567,6 +585,14 @@ static void test_validate_corrupt(void) {
   CHV_CHECK_EQ_INT(chv_arrow_validate(&s, &a, &err), CHV_ECORRUPT);
   CHV_CHECK_CONTAINS(err.msg, "ti: dictionary");
   a.children[1]->dictionary = NULL;
+
+  /* Malformed metadata. */
+  const char *md = s.children[9]->metadata;
+  char bad_md[8] = {(char)0xff, (char)0xff, (char)0xff, (char)0xff};
+  s.children[9]->metadata = bad_md;
+  CHV_CHECK_EQ_INT(chv_arrow_validate(&s, &a, &err), CHV_ECORRUPT);
+  CHV_CHECK_CONTAINS(err.msg, "vc: metadata has -1 entries");
+  s.children[9]->metadata = md;
 
   /* A format that disagrees with the layout. */
   s.children[3]->format = "u";
