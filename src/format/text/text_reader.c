@@ -360,6 +360,54 @@ static inline bool parse_long(const uint8_t *s, size_t n, int64_t lo,
   return true;
 }
 
+/* Exact powers of ten: every 10^k for k <= 22 is a double. */
+static const double pow10_exact[] = {
+    1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* Clinger's fast path: [-]digits[.digits] with a mantissa that is exact in
+** the target type and a power of ten that is exact too, so one correctly
+** rounded multiplication or division gives strtod's result.  False: use
+** strtod. */
+static bool fast_real(const uint8_t *s, size_t n, bool single, double *out) {
+  size_t i = 0;
+  bool neg = false;
+  if (s[0] == '-' || s[0] == '+') neg = s[i++] == '-';
+  uint64_t m = 0;
+  int digits = 0, frac = 0;
+  bool point = false, any = false;
+  for (; i < n; i++) {
+    unsigned d = (unsigned)s[i] - '0';
+    if (d <= 9) {
+      any = true;
+      if (m == 0 && d == 0) {
+        if (point) frac++;
+        continue;
+      }
+      if (++digits > 19) return false;
+      m = m * 10 + d;
+      if (point) frac++;
+    } else if (s[i] == '.' && !point) {
+      point = true;
+    } else {
+      return false; /* exponents, suffixes, hex: the slow path */
+    }
+  }
+  if (!any) return false;
+  if (single) {
+    if (m > (1u << 24) || frac > 10) return false;
+    float f = (float)m;
+    if (frac) f /= (float)pow10_exact[frac];
+    *out = neg ? -f : f;
+    return true;
+  }
+  if (frac > 22 || m > (1ull << 53)) return false;
+  double d = (double)m;
+  if (frac) d /= pow10_exact[frac];
+  *out = neg ? -d : d;
+  return true;
+}
+
 /* Java's Double.parseDouble/Float.parseFloat, as far as text data needs:
 ** surrounding white space, "NaN", "[+-]Infinity", decimal and hex forms,
 ** an 'f'/'d' suffix.  C's "inf"/"nan" spellings are not numbers in Java. */
@@ -383,6 +431,7 @@ static bool parse_real(const uint8_t *s, size_t n, bool single, double *out) {
     return false;
   }
   if (k < n && (tmp[k] == 'n' || tmp[k] == 'i')) return false;
+  if (fast_real(s, n, single, out)) return true;
   char last = tmp[n - 1];
   if (n > 1 && (last == 'f' || last == 'F' || last == 'd' || last == 'D') &&
       !(n > 2 && tmp[k] == '0' && (tmp[k + 1] == 'x' || tmp[k + 1] == 'X')))
@@ -481,6 +530,88 @@ static int put_binary(struct chv_vector *v, const uint8_t *s, size_t n,
   return CHV_OK;
 }
 
+/* The common decimal form [-]digits[.digits] with at most `scale` fraction
+** digits and at most 18 digits in all, as chv_decimal_parse() reads it.
+** Returns 1 parsed, 0 out of range (NULL), -1 not this form (use the general
+** parser). */
+static int fast_decimal(const uint8_t *s, size_t n, int precision, int scale,
+                        chv_i128 *out) {
+  size_t i = 0;
+  bool neg = false;
+  if (n > 0 && (s[0] == '-' || s[0] == '+')) neg = s[i++] == '-';
+  uint64_t m = 0;
+  int digits = 0, frac = 0;
+  bool point = false, any = false;
+  for (; i < n; i++) {
+    unsigned d = (unsigned)s[i] - '0';
+    if (d <= 9) {
+      any = true;
+      if (point && ++frac > scale) return -1;
+      if (m == 0 && d == 0) continue;
+      if (++digits > 18) return -1;
+      m = m * 10 + d;
+    } else if (s[i] == '.' && !point) {
+      point = true;
+    } else {
+      return -1;
+    }
+  }
+  if (!any) return -1;
+  chv_i128 v = m;
+  for (int k = frac; k < scale; k++) v *= 10;
+  chv_i128 lim = 1;
+  for (int k = 0; k < precision; k++) lim *= 10;
+  if (v >= lim) return 0;
+  *out = neg ? -v : v;
+  return 1;
+}
+
+static inline int dig2(const uint8_t *p) {
+  unsigned a = (unsigned)p[0] - '0', b = (unsigned)p[1] - '0';
+  return a <= 9 && b <= 9 ? (int)(a * 10 + b) : -1;
+}
+
+/* "YYYY-MM-DD" exactly, validated; false: use the general parser. */
+static bool fast_ymd(const uint8_t *s, int32_t *days) {
+  static const int dim[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  int y1 = dig2(s), y2 = dig2(s + 2), m = dig2(s + 5), d = dig2(s + 8);
+  if (y1 < 0 || y2 < 0 || m < 1 || m > 12 || d < 1 || s[4] != '-' ||
+      s[7] != '-')
+    return false;
+  int y = y1 * 100 + y2;
+  if (y == 0) return false;
+  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  if (d > dim[m - 1] + (m == 2 && leap)) return false;
+  *days = chv_date_from_ymd(y, m, d);
+  return true;
+}
+
+/* "YYYY-MM-DD HH:MM:SS[.f{1,9}]" exactly; false: the general parser. */
+static bool fast_timestamp(const uint8_t *s, size_t n,
+                           struct chv_timestamp *ts) {
+  int32_t days;
+  if (n < 19 || s[10] != ' ' || s[13] != ':' || s[16] != ':' ||
+      !fast_ymd(s, &days))
+    return false;
+  int h = dig2(s + 11), mi = dig2(s + 14), se = dig2(s + 17);
+  if (h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59) return false;
+  int32_t ns = 0;
+  if (n > 19) {
+    if (s[19] != '.' || n == 20 || n > 29) return false;
+    int k = 0;
+    for (size_t i = 20; i < n; i++, k++) {
+      unsigned d = (unsigned)s[i] - '0';
+      if (d > 9) return false;
+      ns = ns * 10 + (int32_t)d;
+    }
+    for (; k < 9; k++) ns *= 10;
+  }
+  ts->seconds = (int64_t)days * 86400 + h * 3600 + mi * 60 + se;
+  ts->nanos = ns;
+  ts->pad_ = 0;
+  return true;
+}
+
 static int parse_value(chv_text_reader *r, struct chv_vector *v, int level,
                        const uint8_t *s, size_t n, struct chv_error *err);
 
@@ -524,9 +655,12 @@ static int parse_value(chv_text_reader *r, struct chv_vector *v, int level,
   switch (t->id) {
   case CHV_TYPE_BOOLEAN: {
     int b = -1;
-    if (n == 4 && chv_str_nieq((const char *)s, "true", 4))
+    if (n == 4 && (s[0] | 0x20) == 't' && (s[1] | 0x20) == 'r' &&
+        (s[2] | 0x20) == 'u' && (s[3] | 0x20) == 'e')
       b = 1;
-    else if (n == 5 && chv_str_nieq((const char *)s, "false", 5))
+    else if (n == 5 && (s[0] | 0x20) == 'f' && (s[1] | 0x20) == 'a' &&
+             (s[2] | 0x20) == 'l' && (s[3] | 0x20) == 's' &&
+             (s[4] | 0x20) == 'e')
       b = 0;
     if (b < 0) return malformed(r, v, n, err);
     CHV_RETURN_IF_ERR(ensure_row(v, err));
@@ -569,8 +703,10 @@ static int parse_value(chv_text_reader *r, struct chv_vector *v, int level,
     return CHV_OK;
   case CHV_TYPE_DECIMAL: {
     chv_i128 d;
-    if (chv_decimal_parse((const char *)s, n, t->precision, t->scale, &d) !=
-        CHV_OK)
+    int fr = fast_decimal(s, n, t->precision, t->scale, &d);
+    if (fr == 0 ||
+        (fr < 0 && chv_decimal_parse((const char *)s, n, t->precision,
+                                     t->scale, &d) != CHV_OK))
       return malformed(r, v, n, err);
     CHV_RETURN_IF_ERR(ensure_row(v, err));
     ((chv_i128 *)v->data)[v->length++] = d;
@@ -578,7 +714,8 @@ static int parse_value(chv_text_reader *r, struct chv_vector *v, int level,
   }
   case CHV_TYPE_DATE: {
     int32_t d;
-    if (chv_date_parse((const char *)s, n, &d) != CHV_OK)
+    if (!(n == 10 && fast_ymd(s, &d)) &&
+        chv_date_parse((const char *)s, n, &d) != CHV_OK)
       return malformed(r, v, n, err);
     CHV_RETURN_IF_ERR(ensure_row(v, err));
     ((int32_t *)v->data)[v->length++] = d;
@@ -586,7 +723,8 @@ static int parse_value(chv_text_reader *r, struct chv_vector *v, int level,
   }
   case CHV_TYPE_TIMESTAMP: {
     struct chv_timestamp ts;
-    if (chv_timestamp_parse((const char *)s, n, &ts) != CHV_OK)
+    if (!fast_timestamp(s, n, &ts) &&
+        chv_timestamp_parse((const char *)s, n, &ts) != CHV_OK)
       return malformed(r, v, n, err);
     CHV_RETURN_IF_ERR(ensure_row(v, err));
     ((struct chv_timestamp *)v->data)[v->length++] = ts;
