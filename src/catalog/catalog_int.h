@@ -52,6 +52,11 @@ char *cat_col_dup(sqlite3_stmt *st, int i, bool *oom);
 int cat_params_load(chv_catalog *c, const char *table, const char *idcol,
                     int64_t id, struct chv_kv **out, int *n,
                     struct chv_error *err);
+/* The same with a statement from cat_params_prepare(), reused across rows. */
+int cat_params_prepare(chv_catalog *c, const char *table, const char *idcol,
+                       sqlite3_stmt **st, struct chv_error *err);
+int cat_params_read(chv_catalog *c, sqlite3_stmt *st, int64_t id,
+                    struct chv_kv **out, int *n, struct chv_error *err);
 /* Sets (NULL value: deletes) parameters of the row id. */
 int cat_params_set(chv_catalog *c, const char *table, const char *idcol,
                    int64_t id, const struct chv_kv *set, int nset,

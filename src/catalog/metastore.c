@@ -118,21 +118,16 @@ char *cat_col_dup(sqlite3_stmt *st, int i, bool *oom) {
   return d;
 }
 
-int cat_params_load(chv_catalog *c, const char *table, const char *idcol,
-                    int64_t id, struct chv_kv **out, int *n,
-                    struct chv_error *err) {
-  char sql[160];
-  snprintf(sql, sizeof sql, "SELECT key, value FROM %s WHERE %s = ?1 "
-           "ORDER BY key", table, idcol);
-  sqlite3_stmt *st;
-  CHV_RETURN_IF_ERR(cat_prepare(c, sql, &st, err));
+int cat_params_read(chv_catalog *c, sqlite3_stmt *st, int64_t id,
+                    struct chv_kv **out, int *n, struct chv_error *err) {
+  sqlite3_reset(st);
   sqlite3_bind_int64(st, 1, id);
   struct chv_kv *v = NULL;
   int cnt = 0, cap = 0, rc, src;
   bool oom = false;
   while ((src = sqlite3_step(st)) == SQLITE_ROW) {
     if (cnt == cap) {
-      int ncap = cap ? cap * 2 : 8;
+      int ncap = cap ? cap * 2 : 4;
       struct chv_kv *nv = chv_realloc(v, sizeof *nv * (size_t)ncap);
       if (nv == NULL) {
         oom = true;
@@ -147,12 +142,12 @@ int cat_params_load(chv_catalog *c, const char *table, const char *idcol,
     if (oom) break;
   }
   if (oom)
-    rc = chv_error_set(err, CHV_ENOMEM, "reading %s: out of memory", table);
+    rc = chv_error_set(err, CHV_ENOMEM, "reading parameters: out of memory");
   else if (src != SQLITE_DONE)
-    rc = cat_sqlerr(c, src, err, "reading %s", table);
+    rc = cat_sqlerr(c, src, err, "reading parameters");
   else
     rc = CHV_OK;
-  sqlite3_finalize(st);
+  sqlite3_reset(st);
   if (rc) {
     chv_kv_free(v, cnt);
     return rc;
@@ -160,6 +155,24 @@ int cat_params_load(chv_catalog *c, const char *table, const char *idcol,
   *out = v;
   *n = cnt;
   return CHV_OK;
+}
+
+int cat_params_prepare(chv_catalog *c, const char *table, const char *idcol,
+                       sqlite3_stmt **st, struct chv_error *err) {
+  char sql[160];
+  snprintf(sql, sizeof sql, "SELECT key, value FROM %s WHERE %s = ?1 "
+           "ORDER BY key", table, idcol);
+  return cat_prepare(c, sql, st, err);
+}
+
+int cat_params_load(chv_catalog *c, const char *table, const char *idcol,
+                    int64_t id, struct chv_kv **out, int *n,
+                    struct chv_error *err) {
+  sqlite3_stmt *st;
+  CHV_RETURN_IF_ERR(cat_params_prepare(c, table, idcol, &st, err));
+  int rc = cat_params_read(c, st, id, out, n, err);
+  sqlite3_finalize(st);
+  return rc;
 }
 
 int cat_params_set(chv_catalog *c, const char *table, const char *idcol,
@@ -388,6 +401,9 @@ int chv_catalog_open(const char *warehouse_dir,
                                               : "PRAGMA synchronous = FULL",
                 err);
   if (rc == CHV_OK) rc = cat_exec(c, "PRAGMA foreign_keys = ON", err);
+  /* Listing many partitions walks part_values and part_params by key; a
+  ** page cache of up to 32 MiB (allocated as used) keeps that in memory. */
+  if (rc == CHV_OK) rc = cat_exec(c, "PRAGMA cache_size = -32768", err);
   if (rc == CHV_OK) rc = create_schema(c, err);
   if (rc) goto out_close;
   *out = c;

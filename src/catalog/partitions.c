@@ -126,8 +126,8 @@ static int load_partitioned(chv_catalog *c, const char *db, const char *table,
 }
 
 /* Loads values and parameters of one partition row. */
-static int part_fill(chv_catalog *c, sqlite3_stmt *vals, int64_t part_id,
-                     int npkeys, struct chv_partition *p,
+static int part_fill(chv_catalog *c, sqlite3_stmt *vals, sqlite3_stmt *params,
+                     int64_t part_id, int npkeys, struct chv_partition *p,
                      struct chv_error *err) {
   p->values = chv_calloc((size_t)(npkeys ? npkeys : 1), sizeof *p->values);
   if (p->values == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
@@ -144,8 +144,7 @@ static int part_fill(chv_catalog *c, sqlite3_stmt *vals, int64_t part_id,
   if (oom) return chv_error_set(err, CHV_ENOMEM, "out of memory");
   if (src != SQLITE_DONE)
     return cat_sqlerr(c, src, err, "reading partition values");
-  return cat_params_load(c, "part_params", "part_id", part_id, &p->params,
-                         &p->nparams, err);
+  return cat_params_read(c, params, part_id, &p->params, &p->nparams, err);
 }
 
 /* Collects partitions from st, whose columns are part_id, name, location,
@@ -153,11 +152,16 @@ static int part_fill(chv_catalog *c, sqlite3_stmt *vals, int64_t part_id,
 static int collect_parts(chv_catalog *c, sqlite3_stmt *st, int npkeys,
                          struct chv_partition **out, int *n,
                          struct chv_error *err) {
-  sqlite3_stmt *vals;
+  sqlite3_stmt *vals, *params;
   CHV_RETURN_IF_ERR(cat_prepare(c,
                                 "SELECT idx, value FROM part_values "
                                 "WHERE part_id = ?1",
                                 &vals, err));
+  int prc = cat_params_prepare(c, "part_params", "part_id", &params, err);
+  if (prc) {
+    sqlite3_finalize(vals);
+    return prc;
+  }
   struct chv_partition *v = NULL;
   int cnt = 0, cap = 0, rc = CHV_OK, src;
   while ((src = sqlite3_step(st)) == SQLITE_ROW) {
@@ -181,12 +185,14 @@ static int collect_parts(chv_catalog *c, sqlite3_stmt *st, int npkeys,
       rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
       break;
     }
-    rc = part_fill(c, vals, sqlite3_column_int64(st, 0), npkeys, p, err);
+    rc = part_fill(c, vals, params, sqlite3_column_int64(st, 0), npkeys, p,
+                   err);
     if (rc) break;
   }
   if (rc == CHV_OK && src != SQLITE_DONE)
     rc = cat_sqlerr(c, src, err, "listing partitions");
   sqlite3_finalize(vals);
+  sqlite3_finalize(params);
   if (rc) {
     chv_partitions_free(v, cnt);
     return rc;
