@@ -187,6 +187,33 @@ async function main() {
       got3[3].ts !== want1[3].ts)
     fail(`--columns ts,b --limit 5 gave ${JSON.stringify(got3.slice(0, 4))}`);
 
+  // Exit statuses: usage errors 2, unreadable data 1, each naming the cause.
+  const run = args => {
+    try {
+      execFileSync(chive, args, { encoding: 'utf8', stdio: 'pipe' });
+      return [0, ''];
+    } catch (e) {
+      return [e.status, String(e.stderr)];
+    }
+  };
+  const checks = [
+    [['dump', f1], 2, '--schema'],
+    [['dump', '--schema', 'a int', '--limit', 'x', f1], 2, '--limit'],
+    [['dump', '--schema', 'a nosuchtype', f1], 2, '--schema'],
+    [['dump', '--schema', 'a int', '--columns', 'zz', f1], 2, 'zz'],
+    [['dump', '--schema', 'a int', path.join(tmp, 'missing.txt')], 1,
+     'missing.txt'],
+  ];
+  const badGz = path.join(tmp, 'bad.txt.gz');
+  fs.writeFileSync(badGz, fs.readFileSync(f2).subarray(0, 100));
+  checks.push([['dump', '--schema', SCHEMA, badGz], 1, 'bad.txt.gz']);
+  for (const [args, status, needle] of checks) {
+    const [st, err] = run(args);
+    if (st !== status || !err.includes(needle))
+      fail(`chive ${args.join(' ')}: exit ${st} (want ${status}), ` +
+           `stderr ${JSON.stringify(err.slice(0, 200))} lacks ${needle}`);
+  }
+
   // ---- 2. chive writes, DuckDB reads -------------------------------------
   const duckCols = '{' + COLS.map(c =>
     `'${c[0]}': '${c[0] === 'bi' ? 'VARCHAR' : c[2]}'`).join(', ') + '}';

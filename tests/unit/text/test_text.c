@@ -641,10 +641,71 @@ static void test_base64(void) {
   CHECK_JSONL(p, "b binary", NULL, "{\"b\":\"YSBiIQ==\"}\n");
 }
 
+/* The reader's fast number paths agree with strtod/strtof and with
+** chv_decimal_parse() on many generated spellings. */
+static void test_number_fast_paths(void) {
+  struct chv_buf text;
+  chv_buf_init(&text);
+  uint64_t x = 12345;
+  enum { N = 20000 };
+  static char vals[N][40];
+  for (int i = 0; i < N; i++) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    int nd = 1 + (int)((x >> 33) % 19), pt = (int)((x >> 40) % (nd + 1));
+    char *v = vals[i];
+    int k = 0;
+    if ((x >> 50) & 1) v[k++] = '-';
+    uint64_t y = x;
+    for (int d = 0; d < nd; d++) {
+      if (d == pt && d > 0) v[k++] = '.';
+      y = y * 6364136223846793005ull + 1;
+      v[k++] = (char)('0' + (y >> 60) % 10);
+    }
+    v[k] = 0;
+    chv_buf_printf(&text, "%s\001%s\001%s\n", v, v, v);
+  }
+  char *p = write_tmp("nums.txt", text.data, text.len);
+  struct chv_type *schema;
+  struct chv_error err;
+  CHV_REQUIRE_OK(chv_type_parse_columns("d double, f float, m decimal(18,4)",
+                                        &schema, &err),
+                 &err);
+  chv_text_reader *r;
+  struct chv_batch *b;
+  CHV_REQUIRE_OK(chv_text_reader_open(chv_fs_local(), p, schema, NULL, &r, &err),
+                 &err);
+  CHV_REQUIRE_OK(chv_batch_open(schema, N, &b, &err), &err);
+  int64_t n;
+  CHV_REQUIRE_OK(chv_text_reader_next(r, b, &n, &err), &err);
+  CHV_CHECK_EQ_INT(n, N);
+  int bad = 0;
+  for (int i = 0; i < n && bad < 5; i++) {
+    double d = ((double *)b->cols[0]->data)[i];
+    float f = ((float *)b->cols[1]->data)[i];
+    if (d != strtod(vals[i], NULL) || f != strtof(vals[i], NULL)) {
+      fprintf(stderr, "%s: got %.17g %.9g\n", vals[i], d, (double)f);
+      bad++;
+    }
+    chv_i128 want;
+    int rc = chv_decimal_parse(vals[i], strlen(vals[i]), 18, 4, &want);
+    bool isnull = chv_vector_is_null(b->cols[2], i);
+    if ((rc != CHV_OK) != isnull ||
+        (!isnull && ((chv_i128 *)b->cols[2]->data)[i] != want)) {
+      fprintf(stderr, "decimal %s differs\n", vals[i]);
+      bad++;
+    }
+  }
+  CHV_CHECK_EQ_INT(bad, 0);
+  chv_batch_close(b);
+  chv_text_reader_close(r);
+  chv_type_free(schema);
+  chv_buf_free(&text);
+}
+
 CHV_TEST_MAIN("text", test_primitives_default, test_malformed_counted,
               test_custom_delimiters, test_escapes, test_nested_deep,
               test_extra_missing_fields, test_line_ends,
               test_compressed_variants, test_splits, test_splits_crlf,
               test_projection, test_writer_roundtrip,
               test_writer_escapes_nested, test_many_batches_long_lines,
-              test_jsonl_format, test_base64)
+              test_jsonl_format, test_base64, test_number_fast_paths)
