@@ -309,8 +309,12 @@ int chv_timestamp_parse(const char *s, size_t n, struct chv_timestamp *out);
 ** buf at least 40 bytes; returns length. */
 int chv_timestamp_format(struct chv_timestamp ts, char *buf);
 
-/* Parse a decimal literal into an unscaled value at `scale`, rounding half
-** up as Hive does; CHV_ERANGE when it does not fit `precision`. */
+/* Parse a decimal literal ([+-]digits[.digits][e[+-]dd], blanks around)
+** into an unscaled value at `scale` as HiveDecimal does: the literal keeps at
+** most 38 digits (the 39th rounds half up), then the scale is enforced
+** rounding half up (away from zero).  CHV_ERANGE when the result does not
+** fit `precision` (or the literal has over 38 integer digits), CHV_EINVAL
+** when malformed (also an exponent of more than two digits, as in Hive). */
 int chv_decimal_parse(const char *s, size_t n, int precision, int scale,
                       chv_i128 *out);
 /* Format an unscaled value at `scale` ("12.30"); buf >= 48 bytes. */

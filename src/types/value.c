@@ -4,7 +4,8 @@
 ** literals <-> 128-bit unscaled integers with Hive's HALF_UP rounding.
 **
 ** Parsers take (pointer, length) because callers hand them fields cut out of
-** a row; they trim ASCII white space as Hive's parsers do and return
+** a row; they trim white space as Hive's parsers do (dates and timestamps:
+** any ASCII space, like String.trim(); decimals: blanks only) and return
 ** CHV_EINVAL for malformed text (the text reader maps that to NULL) and
 ** CHV_ERANGE for a decimal that does not fit its precision.
 **
@@ -195,63 +196,88 @@ int chv_decimal_parse(const char *s, size_t n, int precision, int scale,
   if (precision < 1 || precision > CHV_DECIMAL_MAX_PRECISION || scale < 0 ||
       scale > precision)
     return CHV_EINVAL;
-  trim(&s, &n);
+  /* HiveDecimal trims blanks (spaces only). */
+  while (n > 0 && *s == ' ') s++, n--;
+  while (n > 0 && s[n - 1] == ' ') n--;
   size_t i = 0;
   bool neg = false;
   if (i < n && (s[i] == '+' || s[i] == '-')) neg = s[i++] == '-';
-  /* Significant digits (leading zeros dropped); only the first 40 matter
-  ** because a value with more than 38 integer digits is out of range and
-  ** half-up rounding looks at one digit past the kept ones. */
-  char sig[40];
-  int nsig = 0;     /* significant digits seen (capped count below) */
-  long pos = 0;     /* value = 0.sig * 10^pos */
-  bool any = false; /* at least one digit */
-  bool point = false;
-  for (; i < n; i++) {
-    char c = s[i];
-    if (c >= '0' && c <= '9') {
+  /* The mantissa as HiveDecimal reads it: at most 38 digits, counting the
+  ** significant integer digits and every fraction digit; the 39th digit, if
+  ** any, rounds half up and the rest are ignored.  M * 10^-frac is the
+  ** literal before its exponent. */
+  chv_u128 m = 0;
+  int ndig = 0, frac = 0;
+  bool any = false, round_up = false, cut = false;
+  while (i < n && s[i] >= '0' && s[i] <= '9') {
+    any = true;
+    if (ndig == 0 && s[i] == '0') {
+      i++;
+      continue;
+    }
+    if (ndig == CHV_DECIMAL_MAX_PRECISION) return CHV_ERANGE; /* 39 digits */
+    m = m * 10 + (chv_u128)(s[i++] - '0');
+    ndig++;
+  }
+  if (i < n && s[i] == '.') {
+    i++;
+    while (i < n && s[i] >= '0' && s[i] <= '9') {
       any = true;
-      if (nsig == 0 && c == '0') {
-        if (point) pos--;
+      if (cut) {
+        i++;
         continue;
       }
-      if (nsig < (int)sizeof sig) sig[nsig] = c;
-      if (nsig < 1000000) nsig++;
-      if (!point) pos++;
-    } else if (c == '.' && !point) {
-      point = true;
-    } else {
-      break;
+      if (ndig == CHV_DECIMAL_MAX_PRECISION) {
+        round_up = s[i] >= '5';
+        cut = true;
+        i++;
+        continue;
+      }
+      m = m * 10 + (chv_u128)(s[i++] - '0');
+      ndig++;
+      frac++;
     }
   }
   if (!any) return CHV_EINVAL;
+  if (round_up) m++;
+  /* Exponent: Hive takes at most two significant digits. */
+  long e = 0;
   if (i < n && (s[i] == 'e' || s[i] == 'E')) {
     i++;
     bool eneg = false;
     if (i < n && (s[i] == '+' || s[i] == '-')) eneg = s[i++] == '-';
     size_t e0 = i;
-    long e = 0;
+    int sigd = 0;
     while (i < n && s[i] >= '0' && s[i] <= '9') {
-      if (e < 100000) e = e * 10 + (s[i] - '0');
+      if (e != 0 || s[i] != '0') {
+        if (++sigd > 2) return CHV_EINVAL;
+        e = e * 10 + (s[i] - '0');
+      }
       i++;
     }
     if (i == e0) return CHV_EINVAL;
-    pos += eneg ? -e : e;
+    if (eneg) e = -e;
   }
   if (i != n) return CHV_EINVAL;
-  if (nsig == 0) {
-    *out = 0;
-    return CHV_OK;
+  /* Unscaled value at `scale`: M * 10^(e - frac + scale), rounded half up
+  ** (away from zero) when the power is negative. */
+  long k = e - frac + scale;
+  chv_u128 lim = pow10_u128(precision), v;
+  if (m == 0) {
+    v = 0;
+  } else if (k >= 0) {
+    if (k > CHV_DECIMAL_MAX_PRECISION) return CHV_ERANGE;
+    chv_u128 p10 = pow10_u128((int)k);
+    if (m >= (lim + p10 - 1) / p10) return CHV_ERANGE; /* m * p10 >= lim */
+    v = m * p10;
+  } else if (k < -CHV_DECIMAL_MAX_PRECISION) {
+    v = 0; /* m <= 10^38, so the quotient is at most 0.1 */
+  } else {
+    chv_u128 p10 = pow10_u128((int)-k);
+    v = m / p10;
+    if (m % p10 >= p10 / 2) v++;
   }
-  /* Integer digits of value * 10^scale. */
-  long keep = pos + scale;
-  if (keep > precision) return CHV_ERANGE;
-  chv_u128 v = 0;
-  int stored = nsig < (int)sizeof sig ? nsig : (int)sizeof sig;
-  for (long k = 0; k < keep; k++)
-    v = v * 10 + (chv_u128)(k < stored ? sig[k] - '0' : 0);
-  if (keep >= 0 && keep < stored && sig[keep] >= '5') v++;
-  if (v >= pow10_u128(precision)) return CHV_ERANGE;
+  if (v >= lim) return CHV_ERANGE;
   *out = neg ? -(chv_i128)v : (chv_i128)v;
   return CHV_OK;
 }
