@@ -265,5 +265,57 @@ static void test_reader_beside_writer(void) {
   chv_free(wh);
 }
 
+/* Several processes open a fresh warehouse at once: one creates the schema
+** and the default database, the others wait and use it. */
+static void test_concurrent_first_open(void) {
+  char *wh = chv_path_join(chv_test_tmpdir(), "fresh");
+  enum { PROCS = 6 };
+  pid_t pids[PROCS];
+  fflush(NULL);
+  for (int i = 0; i < PROCS; i++) {
+    pids[i] = fork();
+    if (pids[i] == 0) {
+      struct chv_error err;
+      chv_catalog *c;
+      if (chv_catalog_open(wh, NULL, &c, &err) != CHV_OK) {
+        fprintf(stderr, "child %d: %s\n", i, err.msg);
+        _exit(1);
+      }
+      char name[16];
+      snprintf(name, sizeof name, "t%d", i);
+      struct chv_column cols[] = {{"v", "string", NULL}};
+      struct chv_table t;
+      memset(&t, 0, sizeof t);
+      t.name = name;
+      t.columns = cols;
+      t.ncols = 1;
+      int rc = chv_catalog_create_table(c, &t, 0, &err);
+      if (rc) fprintf(stderr, "child %d: %s\n", i, err.msg);
+      chv_catalog_close(c);
+      _exit(rc ? 1 : 0);
+    }
+  }
+  for (int i = 0; i < PROCS; i++) {
+    int status;
+    CHV_CHECK(waitpid(pids[i], &status, 0) == pids[i]);
+    CHV_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  struct chv_error err;
+  chv_catalog *c;
+  CHV_REQUIRE_OK(chv_catalog_open(wh, NULL, &c, &err), &err);
+  char **names;
+  int n;
+  CHV_REQUIRE_OK(chv_catalog_list_databases(c, NULL, &names, &n, &err), &err);
+  CHV_CHECK_EQ_INT(n, 1);
+  chv_strv_free(names, n);
+  CHV_REQUIRE_OK(chv_catalog_list_tables(c, NULL, NULL, &names, &n, &err),
+                 &err);
+  CHV_CHECK_EQ_INT(n, PROCS);
+  chv_strv_free(names, n);
+  chv_catalog_close(c);
+  CHV_CHECK(integrity_ok(wh));
+  chv_free(wh);
+}
+
 CHV_TEST_MAIN("catalog_crash", test_sigkill_during_batches,
-              test_reader_beside_writer)
+              test_reader_beside_writer, test_concurrent_first_open)
