@@ -1303,7 +1303,8 @@ int chv_catalog_set_partition_stats(chv_catalog *c, const char *db,
   return chv_catalog_alter_partition_params(c, db, table, values, kv, 4, err);
 }
 
-/* Replaces a leading old prefix of column col in rows matching where. */
+/* Runs an UPDATE moving locations of table id from ?2 to ?3 (length() and
+** substr() both count characters, so UTF-8 paths work). */
 static int move_prefix(chv_catalog *c, const char *sql, int64_t id,
                        const char *from, const char *to,
                        struct chv_error *err) {
@@ -1312,7 +1313,6 @@ static int move_prefix(chv_catalog *c, const char *sql, int64_t id,
   sqlite3_bind_int64(st, 1, id);
   sqlite3_bind_text(st, 2, from, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 3, to, -1, SQLITE_STATIC);
-  sqlite3_bind_int64(st, 4, (sqlite3_int64)strlen(from));
   int src = sqlite3_step(st);
   sqlite3_finalize(st);
   if (src != SQLITE_DONE) return cat_sqlerr(c, src, err, "moving locations");
@@ -1379,8 +1379,8 @@ int chv_catalog_rename_table(chv_catalog *c, const char *db, const char *name,
       else
         rc = move_prefix(c,
                          "UPDATE parts SET location = ?3 || substr(location, "
-                         "?4 + 1) WHERE tbl_id = ?1 AND "
-                         "substr(location, 1, ?4) = ?2",
+                         "length(?2) + 1) WHERE tbl_id = ?1 AND "
+                         "substr(location, 1, length(?2)) = ?2",
                          id, from, to, err);
       chv_free(from);
       chv_free(to);

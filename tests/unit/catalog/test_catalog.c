@@ -334,10 +334,11 @@ static void test_tables(void) {
 }
 
 static void test_rename_table(void) {
-  char *wh;
-  chv_catalog *c = open_tmp(&wh);
-  CHV_REQUIRE(c != NULL);
+  /* a warehouse path with UTF-8 in it */
+  char *wh = chv_path_join(chv_test_tmpdir(), "wh-caf\xc3\xa9-\xe4\xb8\xad");
+  chv_catalog *c;
   struct chv_error err;
+  CHV_REQUIRE_OK(chv_catalog_open(wh, NULL, &c, &err), &err);
   struct chv_database d = {"db2", NULL, NULL, NULL, 0};
   CHV_REQUIRE_OK(chv_catalog_create_database(c, &d, 0, &err), &err);
   CHV_REQUIRE_OK(make_table(c, NULL, "t", "p", "int", NULL, NULL, &err), &err);
