@@ -293,9 +293,10 @@ int chv_arrow_validate(const struct ArrowSchema *schema,
 /* Days since the epoch <-> civil date (proleptic Gregorian, as Hive 3). */
 int32_t chv_date_from_ymd(int y, int m, int d);
 void chv_date_to_ymd(int32_t days, int *y, int *m, int *d);
-/* Parse "YYYY-MM-DD" (Hive's lenient forms: 1- to 2-digit month/day; a
-** valid time part after ' ' or 'T' is accepted and ignored; years 1..9999;
-** invalid dates such as 2023-02-30 are CHV_EINVAL). */
+/* Parse "YYYY-MM-DD" as Hive's Date.valueOf does: trimmed, 1- to 4-digit
+** year (1..9999 here), 1- to 2-digit month/day, invalid dates such as
+** 2023-02-30 CHV_EINVAL; text after the date is ignored ("2021-02-22
+** 09:39:27", "2021-02-22T09:39:27Z") unless it starts with a digit. */
 int chv_date_parse(const char *s, size_t n, int32_t *out);
 /* Format into buf (at least 16 bytes); returns length. */
 int chv_date_format(int32_t days, char *buf);

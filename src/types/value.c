@@ -121,13 +121,11 @@ static bool parse_time(const char *s, size_t n, size_t *i, bool iso,
 int chv_date_parse(const char *s, size_t n, int32_t *out) {
   trim(&s, &n);
   size_t i = 0;
-  int32_t days, secs, nanos;
+  int32_t days;
   if (!parse_ymd(s, n, &i, &days)) return CHV_EINVAL;
-  if (i < n) {
-    if (s[i] != ' ' && s[i] != 'T') return CHV_EINVAL;
-    bool iso = s[i++] == 'T';
-    if (!parse_time(s, n, &i, iso, &secs, &nanos)) return CHV_EINVAL;
-  }
+  /* Hive's Date.valueOf drops whatever follows the date ("T09:39:27Z",
+  ** " 09:39:27") unless it starts with a digit ("2023-08-0800"). */
+  if (i < n && s[i] >= '0' && s[i] <= '9') return CHV_EINVAL;
   *out = days;
   return CHV_OK;
 }
