@@ -26,18 +26,34 @@ struct parser {
   struct chv_error *err;
 };
 
-/* Raise a syntax error at column `col`, quoting (a prefix of) the text. */
+/* Raise error `code` at column `col`, quoting (a prefix of) the text. */
+static int vperr(struct parser *p, int code, size_t col, const char *fmt,
+                 va_list ap) {
+  char what[256];
+  vsnprintf(what, sizeof what, fmt, ap);
+  int n = p->len > 120 ? 120 : (int)p->len;
+  return chv_error_set(p->err, code, "type '%.*s%s' column %zu: %s", n,
+                       p->text, p->len > 120 ? "..." : "", col, what);
+}
+
+/* A syntax error at column `col`. */
 static int perr(struct parser *p, size_t col, const char *fmt, ...)
     CHV_PRINTF(3, 4);
 static int perr(struct parser *p, size_t col, const char *fmt, ...) {
-  char what[256];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(what, sizeof what, fmt, ap);
+  int rc = vperr(p, CHV_ESYNTAX, col, fmt, ap);
   va_end(ap);
+  return rc;
+}
+
+/* A Hive type that chive does not implement, at column `col`. */
+static int unsupported(struct parser *p, size_t col, const char *what) {
   int n = p->len > 120 ? 120 : (int)p->len;
-  return chv_error_set(p->err, CHV_ESYNTAX, "type '%.*s%s' column %zu: %s", n,
-                       p->text, p->len > 120 ? "..." : "", col, what);
+  return chv_error_set(p->err, CHV_ENOTSUP,
+                       "type '%.*s%s' column %zu: Hive type %s is not "
+                       "supported",
+                       n, p->text, p->len > 120 ? "..." : "", col, what);
 }
 
 static void skip_ws(struct parser *p) {
@@ -362,9 +378,18 @@ static int parse_type(struct parser *p, int depth, struct chv_type **out) {
       break;
     }
   }
-  if (kw == NULL)
+  if (kw == NULL) {
+    /* Hive types that chive does not implement get their own error. */
+    static const char *const unsupported_names[] = {
+        "uniontype", "interval_year_month", "interval_day_time", "void",
+        "timestamplocaltz", "variant"};
+    for (size_t i = 0; i < CHV_ARRAY_SIZE(unsupported_names); i++)
+      if (strlen(unsupported_names[i]) == n &&
+          chv_str_nieq(p->text + s, unsupported_names[i], n))
+        return unsupported(p, s, unsupported_names[i]);
     return perr(p, s, "unknown type '%.*s'", (int)(n > 64 ? 64 : n),
                 p->text + s);
+  }
   switch (kw->id) {
   case CHV_TYPE_DECIMAL: return parse_decimal(p, out);
   case CHV_TYPE_CHAR:
@@ -378,6 +403,16 @@ static int parse_type(struct parser *p, int depth, struct chv_type **out) {
     if (kw->id == CHV_TYPE_ARRAY) return parse_array(p, depth, out);
     if (kw->id == CHV_TYPE_MAP) return parse_map(p, depth, out);
     return parse_struct(p, depth, out);
+  case CHV_TYPE_TIMESTAMP: {
+    /* "timestamp with local time zone" is Hive's timestamplocaltz. */
+    size_t save = p->pos, s2, n2;
+    word(p, &s2, &n2);
+    p->pos = save;
+    if (n2 == 4 && chv_str_nieq(p->text + s2, "with", 4))
+      return unsupported(p, s, "timestamp with local time zone");
+    if (chv_type_new(kw->id, out) != CHV_OK) return oom(p);
+    return CHV_OK;
+  }
   case CHV_TYPE_DOUBLE: {
     /* "double precision" is Hive's synonym of double. */
     size_t save = p->pos, s2, n2;
