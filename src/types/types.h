@@ -110,7 +110,8 @@ bool chv_type_is_primitive(enum chv_type_id id);
 /* Parse a Hive type string: "int", "decimal(10,2)", "varchar(20)",
 ** "map<string,array<struct<a:int,b:decimal(10,2)>>>".  Case-insensitive,
 ** white space allowed between tokens; "integer" and "dec"/"numeric" are
-** accepted as Hive accepts them.  Errors name the column (0-based offset)
+** accepted as Hive accepts them.  Errors (CHV_ESYNTAX; CHV_ENOTSUP for Hive
+** types chive lacks, such as uniontype) name the column (0-based offset)
 ** and what was expected.  out: free with chv_type_free(). */
 int chv_type_parse(const char *text, struct chv_type **out,
                    struct chv_error *err);
