@@ -361,7 +361,43 @@ static void test_codec_from_path(void) {
   CHV_CHECK_STREQ(chv_codec_extension(CHV_CODEC_GZIP), ".gz");
 }
 
+/* Every allocation failure inside decompression is CHV_ENOMEM, no leak. */
+static void test_oom(void) {
+  size_t n = 200000;
+  char *s = sample(n);
+  struct chv_buf b;
+  chv_buf_init(&b);
+  snappy_framed(&b, s, n);
+  struct chv_buf h;
+  chv_buf_init(&h);
+  hadoop_stream(&h, CHV_CODEC_LZ4, s, n, 65536, 30000);
+  const struct chv_buf *ins[] = {&b, &h};
+  enum chv_codec kinds[] = {CHV_CODEC_SNAPPY, CHV_CODEC_LZ4};
+  for (int k = 0; k < 2; k++) {
+    long i = 1;
+    for (; i < 10000; i++) {
+      char *o = NULL;
+      size_t ol;
+      struct chv_error err;
+      chv_alloc_fail_after(i);
+      int rc = chv_decompress(kinds[k], ins[k]->data, ins[k]->len, 0, &o, &ol,
+                              &err);
+      chv_alloc_fail_after(0);
+      if (rc == CHV_OK) {
+        CHV_CHECK(ol == n && memcmp(o, s, n) == 0);
+        chv_free(o);
+        break;
+      }
+      CHV_CHECK_EQ_INT(rc, CHV_ENOMEM);
+    }
+    CHV_CHECK(i > 2 && i < 10000);
+  }
+  chv_buf_free(&b);
+  chv_buf_free(&h);
+  free(s);
+}
+
 CHV_TEST_MAIN("codec", test_gzip_concatenated, test_zstd_frames,
               test_lz4_frame_and_hadoop, test_snappy_hadoop_and_framed,
               test_empty_and_corrupt, test_gzip_write_matches_zlib,
-              test_reader_pull, test_codec_from_path)
+              test_reader_pull, test_codec_from_path, test_oom)

@@ -702,10 +702,84 @@ static void test_number_fast_paths(void) {
   chv_buf_free(&text);
 }
 
+/* Read and write with the Nth allocation failing, for every N until the
+** whole run succeeds: each failure is CHV_ENOMEM and leaks nothing (ASan). */
+static int read_write_once(const char *in, const char *out,
+                           const struct chv_type *schema, bool gzip,
+                           struct chv_error *err) {
+  chv_text_reader *r = NULL;
+  chv_text_writer *w = NULL;
+  struct chv_batch *b = NULL;
+  struct chv_text_options o;
+  chv_text_options_init(&o);
+  o.compress = gzip;
+  int rc = chv_text_reader_open(chv_fs_local(), in, schema, &o, &r, err);
+  if (rc == CHV_OK)
+    rc = chv_batch_open(chv_text_reader_schema(r), 4, &b, err);
+  if (rc == CHV_OK)
+    rc = chv_text_writer_open(chv_fs_local(), out, schema, &o, &w, err);
+  while (rc == CHV_OK) {
+    int64_t n;
+    rc = chv_text_reader_next(r, b, &n, err);
+    if (rc != CHV_OK || n == 0) break;
+    rc = chv_text_writer_write(w, b, err);
+  }
+  if (rc == CHV_OK) rc = chv_text_writer_finish(w, NULL, err);
+  chv_text_writer_close(w);
+  chv_batch_close(b);
+  chv_text_reader_close(r);
+  return rc;
+}
+
+static void test_oom(void) {
+  struct chv_buf text;
+  chv_buf_init(&text);
+  for (int i = 0; i < 40; i++)
+    chv_buf_printf(&text,
+                   "%d\001k%d\0031\002j\003\\N\001%d\002x%d\0012.5\001"
+                   "c\n",
+                   i, i, i, i);
+  struct chv_error err;
+  struct chv_type *schema;
+  CHV_REQUIRE_OK(chv_type_parse_columns("a int, m map<string,int>, "
+                                        "s struct<x:int,y:string>, d double, "
+                                        "c char(3)",
+                                        &schema, &err),
+                 &err);
+  for (int gz = 0; gz < 2; gz++) {
+    char in[700], out[700];
+    snprintf(in, sizeof in, "%s", write_tmp(gz ? "oom.txt" : "oom.txt",
+                                             text.data, text.len));
+    snprintf(out, sizeof out, "%s/oom-out.txt%s", chv_test_tmpdir(),
+             gz ? ".gz" : "");
+    if (gz) { /* read the gzip file the first pass wrote */
+      CHV_REQUIRE_OK(read_write_once(in, out, schema, true, &err), &err);
+      snprintf(in, sizeof in, "%s", out);
+      snprintf(out, sizeof out, "%s/oom-out2.txt", chv_test_tmpdir());
+    }
+    long n = 1;
+    for (; n < 100000; n++) {
+      chv_alloc_fail_after(n);
+      int rc = read_write_once(in, out, schema, gz != 0, &err);
+      chv_alloc_fail_after(0);
+      if (rc == CHV_OK) break;
+      if (rc != CHV_ENOMEM) {
+        fprintf(stderr, "allocation %ld: rc %d: %s\n", n, rc, err.msg);
+        CHV_CHECK_EQ_INT(rc, CHV_ENOMEM);
+        break;
+      }
+    }
+    CHV_CHECK(n > 5 && n < 100000);
+  }
+  chv_type_free(schema);
+  chv_buf_free(&text);
+}
+
 CHV_TEST_MAIN("text", test_primitives_default, test_malformed_counted,
               test_custom_delimiters, test_escapes, test_nested_deep,
               test_extra_missing_fields, test_line_ends,
               test_compressed_variants, test_splits, test_splits_crlf,
               test_projection, test_writer_roundtrip,
               test_writer_escapes_nested, test_many_batches_long_lines,
-              test_jsonl_format, test_base64, test_number_fast_paths)
+              test_jsonl_format, test_base64, test_number_fast_paths,
+              test_oom)
