@@ -87,7 +87,10 @@ static int local_create(const struct chv_fs *fs, const char *path,
   if (fd < 0)
     return chv_error_errno(err, errno, "create %s%s", path,
                            exclusive ? " (exclusive)" : "");
-  return file_new(path, fd, out, err);
+  int rc = file_new(path, fd, out, err);
+  /* A file this call created must not outlive its failure. */
+  if (rc != CHV_OK && exclusive) unlink(path);
+  return rc;
 }
 
 static void local_close(struct chv_file *f) {

@@ -283,7 +283,55 @@ static void test_path_helpers(void) {
   CHV_CHECK(!chv_path_is_hidden("part-0"));
 }
 
+/* Each allocation of listing, reading and atomic writing fails in turn:
+** CHV_ENOMEM, nothing leaked (ASan), no temporary file left behind. */
+static void test_out_of_memory(void) {
+  L = chv_fs_local();
+  struct chv_error err;
+  const char *d = chv_test_tmpdir();
+  char *sub = chv_path_join(d, "a/b");
+  CHV_REQUIRE_OK(chv_fs_mkdirs(L, sub, &err), &err);
+  put(sub, "f1", "one");
+  put(d, "f2", "two");
+  char *target = chv_path_join(d, "atomic");
+  char *sub_file = chv_path_join(sub, "f1");
+  int failures = 0;
+  for (int step = 0; step < 3; step++) {
+    for (long n = 1; n < 1000; n++) {
+      chv_alloc_fail_after(n);
+      int rc = CHV_OK;
+      if (step == 0) {
+        struct chv_dirlist l;
+        rc = chv_fs_list(L, d, CHV_LIST_RECURSIVE, &l, &err);
+        if (rc == CHV_OK) chv_dirlist_free(&l);
+      } else if (step == 1) {
+        char *data = NULL;
+        size_t len = 0;
+        rc = chv_fs_read_all(L, sub_file, &data, &len, -1, &err);
+        if (rc == CHV_OK) {
+          CHV_CHECK_EQ_INT(len, 3);
+          chv_free(data);
+        }
+      } else {
+        rc = chv_fs_write_atomic(L, target, "x", 1, &err);
+      }
+      chv_alloc_fail_after(0);
+      if (rc == CHV_OK) break;
+      CHV_CHECK_EQ_INT(rc, CHV_ENOMEM);
+      failures++;
+    }
+  }
+  struct chv_dirlist l;
+  CHV_REQUIRE_OK(chv_fs_list(L, d, 0, &l, &err), &err);
+  CHV_CHECK_EQ_INT(l.count, 3); /* a, f2, atomic: no .atomic.tmp-* */
+  chv_dirlist_free(&l);
+  CHV_CHECK(failures >= 5);
+  chv_free(target);
+  chv_free(sub_file);
+  chv_free(sub);
+}
+
 CHV_TEST_MAIN("fs", test_create_write_read, test_errors_name_path,
               test_mkdirs_list_remove, test_rename_and_sync_dir,
               test_read_all_limit, test_write_atomic, test_for_path,
-              test_path_helpers)
+              test_path_helpers, test_out_of_memory)
