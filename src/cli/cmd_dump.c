@@ -157,9 +157,10 @@ static int dump_text(const char *path, const struct chv_type *schema,
   if (st.malformed > 0) {
     int c = st.first_malformed_column;
     fprintf(stderr,
-            "chive dump: %s: %lld field(s) did not parse and were read as "
-            "NULL (first: line %lld column '%s')\n",
-            path, (long long)st.malformed, (long long)st.first_malformed_line,
+            "chive dump: %s: %lld field(s) of the %lld rows read did not "
+            "parse and were read as NULL (first: line %lld column '%s')\n",
+            path, (long long)st.malformed, (long long)st.rows,
+            (long long)st.first_malformed_line,
             c >= 0 ? schema->names[c] : "?");
   }
   status = 0;
@@ -216,14 +217,23 @@ int cli_dump(int argc, char **argv) {
   if (file == NULL) return usage_error("no file given%s", "");
 
   /* Parquet and ORC files are recognised by their magic bytes. */
-  FILE *fp = fopen(file, "rb");
-  if (fp == NULL) {
-    fprintf(stderr, "chive dump: cannot open %s: %s\n", file, strerror(errno));
+  struct chv_error err;
+  const struct chv_fs *fs;
+  const char *inner;
+  struct chv_file *fp;
+  char magic[4] = {0};
+  size_t got = 0;
+  if (chv_fs_for_path(file, &fs, &inner, &err) != CHV_OK ||
+      fs->open(fs, inner, &fp, &err) != CHV_OK) {
+    fprintf(stderr, "chive dump: %s\n", err.msg);
     return 1;
   }
-  char magic[4] = {0};
-  size_t got = fread(magic, 1, 4, fp);
-  fclose(fp);
+  int rc = fs->pread(fp, magic, 4, 0, &got, &err);
+  chv_file_close(fp);
+  if (rc != CHV_OK) {
+    fprintf(stderr, "chive dump: %s\n", err.msg);
+    return 1;
+  }
   if ((got == 4 && !memcmp(magic, "PAR1", 4)) ||
       (got >= 3 && !memcmp(magic, "ORC", 3))) {
     fprintf(stderr, "chive dump: %s: %s files are not supported yet\n", file,
@@ -235,7 +245,6 @@ int cli_dump(int argc, char **argv) {
     return usage_error("%s looks like a text file: give its columns with "
                        "--schema 'a int, b string'",
                        file);
-  struct chv_error err;
   struct chv_type *schema;
   if (chv_type_parse_columns(schema_text, &schema, &err) != CHV_OK)
     return usage_error("--schema: %s", err.msg);
