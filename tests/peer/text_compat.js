@@ -4,7 +4,8 @@
 //   node text_compat.js CHIVE TEXT_WRITE_TOOL
 //
 // 1. DuckDB writes Hive text files (\001 fields, \N nulls; a '|' + "NULL"
-//    + gzip variant) from a generated table holding every primitive type,
+//    + gzip variant) from a generated table holding every primitive type
+//    (VARCHAR(n) and CHAR(n) checked against left()/rpad() of DuckDB strings),
 //    NULLs in every column, extremes, unicode and empty strings; `chive dump`
 //    must print the same values DuckDB holds.
 // 2. text_write_tool writes a table with chive's text writer (plain and
@@ -53,7 +54,11 @@ const COLS = [
   ['ts', 'timestamp', 'TIMESTAMP', 'string'],
   ['bi', 'binary', 'BLOB', 'exact'],
 ];
-const SCHEMA = COLS.map(c => `${c[0]} ${c[1]}`).join(', ');
+// Reading also covers VARCHAR(n) and CHAR(n) (DuckDB has neither: its
+// expected values are computed with left() and rpad()).
+const COLS_READ = COLS.concat([['vc', 'varchar(5)', 'VARCHAR', 'exact'],
+                               ['ch', 'char(12)', 'VARCHAR', 'exact']]);
+const SCHEMA = COLS_READ.map(c => `${c[0]} ${c[1]}`).join(', ');
 
 // JSON.parse loses 64-bit integers: quote long integer literals first.
 function parseJsonl(text) {
@@ -90,13 +95,13 @@ function same(kind, a, b) {
   }
 }
 
-function compareRows(label, want, got) {
+function compareRows(label, want, got, cols = COLS) {
   if (want.length !== got.length)
     fail(`${label}: ${want.length} rows expected, chive gave ${got.length}`);
   const n = Math.min(want.length, got.length);
   let checked = 0;
   for (let r = 0; r < n; r++) {
-    for (const [name, , , kind] of COLS) {
+    for (const [name, , , kind] of cols) {
       const a = want[r][name] === undefined ? null : want[r][name];
       const b = got[r][name] === undefined ? null : got[r][name];
       if (!same(kind, a, b))
@@ -109,10 +114,11 @@ function compareRows(label, want, got) {
 }
 
 // DuckDB values normalised to what `chive dump` prints.
-function normSelect(src, binIsText) {
+function normSelect(src, binIsText, withChar) {
   return `SELECT b, t, s, i, l::VARCHAR AS l, f, d, m::VARCHAR AS m,
             m2::VARCHAR AS m2, st, dt::VARCHAR AS dt, ts::VARCHAR AS ts,
             ${binIsText ? 'bi' : 'to_base64(bi)'} AS bi
+            ${withChar ? ", left(vc, 5) AS vc, rpad(left(ch, 12), 12, ' ') AS ch" : ''}
           FROM ${src}`;
 }
 
@@ -150,8 +156,12 @@ async function main() {
       ${nul(12, "make_timestamp(((hash(i * 17) % 315537897599999999)::BIGINT - 62135596800000000) // (CASE WHEN i % 3 = 0 THEN 1000000 ELSE 1 END) * (CASE WHEN i % 3 = 0 THEN 1000000 ELSE 1 END))")} AS ts,
       ${nul(13, "unhex(md5(i::VARCHAR))[1:(i % 17)]")} AS bi
     FROM range(3, 400) r(i)`);
+  await q(`ALTER TABLE g ADD COLUMN vc VARCHAR`);
+  await q(`ALTER TABLE g ADD COLUMN ch VARCHAR`);
+  await q(`UPDATE g SET vc = CASE WHEN id % 5 = 0 THEN 'abcdefgh' ELSE st END,
+                        ch = CASE WHEN id % 4 = 0 THEN 'ünïcödé and more' ELSE st END`);
   // Special rows: all NULL, and the extremes.
-  await q(`INSERT INTO g VALUES
+  await q(`INSERT INTO g (id, b, t, s, i, l, f, d, m, m2, st, dt, ts, bi) VALUES
     (0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
     (1, false, -128, -32768, -2147483648, -9223372036854775808, '-inf', 'nan',
      '-9999999999999999999999999999.9999999999', -999.99, '', DATE '0001-01-01',
@@ -159,16 +169,18 @@ async function main() {
     (2, true, 127, 32767, 2147483647, 9223372036854775807, 'inf', '-inf',
      '9999999999999999999999999999.9999999999', 999.99, '¡unicode ✓!',
      DATE '9999-12-31', TIMESTAMP '9999-12-31 23:59:59.999999', '\\x00\\xFF'::BLOB)`);
+  await q(`UPDATE g SET vc = '¡unicode ✓!', ch = 'ab' WHERE id = 2`);
   const hiveText = `SELECT b, t, s, i, l, ${realText('f')}, ${realText('d')},
-      m, m2, st, dt, ts, to_base64(bi) AS bi FROM g ORDER BY id`;
-  const want1 = await q(normSelect('(SELECT * FROM g ORDER BY id)', false));
+      m, m2, st, dt, ts, to_base64(bi) AS bi, vc, ch FROM g ORDER BY id`;
+  const want1 = await q(normSelect('(SELECT * FROM g ORDER BY id)', false,
+                                   true));
 
   const f1 = path.join(tmp, 'duck.txt');
   await q(`COPY (${hiveText}) TO '${f1}' (FORMAT csv, DELIMITER '\x01',
            NULLSTR '\\N', HEADER false, QUOTE '')`);
   const got1 = parseJsonl(execFileSync(chive, ['dump', '--schema', SCHEMA, f1],
                                        { encoding: 'utf8', maxBuffer: 1 << 28 }));
-  compareRows('duckdb \\001 file -> chive', want1, got1);
+  compareRows('duckdb \\001 file -> chive', want1, got1, COLS_READ);
 
   const f2 = path.join(tmp, 'duck_pipe.txt.gz');
   await q(`COPY (${hiveText}) TO '${f2}' (FORMAT csv, DELIMITER '|',
@@ -177,7 +189,7 @@ async function main() {
     ['dump', '--schema', SCHEMA, '--serde-param', 'field.delim=124',
      '--serde-param', 'serialization.null.format=NULL', f2],
     { encoding: 'utf8', maxBuffer: 1 << 28 }));
-  compareRows("duckdb '|' NULL gzip file -> chive", want1, got2);
+  compareRows("duckdb '|' NULL gzip file -> chive", want1, got2, COLS_READ);
 
   // A projection through --columns and --limit.
   const got3 = parseJsonl(execFileSync(chive,
