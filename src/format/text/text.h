@@ -6,10 +6,12 @@
 ** MAP or STRUCT value at level L separates its elements, entries or fields
 ** with separator[L] and a MAP its keys from values with separator[L + 1].
 ** Top-level columns are values at level 1, so by default array items are
-** split on \002 and map keys on \003.  Defaults: \001 \002 \003 (overridden
-** by field.delim, collection.delim, mapkey.delim), then \004 \005 \006 \007
-** \010, then \013 \014 \016 \017 ... (Hive's extended nesting list: every
-** byte from \013 up, skipping \r); CHV_TEXT_MAX_LEVELS levels in all.
+** split on \002 and map keys on \003.  The separators are Hive's
+** (LazySerDeParameters): \001 \002 \003 (overridden by field.delim,
+** collection.delim, mapkey.delim), then \004..\010, \013, \016..\032,
+** \034..\037, \200..\377; 8 levels, 24 with
+** hive.serialization.extend.nesting.levels, 154 with
+** hive.serialization.extend.additional.nesting.levels.
 **
 ** Reading follows LazySimpleSerDe: the null format (default "\N") is NULL;
 ** a field that does not parse as its column's type is NULL and counted in
@@ -44,13 +46,14 @@
 #include "fs/fs.h"
 #include "types/types.h"
 
-#define CHV_TEXT_MAX_LEVELS 24
+#define CHV_TEXT_MAX_LEVELS 154
 #define CHV_TEXT_NULL_FORMAT_MAX 64
 
 /* What LazySimpleSerDe needs to know; plain value, copy freely. */
 struct chv_text_options {
   /* separators[0] = fields, [1] = collection items, [2] = map keys, ... */
   uint8_t separators[CHV_TEXT_MAX_LEVELS];
+  int nlevels;               /* separators in use: 8, 24 or 154 */
   uint8_t line_delim;        /* '\n' */
   bool escaped;              /* escape.delim given */
   uint8_t escape_char;       /* escape.delim, meaningful when escaped */
@@ -90,7 +93,9 @@ void chv_text_options_init(struct chv_text_options *o);
 /* Apply one SerDe parameter: field.delim, serialization.format,
 ** collection.delim, colelction.delim (Hive 2's spelling), mapkey.delim,
 ** line.delim, escape.delim, serialization.null.format,
-** serialization.escape.crlf, serialization.last.column.takes.rest.  A
+** serialization.escape.crlf, serialization.last.column.takes.rest,
+** hive.serialization.extend.nesting.levels and
+** hive.serialization.extend.additional.nesting.levels.  A
 ** delimiter given as a number that fits a Java byte ("1", "44", "-2") is
 ** that byte, otherwise its first character (Hive's getByte()).  field.delim
 ** wins over serialization.format and collection.delim over colelction.delim
@@ -121,7 +126,7 @@ struct chv_text_stats {
 ** columns, must outlive the reader.  opts: copied (opts->columns too); NULL
 ** means defaults.  Errors: CHV_ENOENT/CHV_EIO from the file system,
 ** CHV_EINVAL for a bad projection, CHV_ENOTSUP for types nested deeper than
-** the separators allow.  out: close with chv_text_reader_close(). */
+** opts->nlevels separators allow (as Hive refuses them).  out: close with chv_text_reader_close(). */
 int chv_text_reader_open(const struct chv_fs *fs, const char *path,
                          const struct chv_type *schema,
                          const struct chv_text_options *opts,

@@ -8,23 +8,29 @@
 ** INTERFACE: chv_text_options_init(), chv_text_options_set(),
 ** chv_text_options_from_serde(), chv_base64_*() (text.h).
 */
-#include "format/text/text.h"
+#include "format/text/text_int.h"
 
 #include <stdlib.h>
 
 enum {
   EXPLICIT_FIELD = 1u,      /* field.delim given */
   EXPLICIT_COLLECTION = 2u, /* collection.delim given */
+  EXTEND_NESTING = 4u,      /* hive.serialization.extend.nesting.levels */
+  EXTEND_ADDITIONAL = 8u,   /* ...extend.additional.nesting.levels */
 };
 
 void chv_text_options_init(struct chv_text_options *o) {
   memset(o, 0, sizeof *o);
-  /* Hive's extended list: bytes 1..127 skipping \t, \n and \r. */
+  /* LazySerDeParameters.collectSeparators(): 1..3, then the control bytes
+  ** unlikely in text (not \t \n \f \r ESC), then the high bytes. */
   int k = 0;
-  for (int b = 1; b < 128 && k < CHV_TEXT_MAX_LEVELS; b++) {
-    if (b == '\t' || b == '\n' || b == '\r') continue;
-    o->separators[k++] = (uint8_t)b;
-  }
+  for (int b = 1; b <= 8; b++) o->separators[k++] = (uint8_t)b;
+  o->separators[k++] = 11;
+  for (int b = 14; b <= 26; b++) o->separators[k++] = (uint8_t)b;
+  for (int b = 28; b <= 31; b++) o->separators[k++] = (uint8_t)b;
+  for (int b = 128; b <= 255; b++) o->separators[k++] = (uint8_t)b;
+  CHV_ASSERT(k == CHV_TEXT_MAX_LEVELS);
+  o->nlevels = 8;
   o->line_delim = '\n';
   o->escape_char = '\\';
   memcpy(o->null_format, "\\N", 3);
@@ -71,34 +77,42 @@ int chv_text_options_set(struct chv_text_options *o, const char *key,
                          const char *value, struct chv_error *err) {
   uint8_t b;
   if (key == NULL) return CHV_OK;
+  if (value == NULL) return CHV_OK;
+  /* A key that is present but empty means the default, as getByte() has
+  ** it (and still hides the fallback key). */
   if (!strcmp(key, "field.delim")) {
-    if (get_byte(value, &b)) {
-      o->separators[0] = b;
-      o->explicit_ |= EXPLICIT_FIELD;
-    }
+    o->separators[0] = get_byte(value, &b) ? b : 1;
+    o->explicit_ |= EXPLICIT_FIELD;
   } else if (!strcmp(key, "serialization.format")) {
-    if (!(o->explicit_ & EXPLICIT_FIELD) && get_byte(value, &b))
-      o->separators[0] = b;
+    if (!(o->explicit_ & EXPLICIT_FIELD))
+      o->separators[0] = get_byte(value, &b) ? b : 1;
   } else if (!strcmp(key, "collection.delim")) {
-    if (get_byte(value, &b)) {
-      o->separators[1] = b;
-      o->explicit_ |= EXPLICIT_COLLECTION;
-    }
+    o->separators[1] = get_byte(value, &b) ? b : 2;
+    o->explicit_ |= EXPLICIT_COLLECTION;
   } else if (!strcmp(key, "colelction.delim")) {
-    if (!(o->explicit_ & EXPLICIT_COLLECTION) && get_byte(value, &b))
-      o->separators[1] = b;
+    if (!(o->explicit_ & EXPLICIT_COLLECTION))
+      o->separators[1] = get_byte(value, &b) ? b : 2;
   } else if (!strcmp(key, "mapkey.delim")) {
-    if (get_byte(value, &b)) o->separators[2] = b;
+    o->separators[2] = get_byte(value, &b) ? b : 3;
   } else if (!strcmp(key, "line.delim")) {
-    if (get_byte(value, &b)) o->line_delim = b;
+    o->line_delim = get_byte(value, &b) ? b : '\n';
   } else if (!strcmp(key, "escape.delim")) {
-    if (get_byte(value, &b)) {
-      o->escaped = true;
-      o->escape_char = b;
-    }
+    o->escaped = true; /* present at all: Hive escapes */
+    o->escape_char = get_byte(value, &b) ? b : '\\';
+  } else if (!strcmp(key, "hive.serialization.extend.nesting.levels") ||
+             !strcmp(key,
+                     "hive.serialization.extend.additional.nesting.levels")) {
+    unsigned bit = strstr(key, "additional") ? EXTEND_ADDITIONAL
+                                             : EXTEND_NESTING;
+    if (is_true(value))
+      o->explicit_ |= bit;
+    else
+      o->explicit_ &= ~bit;
+    o->nlevels = (o->explicit_ & EXTEND_ADDITIONAL) ? CHV_TEXT_MAX_LEVELS
+                 : (o->explicit_ & EXTEND_NESTING)  ? 24
+                                                    : 8;
   } else if (!strcmp(key, "serialization.null.format")) {
-    size_t n = value ? strlen(value) : 0;
-    if (value == NULL) return CHV_OK;
+    size_t n = strlen(value);
     if (n >= CHV_TEXT_NULL_FORMAT_MAX)
       return chv_error_set(err, CHV_EINVAL,
                            "serialization.null.format is longer than %d bytes",
@@ -123,6 +137,47 @@ int chv_text_options_from_serde(struct chv_text_options *o,
         chv_text_options_set(&t, params[i].key, params[i].value, err));
   *o = t;
   return CHV_OK;
+}
+
+/* Highest separator index a value of type t at `level` needs. */
+static int sep_depth(const struct chv_type *t, int level) {
+  int d = 0;
+  switch (t->id) {
+  case CHV_TYPE_ARRAY:
+    d = CHV_MAX(level, sep_depth(t->children[0], level + 1));
+    break;
+  case CHV_TYPE_MAP:
+    d = CHV_MAX(level + 1, sep_depth(t->children[1], level + 2));
+    d = CHV_MAX(d, sep_depth(t->children[0], level + 2));
+    break;
+  case CHV_TYPE_STRUCT:
+    d = level;
+    for (int i = 0; i < t->nchildren; i++)
+      d = CHV_MAX(d, sep_depth(t->children[i], level + 1));
+    break;
+  default:
+    break;
+  }
+  return d;
+}
+
+int chv_text_nlevels(const struct chv_text_options *o) {
+  return CHV_MIN(CHV_MAX(o->nlevels, 3), CHV_TEXT_MAX_LEVELS);
+}
+
+int chv_text_check_depth(const struct chv_type *schema,
+                         const struct chv_text_options *o, const char *path,
+                         struct chv_error *err) {
+  int depth = sep_depth(schema, 0), nlevels = chv_text_nlevels(o);
+  if (depth < nlevels) return CHV_OK;
+  return chv_error_set(err, CHV_ENOTSUP,
+                       "%s: the columns need %d separator levels, a text "
+                       "table has %d%s",
+                       path, depth + 1, nlevels,
+                       nlevels < CHV_TEXT_MAX_LEVELS
+                           ? " (set hive.serialization.extend.nesting.levels "
+                             "or ...extend.additional.nesting.levels)"
+                           : "");
 }
 
 /* ---- base64 ------------------------------------------------------------- */

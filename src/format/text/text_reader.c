@@ -24,7 +24,7 @@
 ** chv_text_reader_next(), chv_text_reader_stats(), chv_text_reader_close()
 ** (text.h).
 */
-#include "format/text/text.h"
+#include "format/text/text_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -64,28 +64,6 @@ struct chv_text_reader {
 
 /* ---- opening ------------------------------------------------------------ */
 
-/* Highest separator index a value of type t at `level` needs. */
-static int sep_depth(const struct chv_type *t, int level) {
-  int d = 0;
-  switch (t->id) {
-  case CHV_TYPE_ARRAY:
-    d = CHV_MAX(level, sep_depth(t->children[0], level + 1));
-    break;
-  case CHV_TYPE_MAP:
-    d = CHV_MAX(level + 1, sep_depth(t->children[1], level + 2));
-    d = CHV_MAX(d, sep_depth(t->children[0], level + 2));
-    break;
-  case CHV_TYPE_STRUCT:
-    d = level;
-    for (int i = 0; i < t->nchildren; i++)
-      d = CHV_MAX(d, sep_depth(t->children[i], level + 1));
-    break;
-  default:
-    break;
-  }
-  return d;
-}
-
 static int file_read(void *ctx, void *buf, size_t n, size_t *got,
                      struct chv_error *err) {
   struct chv_text_reader *r = ctx;
@@ -121,14 +99,8 @@ int chv_text_reader_open(const struct chv_fs *fs, const char *path,
   r->cur_col = -1;
   r->st.first_malformed_column = -1;
 
-  int depth = sep_depth(schema, 0);
-  if (depth >= CHV_TEXT_MAX_LEVELS) {
-    rc = chv_error_set(err, CHV_ENOTSUP,
-                       "%s: types nested %d levels deep need more than the "
-                       "%d separators of a text table",
-                       path, depth, CHV_TEXT_MAX_LEVELS);
+  if ((rc = chv_text_check_depth(schema, &r->o, path, err)) != CHV_OK)
     goto out_close;
-  }
 
   /* Projection and the output schema. */
   int nproj = opts && opts->columns ? opts->ncolumns : r->nfile;

@@ -18,7 +18,7 @@
 ** chv_text_writer_finish(), chv_text_writer_close(), chv_text_format_row()
 ** (text.h).
 */
-#include "format/text/text.h"
+#include "format/text/text_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -49,7 +49,8 @@ static void fmt_init(struct fmt *f, const struct chv_text_options *o) {
   memset(f, 0, sizeof *f);
   f->o = o;
   if (!o->escaped) return;
-  for (int i = 0; i < CHV_TEXT_MAX_LEVELS; i++) f->esc[o->separators[i]] = true;
+  for (int i = 0; i < chv_text_nlevels(o); i++)
+    f->esc[o->separators[i]] = true;
   f->esc[o->escape_char] = true;
   if (o->escape_crlf) f->esc['\r'] = f->esc['\n'] = true;
 }
@@ -155,6 +156,8 @@ static int put_value(const struct fmt *f, const struct chv_vector *v,
   char tmp[64];
   int n;
   const struct chv_type *t = v->type;
+  if (level + 1 >= CHV_TEXT_MAX_LEVELS && !chv_type_is_primitive(t->id))
+    return CHV_ENOTSUP;
   switch (t->id) {
   case CHV_TYPE_BOOLEAN:
     return chv_bit_get(v->data, row) ? chv_buf_append(b, "true", 4)
@@ -262,6 +265,8 @@ int chv_text_writer_open(const struct chv_fs *fs, const char *path,
   fmt_init(&w->f, &w->o);
   chv_buf_init(&w->text);
   chv_buf_init(&w->zout);
+  if ((rc = chv_text_check_depth(schema, &w->o, path, err)) != CHV_OK)
+    goto out_close;
   w->path = chv_strdup(path);
   if (w->path == NULL) {
     rc = chv_error_set(err, CHV_ENOMEM, "out of memory");

@@ -146,7 +146,12 @@ static void test_custom_delimiters(void) {
   CHV_CHECK_EQ_INT(o.separators[3], 4);
   CHV_CHECK_EQ_INT(o.separators[7], 8);
   CHV_CHECK_EQ_INT(o.separators[8], 11);
-  CHV_CHECK_EQ_INT(o.separators[10], 14);
+  CHV_CHECK_EQ_INT(o.separators[9], 14);
+  CHV_CHECK_EQ_INT(o.separators[21], 26);
+  CHV_CHECK_EQ_INT(o.separators[22], 28);
+  CHV_CHECK_EQ_INT(o.separators[26], 128);
+  CHV_CHECK_EQ_INT(o.separators[153], 255);
+  CHV_CHECK_EQ_INT(o.nlevels, 8);
   CHECK_JSONL(p, "a string, b array<string>, c map<string,int>", &o,
               "{\"a\":\"1\",\"b\":[\"a\",\"b\"],\"c\":[{\"key\":\"k\","
               "\"value\":1},{\"key\":\"j\",\"value\":2}]}\n"
@@ -775,6 +780,44 @@ static void test_oom(void) {
   chv_buf_free(&text);
 }
 
+/* Hive's nesting limits: 8 separator levels, 24 and 154 with the
+** extend.nesting parameters. */
+static void test_nesting_limits(void) {
+  /* array^8 of int needs separators 0..8: nine levels. */
+  const char *deep = "a array<array<array<array<array<array<array<array<int>>>>"
+                     ">>>>";
+  struct chv_type *schema;
+  struct chv_error err;
+  CHV_REQUIRE_OK(chv_type_parse_columns(deep, &schema, &err), &err);
+  const char data[] = "1\0132\0023\n";
+  char *p = write_tmp("deep.txt", data, sizeof data - 1);
+  chv_text_reader *r;
+  CHV_CHECK_EQ_INT(chv_text_reader_open(chv_fs_local(), p, schema, NULL, &r,
+                                        &err),
+                   CHV_ENOTSUP);
+  CHV_CHECK_CONTAINS(err.msg, "extend.nesting.levels");
+  chv_text_writer *w;
+  char out[700];
+  snprintf(out, sizeof out, "%s/deep-out.txt", chv_test_tmpdir());
+  CHV_CHECK_EQ_INT(chv_text_writer_open(chv_fs_local(), out, schema, NULL, &w,
+                                        &err),
+                   CHV_ENOTSUP);
+  struct chv_text_param params[] = {
+      {"hive.serialization.extend.nesting.levels", "true"}};
+  struct chv_text_options o;
+  CHV_REQUIRE_OK(chv_text_options_from_serde(&o, params, 1, NULL), NULL);
+  CHV_CHECK_EQ_INT(o.nlevels, 24);
+  /* The column's array splits on \002 (level 1), the innermost array
+  ** (level 8) on \013, the ninth separator. */
+  CHECK_JSONL(p, deep, &o,
+              "{\"a\":[[[[[[[[1,2]]]]]]],[[[[[[[3]]]]]]]]}\n");
+  chv_type_free(schema);
+  struct chv_text_param p2[] = {
+      {"hive.serialization.extend.additional.nesting.levels", "TRUE"}};
+  CHV_REQUIRE_OK(chv_text_options_from_serde(&o, p2, 1, NULL), NULL);
+  CHV_CHECK_EQ_INT(o.nlevels, 154);
+}
+
 CHV_TEST_MAIN("text", test_primitives_default, test_malformed_counted,
               test_custom_delimiters, test_escapes, test_nested_deep,
               test_extra_missing_fields, test_line_ends,
@@ -782,4 +825,4 @@ CHV_TEST_MAIN("text", test_primitives_default, test_malformed_counted,
               test_projection, test_writer_roundtrip,
               test_writer_escapes_nested, test_many_batches_long_lines,
               test_jsonl_format, test_base64, test_number_fast_paths,
-              test_oom)
+              test_oom, test_nesting_limits)
