@@ -57,7 +57,8 @@ struct chv_text_options {
   uint8_t line_delim;        /* '\n' */
   bool escaped;              /* escape.delim given */
   uint8_t escape_char;       /* escape.delim, meaningful when escaped */
-  bool escape_crlf;          /* serialization.escape.crlf: "\n" <-> esc 'n' */
+  bool escape_crlf;          /* serialization.escape.crlf: write "\n" as
+                                esc 'n' (reading always maps esc 'n') */
   bool last_column_takes_rest; /* serialization.last.column.takes.rest */
   char null_format[CHV_TEXT_NULL_FORMAT_MAX]; /* serialization.null.format */
   size_t null_format_len;

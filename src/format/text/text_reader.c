@@ -449,13 +449,13 @@ static int put_string(chv_text_reader *r, struct chv_vector *v,
     for (size_t i = 0; i < n; i++) {
       uint8_t c = s[i];
       if (c == esc && i + 1 < n) {
+        /* LazyUtils.copyAndEscapeStringDataToText(): escape 'n' and
+        ** escape 'r' are always newline and carriage return. */
         c = s[++i];
-        if (r->o.escape_crlf) {
-          if (c == 'n')
-            c = '\n';
-          else if (c == 'r')
-            c = '\r';
-        }
+        if (c == 'n')
+          c = '\n';
+        else if (c == 'r')
+          c = '\r';
       }
       d[m++] = (char)c;
     }

@@ -186,15 +186,19 @@ static void test_escapes(void) {
                                     {"collection.delim", ":"}};
   struct chv_text_options o;
   CHV_REQUIRE_OK(chv_text_options_from_serde(&o, params, 3, NULL), NULL);
-  const char data[] = "a\\,b,x\\:y:z,\\\\,q\\n\n";
+  /* escape+'n' and escape+'r' read as newline and CR with or without
+  ** serialization.escape.crlf (which only changes writing); escape+'x' is
+  ** 'x'; a lone escape at the end stays; numbers are not unescaped. */
+  const char data[] = "a\\,b,x\\:y:z,\\\\,q\\n\\r\\t\\,1\\\n";
   char *p = write_tmp("esc.txt", data, sizeof data - 1);
-  CHECK_JSONL(p, "a string, b array<string>, c string, d string", &o,
-              "{\"a\":\"a,b\",\"b\":[\"x:y\",\"z\"],\"c\":\"\\\\\","
-              "\"d\":\"qn\"}\n");
+  const char *want = "{\"a\":\"a,b\",\"b\":[\"x:y\",\"z\"],\"c\":\"\\\\\","
+                     "\"d\":\"q\\n\\rt,1\\\\\"}\n";
+  CHECK_JSONL(p, "a string, b array<string>, c string, d string", &o, want);
   o.escape_crlf = true;
-  CHECK_JSONL(p, "a string, b array<string>, c string, d string", &o,
-              "{\"a\":\"a,b\",\"b\":[\"x:y\",\"z\"],\"c\":\"\\\\\","
-              "\"d\":\"q\\n\"}\n");
+  CHECK_JSONL(p, "a string, b array<string>, c string, d string", &o, want);
+  const char d2[] = "1\\2,3\n";
+  p = write_tmp("esc2.txt", d2, sizeof d2 - 1);
+  CHECK_JSONL(p, "a int, b int", &o, "{\"a\":null,\"b\":3}\n");
 }
 
 static void test_nested_deep(void) {
