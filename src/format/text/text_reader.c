@@ -490,9 +490,10 @@ static int put_binary(struct chv_vector *v, const uint8_t *s, size_t n,
     CHV_RETURN_IF_ERR(chv_vector_reserve_bytes(v, (int64_t)need, err));
   uint8_t *d = (uint8_t *)v->bytes + v->bytes_len;
   size_t m;
-  if (chv_base64_is_text(s, n)) {
-    m = chv_base64_decode(s, n, d);
-  } else {
+  /* LazyBinary: decode what looks like base64; keep the raw bytes when that
+  ** gives nothing. */
+  m = chv_base64_is_text(s, n) ? chv_base64_decode(s, n, d) : 0;
+  if (m == 0) {
     memcpy(d, s, n);
     m = n;
   }
@@ -587,6 +588,31 @@ static bool fast_timestamp(const uint8_t *s, size_t n,
 static int parse_value(chv_text_reader *r, struct chv_vector *v, int level,
                        const uint8_t *s, size_t n, struct chv_error *err);
 
+#define MAP_DEDUP_MAX 1024 /* entries checked for duplicate keys */
+
+/* Is key i equal to one of keys [from, i)?  Values compare bitwise, as the
+** Writable keys of Hive's LazyMap compare for these types. */
+static bool key_seen(const struct chv_vector *k, int64_t from, int64_t i) {
+  enum chv_type_id id = k->type->id;
+  size_t w = chv_type_fixed_width(id);
+  for (int64_t j = from; j < i; j++) {
+    if (id == CHV_TYPE_BOOLEAN) {
+      if (chv_bit_get(k->data, j) == chv_bit_get(k->data, i)) return true;
+    } else if (w) {
+      if (!memcmp((const char *)k->data + (size_t)j * w,
+                  (const char *)k->data + (size_t)i * w, w))
+        return true;
+    } else if (chv_type_is_string_like(id)) {
+      int32_t lj = k->offsets[j + 1] - k->offsets[j];
+      int32_t li = k->offsets[i + 1] - k->offsets[i];
+      if (lj == li && !memcmp(k->bytes + k->offsets[j],
+                              k->bytes + k->offsets[i], (size_t)li))
+        return true;
+    }
+  }
+  return false;
+}
+
 static int parse_map(chv_text_reader *r, struct chv_vector *v, int level,
                      const uint8_t *s, size_t n, struct chv_error *err) {
   struct chv_vector *keys = v->children[0], *vals = v->children[1];
@@ -594,16 +620,23 @@ static int parse_map(chv_text_reader *r, struct chv_vector *v, int level,
   const uint8_t *p = s, *e = s + n;
   const char *nf = r->o.null_format;
   size_t nfl = r->o.null_format_len;
+  int64_t first = keys->length;
   while (n > 0) {
     const uint8_t *fe = find_sep(r, p, e, esep);
     const uint8_t *kv = find_sep(r, p, fe, ksep);
     size_t kl = (size_t)(kv - p);
-    /* Arrow map keys cannot be NULL: such entries are dropped. */
+    /* As Hive's LazyMap.getMap(): entries with a NULL key are dropped (Arrow
+    ** map keys cannot be NULL either) and the first of duplicate keys wins. */
     if (!(kl == nfl && memcmp(p, nf, nfl) == 0)) {
       CHV_RETURN_IF_ERR(parse_value(r, keys, level + 2, p, kl, err));
-      if (chv_vector_is_null(keys, keys->length - 1)) {
+      int64_t last = keys->length - 1;
+      if (chv_vector_is_null(keys, last)) {
         keys->length--;
         chv_vector_set_valid(keys, keys->length);
+      } else if (last - first <= MAP_DEDUP_MAX &&
+                 key_seen(keys, first, last)) {
+        keys->length--;
+        if (keys->offsets) keys->bytes_len = keys->offsets[keys->length];
       } else if (kv == fe) {
         CHV_RETURN_IF_ERR(chv_vector_append_null(vals, err));
       } else {

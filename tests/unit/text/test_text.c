@@ -216,6 +216,14 @@ static void test_nested_deep(void) {
               "8]},{\"a\":2,\"b\":null}]},{\"key\":\"j\",\"value\":[]}],[]],"
               "\"s\":\"x\"}\n"
               "{\"id\":2,\"v\":null,\"s\":\"\"}\n");
+  /* Duplicate map keys: the first wins, compared as values ("01" is 1). */
+  const char d3[] = "1\0031\0021\0032\00201\0033\0022\0034\001a\003x\002"
+                    "b\003y\002a\003z\n";
+  p = write_tmp("dup.txt", d3, sizeof d3 - 1);
+  CHECK_JSONL(p, "m map<int,int>, s map<string,string>", NULL,
+              "{\"m\":[{\"key\":1,\"value\":1},{\"key\":2,\"value\":4}],"
+              "\"s\":[{\"key\":\"a\",\"value\":\"x\"},{\"key\":\"b\","
+              "\"value\":\"y\"}]}\n");
   /* struct with missing and extra fields; map entry without a value and a
   ** NULL key (dropped). */
   const char d2[] = "1\0022\0023\0024\001a\003\002\\N\0031\002b\0032\n"
@@ -644,10 +652,13 @@ static void test_base64(void) {
   }
   CHV_CHECK(!chv_base64_is_text("a b!", 4));
   chv_buf_free(&b);
-  /* A BINARY field that is not base64 is its raw bytes. */
-  const char data[] = "a b!\n";
+  /* A BINARY field that is not base64 is its raw bytes, and so is one
+  ** whose decoding is empty ("a", "="). */
+  const char data[] = "a b!\na\n=\naGk\n";
   char *p = write_tmp("bin.txt", data, sizeof data - 1);
-  CHECK_JSONL(p, "b binary", NULL, "{\"b\":\"YSBiIQ==\"}\n");
+  CHECK_JSONL(p, "b binary", NULL,
+              "{\"b\":\"YSBiIQ==\"}\n{\"b\":\"YQ==\"}\n{\"b\":\"PQ==\"}\n"
+              "{\"b\":\"aGk=\"}\n");
 }
 
 /* The reader's fast number paths agree with strtod/strtof and with
