@@ -812,11 +812,12 @@ static int parse_line(chv_text_reader *r, struct chv_batch *b,
 
 int chv_text_reader_next(chv_text_reader *r, struct chv_batch *batch,
                          int64_t *nrows, struct chv_error *err) {
-  chv_batch_reset(batch);
-  if (batch->ncols != r->out_schema->nchildren)
+  if (batch->schema != r->out_schema &&
+      (batch->ncols != r->out_schema->nchildren ||
+       !chv_type_equal(batch->schema, r->out_schema)))
     return chv_error_set(err, CHV_EINVAL,
-                         "%s: batch has %d columns, the reader produces %d",
-                         r->path, batch->ncols, r->out_schema->nchildren);
+                         "%s: the batch's schema is not the reader's", r->path);
+  chv_batch_reset(batch);
   int64_t cap = batch->ncols ? INT64_MAX : r->o.batch_rows;
   for (int i = 0; i < batch->ncols; i++)
     cap = CHV_MIN(cap, batch->cols[i]->capacity);
