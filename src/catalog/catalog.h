@@ -185,6 +185,8 @@ int chv_hive_site_read(const char *path, struct chv_kv **props, int *nprops,
 #define CHV_CAT_IF_EXISTS 2u     /* drop: missing objects are no error */
 #define CHV_CAT_CASCADE 4u       /* drop database: with its tables */
 #define CHV_CAT_KEEP_DATA 8u     /* drop: leave managed data in place */
+#define CHV_CAT_MERGE_PARAMS 16u /* add partitions: an existing one gets the
+                                    given parameters merged into its own */
 
 /* Creates the database (its folder too).  Errors: CHV_EEXIST. */
 int chv_catalog_create_database(chv_catalog *cat,
@@ -255,7 +257,10 @@ int chv_catalog_get_table_stats(chv_catalog *cat, const char *db,
 /* Adds n partitions in one transaction: all or none.  Values are strings
 ** ("" and NULL both mean the default partition).  Without IF_NOT_EXISTS an
 ** existing partition fails the batch (CHV_EEXIST); with it, existing ones
-** are left as they are.  Partition folders are not created. */
+** are left as they are; with MERGE_PARAMS they keep their location and get
+** the given parameters merged into theirs (so that a commit adds its new
+** partitions and updates the statistics of the others in one transaction).
+** Partition folders are not created. */
 int chv_catalog_add_partitions(chv_catalog *cat, const char *db,
                                const char *table,
                                const struct chv_partition *parts, int n,

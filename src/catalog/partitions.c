@@ -204,6 +204,11 @@ static int collect_parts(chv_catalog *c, sqlite3_stmt *st, int npkeys,
 
 /* ---- adding and dropping ------------------------------------------------ */
 
+/* part_id and location of a partition by name; CHV_ENOENT if missing. */
+static int part_lookup(chv_catalog *c, int64_t tbl_id, const char *name,
+                       const struct chv_table *t, int64_t *part_id,
+                       char **location, struct chv_error *err);
+
 int chv_catalog_add_partitions(chv_catalog *c, const char *db,
                                const char *table,
                                const struct chv_partition *parts, int n,
@@ -269,10 +274,19 @@ int chv_catalog_add_partitions(chv_catalog *c, const char *db,
       rc = cat_sqlerr(c, src, err, "adding partition %s to %s.%s", name, t.db,
                       t.name);
     } else if (sqlite3_changes(c->db) == 0) {
-      if (!(flags & CHV_CAT_IF_NOT_EXISTS))
+      if (flags & CHV_CAT_MERGE_PARAMS) {
+        int64_t part_id;
+        char *old_loc = NULL;
+        rc = part_lookup(c, tbl_id, name, &t, &part_id, &old_loc, err);
+        chv_free(old_loc);
+        if (rc == CHV_OK)
+          rc = cat_params_set(c, "part_params", "part_id", part_id, p->params,
+                              p->nparams, err);
+      } else if (!(flags & CHV_CAT_IF_NOT_EXISTS)) {
         rc = chv_error_set(err, CHV_EEXIST,
                            "partition %s of table %s.%s already exists", name,
                            t.db, t.name);
+      }
     } else {
       int64_t part_id = sqlite3_last_insert_rowid(c->db);
       for (int k = 0; k < t.npkeys && rc == CHV_OK; k++) {

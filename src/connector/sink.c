@@ -192,14 +192,133 @@ int chv_sink_write(chv_sink *s, char *const *part_values,
   return CHV_OK;
 }
 
-/* Delete the visible entries of dir (INSERT OVERWRITE). */
-static int sink_clear_dir(chv_sink *s, const char *dir, struct chv_error *err) {
-  struct chv_dirlist l = {0};
-  int rc = s->fs->list(s->fs, dir, CHV_LIST_SKIP_HIDDEN, &l, err);
-  if (rc == CHV_ENOENT) return CHV_OK;
-  for (size_t i = 0; rc == CHV_OK && i < l.count; i++)
-    rc = s->fs->remove(s->fs, l.entries[i].path, true, err);
-  chv_dirlist_free(&l);
+/* ---- commit ------------------------------------------------------------ */
+
+/* What a commit did to the file system, so that a failure can undo it. */
+enum undo_kind {
+  UNDO_RENAME,  /* a was renamed to b: rename b back to a */
+  UNDO_FILE,    /* file a was created: remove it */
+  UNDO_DIR,     /* folder a was created: remove it if empty */
+};
+
+struct undo {
+  enum undo_kind kind;
+  char *a;
+  char *b;
+};
+
+struct undo_log {
+  struct undo *v;
+  int n;
+  int cap;
+};
+
+/* Record an action; on out-of-memory the strings are freed and nothing is
+** recorded (callers record before they act). */
+static int undo_push(struct undo_log *l, enum undo_kind kind, char *a,
+                     char *b, struct chv_error *err) {
+  if (a == NULL || (kind == UNDO_RENAME && b == NULL)) goto out_oom;
+  if (l->n == l->cap) {
+    int cap = l->cap ? l->cap * 2 : 16;
+    struct undo *v = chv_realloc(l->v, (size_t)cap * sizeof *v);
+    if (v == NULL) goto out_oom;
+    l->v = v;
+    l->cap = cap;
+  }
+  l->v[l->n++] = (struct undo){kind, a, b};
+  return CHV_OK;
+out_oom:
+  chv_free(a);
+  chv_free(b);
+  return chv_error_set(err, CHV_ENOMEM, "out of memory");
+}
+
+static void undo_pop_free(struct undo_log *l) {
+  l->n--;
+  chv_free(l->v[l->n].a);
+  chv_free(l->v[l->n].b);
+}
+
+/* Undo everything recorded, newest first (best effort: the first failure
+** is the one reported already). */
+static void undo_all(const struct chv_fs *fs, struct undo_log *l) {
+  while (l->n > 0) {
+    struct undo *u = &l->v[l->n - 1];
+    switch (u->kind) {
+    case UNDO_RENAME: fs->rename(fs, u->b, u->a, NULL); break;
+    case UNDO_FILE: fs->remove(fs, u->a, false, NULL); break;
+    case UNDO_DIR: fs->remove(fs, u->a, false, NULL); break;
+    }
+    undo_pop_free(l);
+  }
+}
+
+static void undo_free(struct undo_log *l) {
+  while (l->n > 0) undo_pop_free(l);
+  chv_free(l->v);
+  l->v = NULL;
+  l->cap = 0;
+}
+
+/* Rename from -> to, recorded for undo. */
+static int logged_rename(chv_sink *s, struct undo_log *l, const char *from,
+                         const char *to, struct chv_error *err) {
+  CHV_RETURN_IF_ERR(
+      undo_push(l, UNDO_RENAME, chv_strdup(from), chv_strdup(to), err));
+  int rc = s->fs->rename(s->fs, from, to, err);
+  if (rc != CHV_OK) undo_pop_free(l);
+  return rc;
+}
+
+/* Create dir and the folders above it that are missing, recorded. */
+static int logged_mkdirs(chv_sink *s, struct undo_log *l, const char *dir,
+                         struct chv_error *err) {
+  if (chv_fs_exists(s->fs, dir)) return CHV_OK;
+  char *parent = chv_strdup(dir);
+  if (parent == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  char *slash = strrchr(parent, '/');
+  int rc = CHV_OK;
+  if (slash && slash != parent) {
+    *slash = '\0';
+    rc = logged_mkdirs(s, l, parent, err);
+  }
+  chv_free(parent);
+  if (rc != CHV_OK) return rc;
+  CHV_RETURN_IF_ERR(undo_push(l, UNDO_DIR, chv_strdup(dir), NULL, err));
+  rc = s->fs->mkdirs(s->fs, dir, err);
+  if (rc != CHV_OK) undo_pop_free(l);
+  return rc;
+}
+
+/* Move the visible entries of dir into the staging trash (INSERT
+** OVERWRITE); they are deleted with the staging dir once the commit holds,
+** and moved back if it fails. */
+static int sink_clear_dir(chv_sink *s, struct undo_log *l, const char *dir,
+                          struct chv_error *err) {
+  struct chv_dirlist ls = {0};
+  int rc = s->fs->list(s->fs, dir, CHV_LIST_SKIP_HIDDEN, &ls, err);
+  if (rc == CHV_ENOENT) {
+    chv_error_clear(err);
+    return CHV_OK;
+  }
+  char *trash = NULL;
+  if (rc == CHV_OK && ls.count > 0) {
+    static int trash_seq;
+    trash = chv_asprintf("%s/trash-%d", s->staging, trash_seq++);
+    if (trash == NULL) rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+    if (rc == CHV_OK) rc = s->fs->mkdirs(s->fs, trash, err);
+  }
+  for (size_t i = 0; rc == CHV_OK && i < ls.count; i++) {
+    char *to = chv_path_join(trash, ls.entries[i].name);
+    if (to == NULL) {
+      rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+      break;
+    }
+    rc = logged_rename(s, l, ls.entries[i].path, to, err);
+    chv_free(to);
+  }
+  chv_free(trash);
+  chv_dirlist_free(&ls);
   return rc;
 }
 
@@ -219,58 +338,60 @@ static int sink_dir_stats(chv_sink *s, const char *dir, struct chv_stats *st,
   return CHV_OK;
 }
 
-/* Move one partition's file into place; fills *existing and the stats the
-** catalog gets for it. */
-static int sink_publish_part(chv_sink *s, struct sink_part *p,
-                             struct chv_partition *existing, bool *exists,
-                             char **dest_out, struct chv_stats *st,
-                             struct chv_error *err) {
+/* Move one partition's file into place (recorded in l) and work out the
+** statistics the catalog gets for it.  *dest_out: the partition folder. */
+static int sink_publish_part(chv_sink *s, struct undo_log *l,
+                             struct sink_part *p, char **dest_out,
+                             struct chv_stats *st, struct chv_error *err) {
   int rc;
   const char *inner;
-  const struct chv_fs *fs; /* back end of the destination: renames need
-                              it to be the staging dir's own */
+  const struct chv_fs *fs; /* the destination's back end: renames need it
+                              to be the staging dir's own */
   char *dest = NULL;
-  *exists = false;
+  struct chv_partition existing = {0};
+  bool exists = false;
   if (s->table.npkeys > 0) {
     rc = chv_catalog_get_partition(s->cat, s->table.db, s->table.name,
-                                   p->values, existing, err);
+                                   p->values, &existing, err);
     if (rc == CHV_OK) {
-      *exists = true;
-      rc = chv_fs_for_path(existing->location, &fs, &inner, err);
-      if (rc != CHV_OK) return rc;
-      dest = chv_strdup(inner);
+      exists = true;
+      rc = chv_fs_for_path(existing.location, &fs, &inner, err);
+      if (rc == CHV_OK) dest = chv_strdup(inner);
     } else if (rc == CHV_ENOENT) {
       chv_error_clear(err);
       rc = chv_fs_for_path(s->table.location, &fs, &inner, err);
-      if (rc != CHV_OK) return rc;
-      dest = chv_path_join(inner, p->relpath);
-    } else {
-      return rc;
+      if (rc == CHV_OK) dest = chv_path_join(inner, p->relpath);
     }
   } else {
     rc = chv_fs_for_path(s->table.location, &fs, &inner, err);
-    if (rc != CHV_OK) return rc;
-    dest = chv_strdup(inner);
+    if (rc == CHV_OK) dest = chv_strdup(inner);
   }
-  if (dest == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  if (rc != CHV_OK) goto out;
+  if (dest == NULL) {
+    rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
   if (fs != s->fs) {
-    chv_free(dest);
-    return chv_error_set(err, CHV_ENOTSUP,
-                         "partition of %s.%s lies on another file system "
-                         "than the table; files cannot be renamed into it",
-                         s->table.db, s->table.name);
+    rc = chv_error_set(err, CHV_ENOTSUP,
+                       "partition %s of %s.%s lies on another file system "
+                       "than the table; files cannot be renamed into it",
+                       p->relpath, s->table.db, s->table.name);
+    goto out;
   }
 
   char *target = NULL;
-  rc = s->fs->mkdirs(s->fs, dest, err);
-  if (rc == CHV_OK && s->opts.overwrite) rc = sink_clear_dir(s, dest, err);
+  struct chv_stats before = {0};
+  rc = logged_mkdirs(s, l, dest, err);
+  if (rc == CHV_OK && s->opts.overwrite) rc = sink_clear_dir(s, l, dest, err);
+  if (rc == CHV_OK) rc = sink_dir_stats(s, dest, &before, err);
   if (rc != CHV_OK) goto out;
   target = chv_path_join(dest, p->file_name);
   if (target == NULL) {
     rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
     goto out;
   }
-  rc = s->fs->rename(s->fs, p->staged_path, target, err);
+  rc = logged_rename(s, l, p->staged_path, target, err);
+  chv_free(target);
   if (rc != CHV_OK) goto out;
   if (s->opts.success_file) {
     const char *name = s->opts.success_file_name ? s->opts.success_file_name
@@ -280,7 +401,13 @@ static int sink_publish_part(chv_sink *s, struct sink_part *p,
       rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
       goto out;
     }
-    rc = chv_fs_write_atomic(s->fs, marker, "", 0, err);
+    if (!chv_fs_exists(s->fs, marker)) {
+      rc = undo_push(l, UNDO_FILE, chv_strdup(marker), NULL, err);
+      if (rc == CHV_OK) rc = chv_fs_write_atomic(s->fs, marker, "", 0, err);
+      if (rc != CHV_OK && l->n > 0 && l->v[l->n - 1].kind == UNDO_FILE &&
+          strcmp(l->v[l->n - 1].a, marker) == 0)
+        undo_pop_free(l);
+    }
     chv_free(marker);
     if (rc != CHV_OK) goto out;
   }
@@ -288,16 +415,17 @@ static int sink_publish_part(chv_sink *s, struct sink_part *p,
   if (rc != CHV_OK) goto out;
 
   /* Statistics: files and sizes by listing; rows and raw size add to what
-  ** the partition had unless it was overwritten or had none recorded. */
+  ** was there, or are counted afresh when nothing was (a new partition, an
+  ** overwrite, an empty table). */
   struct chv_stats old;
   chv_stats_init_unknown(&old);
-  if (*exists)
-    chv_stats_from_params(existing->params, existing->nparams, &old);
+  if (exists)
+    chv_stats_from_params(existing.params, existing.nparams, &old);
   else if (s->table.npkeys == 0)
     chv_stats_from_params(s->table.params, s->table.nparams, &old);
   rc = sink_dir_stats(s, dest, st, err);
   if (rc != CHV_OK) goto out;
-  bool fresh = s->opts.overwrite || (s->table.npkeys > 0 && !*exists);
+  bool fresh = before.num_files == 0;
   st->num_rows = fresh ? p->st.rows
                        : (old.num_rows >= 0 ? old.num_rows + p->st.rows : -1);
   st->raw_data_size =
@@ -305,7 +433,7 @@ static int sink_publish_part(chv_sink *s, struct sink_part *p,
             : (old.raw_data_size >= 0 ? old.raw_data_size + p->st.raw_bytes
                                       : -1);
 out:
-  chv_free(target);
+  chv_partition_free(&existing);
   if (rc == CHV_OK)
     *dest_out = dest;
   else
@@ -320,55 +448,58 @@ int chv_sink_commit(chv_sink *s, struct chv_error *err) {
   int rc = CHV_OK;
   /* Finish every file before anything becomes visible. */
   for (int i = 0; i < s->nparts; i++) {
+    if (s->parts[i].w == NULL) continue; /* finished by an earlier try */
     rc = chv_text_writer_finish(s->parts[i].w, &s->parts[i].st, err);
     chv_text_writer_close(s->parts[i].w);
     s->parts[i].w = NULL;
     if (rc != CHV_OK) return rc;
   }
 
-  struct chv_partition *added = chv_calloc((size_t)s->nparts + 1,
-                                           sizeof *added);
-  if (added == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
-  int nadded = 0;
+  struct undo_log log = {0};
+  struct chv_partition *entries =
+      chv_calloc((size_t)s->nparts + 1, sizeof *entries);
+  if (entries == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  struct chv_stats table_stats;
+  int nentries = 0;
   for (int i = 0; i < s->nparts && rc == CHV_OK; i++) {
     struct sink_part *p = &s->parts[i];
-    struct chv_partition existing = {0};
     struct chv_stats st;
-    bool exists;
     char *dest = NULL;
-    rc = sink_publish_part(s, p, &existing, &exists, &dest, &st, err);
-    if (rc != CHV_OK) {
-      chv_partition_free(&existing);
-      break;
-    }
+    rc = sink_publish_part(s, &log, p, &dest, &st, err);
+    if (rc != CHV_OK) break;
     if (s->table.npkeys == 0) {
-      rc = chv_catalog_set_table_stats(s->cat, s->table.db, s->table.name, &st,
-                                       err);
-    } else if (exists) {
-      rc = chv_catalog_set_partition_stats(s->cat, s->table.db, s->table.name,
-                                           p->values, &st, err);
-    } else {
-      struct chv_partition *np = &added[nadded++];
-      np->values = p->values; /* borrowed until the catalog call */
-      np->nvalues = s->table.npkeys;
-      np->location = dest;
-      dest = NULL;
-      rc = conn_stats_params(&st, &np->params, &np->nparams, err);
+      table_stats = st;
+      chv_free(dest);
+      continue;
     }
-    chv_free(dest);
-    chv_partition_free(&existing);
+    struct chv_partition *e = &entries[nentries++];
+    e->values = p->values; /* borrowed until the catalog call */
+    e->nvalues = s->table.npkeys;
+    e->location = dest;
+    rc = conn_stats_params(&st, &e->params, &e->nparams, err);
   }
-  /* New partitions appear in one transaction, with their statistics. */
-  if (rc == CHV_OK && nadded > 0)
-    rc = chv_catalog_add_partitions(s->cat, s->table.db, s->table.name, added,
-                                    nadded, CHV_CAT_IF_NOT_EXISTS, err);
-  for (int i = 0; i < nadded; i++) {
-    added[i].values = NULL;
-    chv_free(added[i].location);
-    chv_kv_free(added[i].params, added[i].nparams);
+  /* The catalog changes in one transaction: new partitions appear with their
+  ** statistics, existing ones get theirs updated. */
+  if (rc == CHV_OK) {
+    if (s->table.npkeys == 0 && s->nparts > 0)
+      rc = chv_catalog_set_table_stats(s->cat, s->table.db, s->table.name,
+                                       &table_stats, err);
+    else if (nentries > 0)
+      rc = chv_catalog_add_partitions(
+          s->cat, s->table.db, s->table.name, entries, nentries,
+          CHV_CAT_IF_NOT_EXISTS | CHV_CAT_MERGE_PARAMS, err);
   }
-  chv_free(added);
-  if (rc == CHV_OK) s->committed = true;
+  for (int i = 0; i < nentries; i++) {
+    entries[i].values = NULL;
+    chv_free(entries[i].location);
+    chv_kv_free(entries[i].params, entries[i].nparams);
+  }
+  chv_free(entries);
+  if (rc == CHV_OK)
+    s->committed = true;
+  else
+    undo_all(s->fs, &log); /* the table is as it was before the commit */
+  undo_free(&log);
   return rc;
 }
 
