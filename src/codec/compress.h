@@ -4,7 +4,9 @@
 ** as Hadoop's CompressionCodecs write them for TEXTFILE tables.
 **
 ** Stream kinds and what they accept on read:
-**   GZIP    RFC 1952 members, any number concatenated (also a zlib stream)
+**   GZIP    RFC 1952 members, any number concatenated (also a zlib stream);
+**           after a complete member, bytes that do not start another (zero
+**           padding) are ignored, as Java's GZIPInputStream ignores them
 **   ZSTD    zstd frames, any number concatenated (skippable frames too)
 **   LZ4     the LZ4 frame format (lz4frame.h), frames concatenated; a stream
 **           that does not start with the frame magic is read as Hadoop's

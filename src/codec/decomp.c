@@ -71,6 +71,8 @@ struct chv_decomp {
   int64_t total_out;
   int failed;         /* sticky error code once something went wrong */
   bool at_boundary;   /* the input so far ends at a stream/frame boundary */
+  bool members;       /* gzip: at least one member completed */
+  bool trailer;       /* gzip: ignoring bytes after the last member */
   /* library streams */
   z_stream z;
   bool z_ready;
@@ -186,6 +188,15 @@ static int run_gzip(chv_decomp *d, const uint8_t **in, size_t *in_len,
                     uint8_t **out, size_t *out_len, struct chv_error *err) {
   while (*out_len > 0) {
     if (*in_len == 0 && d->at_boundary) break;
+    /* After a complete member, bytes that cannot start another one are
+    ** ignored, as Java's GZIPInputStream ignores them (zero padding). */
+    if (d->trailer || (d->at_boundary && d->members && (*in)[0] != 0x1f)) {
+      d->trailer = true;
+      d->total_in += (int64_t)*in_len;
+      *in += *in_len;
+      *in_len = 0;
+      break;
+    }
     d->z.next_in = (Bytef *)*in;
     d->z.avail_in = (uInt)CHV_MIN(*in_len, (size_t)UINT32_MAX);
     d->z.next_out = *out;
@@ -203,6 +214,7 @@ static int run_gzip(chv_decomp *d, const uint8_t **in, size_t *in_len,
     CHV_RETURN_IF_ERR(check_limit(d, 0, err));
     if (zr == Z_STREAM_END) {
       d->at_boundary = true;
+      d->members = true;
       if (inflateReset(&d->z) != Z_OK)
         return fail(d, err, CHV_EINTERNAL, "%s: %s", "inflateReset failed");
       continue;

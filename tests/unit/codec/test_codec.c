@@ -250,6 +250,25 @@ static void test_empty_and_corrupt(void) {
                    CHV_ECORRUPT);
   CHV_CHECK_CONTAINS(err.msg, "gzip");
   chv_free(o);
+  /* Zero padding after a gzip member is ignored; a bad second member is
+  ** not. */
+  struct chv_buf g;
+  chv_buf_init(&g);
+  gzip_member(&g, "abc", 3);
+  chv_buf_append(&g, "\0\0\0\0", 4);
+  o = NULL;
+  CHV_CHECK_OK(chv_decompress(CHV_CODEC_GZIP, g.data, g.len, 0, &o, &ol, &err),
+               &err);
+  CHV_CHECK(o && ol == 3 && !memcmp(o, "abc", 3));
+  chv_free(o);
+  g.len -= 4;
+  chv_buf_append(&g, "\x1f\x8b\x01\x02", 4);
+  o = NULL;
+  CHV_CHECK_EQ_INT(chv_decompress(CHV_CODEC_GZIP, g.data, g.len, 0, &o, &ol,
+                                  &err),
+                   CHV_ECORRUPT);
+  chv_free(o);
+  chv_buf_free(&g);
   o = NULL;
   CHV_CHECK_EQ_INT(chv_decompress(CHV_CODEC_ZSTD, "hello world", 11, 0, &o,
                                   &ol, &err),
