@@ -33,7 +33,8 @@
 **   chv_text_options_from_serde()   defaults + a list of SerDe parameters
 **   chv_text_reader_open/_schema/_next/_stats/_close
 **   chv_text_writer_open/_write/_finish/_close
-**   chv_base64_encode()/chv_base64_decode()   BINARY values' text form
+**   chv_text_format_row()           one row's text, as the writer writes it
+**   chv_base64_encode()/_is_text()/_decode()   BINARY values' text form
 **
 ** Thread safety: readers and writers belong to one thread at a time;
 ** options are plain values.
