@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install, build and run the whole test suite twice: a warnings-as-errors
-# build, then a second build under AddressSanitizer and UBSan.
+# build, then a second build under AddressSanitizer and UBSan; then build the
+# libFuzzer targets with clang and replay their seed corpora.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -15,3 +16,8 @@ cmake -S . -B build-asan -DCHV_WERROR=ON -DCHV_SANITIZE=ON -DCHV_BUILD_BENCH=OFF
 cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
    ctest --output-on-failure -j"$jobs")
+
+CC=clang cmake -S . -B build-fuzz -DCHV_WERROR=ON -DCHV_BUILD_FUZZ=ON \
+  -DCHV_BUILD_TESTS=OFF -DCHV_BUILD_BENCH=OFF
+cmake --build build-fuzz -j"$jobs"
+(cd build-fuzz && ctest --output-on-failure -j"$jobs")
