@@ -1,121 +1,14 @@
 /*
-** connector: what Flink's Hive connector does on top of the catalog and the
-** file formats.  This first part holds the batch sink for static partitions
-** and a partition-pruned table scan; split planning, dynamic partitions,
-** streaming and lookup come in later files beside these.
+** connector: batch sink and table scan.
 **
-** INTERFACE
-**   chv_sink_open()/_schema()/_write()/_commit()/_close()   batch INSERT
-**   chv_scan_open()/_schema()/_next()/_stats()/_close()     batch SELECT
-**   chv_part_value_append()   a partition value string onto a typed vector
-**
-** Thread safety: a sink or scan belongs to one thread at a time.  Several
-** processes may scan while one commits; a commit is seen whole or not at
-** all by readers that find partitions through the catalog.
+** The interface is public: it is declared, with its contracts, in
+** include/chive/connector.h.  This header is how the modules include it, together
+** with the internal helpers of common/common.h.
 */
 #ifndef CHV_CONNECTOR_H
 #define CHV_CONNECTOR_H
 
-#include "catalog/catalog.h"
 #include "common/common.h"
-#include "fs/fs.h"
-#include "types/types.h"
-
-/* ---- sink ---------------------------------------------------------------- */
-
-/*
-** The batch commit protocol (Flink's, for one writer task):
-**
-**   1. open:   <table>/.staging_<ms>/task-0-attempt-0/ is created; nothing
-**              a reader can see changes.
-**   2. write:  rows of one partition go to
-**              <staging>/task-0-attempt-0/<k1=v1/...>/part-<id>-task-0-file-<n>
-**              (hidden from readers by the leading '.' of the staging dir).
-**   3. commit: per partition, in order: the destination is the partition's
-**              registered location, else <table>/<escaped partition path>;
-**              with OVERWRITE its visible files are deleted; each staged
-**              file is renamed into it; the success file is created.  Then,
-**              in ONE catalog transaction, new partitions are added and the
-**              statistics of every touched partition (or of the table) are
-**              set.  A reader that lists partitions through the catalog sees
-**              a new partition with all its files or not at all.
-**   4. close:  the staging dir is removed, committed or not, so a failed or
-**              abandoned write leaves the table as it was.
-**
-**     open --write*--> writing --commit--> committed --close--> (gone)
-**       \                 \--close (abort: staging removed)--> (gone)
-*/
-typedef struct chv_sink chv_sink;
-
-struct chv_sink_options {
-  bool overwrite;          /* INSERT OVERWRITE */
-  bool success_file;       /* write the success file (policy success-file) */
-  const char *success_file_name; /* NULL: "_SUCCESS" */
-  bool compress;           /* hive.exec.compress.output */
-  int64_t now_ms;          /* staging name and create times; 0: the clock */
-};
-
-void chv_sink_options_init(struct chv_sink_options *o);
-
-/* Open a sink on db.table (TEXTFILE tables for now: other formats are
-** CHV_ENOTSUP naming the format).  out: close with chv_sink_close(). */
-int chv_sink_open(chv_catalog *cat, const char *db, const char *table,
-                  const struct chv_sink_options *opts, chv_sink **out,
-                  struct chv_error *err);
-/* STRUCT of the table's data columns: batches given to write use it. */
-const struct chv_type *chv_sink_schema(const chv_sink *s);
-/* Write a batch into the partition given by values (one per partition key,
-** NULL or "" = the default partition; ignored for unpartitioned tables). */
-int chv_sink_write(chv_sink *s, char *const *part_values,
-                   const struct chv_batch *batch, struct chv_error *err);
-/* Publish everything written (see the protocol above). */
-int chv_sink_commit(chv_sink *s, struct chv_error *err);
-/* Rows written so far. */
-int64_t chv_sink_rows(const chv_sink *s);
-/* Release; uncommitted data is discarded with the staging dir. */
-void chv_sink_close(chv_sink *s);
-
-/* ---- scan ---------------------------------------------------------------- */
-
-typedef struct chv_scan chv_scan;
-
-struct chv_scan_options {
-  const struct chv_part_filter *filter; /* on partition keys; NULL = all */
-  const char *const *columns; /* projection by name (data or partition
-                                 columns); NULL = every column */
-  int ncolumns;
-  int64_t limit;              /* rows; < 0 = no limit */
-  int64_t batch_rows;         /* rows per batch; 0 = 4096 */
-};
-
-void chv_scan_options_init(struct chv_scan_options *o);
-
-struct chv_scan_stats {
-  int64_t partitions_total;   /* partitions of the table */
-  int64_t partitions_read;    /* after pruning */
-  int64_t files_read;
-  int64_t rows;
-  int64_t malformed;          /* fields read as NULL (text) */
-};
-
-/* Open a scan: partitions are pruned by the catalog, files listed lazily,
-** one partition at a time.  out: close with chv_scan_close(). */
-int chv_scan_open(chv_catalog *cat, const char *db, const char *table,
-                  const struct chv_scan_options *opts, chv_scan **out,
-                  struct chv_error *err);
-/* STRUCT of the rows produced: the projected columns in order (all data
-** columns then partition keys when there is no projection). */
-const struct chv_type *chv_scan_schema(const chv_scan *s);
-/* *out: the next batch, borrowed until the next call; NULL at the end. */
-int chv_scan_next(chv_scan *s, struct chv_batch **out, struct chv_error *err);
-void chv_scan_stats(const chv_scan *s, struct chv_scan_stats *out);
-void chv_scan_close(chv_scan *s);
-
-/* Append a partition value as stored in the catalog (NULL = default
-** partition) to v, converted to v's type as Flink converts it: NULL for the
-** default partition except on string columns, which keep the literal
-** __HIVE_DEFAULT_PARTITION__ only when the value is that text. */
-int chv_part_value_append(struct chv_vector *v, const char *value,
-                          struct chv_error *err);
+#include "chive/connector.h"
 
 #endif /* CHV_CONNECTOR_H */
