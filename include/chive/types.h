@@ -15,6 +15,7 @@
 **   chv_vector_set_null()/_set_valid()/_is_null()
 **   chv_vector_append_value()/_bytes()/_string()/_null()/_nested()
 **   chv_batch_open()/chv_batch_close()/chv_batch_reset()
+**   chv_vector_append_from()/chv_batch_copy()     deep copies
 **   chv_batch_export()/chv_batch_export_schema()  Arrow C Data Interface
 **   chv_type_export_schema()/chv_vector_export()/_export_schema()
 **   chv_batch_stream_export()                     Arrow C Stream Interface
@@ -243,6 +244,19 @@ CHV_API int chv_batch_open(const struct chv_type *schema, int64_t capacity,
                            struct chv_batch **out, struct chv_error *err);
 CHV_API void chv_batch_close(struct chv_batch *b);
 CHV_API void chv_batch_reset(struct chv_batch *b);
+
+/* Append row `row` of src to dst, deep-copying strings and nested values;
+** both vectors must be of the same type (CHV_EINVAL otherwise, or for a row
+** outside src).  Strings are copied as they are (no CHAR/VARCHAR rule is
+** applied again).  On failure dst may hold part of a nested row: discard it. */
+CHV_API int chv_vector_append_from(struct chv_vector *dst,
+                                   const struct chv_vector *src, int64_t row,
+                                   struct chv_error *err);
+/* A new batch on the same (borrowed) schema holding a deep copy of src's
+** nrows rows, owned by the caller: chv_batch_close() or chv_batch_export()
+** it.  Useful to keep a batch that is only lent (chv_scan_next()). */
+CHV_API int chv_batch_copy(const struct chv_batch *src, struct chv_batch **out,
+                           struct chv_error *err);
 
 /* ---- Arrow C Data / Stream interfaces ---------------------------------- */
 

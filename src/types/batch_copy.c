@@ -1,0 +1,91 @@
+/*
+** Deep copies of vector rows and batches: what a consumer that must own its
+** data (an Arrow stream over a scan whose batches are borrowed views) needs.
+**
+** INTERFACE
+**   chv_vector_append_from()   one row of a vector onto another of its type
+**   chv_batch_copy()           a batch's rows into a fresh batch
+*/
+#include "types/types.h"
+
+int chv_vector_append_from(struct chv_vector *dst, const struct chv_vector *src,
+                           int64_t row, struct chv_error *err) {
+  enum chv_type_id id = dst->type->id;
+  if (src->type->id != id || row < 0 || row >= src->length)
+    return chv_error_set(err, CHV_EINVAL,
+                         "cannot copy row %lld of a %s vector of %lld rows "
+                         "into a %s vector",
+                         (long long)row, chv_type_id_name(src->type->id),
+                         (long long)src->length, chv_type_id_name(id));
+  if (chv_vector_is_null(src, row)) return chv_vector_append_null(dst, err);
+  switch (id) {
+  case CHV_TYPE_BOOLEAN: {
+    bool b = chv_bit_get(src->data, row);
+    return chv_vector_append_value(dst, &b, err);
+  }
+  case CHV_TYPE_STRING:
+  case CHV_TYPE_VARCHAR:
+  case CHV_TYPE_CHAR:
+  case CHV_TYPE_BINARY: {
+    /* The bytes as they are: they already obey the length rule. */
+    int32_t lo = src->offsets[row], hi = src->offsets[row + 1];
+    return chv_vector_append_bytes(dst, src->bytes + lo, (size_t)(hi - lo),
+                                   err);
+  }
+  case CHV_TYPE_ARRAY:
+  case CHV_TYPE_MAP:
+    for (int32_t e = src->offsets[row]; e < src->offsets[row + 1]; e++)
+      for (int c = 0; c < src->nchildren; c++)
+        CHV_RETURN_IF_ERR(
+            chv_vector_append_from(dst->children[c], src->children[c], e, err));
+    return chv_vector_append_nested(dst, err);
+  case CHV_TYPE_STRUCT:
+    if (dst->nchildren != src->nchildren)
+      return chv_error_set(err, CHV_EINVAL,
+                           "cannot copy a struct of %d fields into one of %d",
+                           src->nchildren, dst->nchildren);
+    for (int c = 0; c < src->nchildren; c++)
+      CHV_RETURN_IF_ERR(
+          chv_vector_append_from(dst->children[c], src->children[c], row, err));
+    return chv_vector_append_nested(dst, err);
+  default: {
+    size_t w = chv_type_fixed_width(id);
+    return chv_vector_append_value(
+        dst, (const char *)src->data + (size_t)row * w, err);
+  }
+  }
+}
+
+int chv_batch_copy(const struct chv_batch *src, struct chv_batch **out,
+                   struct chv_error *err) {
+  struct chv_batch *b = NULL;
+  int64_t n = src->nrows;
+  CHV_RETURN_IF_ERR(chv_batch_open(src->schema, n > 0 ? n : 1, &b, err));
+  int rc = CHV_OK;
+  if (b->ncols != src->ncols)
+    rc = chv_error_set(err, CHV_EINVAL, "batch has %d columns, its schema %d",
+                       src->ncols, b->ncols);
+  for (int i = 0; rc == CHV_OK && i < src->ncols; i++) {
+    const struct chv_vector *s = src->cols[i];
+    struct chv_vector *d = b->cols[i];
+    if (s->length < n) {
+      rc = chv_error_set(err, CHV_EINVAL,
+                         "column %s has %lld rows, the batch "
+                         "%lld",
+                         src->schema->names[i], (long long)s->length,
+                         (long long)n);
+      break;
+    }
+    if (chv_type_is_string_like(s->type->id) && n > 0)
+      rc = chv_vector_reserve_bytes(d, s->offsets[n] - s->offsets[0], err);
+    for (int64_t r = 0; rc == CHV_OK && r < n; r++)
+      rc = chv_vector_append_from(d, s, r, err);
+  }
+  if (rc != CHV_OK) {
+    chv_batch_close(b);
+    return rc;
+  }
+  b->nrows = n;
+  *out = b;
+  return CHV_OK;
+}
