@@ -7,6 +7,7 @@
 ** INTERFACE
 **   chv_sink_open()/_schema()/_write()/_commit()/_close()   batch INSERT
 **   chv_scan_open()/_schema()/_next()/_stats()/_close()     batch SELECT
+**   chv_scan_export_stream()  a scan as an Arrow C Stream (ArrowArrayStream)
 **   chv_part_value_append()   a partition value string onto a typed vector
 **
 ** Thread safety: a sink or scan belongs to one thread at a time.  Several
@@ -115,6 +116,19 @@ CHV_API int chv_scan_next(chv_scan *s, struct chv_batch **out,
                           struct chv_error *err);
 CHV_API void chv_scan_stats(const chv_scan *s, struct chv_scan_stats *out);
 CHV_API void chv_scan_close(chv_scan *s);
+
+/* The rest of the scan as an Arrow C Stream (see chive/arrow_abi.h): its
+** schema is chv_scan_schema() exported as a "+s" struct, and each
+** get_next() yields the next batch as an array that the consumer owns and
+** may keep after the stream is released (every batch is copied out of the
+** scan's lent one).  The stream takes the scan over, on failure too: it is
+** closed when the stream is released (out->release(out)), or before
+** this returns an error, when *out is left untouched.  get_next() errors are
+** errno values (EIO, EINVAL, ENOMEM) with the scan's message in
+** get_last_error().  The stream belongs to one thread at a time. */
+CHV_API int chv_scan_export_stream(chv_scan *scan /* takes ownership */,
+                                   struct ArrowArrayStream *out,
+                                   struct chv_error *err);
 
 /* Append a partition value as stored in the catalog (NULL = default
 ** partition) to v, converted to v's type as Flink converts it: NULL for the
