@@ -8,6 +8,10 @@
 **
 ** Thread safety: struct chv_error is owned by its caller; functions that take
 ** one write only to it and never keep it.
+**
+** This is the base header every other public header includes; chive/all.h
+** includes them all.  Functions of the library are exported from libchive.so
+** when declared CHV_API; nothing else is.
 */
 #ifndef CHIVE_CHIVE_H
 #define CHIVE_CHIVE_H
