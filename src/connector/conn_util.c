@@ -1,6 +1,6 @@
 /*
 ** Connector helpers: table schemas from catalog column types, the text SerDe
-** of a table, UUIDs for file names, statistics as parameters.
+** of a table, UUIDs for file names.
 */
 #include "connector/connector_int.h"
 
@@ -76,28 +76,5 @@ int conn_uuid(char out[37], struct chv_error *err) {
            "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
            b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10],
            b[11], b[12], b[13], b[14], b[15]);
-  return CHV_OK;
-}
-
-int conn_stats_params(const struct chv_stats *st, struct chv_kv **params,
-                      int *n, struct chv_error *err) {
-  const char *keys[4] = {"numRows", "numFiles", "totalSize", "rawDataSize"};
-  int64_t vals[4] = {st->num_rows, st->num_files, st->total_size,
-                     st->raw_data_size};
-  struct chv_kv *kv = chv_calloc(4, sizeof *kv);
-  if (kv == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
-  int k = 0;
-  for (int i = 0; i < 4; i++) {
-    if (vals[i] < 0) continue;
-    kv[k].key = chv_strdup(keys[i]);
-    kv[k].value = chv_asprintf("%lld", (long long)vals[i]);
-    k++;
-    if (kv[k - 1].key == NULL || kv[k - 1].value == NULL) {
-      chv_kv_free(kv, k);
-      return chv_error_set(err, CHV_ENOMEM, "out of memory");
-    }
-  }
-  *params = kv;
-  *n = k;
   return CHV_OK;
 }

@@ -21,9 +21,4 @@ int conn_table_text_options(const struct chv_table *t,
 /* A random (version 4) UUID as 36 characters and a NUL. */
 int conn_uuid(char out[37], struct chv_error *err);
 
-/* Hive's statistics parameters (numRows, numFiles, totalSize, rawDataSize)
-** for the known values of st.  params: chv_kv_free(). */
-int conn_stats_params(const struct chv_stats *st, struct chv_kv **params,
-                      int *n, struct chv_error *err);
-
 #endif

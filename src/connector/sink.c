@@ -476,7 +476,8 @@ int chv_sink_commit(chv_sink *s, struct chv_error *err) {
     e->values = p->values; /* borrowed until the catalog call */
     e->nvalues = s->table.npkeys;
     e->location = dest;
-    rc = conn_stats_params(&st, &e->params, &e->nparams, err);
+    if (chv_stats_to_params(&st, &e->params, &e->nparams) != CHV_OK)
+      rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
   }
   /* The catalog changes in one transaction: new partitions appear with their
   ** statistics, existing ones get theirs updated. */
