@@ -125,6 +125,17 @@ static int load_partitioned(chv_catalog *c, const char *db, const char *table,
   return rc;
 }
 
+/* Begins a write (BEGIN IMMEDIATE) or read transaction and loads db.table
+** in it, requiring partition keys; rolls back if either fails. */
+static int begin_partitioned(chv_catalog *c, bool write, const char *db,
+                             const char *table, int64_t *id,
+                             struct chv_table *t, struct chv_error *err) {
+  CHV_RETURN_IF_ERR(write ? cat_begin_write(c, err) : cat_begin_read(c, err));
+  int rc = load_partitioned(c, db, table, id, t, err);
+  if (rc) cat_rollback(c);
+  return rc;
+}
+
 /* Loads values and parameters of one partition row. */
 static int part_fill(chv_catalog *c, sqlite3_stmt *vals, sqlite3_stmt *params,
                      int64_t part_id, int npkeys, struct chv_partition *p,
@@ -215,12 +226,8 @@ int chv_catalog_add_partitions(chv_catalog *c, const char *db,
                                unsigned flags, struct chv_error *err) {
   struct chv_table t;
   int64_t tbl_id;
-  CHV_RETURN_IF_ERR(cat_begin_write(c, err));
-  int rc = load_partitioned(c, db, table, &tbl_id, &t, err);
-  if (rc) {
-    cat_rollback(c);
-    return rc;
-  }
+  CHV_RETURN_IF_ERR(begin_partitioned(c, true, db, table, &tbl_id, &t, err));
+  int rc = CHV_OK;
   bool numeric[t.npkeys];
   for (int k = 0; k < t.npkeys; k++) numeric[k] = key_is_numeric(t.pkeys[k].type);
   sqlite3_stmt *ins = NULL, *val = NULL;
@@ -363,12 +370,8 @@ int chv_catalog_drop_partitions(chv_catalog *c, const char *db,
                                 unsigned flags, struct chv_error *err) {
   struct chv_table t;
   int64_t tbl_id;
-  CHV_RETURN_IF_ERR(cat_begin_write(c, err));
-  int rc = load_partitioned(c, db, table, &tbl_id, &t, err);
-  if (rc) {
-    cat_rollback(c);
-    return rc;
-  }
+  CHV_RETURN_IF_ERR(begin_partitioned(c, true, db, table, &tbl_id, &t, err));
+  int rc = CHV_OK;
   char **locs = chv_calloc((size_t)(n ? n : 1), sizeof *locs);
   int nlocs = 0;
   sqlite3_stmt *del = NULL;
@@ -426,12 +429,8 @@ int chv_catalog_get_partition(chv_catalog *c, const char *db,
                               struct chv_error *err) {
   struct chv_table t;
   int64_t tbl_id;
-  CHV_RETURN_IF_ERR(cat_begin_read(c, err));
-  int rc = load_partitioned(c, db, table, &tbl_id, &t, err);
-  if (rc) {
-    cat_rollback(c);
-    return rc;
-  }
+  CHV_RETURN_IF_ERR(begin_partitioned(c, false, db, table, &tbl_id, &t, err));
+  int rc = CHV_OK;
   char *name = part_name(&t, values);
   sqlite3_stmt *st = NULL;
   if (name == NULL) rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
@@ -471,12 +470,8 @@ int chv_catalog_get_partitions_by_names(chv_catalog *c, const char *db,
                                         struct chv_error *err) {
   struct chv_table t;
   int64_t tbl_id;
-  CHV_RETURN_IF_ERR(cat_begin_read(c, err));
-  int rc = load_partitioned(c, db, table, &tbl_id, &t, err);
-  if (rc) {
-    cat_rollback(c);
-    return rc;
-  }
+  CHV_RETURN_IF_ERR(begin_partitioned(c, false, db, table, &tbl_id, &t, err));
+  int rc = CHV_OK;
   struct chv_partition *all = chv_calloc((size_t)(nnames ? nnames : 1),
                                          sizeof *all);
   int cnt = 0;
@@ -721,15 +716,10 @@ int chv_catalog_list_partitions(chv_catalog *c, const char *db,
                                 struct chv_error *err) {
   struct chv_table t;
   int64_t tbl_id;
-  CHV_RETURN_IF_ERR(cat_begin_read(c, err));
-  int rc = load_partitioned(c, db, table, &tbl_id, &t, err);
-  if (rc) {
-    cat_rollback(c);
-    return rc;
-  }
+  CHV_RETURN_IF_ERR(begin_partitioned(c, false, db, table, &tbl_id, &t, err));
   sqlite3_stmt *st;
-  rc = filter_prepare(c, &t, tbl_id, part_cols, filter, " ORDER BY +p.name",
-                      &st, err);
+  int rc = filter_prepare(c, &t, tbl_id, part_cols, filter,
+                          " ORDER BY +p.name", &st, err);
   if (rc == CHV_OK) {
     rc = collect_parts(c, st, t.npkeys, parts, n, err);
     sqlite3_finalize(st);
@@ -746,15 +736,10 @@ int chv_catalog_list_partition_names(chv_catalog *c, const char *db,
                                      struct chv_error *err) {
   struct chv_table t;
   int64_t tbl_id;
-  CHV_RETURN_IF_ERR(cat_begin_read(c, err));
-  int rc = load_partitioned(c, db, table, &tbl_id, &t, err);
-  if (rc) {
-    cat_rollback(c);
-    return rc;
-  }
+  CHV_RETURN_IF_ERR(begin_partitioned(c, false, db, table, &tbl_id, &t, err));
   sqlite3_stmt *st;
-  rc = filter_prepare(c, &t, tbl_id, "SELECT p.name FROM parts p ", filter,
-                      " ORDER BY +p.name", &st, err);
+  int rc = filter_prepare(c, &t, tbl_id, "SELECT p.name FROM parts p ",
+                          filter, " ORDER BY +p.name", &st, err);
   char **v = NULL;
   int cnt = 0, cap = 0;
   if (rc == CHV_OK) {
@@ -795,15 +780,10 @@ int chv_catalog_count_partitions(chv_catalog *c, const char *db,
                                  int64_t *count, struct chv_error *err) {
   struct chv_table t;
   int64_t tbl_id;
-  CHV_RETURN_IF_ERR(cat_begin_read(c, err));
-  int rc = load_partitioned(c, db, table, &tbl_id, &t, err);
-  if (rc) {
-    cat_rollback(c);
-    return rc;
-  }
+  CHV_RETURN_IF_ERR(begin_partitioned(c, false, db, table, &tbl_id, &t, err));
   sqlite3_stmt *st;
-  rc = filter_prepare(c, &t, tbl_id, "SELECT count(*) FROM parts p ", filter,
-                      "", &st, err);
+  int rc = filter_prepare(c, &t, tbl_id, "SELECT count(*) FROM parts p ",
+                          filter, "", &st, err);
   if (rc == CHV_OK) {
     int src = sqlite3_step(st);
     if (src == SQLITE_ROW)
@@ -825,12 +805,8 @@ int chv_catalog_alter_partition_params(chv_catalog *c, const char *db,
                                        struct chv_error *err) {
   struct chv_table t;
   int64_t tbl_id, part_id;
-  CHV_RETURN_IF_ERR(cat_begin_write(c, err));
-  int rc = load_partitioned(c, db, table, &tbl_id, &t, err);
-  if (rc) {
-    cat_rollback(c);
-    return rc;
-  }
+  CHV_RETURN_IF_ERR(begin_partitioned(c, true, db, table, &tbl_id, &t, err));
+  int rc = CHV_OK;
   char *name = part_name(&t, values);
   if (name == NULL) rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
   if (rc == CHV_OK) rc = part_lookup(c, tbl_id, name, &t, &part_id, NULL, err);
@@ -851,12 +827,8 @@ int chv_catalog_alter_partition(chv_catalog *c, const char *db,
                                 struct chv_error *err) {
   struct chv_table t;
   int64_t tbl_id, part_id;
-  CHV_RETURN_IF_ERR(cat_begin_write(c, err));
-  int rc = load_partitioned(c, db, table, &tbl_id, &t, err);
-  if (rc) {
-    cat_rollback(c);
-    return rc;
-  }
+  CHV_RETURN_IF_ERR(begin_partitioned(c, true, db, table, &tbl_id, &t, err));
+  int rc = CHV_OK;
   char *name = NULL, *loc = NULL;
   if (p->nvalues != t.npkeys)
     rc = chv_error_set(err, CHV_EINVAL,
