@@ -105,6 +105,29 @@ static char *part_name(const struct chv_table *t, char *const *values) {
   return name;
 }
 
+/* Where partition name of t lives: the given location without its scheme,
+** else name's folder under the table's location; *out NULL (and CHV_OK)
+** when there is neither. */
+static int part_location(const struct chv_table *t, const char *name,
+                         const char *given, char **out,
+                         struct chv_error *err) {
+  char *loc;
+  if (given) {
+    const struct chv_fs *fs;
+    const char *inner;
+    CHV_RETURN_IF_ERR(chv_fs_for_path(given, &fs, &inner, err));
+    loc = chv_strdup(inner);
+  } else if (t->location) {
+    loc = chv_path_join(t->location, name);
+  } else {
+    *out = NULL;
+    return CHV_OK;
+  }
+  if (loc == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  *out = loc;
+  return CHV_OK;
+}
+
 /* Loads db.table in the current transaction, requiring partition keys. */
 static int load_partitioned(chv_catalog *c, const char *db, const char *table,
                             int64_t *id, struct chv_table *t,
@@ -253,22 +276,12 @@ int chv_catalog_add_partitions(chv_catalog *c, const char *db,
     }
     char *name = part_name(&t, p->values);
     char *loc = NULL;
-    if (name && p->location) {
-      const struct chv_fs *fs;
-      const char *inner;
-      rc = chv_fs_for_path(p->location, &fs, &inner, err);
-      if (rc) {
-        chv_free(name);
-        break;
-      }
-      loc = chv_strdup(inner);
-    } else if (name && t.location) {
-      loc = chv_path_join(t.location, name);
-    }
-    if (name == NULL || (loc == NULL && (p->location || t.location))) {
-      chv_free(name);
-      chv_free(loc);
+    if (name == NULL)
       rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+    else
+      rc = part_location(&t, name, p->location, &loc, err);
+    if (rc) {
+      chv_free(name);
       break;
     }
     sqlite3_reset(ins);
@@ -837,18 +850,7 @@ int chv_catalog_alter_partition(chv_catalog *c, const char *db,
   if (rc == CHV_OK && (name = part_name(&t, p->values)) == NULL)
     rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
   if (rc == CHV_OK) rc = part_lookup(c, tbl_id, name, &t, &part_id, NULL, err);
-  if (rc == CHV_OK) {
-    if (p->location) {
-      const struct chv_fs *fs;
-      const char *inner;
-      rc = chv_fs_for_path(p->location, &fs, &inner, err);
-      if (rc == CHV_OK && (loc = chv_strdup(inner)) == NULL)
-        rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
-    } else if (t.location &&
-               (loc = chv_path_join(t.location, name)) == NULL) {
-      rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
-    }
-  }
+  if (rc == CHV_OK) rc = part_location(&t, name, p->location, &loc, err);
   static const char *const sqls[] = {
       "UPDATE parts SET location = ?2 WHERE part_id = ?1",
       "DELETE FROM part_params WHERE part_id = ?1"};
