@@ -18,6 +18,7 @@
 #define CHIVE_CONNECTOR_H
 
 #include "chive/catalog.h"
+#include "chive/config.h"
 #include "chive/fs.h"
 #include "chive/types.h"
 
@@ -53,16 +54,24 @@ typedef struct chv_sink chv_sink;
 
 struct chv_sink_options {
   bool overwrite;          /* INSERT OVERWRITE */
-  bool success_file;       /* write the success file (policy success-file) */
-  const char *success_file_name; /* NULL: "_SUCCESS" */
-  bool compress;           /* hive.exec.compress.output */
+  /* borrowed: session, configuration-file and default values of options;
+  ** NULL means registry defaults.  Table properties win over it. */
+  const chv_config *config;
   int64_t now_ms;          /* staging name and create times; 0: the clock */
 };
 
 CHV_API void chv_sink_options_init(struct chv_sink_options *o);
 
 /* Open a sink on db.table (TEXTFILE tables for now: other formats are
-** CHV_ENOTSUP naming the format).  out: close with chv_sink_close(). */
+** CHV_ENOTSUP naming the format).  Options read, each from the table's
+** properties first, then opts->config:
+**   sink.partition-commit.policy.kind     'success-file' writes the marker;
+**       a partitioned table needs 'metastore' while
+**       table.exec.hive.sink.statistic-auto-gather.enable is true (as in
+**       Flink's batch sink); 'custom' is CHV_ENOTSUP (no policy classes)
+**   sink.partition-commit.success-file.name   the marker's name
+**   hive.exec.compress.output             gzip the files (".gz")
+** Errors name the table and the option.  out: close with chv_sink_close(). */
 CHV_API int chv_sink_open(chv_catalog *cat, const char *db, const char *table,
                           const struct chv_sink_options *opts, chv_sink **out,
                           struct chv_error *err);

@@ -5,6 +5,7 @@
 #define CHV_CONNECTOR_INT_H
 
 #include "connector/connector.h"
+#include "config/config.h"
 #include "format/text/text.h"
 
 /* STRUCT type of the table's data columns, followed by its partition keys
@@ -20,5 +21,14 @@ int conn_table_text_options(const struct chv_table *t,
 
 /* A random (version 4) UUID as 36 characters and a NUL. */
 int conn_uuid(char out[37], struct chv_error *err);
+
+/* The value of option key for table t, layered as the connector reads its
+** options: a table property wins, then the session, configuration file
+** and registry default held by cfg (NULL: the registry default alone).  A
+** table property is validated against the registry; errors name the table
+** and the key.  out: initialised by the caller, chv_opt_value_free(). */
+int conn_table_option(const struct chv_table *t, const chv_config *cfg,
+                      const char *key, struct chv_opt_value *out,
+                      struct chv_error *err);
 
 #endif

@@ -27,6 +27,10 @@ struct chv_sink {
   struct chv_type *schema;       /* STRUCT of the data columns */
   struct chv_text_options text;
   struct chv_sink_options opts;
+  bool success_file;             /* policy 'success-file' */
+  char *success_file_name;       /* sink.partition-commit.success-file.name */
+  bool metastore_policy;         /* policy 'metastore' */
+  bool gather_stats;             /* ...statistic-auto-gather.enable */
   char *staging;                 /* <location>/.staging_<ms> */
   char *task_dir;                /* <staging>/task-0-attempt-0 */
   char id[37];                   /* random UUID shared by the files */
@@ -39,7 +43,60 @@ struct chv_sink {
 
 void chv_sink_options_init(struct chv_sink_options *o) {
   memset(o, 0, sizeof *o);
-  o->success_file = true;
+}
+
+/* Read the table's commit options (see chv_sink_open() in connector.h). */
+static int sink_read_options(chv_sink *s, struct chv_error *err) {
+  const struct chv_table *t = &s->table;
+  const chv_config *cfg = s->opts.config;
+  struct chv_opt_value v;
+  chv_opt_value_init(&v);
+  int rc = conn_table_option(t, cfg, "hive.exec.compress.output", &v, err);
+  if (rc != CHV_OK) return rc;
+  s->text.compress = v.b;
+  chv_opt_value_free(&v);
+
+  rc = conn_table_option(t, cfg, "sink.partition-commit.success-file.name", &v,
+                         err);
+  if (rc != CHV_OK) return rc;
+  s->success_file_name = chv_strdup(v.text);
+  chv_opt_value_free(&v);
+  if (s->success_file_name == NULL)
+    return chv_error_set(err, CHV_ENOMEM, "out of memory");
+
+  rc = conn_table_option(t, cfg, "sink.partition-commit.policy.kind", &v, err);
+  if (rc != CHV_OK) return rc;
+  for (int i = 0; i < v.nlist; i++) {
+    if (chv_str_ieq(v.list[i], "success-file"))
+      s->success_file = true;
+    else if (chv_str_ieq(v.list[i], "metastore"))
+      s->metastore_policy = true;
+    else if (chv_str_ieq(v.list[i], "custom"))
+      rc = chv_error_set(err, CHV_ENOTSUP,
+                         "table %s.%s: sink.partition-commit.policy.kind "
+                         "'custom' needs a policy class, which chive cannot "
+                         "load; use 'metastore' and 'success-file'",
+                         t->db, t->name);
+  }
+  chv_opt_value_free(&v);
+  if (rc != CHV_OK) return rc;
+
+  rc = conn_table_option(t, cfg,
+                         "table.exec.hive.sink.statistic-auto-gather.enable",
+                         &v, err);
+  if (rc != CHV_OK) return rc;
+  s->gather_stats = v.b;
+  chv_opt_value_free(&v);
+  if (t->npkeys > 0 && s->gather_stats && !s->metastore_policy)
+    return chv_error_set(err, CHV_EINVAL,
+                         "table %s.%s: a batch write into a partitioned table "
+                         "gathers statistics into the metastore, so "
+                         "sink.partition-commit.policy.kind must contain "
+                         "'metastore' (or set "
+                         "table.exec.hive.sink.statistic-auto-gather.enable "
+                         "to false)",
+                         t->db, t->name);
+  return CHV_OK;
 }
 
 const struct chv_type *chv_sink_schema(const chv_sink *s) { return s->schema; }
@@ -61,7 +118,8 @@ int chv_sink_open(chv_catalog *cat, const char *db, const char *table,
   if (rc != CHV_OK) goto out_free;
   rc = conn_table_text_options(&s->table, &s->text, err);
   if (rc != CHV_OK) goto out_free;
-  s->text.compress = s->opts.compress;
+  rc = sink_read_options(s, err);
+  if (rc != CHV_OK) goto out_free;
   rc = conn_table_schema(&s->table, false, &s->schema, err);
   if (rc != CHV_OK) goto out_free;
   rc = chv_fs_for_path(s->table.location, &s->fs, &inner, err);
@@ -393,10 +451,8 @@ static int sink_publish_part(chv_sink *s, struct undo_log *l,
   rc = logged_rename(s, l, p->staged_path, target, err);
   chv_free(target);
   if (rc != CHV_OK) goto out;
-  if (s->opts.success_file) {
-    const char *name = s->opts.success_file_name ? s->opts.success_file_name
-                                                 : "_SUCCESS";
-    char *marker = chv_path_join(dest, name);
+  if (s->success_file) {
+    char *marker = chv_path_join(dest, s->success_file_name);
     if (marker == NULL) {
       rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
       goto out;
@@ -482,10 +538,12 @@ int chv_sink_commit(chv_sink *s, struct chv_error *err) {
   /* The catalog changes in one transaction: new partitions appear with their
   ** statistics, existing ones get theirs updated. */
   if (rc == CHV_OK) {
-    if (s->table.npkeys == 0 && s->nparts > 0)
+    /* Without the metastore policy the files land in their folders and
+    ** the metastore is left alone, as Flink does. */
+    if (s->table.npkeys == 0 && s->nparts > 0 && s->gather_stats)
       rc = chv_catalog_set_table_stats(s->cat, s->table.db, s->table.name,
                                        &table_stats, err);
-    else if (nentries > 0)
+    else if (nentries > 0 && s->metastore_policy)
       rc = chv_catalog_add_partitions(
           s->cat, s->table.db, s->table.name, entries, nentries,
           CHV_CAT_IF_NOT_EXISTS | CHV_CAT_MERGE_PARAMS, err);
@@ -518,6 +576,7 @@ void chv_sink_close(chv_sink *s) {
   if (s->staging && s->fs) s->fs->remove(s->fs, s->staging, true, NULL);
   chv_free(s->staging);
   chv_free(s->task_dir);
+  chv_free(s->success_file_name);
   chv_type_free(s->schema);
   chv_table_free(&s->table);
   chv_free(s);

@@ -303,7 +303,117 @@ static void test_sink_oom(void) {
   chv_catalog_close(cat);
 }
 
-CHV_TEST_MAIN("connector", test_sink_and_scan_partitioned,
+
+/* Write through a sink with a config and optional table properties. */
+static int write_with(chv_catalog *cat, const chv_config *cfg, const char *dt,
+                      struct chv_error *err) {
+  struct chv_sink_options o;
+  chv_sink_options_init(&o);
+  o.config = cfg;
+  chv_sink *s;
+  int rc = chv_sink_open(cat, "default", "t", &o, &s, err);
+  if (rc != CHV_OK) return rc;
+  struct chv_batch *b = NULL;
+  rc = chv_batch_open(chv_sink_schema(s), 1, &b, err);
+  int32_t id = 7;
+  if (rc == CHV_OK) rc = chv_vector_append_value(b->cols[0], &id, err);
+  if (rc == CHV_OK) rc = chv_vector_append_string(b->cols[1], "x", 1, err);
+  if (b) b->nrows = 1;
+  char *values[1] = {(char *)dt};
+  if (rc == CHV_OK) rc = chv_sink_write(s, values, b, err);
+  chv_batch_close(b);
+  if (rc == CHV_OK) rc = chv_sink_commit(s, err);
+  chv_sink_close(s);
+  return rc;
+}
+
+static int set_table_prop(chv_catalog *cat, const char *key, const char *value,
+                          struct chv_error *err) {
+  struct chv_kv kv = {(char *)key, (char *)value};
+  return chv_catalog_alter_table_params(cat, "default", "t", &kv, 1, err);
+}
+
+/* Commit options come from table properties, then the session/config. */
+static void test_sink_options_layered(void) {
+  struct chv_error err;
+  const char *wh = chv_test_tmpdir();
+  chv_catalog *cat = open_table(wh, "string", &err);
+  CHV_REQUIRE(cat != NULL);
+  chv_config *cfg;
+  CHV_REQUIRE_OK(chv_config_open(&cfg, &err), &err);
+  CHV_REQUIRE_OK(chv_config_set(cfg, CHV_LAYER_SESSION,
+                                "sink.partition-commit.success-file.name",
+                                "_DONE", &err), &err);
+  CHV_REQUIRE_OK(set_table_prop(cat, "hive.exec.compress.output", "true", &err),
+                 &err);
+  CHV_REQUIRE_OK(write_with(cat, cfg, "a", &err), &err);
+  char path[800];
+  snprintf(path, sizeof path, "%s/t/dt=a/_DONE", wh);
+  CHV_CHECK(chv_fs_exists(chv_fs_local(), path));
+  snprintf(path, sizeof path, "%s/t/dt=a/_SUCCESS", wh);
+  CHV_CHECK(!chv_fs_exists(chv_fs_local(), path));
+  /* The file is gzip-compressed, named so, and reads back. */
+  struct chv_dirlist l = {0};
+  snprintf(path, sizeof path, "%s/t/dt=a", wh);
+  CHV_REQUIRE_OK(chv_fs_local()->list(chv_fs_local(), path,
+                                      CHV_LIST_SKIP_HIDDEN, &l, &err), &err);
+  CHV_REQUIRE(l.count == 1);
+  size_t n = strlen(l.entries[0].name);
+  CHV_CHECK(n > 3 && strcmp(l.entries[0].name + n - 3, ".gz") == 0);
+  chv_dirlist_free(&l);
+  int64_t rows, sum;
+  CHV_REQUIRE_OK(scan_sum(cat, NULL, -1, &rows, &sum, NULL, &err), &err);
+  CHV_CHECK_EQ_INT(rows, 1);
+  CHV_CHECK_EQ_INT(sum, 7);
+
+  /* A table property wins over the session. */
+  CHV_REQUIRE_OK(set_table_prop(cat, "sink.partition-commit.policy.kind",
+                                "metastore", &err), &err);
+  CHV_REQUIRE_OK(write_with(cat, cfg, "b", &err), &err);
+  snprintf(path, sizeof path, "%s/t/dt=b/_DONE", wh);
+  CHV_CHECK(!chv_fs_exists(chv_fs_local(), path));
+
+  /* Bad or unsupported values are errors naming table and option, and
+  ** change nothing. */
+  CHV_REQUIRE_OK(set_table_prop(cat, "hive.exec.compress.output", "maybe",
+                                &err), &err);
+  CHV_CHECK_EQ_INT(write_with(cat, cfg, "c", &err), CHV_EINVAL);
+  CHV_CHECK_CONTAINS(err.msg, "default.t");
+  CHV_CHECK_CONTAINS(err.msg, "hive.exec.compress.output");
+  CHV_CHECK_CONTAINS(err.msg, "maybe");
+  CHV_REQUIRE_OK(set_table_prop(cat, "hive.exec.compress.output", NULL, &err),
+                 &err);
+  CHV_REQUIRE_OK(set_table_prop(cat, "sink.partition-commit.policy.kind",
+                                "success-file", &err), &err);
+  CHV_CHECK_EQ_INT(write_with(cat, cfg, "c", &err), CHV_EINVAL);
+  CHV_CHECK_CONTAINS(err.msg, "'metastore'");
+  CHV_REQUIRE_OK(set_table_prop(cat, "sink.partition-commit.policy.kind",
+                                "metastore,custom", &err), &err);
+  CHV_CHECK_EQ_INT(write_with(cat, cfg, "c", &err), CHV_ENOTSUP);
+  CHV_CHECK_CONTAINS(err.msg, "custom");
+  int64_t nparts;
+  CHV_REQUIRE_OK(chv_catalog_count_partitions(cat, "default", "t", NULL,
+                                              &nparts, &err), &err);
+  CHV_CHECK_EQ_INT(nparts, 2);
+
+  /* Without statistics gathering, a write without the metastore policy
+  ** lands its files but registers nothing, as Flink's does. */
+  CHV_REQUIRE_OK(chv_config_set(cfg, CHV_LAYER_SESSION,
+                                "table.exec.hive.sink.statistic-auto-gather.enable",
+                                "false", &err), &err);
+  CHV_REQUIRE_OK(set_table_prop(cat, "sink.partition-commit.policy.kind",
+                                "success-file", &err), &err);
+  CHV_REQUIRE_OK(write_with(cat, cfg, "d", &err), &err);
+  CHV_REQUIRE_OK(chv_catalog_count_partitions(cat, "default", "t", NULL,
+                                              &nparts, &err), &err);
+  CHV_CHECK_EQ_INT(nparts, 2);
+  snprintf(path, sizeof path, "%s/t/dt=d/_DONE", wh);
+  CHV_CHECK(chv_fs_exists(chv_fs_local(), path));
+  chv_config_close(cfg);
+  chv_catalog_close(cat);
+}
+
+CHV_TEST_MAIN("connector", test_sink_options_layered, test_sink_and_scan_partitioned,
               test_append_and_overwrite,
               test_abandoned_write_leaves_table_unchanged,
               test_unpartitioned_and_limit, test_partition_values_typed,

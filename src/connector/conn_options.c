@@ -1,0 +1,29 @@
+/*
+** Options as the connector reads them for one table: table property >
+** session > configuration file > default (the layering of src/config, with
+** the table layer taken from the table's parameters).
+*/
+#include "connector/connector_int.h"
+
+int conn_table_option(const struct chv_table *t, const chv_config *cfg,
+                      const char *key, struct chv_opt_value *out,
+                      struct chv_error *err) {
+  const struct chv_option *opt = chv_option_find(key);
+  if (opt == NULL)
+    return chv_error_set(err, CHV_EINTERNAL, "option '%s' is not registered",
+                         key);
+  /* A table property under the key or one of its deprecated aliases. */
+  const char *text = chv_kv_get(t->params, t->nparams, opt->key);
+  for (int i = 0; text == NULL && opt->aliases && opt->aliases[i]; i++)
+    text = chv_kv_get(t->params, t->nparams, opt->aliases[i]);
+  if (text != NULL) {
+    int rc = chv_option_parse(opt, text, out, err);
+    if (rc != CHV_OK)
+      chv_error_wrap(err, "table property of %s.%s", t->db, t->name);
+    return rc;
+  }
+  if (cfg != NULL) return chv_config_get(cfg, opt->key, out, err);
+  if (opt->default_text == NULL)
+    return chv_error_set(err, CHV_ENOENT, "option '%s' has no value", key);
+  return chv_option_parse(opt, opt->default_text, out, err);
+}
