@@ -47,6 +47,14 @@ int cat_bind_text(sqlite3_stmt *st, int i, const char *s);
 /* chv_strdup of a column (NULL stays NULL); *oom set on failure. */
 char *cat_col_dup(sqlite3_stmt *st, int i, bool *oom);
 
+/* Steps st to its end, collecting column 0 of each row that matches
+** pattern (Hive's '*' and '|' pattern, case-insensitive; NULL: every row).
+** Returns the last sqlite3_step() code: SQLITE_DONE when all rows were
+** read, SQLITE_ROW when out of memory, else SQLite's error.  *names and *n
+** are set whatever it returns; free with chv_strv_free(). */
+int cat_step_names(sqlite3_stmt *st, const char *pattern, char ***names,
+                   int *n);
+
 /* Parameters of the row id in one of the *_params tables ("tbl_params",
 ** keyed by "tbl_id"), sorted by key. */
 int cat_params_load(chv_catalog *c, const char *table, const char *idcol,

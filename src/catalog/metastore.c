@@ -500,16 +500,10 @@ static bool pattern_match(const char *pattern, const char *name) {
   }
 }
 
-/* Names from a one-column query with an optional ?1 id, filtered by
-** pattern. */
-static int list_names(chv_catalog *c, const char *sql, int64_t id,
-                      const char *pattern, char ***names, int *n,
-                      struct chv_error *err) {
-  sqlite3_stmt *st;
-  CHV_RETURN_IF_ERR(cat_prepare(c, sql, &st, err));
-  if (sqlite3_bind_parameter_count(st) > 0) sqlite3_bind_int64(st, 1, id);
+int cat_step_names(sqlite3_stmt *st, const char *pattern, char ***names,
+                   int *n) {
   char **v = NULL;
-  int cnt = 0, cap = 0, src, rc = CHV_OK;
+  int cnt = 0, cap = 0, src;
   while ((src = sqlite3_step(st)) == SQLITE_ROW) {
     const char *name = (const char *)sqlite3_column_text(st, 0);
     if (!pattern_match(pattern, name)) continue;
@@ -523,6 +517,22 @@ static int list_names(chv_catalog *c, const char *sql, int64_t id,
     if ((v[cnt] = chv_strdup(name)) == NULL) break;
     cnt++;
   }
+  *names = v;
+  *n = cnt;
+  return src;
+}
+
+/* Names from a one-column query with an optional ?1 id, filtered by
+** pattern. */
+static int list_names(chv_catalog *c, const char *sql, int64_t id,
+                      const char *pattern, char ***names, int *n,
+                      struct chv_error *err) {
+  sqlite3_stmt *st;
+  CHV_RETURN_IF_ERR(cat_prepare(c, sql, &st, err));
+  if (sqlite3_bind_parameter_count(st) > 0) sqlite3_bind_int64(st, 1, id);
+  char **v;
+  int cnt, rc = CHV_OK;
+  int src = cat_step_names(st, pattern, &v, &cnt);
   if (src == SQLITE_ROW)
     rc = chv_error_set(err, CHV_ENOMEM, "listing: out of memory");
   else if (src != SQLITE_DONE)

@@ -754,22 +754,9 @@ int chv_catalog_list_partition_names(chv_catalog *c, const char *db,
   int rc = filter_prepare(c, &t, tbl_id, "SELECT p.name FROM parts p ",
                           filter, " ORDER BY +p.name", &st, err);
   char **v = NULL;
-  int cnt = 0, cap = 0;
+  int cnt = 0;
   if (rc == CHV_OK) {
-    int src;
-    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
-      if (cnt == cap) {
-        int ncap = cap ? cap * 2 : 16;
-        char **nv = chv_realloc(v, sizeof *nv * (size_t)ncap);
-        if (nv == NULL) break;
-        v = nv;
-        cap = ncap;
-      }
-      if ((v[cnt] = chv_strdup((const char *)sqlite3_column_text(st, 0))) ==
-          NULL)
-        break;
-      cnt++;
-    }
+    int src = cat_step_names(st, NULL, &v, &cnt);
     if (src == SQLITE_ROW)
       rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
     else if (src != SQLITE_DONE)
