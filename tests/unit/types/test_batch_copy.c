@@ -180,6 +180,18 @@ static void test_copy_prefix_and_rows(void) {
     for (int64_t r = 0; r < 12; r++)
       CHV_CHECK(rows_equal(src->cols[i], r, dst->cols[i], r));
   }
+  /* A copied (bulk) column takes further rows as any vector does. */
+  int64_t nulls = dst->cols[1]->null_count;
+  int32_t x = 77;
+  CHV_CHECK_OK(chv_vector_append_value(dst->cols[1], &x, &err), &err);
+  CHV_CHECK_OK(chv_vector_append_bytes(dst->cols[3], "xy", 2, &err), &err);
+  CHV_CHECK(!chv_vector_is_null(dst->cols[1], 12));
+  CHV_CHECK(!chv_vector_is_null(dst->cols[3], 12));
+  CHV_CHECK_EQ_INT(dst->cols[1]->null_count, nulls);
+  CHV_CHECK_EQ_INT(((const int32_t *)dst->cols[1]->data)[12], 77);
+  CHV_CHECK_EQ_INT(dst->cols[3]->offsets[13] - dst->cols[3]->offsets[12], 2);
+  CHV_CHECK_OK(chv_vector_append_null(dst->cols[3], &err), &err);
+  CHV_CHECK(chv_vector_is_null(dst->cols[3], 13));
   chv_batch_close(dst);
 
   /* An empty batch copies to an empty batch. */
