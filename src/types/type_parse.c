@@ -328,6 +328,20 @@ static int add_field(struct parser *p, struct chv_type *st, char *name,
   return CHV_OK;
 }
 
+/* The type (at depth) and optional COMMENT of field `name` (taken over),
+** then the field added to st; col is where the name started. */
+static int parse_field(struct parser *p, int depth, struct chv_type *st,
+                       char *name, size_t col) {
+  struct chv_type *f;
+  int rc = parse_type(p, depth, &f);
+  if (rc != CHV_OK) {
+    chv_free(name);
+    return rc;
+  }
+  CHV_RETURN_IF_ERR(add_field(p, st, name, f, col));
+  return opt_comment(p);
+}
+
 static int parse_struct(struct parser *p, int depth, struct chv_type **out) {
   CHV_RETURN_IF_ERR(expect(p, '<', "after struct"));
   struct chv_type *st;
@@ -342,13 +356,8 @@ static int parse_struct(struct parser *p, int depth, struct chv_type **out) {
       chv_free(name);
       goto out_free;
     }
-    struct chv_type *f;
-    if ((rc = parse_type(p, depth + 1, &f)) != CHV_OK) {
-      chv_free(name);
+    if ((rc = parse_field(p, depth + 1, st, name, ncol)) != CHV_OK)
       goto out_free;
-    }
-    if ((rc = add_field(p, st, name, f, ncol)) != CHV_OK) goto out_free;
-    if ((rc = opt_comment(p)) != CHV_OK) goto out_free;
     if (accept(p, ',')) continue;
     if ((rc = expect(p, '>', "or ',' after struct field")) != CHV_OK)
       goto out_free;
@@ -467,13 +476,7 @@ int chv_type_parse_columns(const char *text, struct chv_type **out,
     if ((rc = ident(&p, "(column)", &name)) != CHV_OK) goto out_free;
     /* Hive DDL writes "a int"; accept "a:int" too. */
     accept(&p, ':');
-    struct chv_type *f;
-    if ((rc = parse_type(&p, 1, &f)) != CHV_OK) {
-      chv_free(name);
-      goto out_free;
-    }
-    if ((rc = add_field(&p, st, name, f, ncol)) != CHV_OK) goto out_free;
-    if ((rc = opt_comment(&p)) != CHV_OK) goto out_free;
+    if ((rc = parse_field(&p, 1, st, name, ncol)) != CHV_OK) goto out_free;
     if (accept(&p, ',')) continue;
     if ((rc = expect_end(&p, "after column (expected ',')")) != CHV_OK)
       goto out_free;
