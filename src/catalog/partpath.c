@@ -70,10 +70,16 @@ int chv_partition_unescape(const char *s, size_t n, struct chv_buf *out) {
   return CHV_OK;
 }
 
+static char *lower_dup(const char *s) {
+  char *d = chv_strdup(s);
+  if (d)
+    for (char *p = d; *p; p++) *p = (char)tolower((unsigned char)*p);
+  return d;
+}
+
 static int put_lower_escaped(struct chv_buf *b, const char *key) {
-  char *low = chv_strdup(key);
+  char *low = lower_dup(key);
   if (low == NULL) return CHV_ENOMEM;
-  for (char *p = low; *p; p++) *p = (char)tolower((unsigned char)*p);
   int rc = chv_partition_escape(low, b);
   chv_free(low);
   return rc;
@@ -152,13 +158,6 @@ out_free:
   chv_strv_free(k, cap);
   chv_strv_free(v, cap);
   return rc;
-}
-
-static char *lower_dup(const char *s) {
-  char *d = chv_strdup(s);
-  if (d)
-    for (char *p = d; *p; p++) *p = (char)tolower((unsigned char)*p);
-  return d;
 }
 
 char *chv_database_default_location(const char *warehouse, const char *db) {
