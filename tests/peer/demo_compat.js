@@ -12,13 +12,7 @@ const os = require('os');
 const path = require('path');
 const { execFileSync } = require('child_process');
 
-const modDir = path.join(__dirname, 'node_modules', '@duckdb', 'node-api');
-if (!fs.existsSync(modDir)) {
-  console.log('SKIP: DuckDB is not installed in tests/peer/node_modules ' +
-              '(scripts/deps.sh installs it)');
-  process.exit(77);
-}
-const { DuckDBInstance } = require(modDir);
+const { DuckDBInstance } = require('./duckdb_peer');
 const chive = process.argv[2];
 if (!chive) {
   console.error('usage: demo_compat.js CHIVE');
