@@ -139,10 +139,12 @@ CHV_API int chv_scan_export_stream(chv_scan *scan /* takes ownership */,
                                    struct ArrowArrayStream *out,
                                    struct chv_error *err);
 
-/* Append a partition value as stored in the catalog (NULL = default
-** partition) to v, converted to v's type as Flink converts it: NULL for the
-** default partition except on string columns, which keep the literal
-** __HIVE_DEFAULT_PARTITION__ only when the value is that text. */
+/* Append a partition value as stored in the catalog (NULL = the default
+** partition) to v, converted to v's type as Flink converts it.  The default
+** partition reads as NULL, except on STRING/VARCHAR/CHAR columns, which get
+** the literal __HIVE_DEFAULT_PARTITION__, as Flink's reader gives it.  A
+** value that does not convert (an "x" for an INT key) reads as NULL, as
+** Hive's cast gives.  Errors: CHV_ETYPE for a nested key type, CHV_ENOMEM. */
 CHV_API int chv_part_value_append(struct chv_vector *v, const char *value,
                                   struct chv_error *err);
 
