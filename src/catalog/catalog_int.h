@@ -41,6 +41,9 @@ void cat_rollback(chv_catalog *c);
 ** it is [A-Za-z0-9_]+; what names it in errors ("table"). */
 int cat_name(const char *what, const char *name, char **out,
              struct chv_error *err);
+/* cat_name() of a database (NULL: "default") and of a table in it. */
+int cat_table_names(const char *db, const char *name, char **ldb,
+                    char **lname, struct chv_error *err);
 
 /* bind text or NULL */
 int cat_bind_text(sqlite3_stmt *st, int i, const char *s);

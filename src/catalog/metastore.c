@@ -1081,9 +1081,8 @@ out_free:
   return rc;
 }
 
-/* Lower-cased db and table names. */
-static int two_names(const char *db, const char *name, char **ldb,
-                     char **lname, struct chv_error *err) {
+int cat_table_names(const char *db, const char *name, char **ldb,
+                    char **lname, struct chv_error *err) {
   CHV_RETURN_IF_ERR(cat_name("database", db ? db : "default", ldb, err));
   int rc = cat_name("table", name, lname, err);
   if (rc) chv_free(*ldb);
@@ -1093,7 +1092,7 @@ static int two_names(const char *db, const char *name, char **ldb,
 int chv_catalog_get_table(chv_catalog *c, const char *db, const char *name,
                           struct chv_table *out, struct chv_error *err) {
   char *ldb, *lname;
-  CHV_RETURN_IF_ERR(two_names(db, name, &ldb, &lname, err));
+  CHV_RETURN_IF_ERR(cat_table_names(db, name, &ldb, &lname, err));
   int rc = cat_begin_read(c, err);
   if (rc == CHV_OK) {
     rc = cat_table_load(c, ldb, lname, NULL, out, err);
@@ -1107,7 +1106,7 @@ int chv_catalog_get_table(chv_catalog *c, const char *db, const char *name,
 bool chv_catalog_table_exists(chv_catalog *c, const char *db,
                               const char *name) {
   char *ldb, *lname;
-  if (two_names(db, name, &ldb, &lname, NULL)) return false;
+  if (cat_table_names(db, name, &ldb, &lname, NULL)) return false;
   bool ok = cat_table_load(c, ldb, lname, NULL, NULL, NULL) == CHV_OK;
   chv_free(ldb);
   chv_free(lname);
@@ -1135,7 +1134,7 @@ int chv_catalog_list_tables(chv_catalog *c, const char *db,
 int chv_catalog_drop_table(chv_catalog *c, const char *db, const char *name,
                            unsigned flags, struct chv_error *err) {
   char *ldb, *lname, qname[300];
-  CHV_RETURN_IF_ERR(two_names(db, name, &ldb, &lname, err));
+  CHV_RETURN_IF_ERR(cat_table_names(db, name, &ldb, &lname, err));
   snprintf(qname, sizeof qname, "table %s.%s", ldb, lname);
   struct chv_table t;
   memset(&t, 0, sizeof t);
@@ -1176,7 +1175,7 @@ out_free:
 int chv_catalog_alter_table(chv_catalog *c, const char *db, const char *name,
                             const struct chv_table *t, struct chv_error *err) {
   char *ldb, *lname, *loc = NULL, *dbloc = NULL, qname[300];
-  CHV_RETURN_IF_ERR(two_names(db, name, &ldb, &lname, err));
+  CHV_RETURN_IF_ERR(cat_table_names(db, name, &ldb, &lname, err));
   snprintf(qname, sizeof qname, "table %s.%s", ldb, lname);
   struct chv_table old;
   memset(&old, 0, sizeof old);
@@ -1254,7 +1253,7 @@ int chv_catalog_alter_table_params(chv_catalog *c, const char *db,
                                    const char *name, const struct chv_kv *set,
                                    int nset, struct chv_error *err) {
   char *ldb, *lname;
-  CHV_RETURN_IF_ERR(two_names(db, name, &ldb, &lname, err));
+  CHV_RETURN_IF_ERR(cat_table_names(db, name, &ldb, &lname, err));
   int64_t id;
   int rc = cat_begin_write(c, err);
   if (rc == CHV_OK) {
@@ -1334,8 +1333,8 @@ int chv_catalog_rename_table(chv_catalog *c, const char *db, const char *name,
                              struct chv_error *err) {
   char *ldb, *lname, *ndb = NULL, *nname = NULL, *dbloc = NULL;
   char *oldloc_default = NULL, *newloc = NULL, qname[300];
-  CHV_RETURN_IF_ERR(two_names(db, name, &ldb, &lname, err));
-  int rc = two_names(new_db ? new_db : ldb, new_name, &ndb, &nname, err);
+  CHV_RETURN_IF_ERR(cat_table_names(db, name, &ldb, &lname, err));
+  int rc = cat_table_names(new_db ? new_db : ldb, new_name, &ndb, &nname, err);
   if (rc) goto out_free;
   snprintf(qname, sizeof qname, "table %s.%s", ldb, lname);
   struct chv_table t;

@@ -133,17 +133,14 @@ static int load_partitioned(chv_catalog *c, const char *db, const char *table,
                             int64_t *id, struct chv_table *t,
                             struct chv_error *err) {
   char *ldb, *lname;
-  CHV_RETURN_IF_ERR(cat_name("database", db ? db : "default", &ldb, err));
-  int rc = cat_name("table", table, &lname, err);
-  if (rc == CHV_OK) {
-    rc = cat_table_load(c, ldb, lname, id, t, err);
-    if (rc == CHV_OK && t->npkeys == 0) {
-      rc = chv_error_set(err, CHV_EINVAL, "table %s.%s is not partitioned",
-                         ldb, lname);
-      chv_table_free(t);
-    }
-    chv_free(lname);
+  CHV_RETURN_IF_ERR(cat_table_names(db, table, &ldb, &lname, err));
+  int rc = cat_table_load(c, ldb, lname, id, t, err);
+  if (rc == CHV_OK && t->npkeys == 0) {
+    rc = chv_error_set(err, CHV_EINVAL, "table %s.%s is not partitioned", ldb,
+                       lname);
+    chv_table_free(t);
   }
+  chv_free(lname);
   chv_free(ldb);
   return rc;
 }
