@@ -386,6 +386,70 @@ CHV_API int chv_catalog_count_partitions(chv_catalog *cat, const char *db,
                                          const struct chv_part_filter *filter,
                                          int64_t *count, struct chv_error *err);
 
+/* ---- transaction groups and write records (commits.c) ------------------ */
+
+/* Group the catalog calls that follow, up to chv_catalog_commit(), into one
+** transaction (BEGIN IMMEDIATE): other handles see all of them or none.  A
+** call inside the group that fails leaves its partial work in the group, so
+** the group's owner must then call chv_catalog_rollback().  Groups do not
+** nest (CHV_EINVAL).  Folders a drop deletes go at that call, not at the
+** group's commit. */
+CHV_API int chv_catalog_begin(chv_catalog *cat, struct chv_error *err);
+CHV_API int chv_catalog_commit(chv_catalog *cat, struct chv_error *err);
+/* Undo the whole group; no-op without one. */
+CHV_API void chv_catalog_rollback(chv_catalog *cat);
+
+/* The record a writer keeps in the metastore while it writes a table, so
+** that readers know which files are not (or no longer) part of the table
+** and the next writer can clean up after one that died:
+**
+**   WRITING    files only under the hidden staging folder; nothing to hide
+**   PENDING    new_files are being moved into place: readers skip them;
+**              a dead writer's are deleted by the next writer
+**   COMMITTED  the metastore holds the write; old_files (replaced by an
+**              overwrite) are being deleted: readers skip them, and the
+**              next writer finishes deleting a dead writer's
+*/
+enum chv_commit_state {
+  CHV_COMMIT_WRITING = 0,
+  CHV_COMMIT_PENDING = 1,
+  CHV_COMMIT_COMMITTED = 2
+};
+
+struct chv_commit_record {
+  int64_t id;
+  int64_t pid;                 /* the writing process */
+  enum chv_commit_state state;
+  char *staging;               /* the writer's staging folder */
+  char **new_files;            /* PENDING: files (and markers) moved in */
+  int nnew;
+  char **old_files;            /* COMMITTED: files and folders replaced */
+  int nold;
+  int64_t create_time;         /* seconds */
+};
+
+/* Register a write of db.table in state WRITING; *id names it. */
+CHV_API int chv_catalog_commit_register(chv_catalog *cat, const char *db,
+                                        const char *table, int64_t pid,
+                                        const char *staging, int64_t *id,
+                                        struct chv_error *err);
+/* Move record id to state; when files is true the file lists are replaced
+** by new_files/old_files (arrays of paths; n may be 0). */
+CHV_API int chv_catalog_commit_set(chv_catalog *cat, int64_t id,
+                                   enum chv_commit_state state, bool files,
+                                   char *const *new_files, int nnew,
+                                   char *const *old_files, int nold,
+                                   struct chv_error *err);
+/* Forget record id (a missing one is no error). */
+CHV_API int chv_catalog_commit_remove(chv_catalog *cat, int64_t id,
+                                      struct chv_error *err);
+/* The records of db.table, oldest first.  out: chv_commit_records_free(). */
+CHV_API int chv_catalog_commit_list(chv_catalog *cat, const char *db,
+                                    const char *table,
+                                    struct chv_commit_record **out, int *n,
+                                    struct chv_error *err);
+CHV_API void chv_commit_records_free(struct chv_commit_record *v, int n);
+
 /* ---- partition paths (partpath.c) --------------------------------------- */
 
 /* Hive's name of the NULL or empty partition value. */

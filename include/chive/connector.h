@@ -29,26 +29,39 @@ extern "C" {
 /* ---- sink ---------------------------------------------------------------- */
 
 /*
-** The batch commit protocol (Flink's, for one writer task):
+** The batch commit protocol.  Invariants: (1) a reader sees every file of
+** a write or none; (2) a write that fails, or whose process is killed at
+** any point, leaves the table reading exactly as before it, or (killed
+** after step 5) exactly as after it; (3) what a dead writer leaves behind is
+** cleaned up by the next sink opened on the table.  Readers (chv_scan_*)
+** skip the files the metastore's write record lists (chive/catalog.h, enum
+** chv_commit_state).
 **
-**   1. open:   <table>/.staging_<ms>/task-0-attempt-0/ is created; nothing
-**              a reader can see changes.
-**   2. write:  rows of one partition go to
-**              <staging>/task-0-attempt-0/<k1=v1/...>/part-<id>-task-0-file-<n>
-**              (hidden from readers by the leading '.' of the staging dir).
-**   3. commit: per partition, in order: the destination is the partition's
-**              registered location, else <table>/<escaped partition path>;
-**              with OVERWRITE its visible files are deleted; each staged
-**              file is renamed into it; the success file is created.  Then,
-**              in ONE catalog transaction, new partitions are added and the
-**              statistics of every touched partition (or of the table) are
-**              set.  A reader that lists partitions through the catalog sees
-**              a new partition with all its files or not at all.
-**   4. close:  the staging dir is removed, committed or not, so a failed or
-**              abandoned write leaves the table as it was.
+**   1. open:    recover from dead writers of the table (conn_recover_table);
+**               register a write record (WRITING) naming the staging
+**               folder <table>/.staging_<ms>/, then create it.
+**   2. write:   rows of one partition go to
+**               <staging>/task-0-attempt-0/<k1=v1/...>/part-<id>-task-0-file-<n>
+**               (hidden from readers by the leading '.' of the staging dir).
+**   3. commit:  plan each partition: its registered location, else
+**               <table>/<escaped partition path>; with OVERWRITE its visible
+**               entries are the old files.  The record becomes PENDING with
+**               the new file paths (and success files) and the old ones.
+**   4.          move each staged file into place and create the success
+**               files; readers skip them while the record is PENDING.
+**   5.          in ONE metastore transaction: add the new partitions, set
+**               the statistics of the touched ones (or of the table), and
+**               make the record COMMITTED; readers now see the new files
+**               and skip the old ones.
+**   6.          delete the old files, the staging folder, then the record.
+**   7. close:   an uncommitted write's staging folder and record are
+**               removed; a failure in steps 3-5 first moves the files back.
 **
-**     open --write*--> writing --commit--> committed --close--> (gone)
-**       \                 \--close (abort: staging removed)--> (gone)
+**   open -> WRITING --commit--> PENDING --publish--> COMMITTED --> (gone)
+**             \--close/failure--> (gone)   \--failure: moves undone--> (gone)
+**   a killed writer's record is finished (COMMITTED: step 6) or undone
+**   (PENDING: new files deleted; WRITING: staging deleted) by the next
+**   writer (conn_recover_table in src/connector/recover.c).
 */
 typedef struct chv_sink chv_sink;
 

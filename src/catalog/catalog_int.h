@@ -11,7 +11,7 @@
 #include <sqlite3.h>
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define CHV_METASTORE_SCHEMA_VERSION 1
+#define CHV_METASTORE_SCHEMA_VERSION 2
 
 struct chv_catalog {
   sqlite3 *db;                     /* one connection per handle */
@@ -19,6 +19,8 @@ struct chv_catalog {
   char *path;                      /* the SQLite file */
   const struct chv_fs *fs;         /* back end of the warehouse */
   struct chv_catalog_options opts; /* as given, defaults filled */
+  int txn_depth;                   /* open transactions, nested in a group
+                                      (chv_catalog_begin) when > 1 */
 };
 
 /* Error from the last SQLite call: rc mapped to a status, the formatted

@@ -69,23 +69,68 @@ int cat_exec(chv_catalog *c, const char *sql, struct chv_error *err) {
   return CHV_OK;
 }
 
+/* Transactions nest: inside a group opened by chv_catalog_begin() (or any
+** open transaction of this handle) a begin only counts, a commit only
+** uncounts, and a rollback only uncounts, leaving the decision to the
+** outermost level, whose owner has seen the inner call's error. */
+static int cat_begin(chv_catalog *c, const char *sql, struct chv_error *err) {
+  if (c->txn_depth > 0) {
+    c->txn_depth++;
+    return CHV_OK;
+  }
+  CHV_RETURN_IF_ERR(cat_exec(c, sql, err));
+  c->txn_depth = 1;
+  return CHV_OK;
+}
+
 int cat_begin_write(chv_catalog *c, struct chv_error *err) {
-  return cat_exec(c, "BEGIN IMMEDIATE", err);
+  return cat_begin(c, "BEGIN IMMEDIATE", err);
 }
 
 int cat_begin_read(chv_catalog *c, struct chv_error *err) {
-  return cat_exec(c, "BEGIN", err);
+  return cat_begin(c, "BEGIN", err);
 }
 
 int cat_commit(chv_catalog *c, struct chv_error *err) {
+  if (c->txn_depth > 1) {
+    c->txn_depth--;
+    return CHV_OK;
+  }
+  c->txn_depth = 0;
   int rc = cat_exec(c, "COMMIT", err);
   if (rc) cat_rollback(c);
   return rc;
 }
 
 void cat_rollback(chv_catalog *c) {
+  if (c->txn_depth > 1) {
+    c->txn_depth--;
+    return;
+  }
+  c->txn_depth = 0;
   if (!sqlite3_get_autocommit(c->db))
     sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int chv_catalog_begin(chv_catalog *c, struct chv_error *err) {
+  if (c->txn_depth > 0)
+    return chv_error_set(err, CHV_EINVAL,
+                         "metastore %s: a transaction group is already open",
+                         c->path);
+  return cat_begin_write(c, err);
+}
+
+int chv_catalog_commit(chv_catalog *c, struct chv_error *err) {
+  if (c->txn_depth != 1)
+    return chv_error_set(err, CHV_EINVAL,
+                         "metastore %s: no transaction group is open", c->path);
+  return cat_commit(c, err);
+}
+
+void chv_catalog_rollback(chv_catalog *c) {
+  if (c->txn_depth == 0) return;
+  c->txn_depth = 1;
+  cat_rollback(c);
 }
 
 int cat_name(const char *what, const char *name, char **out,
@@ -279,6 +324,23 @@ static const char schema_sql[] =
     "  key TEXT NOT NULL, value TEXT NOT NULL,\n"
     "  PRIMARY KEY(part_id, key)) WITHOUT ROWID;\n";
 
+/* The records of writes in progress (see chv_catalog_commit_*). */
+static const char schema_v2_sql[] =
+    "CREATE TABLE commits(\n"
+    "  commit_id INTEGER PRIMARY KEY,\n"
+    "  tbl_id INTEGER NOT NULL REFERENCES tbls(tbl_id) ON DELETE CASCADE,\n"
+    "  pid INTEGER NOT NULL,\n"
+    "  state INTEGER NOT NULL,\n"
+    "  staging TEXT NOT NULL,\n"
+    "  create_time INTEGER NOT NULL);\n"
+    "CREATE INDEX commits_by_table ON commits(tbl_id);\n"
+    "CREATE TABLE commit_files(\n"
+    "  commit_id INTEGER NOT NULL REFERENCES commits(commit_id)\n"
+    "    ON DELETE CASCADE,\n"
+    "  kind INTEGER NOT NULL,\n"
+    "  path TEXT NOT NULL,\n"
+    "  PRIMARY KEY(commit_id, kind, path)) WITHOUT ROWID;\n";
+
 static int user_version(chv_catalog *c, int *out, struct chv_error *err) {
   sqlite3_stmt *st;
   CHV_RETURN_IF_ERR(cat_prepare(c, "PRAGMA user_version", &st, err));
@@ -300,7 +362,14 @@ static int create_schema(chv_catalog *c, struct chv_error *err) {
                          c->path, v, CHV_METASTORE_SCHEMA_VERSION);
   CHV_RETURN_IF_ERR(cat_begin_write(c, err));
   int rc = user_version(c, &v, err); /* another process may have won */
-  if (rc == CHV_OK && v == 0) {
+  if (rc == CHV_OK && v == CHV_METASTORE_SCHEMA_VERSION) {
+    /* another process created it meanwhile */
+  } else if (rc == CHV_OK && v != 0) {
+    rc = chv_error_set(err, CHV_ENOTSUP,
+                       "metastore %s has schema version %d, which this build "
+                       "cannot upgrade",
+                       c->path, v);
+  } else if (rc == CHV_OK) {
     rc = cat_exec(c, schema_sql, err);
     sqlite3_stmt *st = NULL;
     if (rc == CHV_OK)
@@ -317,7 +386,8 @@ static int create_schema(chv_catalog *c, struct chv_error *err) {
         rc = cat_sqlerr(c, src, err, "creating database default");
     }
     sqlite3_finalize(st);
-    if (rc == CHV_OK) rc = cat_exec(c, "PRAGMA user_version = 1", err);
+    if (rc == CHV_OK) rc = cat_exec(c, schema_v2_sql, err);
+    if (rc == CHV_OK) rc = cat_exec(c, "PRAGMA user_version = 2", err);
   }
   if (rc) {
     cat_rollback(c);

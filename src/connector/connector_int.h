@@ -31,4 +31,22 @@ int conn_table_option(const struct chv_table *t, const chv_config *cfg,
                       const char *key, struct chv_opt_value *out,
                       struct chv_error *err);
 
+/* Finish or undo the writes of db.table whose writer process is gone (see
+** enum chv_commit_state): a PENDING write's new files are deleted, a
+** COMMITTED write's replaced files are deleted, and in every case the
+** staging folder and the record go.  Records of live processes (this one
+** included) are left alone. */
+int conn_recover_table(chv_catalog *cat, const struct chv_fs *fs,
+                       const char *db, const char *table,
+                       struct chv_error *err);
+
+/* The paths readers of db.table must skip now: new files of PENDING writes
+** and replaced files (or folders) of COMMITTED ones.  *paths: chv_strv_free.
+*/
+int conn_hidden_paths(chv_catalog *cat, const char *db, const char *table,
+                      char ***paths, int *n, struct chv_error *err);
+
+/* True when path is one of paths[0..n) or lies inside one of them. */
+bool conn_path_hidden(char *const *paths, int n, const char *path);
+
 #endif

@@ -44,6 +44,8 @@ struct chv_scan {
   struct chv_batch *rbatch;      /* the reader's batch */
   struct chv_batch out;          /* view: vectors borrowed from rbatch/pvec */
   struct chv_scan_stats stats;
+  char **hidden;                 /* files of writes in progress to skip */
+  int nhidden;
   bool done;
 };
 
@@ -223,6 +225,12 @@ int chv_scan_open(chv_catalog *cat, const char *db, const char *table,
   s->text.ncolumns = s->nfile_cols;
   s->text.batch_rows = s->batch_rows;
 
+  /* Files that writes in progress have moved in but not yet published, or
+  ** replaced but not yet deleted, are not part of the table. */
+  rc = conn_hidden_paths(cat, s->table.db, s->table.name, &s->hidden,
+                         &s->nhidden, err);
+  if (rc != CHV_OK) goto out_free;
+
   /* Partitions, pruned inside the metastore. */
   if (s->table.npkeys > 0) {
     int64_t total;
@@ -323,6 +331,7 @@ static int scan_open_next_file(chv_scan *s, struct chv_error *err) {
     }
   }
   const char *path = s->files.entries[s->file_idx++].path;
+  if (conn_path_hidden(s->hidden, s->nhidden, path)) return CHV_OK;
   CHV_RETURN_IF_ERR(chv_text_reader_open(s->fs, path, s->file_schema,
                                          &s->text, &s->reader, err));
   s->stats.files_read++;
@@ -380,6 +389,7 @@ void chv_scan_close(chv_scan *s) {
   if (s == NULL) return;
   scan_close_file(s);
   chv_dirlist_free(&s->files);
+  chv_strv_free(s->hidden, s->nhidden);
   if (s->cols)
     for (int i = 0; i < s->ncols; i++) chv_vector_close(s->cols[i].pvec);
   chv_free(s->cols);

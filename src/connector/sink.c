@@ -38,6 +38,7 @@ struct chv_sink {
   int nparts;
   int cap_parts;
   int64_t rows;
+  int64_t record_id;             /* the write record; 0: none */
   bool committed;
 };
 
@@ -127,8 +128,13 @@ int chv_sink_open(chv_catalog *cat, const char *db, const char *table,
   rc = conn_uuid(s->id, err);
   if (rc != CHV_OK) goto out_free;
 
-  /* A fresh staging folder: the millisecond clock, bumped past any left
-  ** behind by a writer that died. */
+  /* Finish or undo what writers that died left behind. */
+  rc = conn_recover_table(cat, s->fs, s->table.db, s->table.name, err);
+  if (rc != CHV_OK) goto out_free;
+
+  /* A fresh staging folder: the millisecond clock, bumped past any other
+  ** writer's; registered before it exists, so that a writer killed at any
+  ** point leaves nothing the next one does not know of. */
   for (int64_t ms = s->opts.now_ms;; ms++) {
     chv_free(s->staging);
     s->staging = chv_asprintf("%s/.staging_%lld", inner, (long long)ms);
@@ -137,6 +143,10 @@ int chv_sink_open(chv_catalog *cat, const char *db, const char *table,
   }
   s->task_dir = chv_path_join(s->staging, "task-0-attempt-0");
   if (s->task_dir == NULL) goto out_oom;
+  rc = chv_catalog_commit_register(cat, s->table.db, s->table.name,
+                                   (int64_t)getpid(), s->staging,
+                                   &s->record_id, err);
+  if (rc != CHV_OK) goto out_free;
   rc = s->fs->mkdirs(s->fs, s->task_dir, err);
   if (rc != CHV_OK) goto out_free;
   *out = s;
@@ -348,152 +358,200 @@ static int logged_mkdirs(chv_sink *s, struct undo_log *l, const char *dir,
   return rc;
 }
 
-/* Move the visible entries of dir into the staging trash (INSERT
-** OVERWRITE); they are deleted with the staging dir once the commit holds,
-** and moved back if it fails. */
-static int sink_clear_dir(chv_sink *s, struct undo_log *l, const char *dir,
-                          struct chv_error *err) {
-  struct chv_dirlist ls = {0};
-  int rc = s->fs->list(s->fs, dir, CHV_LIST_SKIP_HIDDEN, &ls, err);
-  if (rc == CHV_ENOENT) {
-    chv_error_clear(err);
-    return CHV_OK;
-  }
-  char *trash = NULL;
-  if (rc == CHV_OK && ls.count > 0) {
-    static int trash_seq;
-    trash = chv_asprintf("%s/trash-%d", s->staging, trash_seq++);
-    if (trash == NULL) rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
-    if (rc == CHV_OK) rc = s->fs->mkdirs(s->fs, trash, err);
-  }
-  for (size_t i = 0; rc == CHV_OK && i < ls.count; i++) {
-    char *to = chv_path_join(trash, ls.entries[i].name);
-    if (to == NULL) {
-      rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
-      break;
-    }
-    rc = logged_rename(s, l, ls.entries[i].path, to, err);
-    chv_free(to);
-  }
-  chv_free(trash);
-  chv_dirlist_free(&ls);
+/* Create an empty file, recorded. */
+static int logged_touch(chv_sink *s, struct undo_log *l, const char *path,
+                        struct chv_error *err) {
+  CHV_RETURN_IF_ERR(undo_push(l, UNDO_FILE, chv_strdup(path), NULL, err));
+  int rc = chv_fs_write_atomic(s->fs, path, "", 0, err);
+  if (rc != CHV_OK) undo_pop_free(l);
   return rc;
 }
 
-/* numFiles and totalSize of the visible files under dir. */
+/* numFiles and totalSize of the visible files under dir (0 if missing). */
 static int sink_dir_stats(chv_sink *s, const char *dir, struct chv_stats *st,
                           struct chv_error *err) {
   struct chv_dirlist l = {0};
+  st->num_files = 0;
+  st->total_size = 0;
   int rc = s->fs->list(s->fs, dir,
                        CHV_LIST_RECURSIVE | CHV_LIST_SKIP_HIDDEN |
                            CHV_LIST_FILES_ONLY,
                        &l, err);
+  if (rc == CHV_ENOENT) {
+    chv_error_clear(err);
+    return CHV_OK;
+  }
   if (rc != CHV_OK) return rc;
   st->num_files = (int64_t)l.count;
-  st->total_size = 0;
   for (size_t i = 0; i < l.count; i++) st->total_size += l.entries[i].st.size;
   chv_dirlist_free(&l);
   return CHV_OK;
 }
 
-/* Move one partition's file into place (recorded in l) and work out the
-** statistics the catalog gets for it.  *dest_out: the partition folder. */
-static int sink_publish_part(chv_sink *s, struct undo_log *l,
-                             struct sink_part *p, char **dest_out,
-                             struct chv_stats *st, struct chv_error *err) {
-  int rc;
+/* A growable list of owned paths. */
+struct pathv {
+  char **v;
+  int n;
+  int cap;
+};
+
+static int pathv_push(struct pathv *pv, char *path /* takes ownership */,
+                      struct chv_error *err) {
+  if (path == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  if (pv->n == pv->cap) {
+    int cap = pv->cap ? pv->cap * 2 : 16;
+    char **v = chv_realloc(pv->v, (size_t)cap * sizeof *v);
+    if (v == NULL) {
+      chv_free(path);
+      return chv_error_set(err, CHV_ENOMEM, "out of memory");
+    }
+    pv->v = v;
+    pv->cap = cap;
+  }
+  pv->v[pv->n++] = path;
+  return CHV_OK;
+}
+
+static void pathv_free(struct pathv *pv) {
+  chv_strv_free(pv->v, pv->n);
+  memset(pv, 0, sizeof *pv);
+}
+
+/* Where one partition's file goes, decided before anything moves. */
+struct part_plan {
+  char *dest;            /* the partition (or table) folder */
+  char *target;          /* dest/<file name> */
+  char *marker;          /* success file to create, or NULL */
+  bool exists;           /* the partition is registered */
+  struct chv_stats old;  /* its statistics before the write */
+  struct chv_stats before; /* its visible files before the write */
+};
+
+static void plans_free(struct part_plan *pl, int n) {
+  if (pl == NULL) return;
+  for (int i = 0; i < n; i++) {
+    chv_free(pl[i].dest);
+    chv_free(pl[i].target);
+    chv_free(pl[i].marker);
+  }
+  chv_free(pl);
+}
+
+/* Decide the destination of part p; with OVERWRITE, the folder's visible
+** entries go to old (they are deleted once the commit holds). */
+static int sink_plan_part(chv_sink *s, struct sink_part *p,
+                          struct part_plan *pl, struct pathv *newv,
+                          struct pathv *oldv, struct chv_error *err) {
+  const struct chv_fs *fs;
   const char *inner;
-  const struct chv_fs *fs; /* the destination's back end: renames need it
-                              to be the staging dir's own */
-  char *dest = NULL;
   struct chv_partition existing = {0};
-  bool exists = false;
+  int rc = CHV_OK;
+  chv_stats_init_unknown(&pl->old);
   if (s->table.npkeys > 0) {
     rc = chv_catalog_get_partition(s->cat, s->table.db, s->table.name,
                                    p->values, &existing, err);
     if (rc == CHV_OK) {
-      exists = true;
+      pl->exists = true;
+      chv_stats_from_params(existing.params, existing.nparams, &pl->old);
       rc = chv_fs_for_path(existing.location, &fs, &inner, err);
-      if (rc == CHV_OK) dest = chv_strdup(inner);
+      if (rc == CHV_OK) pl->dest = chv_strdup(inner);
     } else if (rc == CHV_ENOENT) {
       chv_error_clear(err);
       rc = chv_fs_for_path(s->table.location, &fs, &inner, err);
-      if (rc == CHV_OK) dest = chv_path_join(inner, p->relpath);
+      if (rc == CHV_OK) pl->dest = chv_path_join(inner, p->relpath);
     }
   } else {
+    chv_stats_from_params(s->table.params, s->table.nparams, &pl->old);
     rc = chv_fs_for_path(s->table.location, &fs, &inner, err);
-    if (rc == CHV_OK) dest = chv_strdup(inner);
+    if (rc == CHV_OK) pl->dest = chv_strdup(inner);
   }
-  if (rc != CHV_OK) goto out;
-  if (dest == NULL) {
-    rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
-    goto out;
-  }
-  if (fs != s->fs) {
-    rc = chv_error_set(err, CHV_ENOTSUP,
-                       "partition %s of %s.%s lies on another file system "
-                       "than the table; files cannot be renamed into it",
-                       p->relpath, s->table.db, s->table.name);
-    goto out;
-  }
-
-  char *target = NULL;
-  struct chv_stats before = {0};
-  rc = logged_mkdirs(s, l, dest, err);
-  if (rc == CHV_OK && s->opts.overwrite) rc = sink_clear_dir(s, l, dest, err);
-  if (rc == CHV_OK) rc = sink_dir_stats(s, dest, &before, err);
-  if (rc != CHV_OK) goto out;
-  target = chv_path_join(dest, p->file_name);
-  if (target == NULL) {
-    rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
-    goto out;
-  }
-  rc = logged_rename(s, l, p->staged_path, target, err);
-  chv_free(target);
-  if (rc != CHV_OK) goto out;
+  chv_partition_free(&existing);
+  if (rc != CHV_OK) return rc;
+  if (pl->dest == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  if (fs != s->fs)
+    return chv_error_set(err, CHV_ENOTSUP,
+                         "partition %s of %s.%s lies on another file system "
+                         "than the table; files cannot be renamed into it",
+                         p->relpath, s->table.db, s->table.name);
+  pl->target = chv_path_join(pl->dest, p->file_name);
+  CHV_RETURN_IF_ERR(pathv_push(newv, chv_strdup(pl->target ? pl->target : ""),
+                               err));
+  if (pl->target == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
   if (s->success_file) {
-    char *marker = chv_path_join(dest, s->success_file_name);
-    if (marker == NULL) {
-      rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
-      goto out;
+    char *m = chv_path_join(pl->dest, s->success_file_name);
+    if (m == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+    if (chv_fs_exists(s->fs, m)) {
+      chv_free(m);
+    } else {
+      pl->marker = m;
+      CHV_RETURN_IF_ERR(pathv_push(newv, chv_strdup(m), err));
     }
-    if (!chv_fs_exists(s->fs, marker)) {
-      rc = undo_push(l, UNDO_FILE, chv_strdup(marker), NULL, err);
-      if (rc == CHV_OK) rc = chv_fs_write_atomic(s->fs, marker, "", 0, err);
-      if (rc != CHV_OK && l->n > 0 && l->v[l->n - 1].kind == UNDO_FILE &&
-          strcmp(l->v[l->n - 1].a, marker) == 0)
-        undo_pop_free(l);
-    }
-    chv_free(marker);
-    if (rc != CHV_OK) goto out;
   }
-  rc = s->fs->sync_dir(s->fs, dest, err);
-  if (rc != CHV_OK) goto out;
+  CHV_RETURN_IF_ERR(sink_dir_stats(s, pl->dest, &pl->before, err));
+  if (!s->opts.overwrite) return CHV_OK;
+  struct chv_dirlist ls = {0};
+  rc = s->fs->list(s->fs, pl->dest, CHV_LIST_SKIP_HIDDEN, &ls, err);
+  if (rc == CHV_ENOENT) {
+    chv_error_clear(err);
+    return CHV_OK;
+  }
+  for (size_t i = 0; rc == CHV_OK && i < ls.count; i++)
+    rc = pathv_push(oldv, chv_strdup(ls.entries[i].path), err);
+  chv_dirlist_free(&ls);
+  return rc;
+}
 
-  /* Statistics: files and sizes by listing; rows and raw size add to what
-  ** was there, or are counted afresh when nothing was (a new partition, an
-  ** overwrite, an empty table). */
-  struct chv_stats old;
-  chv_stats_init_unknown(&old);
-  if (exists)
-    chv_stats_from_params(existing.params, existing.nparams, &old);
-  else if (s->table.npkeys == 0)
-    chv_stats_from_params(s->table.params, s->table.nparams, &old);
-  rc = sink_dir_stats(s, dest, st, err);
-  if (rc != CHV_OK) goto out;
-  bool fresh = before.num_files == 0;
+/* Move part p's file into place (recorded in l) and fill its statistics. */
+static int sink_move_part(chv_sink *s, struct undo_log *l, struct sink_part *p,
+                          struct part_plan *pl, struct chv_stats *st,
+                          struct chv_error *err) {
+  CHV_RETURN_IF_ERR(logged_mkdirs(s, l, pl->dest, err));
+  CHV_RETURN_IF_ERR(logged_rename(s, l, p->staged_path, pl->target, err));
+  if (pl->marker) CHV_RETURN_IF_ERR(logged_touch(s, l, pl->marker, err));
+  CHV_RETURN_IF_ERR(s->fs->sync_dir(s->fs, pl->dest, err));
+  /* Statistics: an overwrite leaves just this file; otherwise files and
+  ** sizes by listing, and rows and raw size add to what was there, or are
+  ** counted afresh when nothing was. */
+  if (s->opts.overwrite) {
+    st->num_files = 1;
+    st->total_size = p->st.file_bytes;
+  } else {
+    CHV_RETURN_IF_ERR(sink_dir_stats(s, pl->dest, st, err));
+  }
+  bool fresh = s->opts.overwrite || pl->before.num_files == 0;
   st->num_rows = fresh ? p->st.rows
-                       : (old.num_rows >= 0 ? old.num_rows + p->st.rows : -1);
+                       : (pl->old.num_rows >= 0 ? pl->old.num_rows + p->st.rows
+                                                : -1);
   st->raw_data_size =
       fresh ? p->st.raw_bytes
-            : (old.raw_data_size >= 0 ? old.raw_data_size + p->st.raw_bytes
-                                      : -1);
-out:
-  chv_partition_free(&existing);
+            : (pl->old.raw_data_size >= 0
+                   ? pl->old.raw_data_size + p->st.raw_bytes
+                   : -1);
+  return CHV_OK;
+}
+
+/* The metastore side of a commit, in one transaction group: new partitions
+** with their statistics, statistics of the others (or of the table), and
+** the write record moved to COMMITTED. */
+static int sink_publish(chv_sink *s, struct chv_partition *entries,
+                        int nentries, const struct chv_stats *table_stats,
+                        struct chv_error *err) {
+  CHV_RETURN_IF_ERR(chv_catalog_begin(s->cat, err));
+  int rc = CHV_OK;
+  /* Without the metastore policy the files land in their folders and the
+  ** metastore is left alone, as Flink does. */
+  if (s->table.npkeys == 0 && s->nparts > 0 && s->gather_stats)
+    rc = chv_catalog_set_table_stats(s->cat, s->table.db, s->table.name,
+                                     table_stats, err);
+  else if (nentries > 0 && s->metastore_policy)
+    rc = chv_catalog_add_partitions(
+        s->cat, s->table.db, s->table.name, entries, nentries,
+        CHV_CAT_IF_NOT_EXISTS | CHV_CAT_MERGE_PARAMS, err);
   if (rc == CHV_OK)
-    *dest_out = dest;
-  else
-    chv_free(dest);
+    rc = chv_catalog_commit_set(s->cat, s->record_id, CHV_COMMIT_COMMITTED,
+                                false, NULL, 0, NULL, 0, err);
+  if (rc == CHV_OK) rc = chv_catalog_commit(s->cat, err);
+  if (rc != CHV_OK) chv_catalog_rollback(s->cat);
   return rc;
 }
 
@@ -512,52 +570,71 @@ int chv_sink_commit(chv_sink *s, struct chv_error *err) {
   }
 
   struct undo_log log = {0};
+  struct pathv newv = {0}, oldv = {0};
+  struct chv_stats table_stats = {0};
+  int nentries = 0;
+  struct part_plan *plans = chv_calloc((size_t)s->nparts + 1, sizeof *plans);
   struct chv_partition *entries =
       chv_calloc((size_t)s->nparts + 1, sizeof *entries);
-  if (entries == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
-  struct chv_stats table_stats;
-  int nentries = 0;
+  if (plans == NULL || entries == NULL) {
+    rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
+  /* 1. Plan; record the files about to appear (readers skip them) and the
+  **    ones an overwrite replaces. */
+  for (int i = 0; i < s->nparts && rc == CHV_OK; i++)
+    rc = sink_plan_part(s, &s->parts[i], &plans[i], &newv, &oldv, err);
+  if (rc == CHV_OK)
+    rc = chv_catalog_commit_set(s->cat, s->record_id, CHV_COMMIT_PENDING, true,
+                                newv.v, newv.n, oldv.v, oldv.n, err);
+  /* 2. Move the files into place. */
   for (int i = 0; i < s->nparts && rc == CHV_OK; i++) {
-    struct sink_part *p = &s->parts[i];
     struct chv_stats st;
-    char *dest = NULL;
-    rc = sink_publish_part(s, &log, p, &dest, &st, err);
+    rc = sink_move_part(s, &log, &s->parts[i], &plans[i], &st, err);
     if (rc != CHV_OK) break;
     if (s->table.npkeys == 0) {
       table_stats = st;
-      chv_free(dest);
       continue;
     }
     struct chv_partition *e = &entries[nentries++];
-    e->values = p->values; /* borrowed until the catalog call */
+    e->values = s->parts[i].values; /* borrowed until the catalog call */
     e->nvalues = s->table.npkeys;
-    e->location = dest;
-    if (chv_stats_to_params(&st, &e->params, &e->nparams) != CHV_OK)
-      rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+    e->location = plans[i].dest;
+    rc = chv_stats_to_params(&st, &e->params, &e->nparams);
+    if (rc != CHV_OK) rc = chv_error_set(err, rc, "out of memory");
   }
-  /* The catalog changes in one transaction: new partitions appear with their
-  ** statistics, existing ones get theirs updated. */
-  if (rc == CHV_OK) {
-    /* Without the metastore policy the files land in their folders and
-    ** the metastore is left alone, as Flink does. */
-    if (s->table.npkeys == 0 && s->nparts > 0 && s->gather_stats)
-      rc = chv_catalog_set_table_stats(s->cat, s->table.db, s->table.name,
-                                       &table_stats, err);
-    else if (nentries > 0 && s->metastore_policy)
-      rc = chv_catalog_add_partitions(
-          s->cat, s->table.db, s->table.name, entries, nentries,
-          CHV_CAT_IF_NOT_EXISTS | CHV_CAT_MERGE_PARAMS, err);
+  /* 3. Publish: from here on the write holds. */
+  if (rc == CHV_OK) rc = sink_publish(s, entries, nentries, &table_stats, err);
+  if (rc != CHV_OK) {
+    undo_all(s->fs, &log); /* the table is as it was before the commit */
+    goto out;
   }
+  s->committed = true;
+  /* 4. Delete what the overwrite replaced, then forget the record.  A
+  **    failure here leaves the record, so readers keep skipping the old
+  **    files and the next writer deletes them; the write itself holds. */
+  bool all_gone = true;
+  for (int i = 0; i < oldv.n; i++) {
+    int drc = s->fs->remove(s->fs, oldv.v[i], true, NULL);
+    if (drc != CHV_OK && drc != CHV_ENOENT) all_gone = false;
+  }
+  /* The staging folder goes before the record that names it. */
+  if (all_gone && s->fs->remove(s->fs, s->staging, true, NULL) != CHV_OK)
+    all_gone = false;
+  if (all_gone &&
+      chv_catalog_commit_remove(s->cat, s->record_id, NULL) == CHV_OK)
+    s->record_id = 0;
+
+out:
   for (int i = 0; i < nentries; i++) {
     entries[i].values = NULL;
-    chv_free(entries[i].location);
+    entries[i].location = NULL; /* owned by the plan */
     chv_kv_free(entries[i].params, entries[i].nparams);
   }
   chv_free(entries);
-  if (rc == CHV_OK)
-    s->committed = true;
-  else
-    undo_all(s->fs, &log); /* the table is as it was before the commit */
+  plans_free(plans, s->nparts);
+  pathv_free(&newv);
+  pathv_free(&oldv);
   undo_free(&log);
   return rc;
 }
@@ -573,7 +650,12 @@ void chv_sink_close(chv_sink *s) {
     chv_free(p->staged_path);
   }
   chv_free(s->parts);
-  if (s->staging && s->fs) s->fs->remove(s->fs, s->staging, true, NULL);
+  /* An uncommitted write is forgotten; a committed one whose old files
+  ** could not all be deleted keeps its record for the next writer. */
+  if (s->staging && s->fs && (s->record_id == 0 || !s->committed))
+    s->fs->remove(s->fs, s->staging, true, NULL);
+  if (s->record_id != 0 && !s->committed)
+    chv_catalog_commit_remove(s->cat, s->record_id, NULL);
   chv_free(s->staging);
   chv_free(s->task_dir);
   chv_free(s->success_file_name);
