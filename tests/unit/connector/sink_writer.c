@@ -6,6 +6,7 @@
 **   sink_writer WAREHOUSE START COUNT
 */
 #include "connector/connector.h"
+#include "conn_fixture.h"
 #include "sink_plan.h"
 
 #include <stdio.h>
@@ -27,24 +28,8 @@ int main(int argc, char **argv) {
     int part, id0, n;
     bool overwrite;
     sink_plan_op(i, &part, &overwrite, &id0, &n);
-    struct chv_sink_options o;
-    chv_sink_options_init(&o);
-    o.overwrite = overwrite;
-    chv_sink *s;
-    int rc = chv_sink_open(cat, "default", "t", &o, &s, &err);
-    struct chv_batch *b = NULL;
-    if (rc == CHV_OK) rc = chv_batch_open(chv_sink_schema(s), n, &b, &err);
-    for (int r = 0; rc == CHV_OK && r < n; r++) {
-      int32_t id = id0 + r;
-      rc = chv_vector_append_value(b->cols[0], &id, &err);
-      if (rc == CHV_OK) rc = chv_vector_append_string(b->cols[1], "x", 1, &err);
-      b->nrows++;
-    }
-    char *values[1] = {(char *)sink_plan_parts[part]};
-    if (rc == CHV_OK) rc = chv_sink_write(s, values, b, &err);
-    chv_batch_close(b);
-    if (rc == CHV_OK) rc = chv_sink_commit(s, &err);
-    if (rc == CHV_OK) chv_sink_close(s);
+    int rc = write_rows(cat, sink_plan_parts[part], id0, n, overwrite, true,
+                        &err);
     if (rc != CHV_OK) {
       fprintf(stderr, "sink_writer: write %d: %s\n", i, err.msg);
       return 1;

@@ -6,50 +6,7 @@
 */
 #include "chv_test.h"
 #include "connector/connector.h"
-
-static chv_catalog *open_table(const char *wh, struct chv_error *err) {
-  chv_catalog *cat = NULL;
-  if (chv_catalog_open(wh, NULL, &cat, err) != CHV_OK) return NULL;
-  struct chv_column cols[] = {{"id", "int", NULL}, {"name", "string", NULL}};
-  struct chv_column pkeys[] = {{"dt", "string", NULL}};
-  struct chv_table t = {.db = "default",
-                        .name = "t",
-                        .columns = cols,
-                        .ncols = 2,
-                        .pkeys = pkeys,
-                        .npkeys = 1,
-                        .type = CHV_MANAGED_TABLE};
-  if (chv_catalog_create_table(cat, &t, 0, err) != CHV_OK) {
-    chv_catalog_close(cat);
-    return NULL;
-  }
-  return cat;
-}
-
-static int write_rows(chv_catalog *cat, const char *dt, int id0, int n,
-                      struct chv_error *err) {
-  struct chv_sink_options o;
-  chv_sink_options_init(&o);
-  chv_sink *s;
-  CHV_RETURN_IF_ERR(chv_sink_open(cat, "default", "t", &o, &s, err));
-  struct chv_batch *b = NULL;
-  int rc = chv_batch_open(chv_sink_schema(s), n, &b, err);
-  for (int i = 0; rc == CHV_OK && i < n; i++) {
-    int32_t id = id0 + i;
-    char name[32];
-    snprintf(name, sizeof name, "row%d", id);
-    rc = chv_vector_append_value(b->cols[0], &id, err);
-    if (rc == CHV_OK)
-      rc = chv_vector_append_string(b->cols[1], name, strlen(name), err);
-    b->nrows++;
-  }
-  char *values[1] = {(char *)dt};
-  if (rc == CHV_OK) rc = chv_sink_write(s, values, b, err);
-  chv_batch_close(b);
-  if (rc == CHV_OK) rc = chv_sink_commit(s, err);
-  chv_sink_close(s);
-  return rc;
-}
+#include "conn_fixture.h"
 
 /* Export a scan of default.t and read it to the end: rows and the sum of
 ** ids; every array validated.  Returns the stream's errno (or a CHV_ code
@@ -100,7 +57,7 @@ static int stream_sum(chv_catalog *cat, int64_t limit, int64_t batch_rows,
 
 static void test_stream_empty_and_limit(void) {
   struct chv_error err;
-  chv_catalog *cat = open_table(chv_test_tmpdir(), &err);
+  chv_catalog *cat = open_table(chv_test_tmpdir(), "string", &err);
   CHV_REQUIRE(cat != NULL);
   int64_t rows, sum;
   char msg[256] = "";
@@ -108,8 +65,8 @@ static void test_stream_empty_and_limit(void) {
   CHV_CHECK_EQ_INT(stream_sum(cat, -1, 0, &rows, &sum, msg, sizeof msg), 0);
   CHV_CHECK_EQ_INT(rows, 0);
 
-  CHV_REQUIRE_OK(write_rows(cat, "a", 0, 10, &err), &err);
-  CHV_REQUIRE_OK(write_rows(cat, "b", 100, 10, &err), &err);
+  CHV_REQUIRE_OK(write_rows(cat, "a", 0, 10, false, true, &err), &err);
+  CHV_REQUIRE_OK(write_rows(cat, "b", 100, 10, false, true, &err), &err);
   CHV_CHECK_EQ_INT(stream_sum(cat, -1, 3, &rows, &sum, msg, sizeof msg), 0);
   CHV_CHECK_EQ_INT(rows, 20);
   CHV_CHECK_EQ_INT(sum, 45 + 1045);
@@ -126,9 +83,9 @@ static void test_stream_empty_and_limit(void) {
 static void test_stream_error(void) {
   struct chv_error err;
   const char *wh = chv_test_tmpdir();
-  chv_catalog *cat = open_table(wh, &err);
+  chv_catalog *cat = open_table(wh, "string", &err);
   CHV_REQUIRE(cat != NULL);
-  CHV_REQUIRE_OK(write_rows(cat, "a", 0, 10, &err), &err);
+  CHV_REQUIRE_OK(write_rows(cat, "a", 0, 10, false, true, &err), &err);
   char path[800];
   snprintf(path, sizeof path, "%s/t/dt=a/zz-broken.gz", wh);
   FILE *f = fopen(path, "wb");
@@ -148,10 +105,10 @@ static void test_stream_error(void) {
 ** ends the run cleanly (ASan: no leak) and a later run succeeds. */
 static void test_stream_alloc_failure(void) {
   struct chv_error err;
-  chv_catalog *cat = open_table(chv_test_tmpdir(), &err);
+  chv_catalog *cat = open_table(chv_test_tmpdir(), "string", &err);
   CHV_REQUIRE(cat != NULL);
-  CHV_REQUIRE_OK(write_rows(cat, "a", 0, 10, &err), &err);
-  CHV_REQUIRE_OK(write_rows(cat, "b", 100, 10, &err), &err);
+  CHV_REQUIRE_OK(write_rows(cat, "a", 0, 10, false, true, &err), &err);
+  CHV_REQUIRE_OK(write_rows(cat, "b", 100, 10, false, true, &err), &err);
   int failures = 0;
   bool done = false;
   for (long n = 1; n < 100000 && !done; n++) {
