@@ -36,5 +36,6 @@
 #include "chive/text.h"
 #include "chive/jsonl.h"
 #include "chive/connector.h"
+#include "chive/sql.h"
 
 #endif /* CHIVE_ALL_H */

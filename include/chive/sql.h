@@ -1,0 +1,509 @@
+/*
+** chive public API: the SQL parser (Flink's default dialect and the Hive
+** dialect), its syntax tree and a script splitter.
+**
+** INTERFACE
+**   chv_sql_parse()      a script (statements separated by ';') to a tree
+**   chv_sql_parse_ex()   the same with options (dialect, nesting limit) and
+**                        the position of a syntax error
+**   chv_sql_split()      cut a script into statements at ';' outside strings
+**                        and comments, each with its line and column (for a
+**                        shell that must know when a statement is complete)
+**   chv_sql_ast_print()  a statement as canonical S-expression text
+**
+** The parser does not look at any catalog: names are kept as written
+** (identifiers plain or `backquoted`, compared case-insensitively later),
+** column types are kept as their source text and parsed by a later stage
+** with chv_type_parse() (include/chive/types.h).  Flink spellings (ROW<..>,
+** BYTES, TIMESTAMP(9), STRING) stay as written; mapping them to Hive types
+** (struct, binary, timestamp) is the binder's job.
+**
+** Memory: every node and every string of a tree lives in the chv_arena the
+** caller passes; chv_arena_close() frees the whole tree.  Strings are
+** NUL-terminated copies; string literal values also carry their length
+** (a Hive '\0' escape decodes to a NUL byte).
+**
+** Thread safety: the functions keep no global state; a tree belongs to the
+** thread owning its arena.
+*/
+#ifndef CHIVE_SQL_H
+#define CHIVE_SQL_H
+
+#include "chive/common.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A place in the source text: line and column are 1-based (the column
+** counts bytes), offset is 0-based from the start of the text. */
+struct chv_sql_pos {
+  int line;
+  int column;
+  size_t offset;
+};
+
+/* How string literals read.  DEFAULT (Flink): 'it''s' is the only escape,
+** a backslash is an ordinary character.  HIVE: backslash escapes as Hive's
+** unescapeSQLString reads them (\n \t \0 \' \\ \ooo octal \uXXXX ...) and
+** "double quoted" text is a string too.  In both, '' inside '...' is a
+** quote.  A script switches dialect with SET 'table.sql-dialect' = 'hive'
+** (or 'default'), which applies from the next statement on. */
+enum chv_sql_dialect {
+  CHV_SQL_DIALECT_DEFAULT = 0,
+  CHV_SQL_DIALECT_HIVE = 1
+};
+
+/* A name of one to three parts: table, db.table, catalog.db.table (or
+** column, t.column, db.t.column).  Parts keep their original text without
+** backquotes.  nparts == 0 means "no name". */
+struct chv_sql_name {
+  int nparts;
+  const char *parts[3];
+  struct chv_sql_pos pos;
+};
+
+/* 'key' = 'value' from WITH (...), TBLPROPERTIES, DBPROPERTIES,
+** SERDEPROPERTIES or an OPTIONS hint (decoded values). */
+struct chv_sql_prop {
+  const char *key;
+  const char *value; /* NULL for a hint argument that is a bare name */
+  struct chv_sql_pos pos;
+};
+
+struct chv_sql_props {
+  struct chv_sql_prop *items;
+  size_t n;
+};
+
+/* A table hint: name(args), e.g. OPTIONS('k'='v'). */
+struct chv_sql_hint {
+  const char *name;
+  struct chv_sql_props args;
+  struct chv_sql_pos pos;
+};
+
+struct chv_sql_hints {
+  struct chv_sql_hint *items;
+  size_t n;
+};
+
+struct chv_sql_expr;
+struct chv_sql_query;
+struct chv_sql_stmt;
+
+/* One k=v (static: value set) or k (dynamic: value NULL) of a PARTITION
+** (...) clause.  value is a literal expression as written. */
+struct chv_sql_part_kv {
+  const char *key;
+  struct chv_sql_expr *value;
+  struct chv_sql_pos pos;
+};
+
+struct chv_sql_part_spec {
+  struct chv_sql_part_kv *items;
+  size_t n;
+  struct chv_sql_pos pos;
+};
+
+/* ---- expressions ------------------------------------------------------ */
+
+#define CHV_SQL_EXPR_KINDS(X)                                                 \
+  X(LITERAL, "lit")                                                           \
+  X(COLUMN, "col")                                                            \
+  X(STAR, "star")                                                             \
+  X(UNARY, "unary")                                                           \
+  X(BINARY, "binary")                                                         \
+  X(IN, "in")                                                                 \
+  X(BETWEEN, "between")                                                       \
+  X(LIKE, "like")                                                             \
+  X(IS, "is")                                                                 \
+  X(CASE, "case")                                                             \
+  X(CAST, "cast")                                                             \
+  X(FUNC, "call")                                                             \
+  X(SUBQUERY, "subquery")
+
+enum chv_sql_expr_kind {
+#define CHV_X_(k, s) CHV_SQL_EXPR_##k,
+  CHV_SQL_EXPR_KINDS(CHV_X_)
+#undef CHV_X_
+};
+
+#define CHV_SQL_LIT_KINDS(X)                                                  \
+  X(INTEGER, "int")       /* 10, 10Y, 10S, 10L (suffix in .suffix) */        \
+  X(DECIMAL, "dec")       /* 1.5, 10BD (exact in Flink; Hive: double) */      \
+  X(DOUBLE, "double")     /* 1e10, 1.5e-3, 2D */                              \
+  X(STRING, "str")        /* 'abc' or "abc" */                                \
+  X(BOOLEAN, "bool")      /* TRUE, FALSE */                                   \
+  X(NULL, "null")         /* NULL */                                          \
+  X(DATE, "date")         /* DATE 'yyyy-mm-dd' */                             \
+  X(TIMESTAMP, "timestamp") /* TIMESTAMP '...' */                             \
+  X(INTERVAL, "interval") /* INTERVAL '1' DAY (AST only) */                   \
+  X(BINARY, "binary")     /* X'0A' */
+
+enum chv_sql_lit_kind {
+#define CHV_X_(k, s) CHV_SQL_LIT_##k,
+  CHV_SQL_LIT_KINDS(CHV_X_)
+#undef CHV_X_
+};
+
+#define CHV_SQL_OPS(X)                                                        \
+  X(NEG, "-")                                                                 \
+  X(PLUS, "+")                                                                \
+  X(NOT, "not")                                                               \
+  X(BITNOT, "~")                                                              \
+  X(OR, "or")                                                                 \
+  X(AND, "and")                                                               \
+  X(EQ, "=")                                                                  \
+  X(NE, "<>")                                                                 \
+  X(LT, "<")                                                                  \
+  X(LE, "<=")                                                                 \
+  X(GT, ">")                                                                  \
+  X(GE, ">=")                                                                 \
+  X(NULL_EQ, "<=>")                                                           \
+  X(CONCAT, "||")                                                             \
+  X(ADD, "+")                                                                 \
+  X(SUB, "-")                                                                 \
+  X(MUL, "*")                                                                 \
+  X(DIV, "/")                                                                 \
+  X(MOD, "%")                                                                 \
+  X(INTDIV, "div")                                                            \
+  X(SUBSCRIPT, "[]")
+
+/* Operators: == is EQ and != is NE (the printer shows = and <>). */
+enum chv_sql_op {
+#define CHV_X_(k, s) CHV_SQL_OP_##k,
+  CHV_SQL_OPS(CHV_X_)
+#undef CHV_X_
+};
+
+/* IS [NOT] NULL / TRUE / FALSE */
+enum chv_sql_is_what { CHV_SQL_IS_NULL, CHV_SQL_IS_TRUE, CHV_SQL_IS_FALSE };
+
+struct chv_sql_expr {
+  enum chv_sql_expr_kind kind;
+  struct chv_sql_pos pos;
+  union {
+    struct {
+      enum chv_sql_lit_kind kind;
+      const char *text;  /* source text of the literal token(s) as written:
+                            10BD, 'it''s', X'0A', the quoted part of
+                            DATE '...' */
+      const char *value; /* decoded: string contents (dialect rules), the
+                            digits of a number without suffix, TRUE/FALSE */
+      size_t value_len;
+      const char *suffix; /* number suffix as written (Y S L BD D) or NULL */
+      const char *unit;   /* INTERVAL unit: DAY, "DAY TO SECOND" ... */
+    } lit;
+    struct chv_sql_name column; /* a, t.a, db.t.a */
+    struct chv_sql_name star;   /* *, t.*, db.t.* (nparts = qualifier) */
+    struct {
+      enum chv_sql_op op;
+      struct chv_sql_expr *arg;
+    } unary;
+    struct {
+      enum chv_sql_op op;
+      struct chv_sql_expr *left, *right;
+    } binary;
+    struct {
+      struct chv_sql_expr *arg;
+      struct chv_sql_expr **list;
+      size_t n;
+      bool negated;
+    } in;
+    struct {
+      struct chv_sql_expr *arg, *low, *high;
+      bool negated;
+    } between;
+    struct {
+      struct chv_sql_expr *arg, *pattern;
+      bool negated;
+      bool regex; /* RLIKE / REGEXP */
+    } like;
+    struct {
+      struct chv_sql_expr *arg;
+      enum chv_sql_is_what what;
+      bool negated;
+    } is;
+    struct {
+      struct chv_sql_expr *operand; /* CASE x WHEN ...; NULL for CASE WHEN */
+      struct chv_sql_expr **when, **then;
+      size_t n;
+      struct chv_sql_expr *else_; /* NULL without ELSE */
+    } case_;
+    struct {
+      struct chv_sql_expr *arg;
+      const char *type_text; /* as written, see the file comment */
+      struct chv_sql_pos type_pos;
+    } cast;
+    struct {
+      const char *name;
+      struct chv_sql_expr **args;
+      size_t n;
+      bool distinct;
+      bool star; /* COUNT(*) */
+    } func;
+    struct chv_sql_query *subquery; /* (SELECT ...) in an expression */
+  } u;
+};
+
+/* ---- queries ---------------------------------------------------------- */
+
+struct chv_sql_select_item {
+  struct chv_sql_expr *expr;
+  const char *alias; /* NULL when none */
+};
+
+enum chv_sql_join_kind {
+  CHV_SQL_JOIN_INNER,
+  CHV_SQL_JOIN_LEFT,
+  CHV_SQL_JOIN_RIGHT,
+  CHV_SQL_JOIN_FULL,
+  CHV_SQL_JOIN_CROSS
+};
+
+enum chv_sql_from_kind {
+  CHV_SQL_FROM_TABLE,
+  CHV_SQL_FROM_SUBQUERY,
+  CHV_SQL_FROM_JOIN
+};
+
+struct chv_sql_from {
+  enum chv_sql_from_kind kind;
+  struct chv_sql_pos pos;
+  const char *alias;                    /* TABLE and SUBQUERY; may be NULL */
+  struct chv_sql_name table;            /* TABLE */
+  struct chv_sql_hints hints;           /* TABLE: /\*+ OPTIONS(...) *\/ */
+  struct chv_sql_expr *system_time;     /* TABLE: FOR SYSTEM_TIME AS OF e */
+  struct chv_sql_query *subquery;       /* SUBQUERY */
+  enum chv_sql_join_kind join;          /* JOIN */
+  struct chv_sql_from *left, *right;    /* JOIN */
+  struct chv_sql_expr *on;              /* JOIN; NULL for CROSS or none */
+};
+
+struct chv_sql_order_item {
+  struct chv_sql_expr *expr;
+  bool desc;
+  int nulls; /* 0 not given, 1 NULLS FIRST, 2 NULLS LAST */
+};
+
+struct chv_sql_cte {
+  const char *name;
+  struct chv_sql_query *query;
+  struct chv_sql_pos pos;
+};
+
+enum chv_sql_query_kind {
+  CHV_SQL_QUERY_SELECT,
+  CHV_SQL_QUERY_UNION, /* left UNION [ALL] right */
+  CHV_SQL_QUERY_VALUES
+};
+
+struct chv_sql_query {
+  enum chv_sql_query_kind kind;
+  struct chv_sql_pos pos;
+  struct chv_sql_cte *ctes; /* WITH name AS (...), ... */
+  size_t nctes;
+  /* SELECT */
+  bool distinct;
+  struct chv_sql_select_item *items;
+  size_t nitems;
+  struct chv_sql_from *from; /* NULL for SELECT without FROM */
+  struct chv_sql_expr *where, *having;
+  struct chv_sql_expr **group_by;
+  size_t ngroup_by;
+  /* UNION */
+  struct chv_sql_query *left, *right;
+  bool all;
+  /* VALUES: rows of expressions */
+  struct chv_sql_expr ***rows;
+  size_t *row_lens;
+  size_t nrows;
+  /* any kind */
+  struct chv_sql_order_item *order_by;
+  size_t norder_by;
+  struct chv_sql_expr *limit;
+};
+
+/* ---- statements ------------------------------------------------------- */
+
+/* A column of CREATE TABLE.  In the Flink partition form
+** PARTITIONED BY (k, ...) a partition column has type_text NULL: it names a
+** column of the column list. */
+struct chv_sql_column {
+  const char *name;
+  const char *type_text; /* exact source span, e.g. "map<string,int>" */
+  struct chv_sql_pos type_pos;
+  const char *comment;   /* NULL when none */
+  struct chv_sql_pos pos;
+};
+
+enum chv_sql_table_form {
+  CHV_SQL_FORM_HIVE,  /* PARTITIONED BY (k type), STORED AS, TBLPROPERTIES */
+  CHV_SQL_FORM_FLINK  /* PARTITIONED BY (k) or WITH ('connector'=...) */
+};
+
+enum chv_sql_row_format {
+  CHV_SQL_ROW_FORMAT_NONE,
+  CHV_SQL_ROW_FORMAT_DELIMITED,
+  CHV_SQL_ROW_FORMAT_SERDE
+};
+
+struct chv_sql_create_table {
+  struct chv_sql_name name;
+  bool external, temporary, if_not_exists;
+  enum chv_sql_table_form form;
+  struct chv_sql_column *columns;
+  size_t ncolumns;
+  const char *comment;
+  struct chv_sql_column *part_columns;
+  size_t npart_columns;
+  enum chv_sql_row_format row_format;
+  /* ROW FORMAT DELIMITED: decoded delimiter strings, NULL when not given */
+  const char *fields_terminated, *escaped_by, *collection_terminated,
+      *map_keys_terminated, *lines_terminated, *null_defined_as;
+  const char *serde;               /* ROW FORMAT SERDE '...' */
+  struct chv_sql_props serde_props;
+  const char *stored_as;           /* TEXTFILE, PARQUET ... as written */
+  const char *input_format, *output_format; /* STORED AS INPUTFORMAT ... */
+  const char *location;
+  struct chv_sql_props tblproperties;
+  struct chv_sql_props with;       /* Flink WITH (...) */
+  struct chv_sql_query *as_query;  /* CREATE TABLE ... AS SELECT */
+  struct chv_sql_name like;        /* CREATE TABLE t LIKE other */
+};
+
+struct chv_sql_add_partition {
+  struct chv_sql_part_spec spec;
+  const char *location;
+};
+
+#define CHV_SQL_STMT_KINDS(X)                                                 \
+  X(CREATE_CATALOG, "create-catalog")                                         \
+  X(USE_CATALOG, "use-catalog")                                               \
+  X(SHOW_CATALOGS, "show-catalogs")                                           \
+  X(SHOW_CURRENT_CATALOG, "show-current-catalog")                             \
+  X(SHOW_CURRENT_DATABASE, "show-current-database")                           \
+  X(CREATE_DATABASE, "create-database")                                       \
+  X(DROP_DATABASE, "drop-database")                                           \
+  X(USE, "use")                                                               \
+  X(SHOW_DATABASES, "show-databases")                                         \
+  X(SHOW_TABLES, "show-tables")                                               \
+  X(SHOW_PARTITIONS, "show-partitions")                                       \
+  X(SHOW_CREATE_TABLE, "show-create-table")                                   \
+  X(DESCRIBE, "describe")                                                     \
+  X(CREATE_TABLE, "create-table")                                             \
+  X(DROP_TABLE, "drop-table")                                                 \
+  X(TRUNCATE_TABLE, "truncate-table")                                         \
+  X(ADD_PARTITIONS, "add-partitions")                                         \
+  X(DROP_PARTITIONS, "drop-partitions")                                       \
+  X(SET_TBLPROPERTIES, "set-tblproperties")                                   \
+  X(RENAME_TABLE, "rename-table")                                             \
+  X(MSCK_REPAIR, "msck-repair")                                               \
+  X(LOAD_DATA, "load-data")                                                   \
+  X(INSERT, "insert")                                                         \
+  X(QUERY, "query")                                                           \
+  X(SET, "set")                                                               \
+  X(RESET, "reset")                                                           \
+  X(EXPLAIN, "explain")
+
+enum chv_sql_stmt_kind {
+#define CHV_X_(k, s) CHV_SQL_STMT_##k,
+  CHV_SQL_STMT_KINDS(CHV_X_)
+#undef CHV_X_
+};
+
+/* One statement.  Which fields mean something depends on kind; the others
+** are zero.  name is the catalog, database or table the statement is about. */
+struct chv_sql_stmt {
+  enum chv_sql_stmt_kind kind;
+  struct chv_sql_pos pos;
+  enum chv_sql_dialect dialect; /* in force when it was parsed */
+  struct chv_sql_name name;
+  bool if_exists;     /* DROP ... IF EXISTS, ALTER ... DROP IF EXISTS */
+  bool if_not_exists; /* CREATE DATABASE / ADD IF NOT EXISTS */
+  struct chv_sql_props props; /* CREATE CATALOG WITH, DBPROPERTIES,
+                                 SET TBLPROPERTIES */
+  const char *comment;        /* CREATE DATABASE */
+  const char *location;       /* CREATE DATABASE */
+  bool cascade;               /* DROP DATABASE ... CASCADE */
+  const char *like;           /* SHOW TABLES LIKE '...' */
+  const char *describe_mode;  /* DESCRIBE: NULL, "FORMATTED", "EXTENDED" */
+  struct chv_sql_part_spec partition; /* SHOW PARTITIONS, TRUNCATE, LOAD,
+                                         INSERT (n == 0: none) */
+  struct chv_sql_create_table *create_table;
+  struct chv_sql_add_partition *add_parts; /* ADD PARTITION ... */
+  size_t nadd_parts;
+  struct chv_sql_part_spec *drop_parts;    /* DROP PARTITION ... */
+  size_t ndrop_parts;
+  struct chv_sql_name new_name;            /* RENAME TO */
+  /* LOAD DATA */
+  bool local, overwrite;                   /* overwrite: INSERT too */
+  const char *inpath;
+  /* INSERT */
+  struct chv_sql_hints hints;              /* INSERT INTO t /\*+ ... *\/ */
+  struct chv_sql_query *query;             /* INSERT source, QUERY */
+  /* SET / RESET: key NULL lists (SET) or resets all (RESET) */
+  const char *key;
+  const char *value;                       /* trimmed raw text or decoded */
+  bool quoted;                             /* SET 'k' = 'v' form */
+  struct chv_sql_stmt *explained;          /* EXPLAIN */
+};
+
+struct chv_sql_script {
+  struct chv_sql_stmt **stmts;
+  size_t n;
+};
+
+struct chv_sql_parse_options {
+  enum chv_sql_dialect dialect; /* at the start of the script */
+  int max_depth; /* nesting limit (parentheses, sub-queries, unary
+                   operators, each further operand of a chain such as
+                   a + b + c or a AND b AND c); 0 means 1000 */
+};
+
+/* Parse sql[0, len) (need not be NUL-terminated).  On success *out is a
+** script in arena (borrowed from the arena; freed with it).  Returns
+** CHV_ESYNTAX with "line L, column C: expected X, found Y" in err (and
+** err_pos, when not NULL, filled) for invalid text, CHV_ENOMEM, or
+** CHV_EINVAL for NULL arguments.  Empty statements (";;") are skipped.
+** chv_sql_parse() starts in the default (Flink) dialect. */
+CHV_API int chv_sql_parse(const char *sql, size_t len, chv_arena *arena,
+                          struct chv_sql_script **out, struct chv_error *err);
+CHV_API int chv_sql_parse_ex(const char *sql, size_t len,
+                             const struct chv_sql_parse_options *opts,
+                             chv_arena *arena, struct chv_sql_script **out,
+                             struct chv_sql_pos *err_pos,
+                             struct chv_error *err);
+
+/* One statement of a script as chv_sql_split() found it. */
+struct chv_sql_piece {
+  const char *text; /* points into the caller's sql; not NUL-terminated */
+  size_t len;       /* up to (not including) the ';', trailing space cut */
+  struct chv_sql_pos pos; /* first character that is not space/comment */
+  bool terminated;  /* ended by ';' (false for the last, unfinished one) */
+};
+
+/* Split sql[0, len) at each ';' outside strings, `quoted names` and
+** comments.  Pieces holding only space and comments are left out.
+** *out (an array in arena) and *n are set; *complete is true when nothing
+** but space and comments follows the last ';' (the shell may run the
+** text), false inside an open string or comment or unterminated statement.
+** dialect decides whether a backslash escapes a quote. */
+CHV_API int chv_sql_split(const char *sql, size_t len,
+                          enum chv_sql_dialect dialect, chv_arena *arena,
+                          struct chv_sql_piece **out, size_t *n,
+                          bool *complete, struct chv_error *err);
+
+/* Append the canonical S-expression form of stmt (one line, no newline)
+** to out.  Returns CHV_OK or CHV_ENOMEM. */
+CHV_API int chv_sql_ast_print(const struct chv_sql_stmt *stmt,
+                              struct chv_buf *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CHIVE_SQL_H */
