@@ -193,7 +193,7 @@ void sql_lex_next(struct sql_lexer *lx, struct sql_token *t) {
         return;
       }
     }
-    if (strchr("(),;.=<>+-*/%[]:~&|^?{}", c) == NULL) {
+    if (c == 0 || strchr("(),;.=<>+-*/%[]:~&|^?{}", c) == NULL) {
       t->kind = TK_ERROR;
       t->msg = "unexpected character";
     }

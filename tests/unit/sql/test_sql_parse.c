@@ -470,6 +470,7 @@ static void test_arguments(void) {
   CHV_CHECK_OK(chv_sql_parse(" ;; -- x\n ;", 11, a, &s, &err), &err);
   CHV_CHECK_EQ_INT(s->n, 0);
   CHV_CHECK_EQ_INT(chv_sql_parse("SELECT\0 1", 9, a, &s, &err), CHV_ESYNTAX);
+  CHV_CHECK_STREQ(err.msg, "line 1, column 7: unexpected character");
   /* text need not be NUL-terminated: only len bytes are read */
   CHV_CHECK_OK(chv_sql_parse("SELECT 1 garbage", 8, a, &s, &err), &err);
   struct chv_buf b;
