@@ -1587,6 +1587,7 @@ static int parse_set(struct parser *p, struct chv_sql_stmt *s, bool reset) {
     TRY(expect_op(p, "=", "'=' after the key"));
     return parse_string(p, "a quoted value", &s->value);
   }
+  if (t.kind == TK_ERROR) return fail_at(p, &t, "a key");
   const char *raw;
   size_t n;
   raw_to_end(p, t.pos, &raw, &n);

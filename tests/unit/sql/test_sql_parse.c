@@ -244,6 +244,8 @@ static const struct error_case error_cases[] = {
      "PARTITIONS or CREATE after SHOW, found 'FUNCTIONS'"},
     {"SET 'a' 'b'", 1, 9,
      "line 1, column 9: expected '=' after the key, found 'b'"},
+    {"SET 'abc", 1, 5, "line 1, column 5: unterminated string"},
+    {"RESET `abc", 1, 7, "line 1, column 7: unterminated quoted name"},
     {"SET = 1", 1, 5, "line 1, column 5: expected a key before '=', found '='"},
     {"LOAD DATA INPATH '/x' INTO t", 1, 28,
      "line 1, column 28: expected TABLE after INTO, found 't'"},
