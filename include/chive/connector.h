@@ -71,6 +71,10 @@ struct chv_sink_options {
   ** NULL means registry defaults.  Table properties win over it. */
   const chv_config *config;
   int64_t now_ms;          /* staging name and create times; 0: the clock */
+  /* Files open at once; writing a partition beyond it finishes the least
+  ** recently written partition's file (a later write to it starts a new
+  ** file).  0: 64. */
+  int max_open_writers;
 };
 
 CHV_API void chv_sink_options_init(struct chv_sink_options *o);
@@ -95,12 +99,48 @@ CHV_API const struct chv_type *chv_sink_schema(const chv_sink *s);
 CHV_API int chv_sink_write(chv_sink *s, char *const *part_values,
                            const struct chv_batch *batch,
                            struct chv_error *err);
+/* Write a batch whose columns are the table's data columns followed by the
+** values of its last npkeys - nstatic partition keys (dynamic partitions);
+** the first nstatic keys take static_values.  Rows are routed to their
+** partitions; a NULL or empty value goes to the default partition.  Values
+** are written as Hive prints them (integers, "true"/"false", decimals with
+** their scale, dates "YYYY-MM-DD", doubles with a ".0" when integral).
+** Errors (CHV_ETYPE, CHV_EINVAL) name the table and the column. */
+CHV_API int chv_sink_write_dynamic(chv_sink *s, int nstatic,
+                                   char *const *static_values,
+                                   const struct chv_batch *batch,
+                                   struct chv_error *err);
+/* Take an existing file into the partition given by values (LOAD DATA),
+** under its own name: it is copied into the staging folder and becomes
+** part of the table at the commit, like written files; unless copy is true
+** (LOAD DATA LOCAL) the source is deleted once the commit holds, so a
+** failed or killed load loses nothing.  Its row count is unknown to the
+** statistics.  Errors name the file: a folder, a hidden name ('.', '_'),
+** a name already taken in this write. */
+CHV_API int chv_sink_add_file(chv_sink *s, char *const *part_values,
+                              const char *path, bool copy,
+                              struct chv_error *err);
+/* The table the sink writes (borrowed). */
+CHV_API const struct chv_table *chv_sink_table(const chv_sink *s);
 /* Publish everything written (see the protocol above). */
 CHV_API int chv_sink_commit(chv_sink *s, struct chv_error *err);
 /* Rows written so far. */
 CHV_API int64_t chv_sink_rows(const chv_sink *s);
 /* Release; uncommitted data is discarded with the staging dir. */
 CHV_API void chv_sink_close(chv_sink *s);
+
+/* ---- table maintenance ---------------------------------------------------- */
+
+/* MSCK REPAIR TABLE: register, in one metastore transaction, the partition
+** folders under the table's location that the metastore lacks, with their
+** numFiles and totalSize; *added (may be NULL) gets how many.  A folder
+** that is not <key>=<value> for the partition key of its depth fails the
+** repair naming it (Hive's hive.msck.path.validation=throw); files above the
+** partition depth are ignored.  Errors: CHV_EINVAL for an unpartitioned
+** table or a bad folder, CHV_ENOENT for a missing table. */
+CHV_API int chv_table_repair(chv_catalog *cat, const char *db,
+                             const char *table, int *added,
+                             struct chv_error *err);
 
 /* ---- scan ---------------------------------------------------------------- */
 

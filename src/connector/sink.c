@@ -10,14 +10,27 @@
 #include <stdio.h>
 #include <unistd.h>
 
+/* One file of a partition, staged until the commit. */
+struct sink_file {
+  char *name;           /* part-<id>-task-0-file-<n>[.gz], or a loaded name */
+  char *staged;         /* its path under the staging dir */
+  int64_t rows;         /* rows written; -1: unknown (a loaded file) */
+  int64_t raw_bytes;    /* text bytes before compression; -1: unknown */
+  int64_t file_bytes;   /* bytes in the file */
+  char *move_from;      /* a loaded file to delete once the commit holds
+                           (LOAD DATA without LOCAL moves its files) */
+};
+
 /* One target partition (or the table itself when unpartitioned). */
 struct sink_part {
   char **values;        /* partition values as given (NULL = default) */
   char *relpath;        /* escaped "k1=v1/k2=v2"; "" when unpartitioned */
-  char *file_name;      /* part-<id>-task-0-file-<n>[.gz] */
-  char *staged_path;    /* the file under the staging dir */
-  chv_text_writer *w;
-  struct chv_text_write_stats st;
+  struct sink_file *files;
+  int nfiles;
+  int cap_files;
+  chv_text_writer *w;   /* writing files[nfiles - 1], or NULL */
+  uint64_t last_use;    /* sink clock at the last write, for closing the
+                           least recently used writer */
 };
 
 struct chv_sink {
@@ -37,6 +50,10 @@ struct chv_sink {
   struct sink_part *parts;
   int nparts;
   int cap_parts;
+  int open_writers;              /* parts with w != NULL */
+  int max_open_writers;
+  int file_seq;                  /* numbers the files of this write */
+  uint64_t clock;                /* counts writes, for last_use */
   int64_t rows;
   int64_t record_id;             /* the write record; 0: none */
   bool committed;
@@ -102,6 +119,7 @@ static int sink_read_options(chv_sink *s, struct chv_error *err) {
 
 const struct chv_type *chv_sink_schema(const chv_sink *s) { return s->schema; }
 int64_t chv_sink_rows(const chv_sink *s) { return s->rows; }
+const struct chv_table *chv_sink_table(const chv_sink *s) { return &s->table; }
 
 int chv_sink_open(chv_catalog *cat, const char *db, const char *table,
                   const struct chv_sink_options *opts, chv_sink **out,
@@ -114,6 +132,8 @@ int chv_sink_open(chv_catalog *cat, const char *db, const char *table,
   else
     chv_sink_options_init(&s->opts);
   if (s->opts.now_ms == 0) s->opts.now_ms = chv_time_now_ms();
+  s->max_open_writers =
+      s->opts.max_open_writers > 0 ? s->opts.max_open_writers : 64;
   const char *inner;
   int rc = chv_catalog_get_table(cat, db, table, &s->table, err);
   if (rc != CHV_OK) goto out_free;
@@ -194,7 +214,6 @@ static int sink_part_get(chv_sink *s, char *const *values,
   struct sink_part *p = &s->parts[s->nparts];
   memset(p, 0, sizeof *p);
   p->relpath = relpath;
-  int rc = CHV_ENOMEM;
   if (nkeys > 0) {
     p->values = chv_calloc((size_t)nkeys, sizeof *p->values);
     if (p->values == NULL) goto out_free;
@@ -204,37 +223,98 @@ static int sink_part_get(chv_sink *s, char *const *values,
       if (p->values[i] == NULL) goto out_free;
     }
   }
-  p->file_name = chv_asprintf("part-%s-task-0-file-%d%s", s->id, s->nparts,
-                              s->text.compress ? ".gz" : "");
-  char *dir = chv_path_join(s->task_dir, relpath);
-  if (p->file_name == NULL || dir == NULL) {
-    chv_free(dir);
-    goto out_free;
-  }
-  p->staged_path = chv_path_join(dir, p->file_name);
-  if (p->staged_path == NULL) {
-    chv_free(dir);
-    goto out_free;
-  }
-  rc = s->fs->mkdirs(s->fs, dir, err);
-  chv_free(dir);
-  if (rc != CHV_OK) goto out_free_quiet;
-  rc = chv_text_writer_open(s->fs, p->staged_path, s->schema, &s->text, &p->w,
-                            err);
-  if (rc != CHV_OK) goto out_free_quiet;
   s->nparts++;
   *out = p;
   return CHV_OK;
 
 out_free:
-  chv_error_set(err, CHV_ENOMEM, "out of memory");
-out_free_quiet:
   chv_strv_free(p->values, nkeys);
   chv_free(p->relpath);
-  chv_free(p->file_name);
-  chv_free(p->staged_path);
   memset(p, 0, sizeof *p);
-  return rc;
+  return chv_error_set(err, CHV_ENOMEM, "out of memory");
+}
+
+/* Finish part p's open file, recording its statistics. */
+static int sink_part_finish(chv_sink *s, struct sink_part *p,
+                            struct chv_error *err) {
+  if (p->w == NULL) return CHV_OK;
+  struct chv_text_write_stats st;
+  int rc = chv_text_writer_finish(p->w, &st, err);
+  chv_text_writer_close(p->w);
+  p->w = NULL;
+  s->open_writers--;
+  if (rc != CHV_OK) return rc;
+  struct sink_file *f = &p->files[p->nfiles - 1];
+  f->rows = st.rows;
+  f->raw_bytes = st.raw_bytes;
+  f->file_bytes = st.file_bytes;
+  return CHV_OK;
+}
+
+/* Room for one more file in p. */
+static int sink_part_grow(struct sink_part *p, struct chv_error *err) {
+  if (p->nfiles < p->cap_files) return CHV_OK;
+  int cap = p->cap_files ? p->cap_files * 2 : 2;
+  struct sink_file *v = chv_realloc(p->files, (size_t)cap * sizeof *v);
+  if (v == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  p->files = v;
+  p->cap_files = cap;
+  return CHV_OK;
+}
+
+/* A new staged file for p named name (NULL: the next part-... name); its
+** folder is created. */
+static int sink_part_new_file(chv_sink *s, struct sink_part *p,
+                              const char *name, struct chv_error *err) {
+  CHV_RETURN_IF_ERR(sink_part_grow(p, err));
+  struct sink_file *f = &p->files[p->nfiles];
+  memset(f, 0, sizeof *f);
+  f->name = name ? chv_strdup(name)
+                 : chv_asprintf("part-%s-task-0-file-%d%s", s->id,
+                                s->file_seq++, s->text.compress ? ".gz" : "");
+  char *dir = chv_path_join(s->task_dir, p->relpath);
+  f->staged = f->name && dir ? chv_path_join(dir, f->name) : NULL;
+  int rc = f->staged ? s->fs->mkdirs(s->fs, dir, err)
+                     : chv_error_set(err, CHV_ENOMEM, "out of memory");
+  chv_free(dir);
+  if (rc == CHV_OK && name && chv_fs_exists(s->fs, f->staged))
+    rc = chv_error_set(err, CHV_EEXIST,
+                       "%s.%s: two files named %s go into partition %s",
+                       s->table.db, s->table.name, name, p->relpath);
+  if (rc != CHV_OK) {
+    chv_free(f->name);
+    chv_free(f->staged);
+    return rc;
+  }
+  p->nfiles++;
+  return CHV_OK;
+}
+
+/* p's open writer, opening a new file (and closing the least recently used
+** writer when max_open_writers are open) if it has none. */
+static int sink_part_writer(chv_sink *s, struct sink_part *p,
+                            struct chv_error *err) {
+  p->last_use = ++s->clock;
+  if (p->w) return CHV_OK;
+  if (s->open_writers >= s->max_open_writers) {
+    struct sink_part *lru = NULL;
+    for (int i = 0; i < s->nparts; i++)
+      if (s->parts[i].w && (lru == NULL || s->parts[i].last_use < lru->last_use))
+        lru = &s->parts[i];
+    if (lru) CHV_RETURN_IF_ERR(sink_part_finish(s, lru, err));
+  }
+  CHV_RETURN_IF_ERR(sink_part_new_file(s, p, NULL, err));
+  struct sink_file *f = &p->files[p->nfiles - 1];
+  int rc = chv_text_writer_open(s->fs, f->staged, s->schema, &s->text, &p->w,
+                                err);
+  if (rc != CHV_OK) {
+    p->nfiles--;
+    chv_free(f->name);
+    chv_free(f->staged);
+    return rc;
+  }
+  s->open_writers++;
+  return CHV_OK;
 }
 
 int chv_sink_write(chv_sink *s, char *const *part_values,
@@ -254,9 +334,86 @@ int chv_sink_write(chv_sink *s, char *const *part_values,
                          s->table.db, s->table.name);
   struct sink_part *p = NULL;
   CHV_RETURN_IF_ERR(sink_part_get(s, part_values, &p, err));
+  if (batch->nrows == 0) return CHV_OK; /* the partition is still written */
+  CHV_RETURN_IF_ERR(sink_part_writer(s, p, err));
   int rc = chv_text_writer_write(p->w, batch, err);
   if (rc != CHV_OK) return rc;
   s->rows += batch->nrows;
+  return CHV_OK;
+}
+
+/* Copy a file (LOAD DATA LOCAL) through a buffer. */
+static int sink_copy_file(chv_sink *s, const char *from, const char *to,
+                          int64_t *bytes, struct chv_error *err) {
+  struct chv_file *in = NULL, *out = NULL;
+  int rc = s->fs->open(s->fs, from, &in, err);
+  if (rc == CHV_OK) rc = s->fs->create(s->fs, to, true, &out, err);
+  char *buf = rc == CHV_OK ? chv_malloc(1 << 20) : NULL;
+  if (rc == CHV_OK && buf == NULL)
+    rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+  *bytes = 0;
+  while (rc == CHV_OK) {
+    size_t got;
+    rc = s->fs->read(in, buf, 1 << 20, &got, err);
+    if (rc != CHV_OK || got == 0) break;
+    rc = s->fs->write(out, buf, got, err);
+    *bytes += (int64_t)got;
+  }
+  if (rc == CHV_OK) rc = s->fs->sync(out, err);
+  chv_free(buf);
+  chv_file_close(in);
+  chv_file_close(out);
+  return rc;
+}
+
+int chv_sink_add_file(chv_sink *s, char *const *part_values, const char *path,
+                      bool copy, struct chv_error *err) {
+  if (s->committed)
+    return chv_error_set(err, CHV_EINVAL, "sink of %s.%s: already committed",
+                         s->table.db, s->table.name);
+  if (s->table.npkeys > 0 && part_values == NULL)
+    return chv_error_set(err, CHV_EINVAL,
+                         "sink of %s.%s: partitioned table needs partition "
+                         "values",
+                         s->table.db, s->table.name);
+  const struct chv_fs *fs;
+  const char *inner;
+  CHV_RETURN_IF_ERR(chv_fs_for_path(path, &fs, &inner, err));
+  struct chv_stat st;
+  int rc = fs->stat(fs, inner, &st, err);
+  if (rc != CHV_OK) return rc;
+  if (st.is_dir)
+    return chv_error_set(err, CHV_EINVAL, "%s is a folder, not a file", path);
+  const char *name = strrchr(inner, '/') ? strrchr(inner, '/') + 1 : inner;
+  if (chv_path_is_hidden(name))
+    return chv_error_set(err, CHV_EINVAL,
+                         "%s: names starting with '.' or '_' are hidden from "
+                         "readers",
+                         path);
+  struct sink_part *p = NULL;
+  CHV_RETURN_IF_ERR(sink_part_get(s, part_values, &p, err));
+  CHV_RETURN_IF_ERR(sink_part_new_file(s, p, name, err));
+  struct sink_file *f = &p->files[p->nfiles - 1];
+  /* Copied, never moved, into the staging folder, so that a write that
+  ** fails or is killed loses nothing; a move deletes the source after the
+  ** commit. */
+  int64_t bytes = st.size;
+  rc = sink_copy_file(s, inner, f->staged, &bytes, err);
+  if (rc == CHV_OK && !copy) {
+    f->move_from = chv_strdup(inner);
+    if (f->move_from == NULL)
+      rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+  }
+  if (rc != CHV_OK) {
+    s->fs->remove(s->fs, f->staged, false, NULL);
+    p->nfiles--;
+    chv_free(f->name);
+    chv_free(f->staged);
+    return rc;
+  }
+  f->rows = -1;
+  f->raw_bytes = -1;
+  f->file_bytes = bytes;
   return CHV_OK;
 }
 
@@ -420,7 +577,7 @@ static void pathv_free(struct pathv *pv) {
 /* Where one partition's file goes, decided before anything moves. */
 struct part_plan {
   char *dest;            /* the partition (or table) folder */
-  char *target;          /* dest/<file name> */
+  char **targets;        /* dest/<file name> of each file */
   char *marker;          /* success file to create, or NULL */
   bool exists;           /* the partition is registered */
   struct chv_stats old;  /* its statistics before the write */
@@ -431,10 +588,27 @@ static void plans_free(struct part_plan *pl, int n) {
   if (pl == NULL) return;
   for (int i = 0; i < n; i++) {
     chv_free(pl[i].dest);
-    chv_free(pl[i].target);
+    chv_free(pl[i].targets); /* the strings belong to newv */
     chv_free(pl[i].marker);
   }
   chv_free(pl);
+}
+
+/* Push onto newv a path in dest for a file named name that no file there
+** has: name itself, else name_copy_<n> (before the extension), as Hive
+** names a loaded file that would clash. */
+static int sink_target_name(chv_sink *s, const char *dest, const char *name,
+                            struct pathv *newv, struct chv_error *err) {
+  char *path = chv_path_join(dest, name);
+  const char *dot = strchr(name, '.');
+  size_t stem = dot && dot != name ? (size_t)(dot - name) : strlen(name);
+  for (int n = 1; path != NULL && chv_fs_exists(s->fs, path); n++) {
+    chv_free(path);
+    char *alt = chv_asprintf("%.*s_copy_%d%s", (int)stem, name, n, name + stem);
+    path = alt ? chv_path_join(dest, alt) : NULL;
+    chv_free(alt);
+  }
+  return pathv_push(newv, path, err);
 }
 
 /* Decide the destination of part p; with OVERWRITE, the folder's visible
@@ -473,10 +647,14 @@ static int sink_plan_part(chv_sink *s, struct sink_part *p,
                          "partition %s of %s.%s lies on another file system "
                          "than the table; files cannot be renamed into it",
                          p->relpath, s->table.db, s->table.name);
-  pl->target = chv_path_join(pl->dest, p->file_name);
-  CHV_RETURN_IF_ERR(pathv_push(newv, chv_strdup(pl->target ? pl->target : ""),
-                               err));
-  if (pl->target == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  pl->targets = chv_calloc((size_t)p->nfiles + 1, sizeof *pl->targets);
+  if (pl->targets == NULL)
+    return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  for (int i = 0; i < p->nfiles; i++) {
+    CHV_RETURN_IF_ERR(sink_target_name(s, pl->dest, p->files[i].name, newv,
+                                       err));
+    pl->targets[i] = newv->v[newv->n - 1];
+  }
   if (s->success_file) {
     char *m = chv_path_join(pl->dest, s->success_file_name);
     if (m == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
@@ -506,27 +684,34 @@ static int sink_move_part(chv_sink *s, struct undo_log *l, struct sink_part *p,
                           struct part_plan *pl, struct chv_stats *st,
                           struct chv_error *err) {
   CHV_RETURN_IF_ERR(logged_mkdirs(s, l, pl->dest, err));
-  CHV_RETURN_IF_ERR(logged_rename(s, l, p->staged_path, pl->target, err));
+  int64_t rows = 0, raw = 0, bytes = 0;
+  for (int i = 0; i < p->nfiles; i++) {
+    const struct sink_file *f = &p->files[i];
+    CHV_RETURN_IF_ERR(logged_rename(s, l, f->staged, pl->targets[i], err));
+    rows = rows < 0 || f->rows < 0 ? -1 : rows + f->rows;
+    raw = raw < 0 || f->raw_bytes < 0 ? -1 : raw + f->raw_bytes;
+    bytes += f->file_bytes;
+  }
   if (pl->marker) CHV_RETURN_IF_ERR(logged_touch(s, l, pl->marker, err));
   CHV_RETURN_IF_ERR(s->fs->sync_dir(s->fs, pl->dest, err));
-  /* Statistics: an overwrite leaves just this file; otherwise files and
+  /* Statistics: an overwrite leaves just these files; otherwise files and
   ** sizes by listing, and rows and raw size add to what was there, or are
-  ** counted afresh when nothing was. */
+  ** counted afresh when nothing was (unknown when a loaded file's are). */
   if (s->opts.overwrite) {
-    st->num_files = 1;
-    st->total_size = p->st.file_bytes;
+    st->num_files = p->nfiles;
+    st->total_size = bytes;
   } else {
     CHV_RETURN_IF_ERR(sink_dir_stats(s, pl->dest, st, err));
   }
   bool fresh = s->opts.overwrite || pl->before.num_files == 0;
-  st->num_rows = fresh ? p->st.rows
-                       : (pl->old.num_rows >= 0 ? pl->old.num_rows + p->st.rows
-                                                : -1);
-  st->raw_data_size =
-      fresh ? p->st.raw_bytes
-            : (pl->old.raw_data_size >= 0
-                   ? pl->old.raw_data_size + p->st.raw_bytes
-                   : -1);
+  st->num_rows = rows < 0 ? -1
+                 : fresh  ? rows
+                 : pl->old.num_rows >= 0 ? pl->old.num_rows + rows
+                                         : -1;
+  st->raw_data_size = raw < 0 ? -1
+                      : fresh ? raw
+                      : pl->old.raw_data_size >= 0 ? pl->old.raw_data_size + raw
+                                                   : -1;
   return CHV_OK;
 }
 
@@ -561,13 +746,8 @@ int chv_sink_commit(chv_sink *s, struct chv_error *err) {
                          s->table.db, s->table.name);
   int rc = CHV_OK;
   /* Finish every file before anything becomes visible. */
-  for (int i = 0; i < s->nparts; i++) {
-    if (s->parts[i].w == NULL) continue; /* finished by an earlier try */
-    rc = chv_text_writer_finish(s->parts[i].w, &s->parts[i].st, err);
-    chv_text_writer_close(s->parts[i].w);
-    s->parts[i].w = NULL;
-    if (rc != CHV_OK) return rc;
-  }
+  for (int i = 0; i < s->nparts; i++)
+    CHV_RETURN_IF_ERR(sink_part_finish(s, &s->parts[i], err));
 
   struct undo_log log = {0};
   struct pathv newv = {0}, oldv = {0};
@@ -618,6 +798,10 @@ int chv_sink_commit(chv_sink *s, struct chv_error *err) {
     int drc = s->fs->remove(s->fs, oldv.v[i], true, NULL);
     if (drc != CHV_OK && drc != CHV_ENOENT) all_gone = false;
   }
+  for (int i = 0; i < s->nparts; i++)
+    for (int k = 0; k < s->parts[i].nfiles; k++)
+      if (s->parts[i].files[k].move_from)
+        s->fs->remove(s->fs, s->parts[i].files[k].move_from, false, NULL);
   /* The staging folder goes before the record that names it. */
   if (all_gone && s->fs->remove(s->fs, s->staging, true, NULL) != CHV_OK)
     all_gone = false;
@@ -646,8 +830,12 @@ void chv_sink_close(chv_sink *s) {
     chv_text_writer_close(p->w);
     chv_strv_free(p->values, s->table.npkeys);
     chv_free(p->relpath);
-    chv_free(p->file_name);
-    chv_free(p->staged_path);
+    for (int k = 0; k < p->nfiles; k++) {
+      chv_free(p->files[k].name);
+      chv_free(p->files[k].staged);
+      chv_free(p->files[k].move_from);
+    }
+    chv_free(p->files);
   }
   chv_free(s->parts);
   /* An uncommitted write is forgotten; a committed one whose old files
