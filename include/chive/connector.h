@@ -142,6 +142,15 @@ CHV_API int chv_table_repair(chv_catalog *cat, const char *db,
                              const char *table, int *added,
                              struct chv_error *err);
 
+/* TRUNCATE TABLE [PARTITION (...)]: the visible files of the partition
+** given by part_values (which must exist: CHV_ENOENT), or of every
+** partition (NULL), or of an unpartitioned table, are removed through the
+** sink's commit, so readers see all of them go at once; the partitions stay,
+** with zero statistics. */
+CHV_API int chv_table_truncate(chv_catalog *cat, const char *db,
+                               const char *table, char *const *part_values,
+                               struct chv_error *err);
+
 /* ---- scan ---------------------------------------------------------------- */
 
 typedef struct chv_scan chv_scan;

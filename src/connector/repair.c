@@ -1,5 +1,5 @@
 /*
-** MSCK REPAIR TABLE: partition folders found under a table's location that
+** MSCK REPAIR TABLE and TRUNCATE TABLE.  MSCK: partition folders found under a table's location that
 ** the metastore lacks are registered, all in one transaction, with their
 ** numFiles and totalSize.  Folder names are checked as Hive checks them with
 ** hive.msck.path.validation=throw (its default): at depth d every folder
@@ -134,5 +134,39 @@ out:
   chv_free(missing);
   chv_partitions_free(found, nfound);
   chv_table_free(&t);
+  return rc;
+}
+
+int chv_table_truncate(chv_catalog *cat, const char *db, const char *table,
+                       char *const *part_values, struct chv_error *err) {
+  struct chv_sink_options o;
+  chv_sink_options_init(&o);
+  o.overwrite = true;
+  chv_sink *s;
+  CHV_RETURN_IF_ERR(chv_sink_open(cat, db, table, &o, &s, err));
+  const struct chv_table *t = chv_sink_table(s);
+  struct chv_batch *empty = NULL;
+  struct chv_partition *parts = NULL;
+  int nparts = 0;
+  int rc = chv_batch_open(chv_sink_schema(s), 0, &empty, err);
+  if (rc == CHV_OK && t->npkeys == 0) {
+    rc = chv_sink_write(s, NULL, empty, err);
+  } else if (rc == CHV_OK && part_values) {
+    struct chv_partition p;
+    rc = chv_catalog_get_partition(cat, t->db, t->name, part_values, &p, err);
+    if (rc == CHV_OK) {
+      chv_partition_free(&p);
+      rc = chv_sink_write(s, part_values, empty, err);
+    }
+  } else if (rc == CHV_OK) {
+    rc = chv_catalog_list_partitions(cat, t->db, t->name, NULL, &parts,
+                                     &nparts, err);
+    for (int i = 0; rc == CHV_OK && i < nparts; i++)
+      rc = chv_sink_write(s, parts[i].values, empty, err);
+  }
+  if (rc == CHV_OK) rc = chv_sink_commit(s, err);
+  chv_partitions_free(parts, nparts);
+  chv_batch_close(empty);
+  chv_sink_close(s);
   return rc;
 }

@@ -267,5 +267,38 @@ static void test_msck_repair(void) {
   chv_catalog_close(cat);
 }
 
-CHV_TEST_MAIN("sink_more", test_dynamic_partitions, test_typed_dynamic_values,
+static void test_truncate(void) {
+  struct chv_error err;
+  chv_catalog *cat = open_table(chv_test_tmpdir(), "string", &err);
+  CHV_REQUIRE(cat != NULL);
+  CHV_REQUIRE_OK(write_rows(cat, "a", 0, 3, false, true, &err), &err);
+  CHV_REQUIRE_OK(write_rows(cat, "b", 10, 3, false, true, &err), &err);
+  char *va[1] = {"a"}, *vq[1] = {"q"};
+  CHV_REQUIRE_OK(chv_table_truncate(cat, "default", "t", va, &err), &err);
+  int64_t sum;
+  CHV_CHECK_EQ_INT(scan_part(cat, "a", &sum, &err), 0);
+  CHV_CHECK_EQ_INT(scan_part(cat, "b", &sum, &err), 3);
+  CHV_CHECK_EQ_INT(chv_table_truncate(cat, "default", "t", vq, &err),
+                   CHV_ENOENT);
+  CHV_REQUIRE_OK(chv_table_truncate(cat, "default", "t", NULL, &err), &err);
+  CHV_CHECK_EQ_INT(scan_part(cat, "b", &sum, &err), 0);
+  int64_t n;
+  CHV_REQUIRE_OK(chv_catalog_count_partitions(cat, "default", "t", NULL, &n,
+                                              &err), &err);
+  CHV_CHECK_EQ_INT(n, 2);
+  chv_catalog_close(cat);
+  /* Unpartitioned. */
+  cat = open_table(chv_test_tmpdir(), NULL, &err);
+  CHV_REQUIRE(cat != NULL);
+  CHV_REQUIRE_OK(write_rows(cat, NULL, 0, 3, false, true, &err), &err);
+  CHV_REQUIRE_OK(chv_table_truncate(cat, "default", "t", NULL, &err), &err);
+  struct chv_stats st;
+  CHV_REQUIRE_OK(chv_catalog_get_table_stats(cat, "default", "t", &st, &err),
+                 &err);
+  CHV_CHECK_EQ_INT(st.num_rows, 0);
+  CHV_CHECK_EQ_INT(st.num_files, 0);
+  chv_catalog_close(cat);
+}
+
+CHV_TEST_MAIN("sink_more", test_truncate, test_dynamic_partitions, test_typed_dynamic_values,
               test_empty_overwrite, test_load_data, test_msck_repair)
