@@ -335,9 +335,12 @@ struct chv_sql_query {
 ** column of the column list. */
 struct chv_sql_column {
   const char *name;
-  const char *type_text; /* exact source span, e.g. "map<string,int>" */
+  const char *type_text; /* exact source span, e.g. "map<string,int>";
+                            NULL for a computed column */
   struct chv_sql_pos type_pos;
   const char *comment;   /* NULL when none */
+  bool not_null;         /* Flink: type NOT NULL */
+  struct chv_sql_expr *computed; /* Flink: name AS expr */
   struct chv_sql_pos pos;
 };
 
@@ -374,6 +377,13 @@ struct chv_sql_create_table {
   struct chv_sql_props with;       /* Flink WITH (...) */
   struct chv_sql_query *as_query;  /* CREATE TABLE ... AS SELECT */
   struct chv_sql_name like;        /* CREATE TABLE t LIKE other */
+  /* Flink: PRIMARY KEY (k, ...) [NOT ENFORCED] in the column list */
+  const char **primary_key;
+  size_t nprimary_key;
+  bool pk_not_enforced;
+  /* Flink: WATERMARK FOR column AS expr in the column list */
+  const char *watermark_column;
+  struct chv_sql_expr *watermark;
 };
 
 struct chv_sql_add_partition {
@@ -445,6 +455,8 @@ struct chv_sql_stmt {
   const char *inpath;
   /* INSERT */
   struct chv_sql_hints hints;              /* INSERT INTO t /\*+ ... *\/ */
+  const char **columns;                    /* INSERT INTO t (a, b) ... */
+  size_t ncolumns;
   struct chv_sql_query *query;             /* INSERT source, QUERY */
   /* SET / RESET: key NULL lists (SET) or resets all (RESET) */
   const char *key;

@@ -437,14 +437,21 @@ static void put_columns(struct printer *w, const char *tag,
   put(w, tag);
   for (size_t i = 0; i < n; i++) {
     put(w, " ");
-    if (c[i].type_text == NULL) {
+    if (c[i].type_text == NULL && c[i].computed == NULL) {
       put_ident(w, c[i].name);
       continue;
     }
     put(w, "(");
     put_ident(w, c[i].name);
     put(w, " ");
-    put_str(w, c[i].type_text);
+    if (c[i].computed) {
+      put(w, "(as ");
+      put_expr(w, c[i].computed);
+      put(w, ")");
+    } else {
+      put_str(w, c[i].type_text);
+    }
+    if (c[i].not_null) put(w, " not-null");
     put_tagged_str(w, "comment", c[i].comment);
     put(w, ")");
   }
@@ -458,6 +465,21 @@ static void put_create_table(struct printer *w,
   if (ct->if_not_exists) put(w, " if-not-exists");
   put(w, ct->form == CHV_SQL_FORM_FLINK ? " (form flink)" : " (form hive)");
   if (ct->ncolumns) put_columns(w, "columns", ct->columns, ct->ncolumns);
+  if (ct->nprimary_key) {
+    put(w, " (primary-key");
+    for (size_t i = 0; i < ct->nprimary_key; i++) {
+      put(w, " ");
+      put_ident(w, ct->primary_key[i]);
+    }
+    put(w, ct->pk_not_enforced ? " not-enforced)" : ")");
+  }
+  if (ct->watermark) {
+    put(w, " (watermark ");
+    put_ident(w, ct->watermark_column);
+    put(w, " ");
+    put_expr(w, ct->watermark);
+    put(w, ")");
+  }
   put_tagged_str(w, "comment", ct->comment);
   if (ct->npart_columns)
     put_columns(w, "partitioned-by", ct->part_columns, ct->npart_columns);
@@ -575,6 +597,14 @@ static void put_stmt(struct printer *w, const struct chv_sql_stmt *s) {
     put(w, s->overwrite ? " overwrite" : " into");
     put_hints(w, &s->hints);
     if (s->partition.n) put_spec(w, &s->partition);
+    if (s->ncolumns) {
+      put(w, " (columns");
+      for (size_t i = 0; i < s->ncolumns; i++) {
+        put(w, " ");
+        put_ident(w, s->columns[i]);
+      }
+      put(w, ")");
+    }
     put(w, " ");
     put_query(w, s->query);
     break;

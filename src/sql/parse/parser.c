@@ -268,7 +268,6 @@ static int parse_props(struct parser *p, struct chv_sql_props *props) {
   if (!peek_op(p, 0, ")")) {
     do {
       struct chv_sql_prop *pr = NULL;
-      pr = NULL;
       TRY(vec_push(p, &v, sizeof *pr, (void **)&pr));
       pr->pos = peek(p, 0)->pos;
       TRY(parse_string(p, "a quoted property key", &pr->key));
@@ -388,8 +387,7 @@ static bool starts_query(struct parser *p, int i) {
 
 static int parse_expr_list(struct parser *p, struct vec *v) {
   do {
-    struct chv_sql_expr **slot;
-    slot = NULL;
+    struct chv_sql_expr **slot = NULL;
     TRY(vec_push(p, v, sizeof *slot, (void **)&slot));
     TRY(parse_expr(p, slot));
   } while (accept_op(p, ","));
@@ -798,8 +796,7 @@ static int parse_predicate(struct parser *p, struct chv_sql_expr **out) {
       TRY(expect_op(p, "(", "'(' after IN"));
       struct vec v = {0};
       if (starts_query(p, 0)) {
-        struct chv_sql_expr **slot;
-        slot = NULL;
+        struct chv_sql_expr **slot = NULL;
         TRY(vec_push(p, &v, sizeof *slot, (void **)&slot));
         TRY(new_expr(p, CHV_SQL_EXPR_SUBQUERY, peek(p, 0)->pos, slot));
         TRY(parse_query(p, &(*slot)->u.subquery));
@@ -895,7 +892,6 @@ static int parse_hints(struct parser *p, struct chv_sql_hints *out) {
   struct vec v = {0};
   do {
     struct chv_sql_hint *h = NULL;
-    h = NULL;
     TRY(vec_push(&sub, &v, sizeof *h, (void **)&h));
     h->pos = peek(&sub, 0)->pos;
     TRY(parse_ident(&sub, "a hint name", &h->name));
@@ -904,7 +900,6 @@ static int parse_hints(struct parser *p, struct chv_sql_hints *out) {
     if (!peek_op(&sub, 0, ")")) {
       do {
         struct chv_sql_prop *pr = NULL;
-        pr = NULL;
         TRY(vec_push(&sub, &a, sizeof *pr, (void **)&pr));
         pr->pos = peek(&sub, 0)->pos;
         if (is_string_tok(&sub, peek(&sub, 0))) {
@@ -1019,7 +1014,6 @@ static int parse_select(struct parser *p, struct chv_sql_query *q) {
   struct vec items = {0};
   do {
     struct chv_sql_select_item *it = NULL;
-    it = NULL;
     TRY(vec_push(p, &items, sizeof *it, (void **)&it));
     TRY(parse_expr(p, &it->expr));
     TRY(parse_alias(p, &it->alias));
@@ -1161,7 +1155,6 @@ static int parse_query(struct parser *p, struct chv_sql_query **out) {
     struct vec v = {0};
     do {
       struct chv_sql_order_item *o = NULL;
-      o = NULL;
       TRY(vec_push(p, &v, sizeof *o, (void **)&o));
       TRY(parse_expr(p, &o->expr));
       if (accept_kw(p, "DESC"))
@@ -1202,7 +1195,6 @@ static int parse_part_spec(struct parser *p, bool dynamic,
   TRY(expect_op(p, "(", "'(' after PARTITION"));
   do {
     struct chv_sql_part_kv *kv = NULL;
-    kv = NULL;
     TRY(vec_push(p, &v, sizeof *kv, (void **)&kv));
     kv->pos = peek(p, 0)->pos;
     TRY(parse_ident(p, "a partition column", &kv->key));
@@ -1243,10 +1235,37 @@ static int parse_if_exists(struct parser *p, bool *flag) {
   return CHV_OK;
 }
 
-static int parse_column_def(struct parser *p, struct chv_sql_column *c) {
+/* '(' name, ... ')' */
+static int parse_name_list(struct parser *p, const char *what,
+                           const char ***out, size_t *n) {
+  struct vec v = {0};
+  TRY(expect_op(p, "(", "'('"));
+  do {
+    const char **slot = NULL;
+    TRY(vec_push(p, &v, sizeof *slot, (void **)&slot));
+    TRY(parse_ident(p, what, slot));
+  } while (accept_op(p, ","));
+  TRY(expect_op(p, ")", "')' or ','"));
+  *out = v.data;
+  *n = v.n;
+  return CHV_OK;
+}
+
+/* name type [NOT NULL] [COMMENT 's'], or Flink's computed name AS expr */
+static int parse_column_def(struct parser *p, struct chv_sql_column *c,
+                            bool flink_extras) {
   c->pos = peek(p, 0)->pos;
   TRY(parse_ident(p, "a column name", &c->name));
-  TRY(parse_type(p, &c->type_text, &c->type_pos));
+  if (flink_extras && accept_kw(p, "AS")) {
+    TRY(parse_expr(p, &c->computed));
+  } else {
+    TRY(parse_type(p, &c->type_text, &c->type_pos));
+    if (flink_extras && peek_kw(p, 0, "NOT") && peek_kw(p, 1, "NULL")) {
+      next(p);
+      next(p);
+      c->not_null = true;
+    }
+  }
   if (accept_kw(p, "COMMENT"))
     TRY(parse_string(p, "a quoted comment", &c->comment));
   return CHV_OK;
@@ -1326,13 +1345,12 @@ static int parse_partitioned_by(struct parser *p,
   struct vec v = {0};
   do {
     struct chv_sql_column *c = NULL;
-    c = NULL;
     TRY(vec_push(p, &v, sizeof *c, (void **)&c));
     if (names_only) {
       c->pos = peek(p, 0)->pos;
       TRY(parse_ident(p, "a partition column name", &c->name));
     } else {
-      TRY(parse_column_def(p, c));
+      TRY(parse_column_def(p, c, false));
     }
   } while (accept_op(p, ","));
   TRY(expect_op(p, ")", names_only ? "')' or ',' after partition column"
@@ -1360,10 +1378,31 @@ static int parse_create_table(struct parser *p, struct chv_sql_stmt *s,
   } else if (accept_op(p, "(")) {
     struct vec v = {0};
     do {
+      if (peek_kw(p, 0, "PRIMARY") && peek_kw(p, 1, "KEY")) {
+        if (ct->primary_key) return fail(p, "one PRIMARY KEY");
+        next(p);
+        next(p);
+        TRY(parse_name_list(p, "a key column", &ct->primary_key,
+                            &ct->nprimary_key));
+        if (accept_kw(p, "NOT")) {
+          TRY(expect_kw(p, "ENFORCED", "ENFORCED after NOT"));
+          ct->pk_not_enforced = true;
+        }
+        continue;
+      }
+      if (peek_kw(p, 0, "WATERMARK") && peek_kw(p, 1, "FOR")) {
+        if (ct->watermark) return fail(p, "one WATERMARK");
+        next(p);
+        next(p);
+        TRY(parse_ident(p, "the watermark's time column",
+                        &ct->watermark_column));
+        TRY(expect_kw(p, "AS", "AS after the watermark's column"));
+        TRY(parse_expr(p, &ct->watermark));
+        continue;
+      }
       struct chv_sql_column *c = NULL;
-      c = NULL;
       TRY(vec_push(p, &v, sizeof *c, (void **)&c));
-      TRY(parse_column_def(p, c));
+      TRY(parse_column_def(p, c, true));
     } while (accept_op(p, ","));
     TRY(expect_op(p, ")", "')' or ',' after column definition"));
     ct->columns = v.data;
@@ -1479,7 +1518,6 @@ static int parse_alter(struct parser *p, struct chv_sql_stmt *s) {
     struct vec v = {0};
     while (accept_kw(p, "PARTITION")) {
       struct chv_sql_add_partition *a = NULL;
-      a = NULL;
       TRY(vec_push(p, &v, sizeof *a, (void **)&a));
       TRY(parse_part_spec(p, false, &a->spec));
       if (accept_kw(p, "LOCATION"))
@@ -1493,7 +1531,6 @@ static int parse_alter(struct parser *p, struct chv_sql_stmt *s) {
     struct vec v = {0};
     do {
       struct chv_sql_part_spec *sp = NULL;
-      sp = NULL;
       TRY(expect_kw(p, "PARTITION", "PARTITION"));
       TRY(vec_push(p, &v, sizeof *sp, (void **)&sp));
       TRY(parse_part_spec(p, false, sp));
@@ -1524,6 +1561,8 @@ static int parse_insert(struct parser *p, struct chv_sql_stmt *s) {
   TRY(parse_name(p, "a table name", &s->name));
   TRY(parse_hints(p, &s->hints));
   if (accept_kw(p, "PARTITION")) TRY(parse_part_spec(p, true, &s->partition));
+  if (peek_op(p, 0, "(") && !starts_query(p, 1) && !peek_op(p, 1, "("))
+    TRY(parse_name_list(p, "a column name", &s->columns, &s->ncolumns));
   if (!starts_query(p, 0) && !peek_op(p, 0, "("))
     return fail(p, "SELECT, VALUES or PARTITION");
   return parse_query(p, &s->query);
@@ -1754,8 +1793,7 @@ int chv_sql_parse_ex(const char *sql, size_t len,
     while (accept_op(&p, ";")) {
     }
     if (peek(&p, 0)->kind == TK_EOF) break;
-    struct chv_sql_stmt **slot;
-    slot = NULL;
+    struct chv_sql_stmt **slot = NULL;
     TRY(vec_push(&p, &v, sizeof *slot, (void **)&slot));
     TRY(parse_stmt(&p, slot));
     if (!at_stmt_end(&p))

@@ -5,8 +5,8 @@
 -- Left out, because they are not complete SQL in either dialect:
 --   * 003: CREATE TABLE kafka_table (user_id STRING, order_amount DOUBLE,
 --     log_ts TIMESTAMP(3), WATERMARK FOR log_ts AS log_ts - INTERVAL '5'
---     SECOND) WITH (...);  -- "WITH (...)" is an elided option list (and
---     WATERMARK belongs to Flink's Kafka tables, which chive does not have).
+--     SECOND) WITH (...);  -- "WITH (...)" is an elided option list.
+--     parse_golden.txt has it with a real option list.
 --
 -- Java string concatenations (seed 001) are joined into their SQL text.
 -- The last INSERT of seed 003 ends where the document ends (no FROM);
