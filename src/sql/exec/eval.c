@@ -1,0 +1,1128 @@
+/*
+** sql/exec eval.c: evaluating expression trees over batches.
+**
+** Each node is evaluated for a selection of input rows into a dense vector
+** (row j of the result is input row sel[j]).  Children are evaluated first
+** into operands (struct opnd): a dense vector, or a constant for literals
+** (never broadcast), or, for a column with no selection, the column itself
+** (no copy).  The kernels of the hot operators (arithmetic and comparisons
+** on integers, floating point and decimals, string equality) are loops per
+** C type and operand shape (vector/vector, vector/constant,
+** constant/vector) with no per-row dispatch; validity bitmaps are combined
+** a byte at a time.  CAST, IN, CASE, COALESCE, LIKE and the string
+** functions go a row at a time through the value helpers of cast.c.
+**
+** chv_expr_filter() turns a predicate into a selection: AND narrows the
+** selection for its right side, OR filters its right side on the rows the
+** left did not keep, and a column compared with a literal of an INT, DATE,
+** BIGINT or DOUBLE column is a single branch-free loop over the column.
+**
+** INTERFACE: chv_expr_eval(), chv_expr_filter().
+*/
+#include "sql/exec/exec_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+union konst {
+  int8_t i8;
+  int16_t i16;
+  int32_t i32;
+  int64_t i64;
+  float f32;
+  double f64;
+  chv_i128 dec;
+  struct chv_timestamp ts;
+  uint8_t b;
+};
+
+/* An evaluated child. */
+struct opnd {
+  const struct chv_vector *v; /* dense rows 0..n-1; NULL when constant */
+  struct chv_vector *own;     /* v when we allocated it */
+  bool is_const;
+  bool const_null;
+  union konst k;              /* the constant (non-string types) */
+  const char *s;              /* the constant (string types) */
+  int64_t slen;
+};
+
+static int oom(struct chv_error *err) {
+  return chv_error_set(err, CHV_ENOMEM, "out of memory evaluating an "
+                       "expression");
+}
+
+static int64_t bm_bytes(int64_t n) { return (n + 7) / 8; }
+
+static void set_konst(const struct chv_type *t, const struct chv_value *v,
+                      union konst *k) {
+  memset(k, 0, sizeof *k);
+  switch (t->id) {
+  case CHV_TYPE_BOOLEAN: k->b = v->b; break;
+  case CHV_TYPE_TINYINT: k->i8 = (int8_t)v->i64; break;
+  case CHV_TYPE_SMALLINT: k->i16 = (int16_t)v->i64; break;
+  case CHV_TYPE_INT:
+  case CHV_TYPE_DATE: k->i32 = (int32_t)v->i64; break;
+  case CHV_TYPE_BIGINT: k->i64 = v->i64; break;
+  case CHV_TYPE_FLOAT: k->f32 = (float)v->f64; break;
+  case CHV_TYPE_DOUBLE: k->f64 = v->f64; break;
+  case CHV_TYPE_DECIMAL: k->dec = v->dec; break;
+  case CHV_TYPE_TIMESTAMP: k->ts = v->ts; break;
+  default: break;
+  }
+}
+
+static void opnd_free(struct opnd *o) {
+  chv_vector_close(o->own);
+  o->own = NULL;
+}
+
+static int eval_node(const struct chv_expr *e, const struct chv_batch *in,
+                     const uint32_t *sel, int64_t n, struct chv_vector *out,
+                     struct chv_error *err);
+
+static int opnd_eval(const struct chv_expr *e, const struct chv_batch *in,
+                     const uint32_t *sel, int64_t n, struct opnd *o,
+                     struct chv_error *err) {
+  memset(o, 0, sizeof *o);
+  if (e->kind == CHV_EXPR_LITERAL) {
+    o->is_const = true;
+    o->const_null = e->value.is_null;
+    set_konst(e->type, &e->value, &o->k);
+    o->s = e->value.str;
+    o->slen = e->value.len;
+    return CHV_OK;
+  }
+  if (e->kind == CHV_EXPR_COLUMN && sel == NULL) {
+    if (e->column >= in->ncols)
+      return chv_error_set(err, CHV_EINVAL, "column %d of a batch of %d",
+                           e->column, in->ncols);
+    o->v = in->cols[e->column];
+    return CHV_OK;
+  }
+  int rc = chv_vector_open(e->type, n, &o->own, err);
+  if (rc != CHV_OK) return rc;
+  o->v = o->own;
+  rc = eval_node(e, in, sel, n, o->own, err);
+  if (rc != CHV_OK) opnd_free(o);
+  return rc;
+}
+
+/* Validity of out, allocated all valid on first use; NULL on OOM. */
+static uint8_t *out_validity(struct chv_vector *out) {
+  if (out->validity == NULL) {
+    int64_t nb = bm_bytes(out->capacity);
+    out->validity = chv_malloc((size_t)(nb > 0 ? nb : 1));
+    if (out->validity == NULL) return NULL;
+    memset(out->validity, 0xff, (size_t)(nb > 0 ? nb : 1));
+  }
+  return out->validity;
+}
+
+/* null_count of rows 0..n-1 from the bitmap. */
+static void finish_nulls(struct chv_vector *out, int64_t n) {
+  out->null_count = 0;
+  if (out->validity == NULL) return;
+  int64_t full = n / 8, nulls = 0;
+  for (int64_t i = 0; i < full; i++)
+    nulls += 8 - __builtin_popcount(out->validity[i]);
+  for (int64_t i = full * 8; i < n; i++)
+    nulls += !chv_bit_get(out->validity, i);
+  out->null_count = nulls;
+}
+
+/* Reset out and size it for n fixed-width rows. */
+static int start_out(struct chv_vector *out, int64_t n, struct chv_error *err) {
+  chv_vector_reset(out);
+  CHV_RETURN_IF_ERR(chv_vector_reserve(out, n > 0 ? n : 1, err));
+  out->length = n;
+  if (out->type->id == CHV_TYPE_BOOLEAN && n > 0)
+    memset(out->data, 0, (size_t)bm_bytes(n));
+  return CHV_OK;
+}
+
+/* out's validity = AND of the operands' (a constant NULL: all NULL). */
+static int combine_validity(struct chv_vector *out, int64_t n,
+                            const struct opnd *ops, int nops,
+                            struct chv_error *err) {
+  int64_t nb = bm_bytes(n);
+  bool first = true;
+  for (int i = 0; i < nops; i++) {
+    const struct opnd *o = &ops[i];
+    if (o->is_const && !o->const_null) continue;
+    if (!o->is_const && o->v->validity == NULL) continue;
+    uint8_t *ov = out_validity(out);
+    if (ov == NULL) return oom(err);
+    if (o->is_const) {
+      memset(ov, 0, (size_t)nb);
+      first = false;
+    } else if (first) {
+      memcpy(ov, o->v->validity, (size_t)nb);
+      first = false;
+    } else {
+      const uint8_t *iv = o->v->validity;
+      for (int64_t j = 0; j < nb; j++) ov[j] &= iv[j];
+    }
+  }
+  return CHV_OK;
+}
+
+static inline bool opnd_null(const struct opnd *o, int64_t i) {
+  return o->is_const ? o->const_null : chv_vector_is_null(o->v, i);
+}
+
+static inline void opnd_str(const struct opnd *o, int64_t i, const char **p,
+                            int64_t *n) {
+  if (o->is_const) {
+    *p = o->s;
+    *n = o->slen;
+  } else {
+    *p = o->v->bytes + o->v->offsets[i];
+    *n = o->v->offsets[i + 1] - o->v->offsets[i];
+  }
+}
+
+static void opnd_value(const struct opnd *o, const struct chv_expr *e,
+                       int64_t i, struct chv_value *v) {
+  if (o->is_const)
+    *v = e->value;
+  else
+    chv_exec_get_value(o->v, i, v);
+}
+
+/* ---- COLUMN and LITERAL --------------------------------------------------- */
+
+static int gather(const struct chv_vector *src, const uint32_t *sel,
+                  int64_t n, struct chv_vector *out, struct chv_error *err) {
+  chv_vector_reset(out);
+  CHV_RETURN_IF_ERR(chv_vector_reserve(out, n > 0 ? n : 1, err));
+  enum chv_type_id id = src->type->id;
+  if (chv_type_is_string_like(id)) {
+    int64_t total = 0;
+    for (int64_t i = 0; i < n; i++) {
+      int64_t r = sel ? sel[i] : i;
+      total += src->offsets[r + 1] - src->offsets[r];
+    }
+    CHV_RETURN_IF_ERR(chv_vector_reserve_bytes(out, total, err));
+    int32_t off = 0;
+    out->offsets[0] = 0;
+    for (int64_t i = 0; i < n; i++) {
+      int64_t r = sel ? sel[i] : i;
+      int32_t lo = src->offsets[r], len = src->offsets[r + 1] - lo;
+      if (len) memcpy(out->bytes + off, src->bytes + lo, (size_t)len);
+      off += len;
+      out->offsets[i + 1] = off;
+    }
+    out->bytes_len = off;
+  } else if (id == CHV_TYPE_BOOLEAN) {
+    uint8_t *d = out->data;
+    memset(d, 0, (size_t)bm_bytes(n));
+    for (int64_t i = 0; i < n; i++)
+      if (chv_bit_get(src->data, sel ? sel[i] : i)) chv_bit_set(d, i, true);
+  } else {
+    size_t w = chv_type_fixed_width(id);
+#define GATHER_(T)                                                            \
+  do {                                                                        \
+    const T *x = src->data;                                                   \
+    T *y = out->data;                                                         \
+    if (sel)                                                                  \
+      for (int64_t i = 0; i < n; i++) y[i] = x[sel[i]];                       \
+    else                                                                      \
+      memcpy(y, x, (size_t)n * sizeof(T));                                    \
+  } while (0)
+    switch (w) {
+    case 1: GATHER_(int8_t); break;
+    case 2: GATHER_(int16_t); break;
+    case 4: GATHER_(int32_t); break;
+    case 8: GATHER_(int64_t); break;
+    default: GATHER_(chv_i128); break; /* decimal and timestamp: 16 */
+    }
+#undef GATHER_
+  }
+  out->length = n;
+  if (src->validity && src->null_count > 0) {
+    uint8_t *ov = out_validity(out);
+    if (ov == NULL) return oom(err);
+    for (int64_t i = 0; i < n; i++)
+      if (!chv_bit_get(src->validity, sel ? sel[i] : i)) chv_bit_set(ov, i, false);
+    finish_nulls(out, n);
+  }
+  return CHV_OK;
+}
+
+static int eval_literal(const struct chv_expr *e, int64_t n,
+                        struct chv_vector *out, struct chv_error *err) {
+  chv_vector_reset(out);
+  CHV_RETURN_IF_ERR(chv_vector_reserve(out, n > 0 ? n : 1, err));
+  for (int64_t i = 0; i < n; i++)
+    CHV_RETURN_IF_ERR(chv_exec_append_value(out, &e->value, err));
+  return CHV_OK;
+}
+
+/* ---- arithmetic ----------------------------------------------------------- */
+
+/* Three loops, one per operand shape; EXPR computes from A and B. */
+#define BIN_LOOP(T, RT, EXPR)                                                 \
+  do {                                                                        \
+    RT *r_ = (RT *)out->data;                                                 \
+    if (!a->is_const && !b->is_const) {                                       \
+      const T *x_ = a->v->data, *y_ = b->v->data;                             \
+      for (int64_t i = 0; i < n; i++) {                                       \
+        T A = x_[i], B = y_[i];                                               \
+        (void)A;                                                              \
+        r_[i] = (EXPR);                                                       \
+      }                                                                       \
+    } else if (!a->is_const) {                                                \
+      const T *x_ = a->v->data;                                               \
+      T B = *(const T *)&b->k;                                                \
+      for (int64_t i = 0; i < n; i++) {                                       \
+        T A = x_[i];                                                          \
+        (void)A;                                                              \
+        r_[i] = (EXPR);                                                       \
+      }                                                                       \
+    } else {                                                                  \
+      const T *y_ = b->is_const ? (const T *)&b->k : b->v->data;              \
+      int64_t sy_ = b->is_const ? 0 : 1;                                      \
+      T A = *(const T *)&a->k;                                                \
+      for (int64_t i = 0; i < n; i++) {                                       \
+        T B = y_[i * sy_];                                                    \
+        (void)A;                                                              \
+        r_[i] = (EXPR);                                                       \
+      }                                                                       \
+    }                                                                         \
+  } while (0)
+
+/* NULL where the divisor is zero (T's zero). */
+#define NULL_ON_ZERO(T)                                                       \
+  do {                                                                        \
+    uint8_t *ov_ = out_validity(out);                                         \
+    if (ov_ == NULL) {                                                        \
+      rc = oom(err);                                                          \
+      goto out_free;                                                          \
+    }                                                                         \
+    if (b->is_const) {                                                        \
+      if (*(const T *)&b->k == 0) memset(ov_, 0, (size_t)bm_bytes(n));        \
+    } else {                                                                  \
+      const T *y_ = b->v->data;                                               \
+      for (int64_t i = 0; i < n; i++)                                         \
+        if (y_[i] == 0) chv_bit_set(ov_, i, false);                           \
+    }                                                                         \
+  } while (0)
+
+/* Integer kernels: Java's wrapping arithmetic through the unsigned type W. */
+#define INT_ARITH(T, W)                                                       \
+  do {                                                                        \
+    switch (fn) {                                                             \
+    case CHV_FN_ADD: BIN_LOOP(T, T, (T)((W)A + (W)B)); break;                 \
+    case CHV_FN_SUB: BIN_LOOP(T, T, (T)((W)A - (W)B)); break;                 \
+    case CHV_FN_MUL: BIN_LOOP(T, T, (T)((W)A * (W)B)); break;                 \
+    case CHV_FN_MOD:                                                          \
+      BIN_LOOP(T, T, (T)(B == 0 || B == -1 ? 0 : A % B));                     \
+      NULL_ON_ZERO(T);                                                        \
+      break;                                                                  \
+    case CHV_FN_IDIV:                                                         \
+      BIN_LOOP(T, T, (T)(B == 0 ? 0 : B == -1 ? (T)(0 - (W)A) : A / B));      \
+      NULL_ON_ZERO(T);                                                        \
+      break;                                                                  \
+    default: rc = CHV_EINTERNAL; goto out_free;                               \
+    }                                                                         \
+  } while (0)
+
+#define FLT_ARITH(T)                                                          \
+  do {                                                                        \
+    switch (fn) {                                                             \
+    case CHV_FN_ADD: BIN_LOOP(T, T, A + B); break;                            \
+    case CHV_FN_SUB: BIN_LOOP(T, T, A - B); break;                            \
+    case CHV_FN_MUL: BIN_LOOP(T, T, A * B); break;                            \
+    case CHV_FN_DIV:                                                          \
+      BIN_LOOP(T, T, B == 0 ? 0 : A / B);                                     \
+      NULL_ON_ZERO(T);                                                        \
+      break;                                                                  \
+    case CHV_FN_MOD:                                                          \
+      BIN_LOOP(T, T, B == 0 ? 0 : (T)fmod(A, B));                             \
+      NULL_ON_ZERO(T);                                                        \
+      break;                                                                  \
+    default: rc = CHV_EINTERNAL; goto out_free;                               \
+    }                                                                         \
+  } while (0)
+
+static bool dec_op(enum chv_fn fn, chv_i128 x, int s1, chv_i128 y, int s2,
+                   int p, int s, chv_i128 *r) {
+  chv_i128 t;
+  int sm = CHV_MAX(s1, s2);
+  switch (fn) {
+  case CHV_FN_ADD:
+  case CHV_FN_SUB:
+  case CHV_FN_MOD:
+    if (!chv_exec_dec_rescale(x, s1, sm, &x) ||
+        !chv_exec_dec_rescale(y, s2, sm, &y))
+      return false;
+    if (fn == CHV_FN_MOD) {
+      if (y == 0) return false;
+      t = x % y;
+    } else if (fn == CHV_FN_ADD ? __builtin_add_overflow(x, y, &t)
+                                : __builtin_sub_overflow(x, y, &t)) {
+      return false;
+    }
+    if (!chv_exec_dec_rescale(t, sm, s, &t)) return false;
+    break;
+  case CHV_FN_MUL:
+    if (__builtin_mul_overflow(x, y, &t)) return false;
+    if (!chv_exec_dec_rescale(t, s1 + s2, s, &t)) return false;
+    break;
+  case CHV_FN_DIV: {
+    if (y == 0) return false;
+    int k = s - s1 + s2;
+    if (k >= 0) {
+      if (k > 38 || __builtin_mul_overflow(x, chv_exec_pow10(k), &x))
+        return false;
+    } else if (-k > 38 || __builtin_mul_overflow(y, chv_exec_pow10(-k), &y)) {
+      return false;
+    }
+    t = chv_exec_div_round(x, y);
+    break;
+  }
+  default:
+    return false;
+  }
+  if (!chv_exec_dec_fits(t, p)) return false;
+  *r = t;
+  return true;
+}
+
+static int eval_arith(const struct chv_expr *e, const struct chv_batch *in,
+                      const uint32_t *sel, int64_t n, struct chv_vector *out,
+                      struct chv_error *err) {
+  struct opnd ops[2];
+  int nops = e->nargs;
+  int rc = opnd_eval(e->args[0], in, sel, n, &ops[0], err);
+  if (rc != CHV_OK) return rc;
+  if (nops == 2) {
+    rc = opnd_eval(e->args[1], in, sel, n, &ops[1], err);
+    if (rc != CHV_OK) goto out_free_a;
+  }
+  rc = start_out(out, n, err);
+  if (rc == CHV_OK) rc = combine_validity(out, n, ops, nops, err);
+  if (rc != CHV_OK) goto out_free;
+  {
+    const struct opnd *a = &ops[0], *b = &ops[1];
+    enum chv_fn fn = e->fn;
+    if (nops == 1) { /* unary minus and abs: same type */
+      b = a;
+      bool neg = fn == CHV_FN_NEG;
+      struct opnd zero = {.is_const = true};
+      const struct opnd *z = &zero;
+      const struct opnd *aa = a;
+      /* r = 0 - A (NEG) or A < 0 ? 0 - A : A (ABS) */
+      a = z, b = aa;
+#define UNARY_(T, W)                                                          \
+  BIN_LOOP(T, T, (T)(neg || B < 0 ? (T)((W)0 - (W)B) : B))
+      switch (e->type->id) {
+      case CHV_TYPE_TINYINT: UNARY_(int8_t, uint32_t); break;
+      case CHV_TYPE_SMALLINT: UNARY_(int16_t, uint32_t); break;
+      case CHV_TYPE_INT: UNARY_(int32_t, uint32_t); break;
+      case CHV_TYPE_BIGINT: UNARY_(int64_t, uint64_t); break;
+      case CHV_TYPE_FLOAT: BIN_LOOP(float, float, neg ? -B : fabsf(B)); break;
+      case CHV_TYPE_DOUBLE: BIN_LOOP(double, double, neg ? -B : fabs(B)); break;
+      case CHV_TYPE_DECIMAL: BIN_LOOP(chv_i128, chv_i128, neg || B < 0 ? -B : B); break;
+      default: break;
+      }
+#undef UNARY_
+      rc = CHV_OK;
+      goto out_done;
+    }
+    switch (e->type->id) {
+    case CHV_TYPE_TINYINT: INT_ARITH(int8_t, uint32_t); break;
+    case CHV_TYPE_SMALLINT: INT_ARITH(int16_t, uint32_t); break;
+    case CHV_TYPE_INT: INT_ARITH(int32_t, uint32_t); break;
+    case CHV_TYPE_BIGINT: INT_ARITH(int64_t, uint64_t); break;
+    case CHV_TYPE_FLOAT: FLT_ARITH(float); break;
+    case CHV_TYPE_DOUBLE: FLT_ARITH(double); break;
+    case CHV_TYPE_DECIMAL: {
+      int s1 = e->args[0]->type->scale, s2 = e->args[1]->type->scale;
+      int p = e->type->precision, s = e->type->scale;
+      const chv_i128 *x = a->is_const ? &a->k.dec : a->v->data;
+      const chv_i128 *y = b->is_const ? &b->k.dec : b->v->data;
+      int64_t sx = a->is_const ? 0 : 1, sy = b->is_const ? 0 : 1;
+      chv_i128 *r = out->data;
+      uint8_t *ov = out->validity;
+      for (int64_t i = 0; i < n; i++) {
+        if (ov && !chv_bit_get(ov, i)) {
+          r[i] = 0;
+          continue;
+        }
+        if (!dec_op(fn, x[i * sx], s1, y[i * sy], s2, p, s, &r[i])) {
+          r[i] = 0;
+          if ((ov = out_validity(out)) == NULL) {
+            rc = oom(err);
+            goto out_free;
+          }
+          chv_bit_set(ov, i, false);
+        }
+      }
+      break;
+    }
+    default:
+      rc = chv_error_set(err, CHV_EINTERNAL, "arithmetic on %s",
+                         chv_type_id_name(e->type->id));
+      goto out_free;
+    }
+    rc = CHV_OK;
+  }
+out_done:
+  finish_nulls(out, n);
+out_free:
+  if (nops == 2) opnd_free(&ops[1]);
+out_free_a:
+  opnd_free(&ops[0]);
+  return rc;
+}
+
+/* ---- comparisons ---------------------------------------------------------- */
+
+#define CMP_LOOP(T, OP)                                                       \
+  do {                                                                        \
+    if (!a->is_const && !b->is_const) {                                       \
+      const T *x_ = a->v->data, *y_ = b->v->data;                             \
+      for (int64_t i = 0; i < n; i++)                                         \
+        d[i >> 3] |= (uint8_t)((x_[i] OP y_[i]) << (i & 7));                  \
+    } else if (!a->is_const) {                                                \
+      const T *x_ = a->v->data;                                               \
+      T c_ = *(const T *)&b->k;                                               \
+      for (int64_t i = 0; i < n; i++)                                         \
+        d[i >> 3] |= (uint8_t)((x_[i] OP c_) << (i & 7));                     \
+    } else {                                                                  \
+      const T *y_ = b->is_const ? (const T *)&b->k : b->v->data;              \
+      int64_t sy_ = b->is_const ? 0 : 1;                                      \
+      T c_ = *(const T *)&a->k;                                               \
+      for (int64_t i = 0; i < n; i++)                                         \
+        d[i >> 3] |= (uint8_t)((c_ OP y_[i * sy_]) << (i & 7));               \
+    }                                                                         \
+  } while (0)
+
+#define CMP_TYPE(T)                                                           \
+  do {                                                                        \
+    switch (fn) {                                                             \
+    case CHV_FN_EQ:                                                           \
+    case CHV_FN_NSEQ: CMP_LOOP(T, ==); break;                                 \
+    case CHV_FN_NE: CMP_LOOP(T, !=); break;                                   \
+    case CHV_FN_LT: CMP_LOOP(T, <); break;                                    \
+    case CHV_FN_LE: CMP_LOOP(T, <=); break;                                   \
+    case CHV_FN_GT: CMP_LOOP(T, >); break;                                    \
+    default: CMP_LOOP(T, >=); break;                                          \
+    }                                                                         \
+  } while (0)
+
+static bool cmp_result(enum chv_fn fn, int c) {
+  if (c == 2) return fn == CHV_FN_NE; /* unordered (NaN) */
+  switch (fn) {
+  case CHV_FN_EQ:
+  case CHV_FN_NSEQ: return c == 0;
+  case CHV_FN_NE: return c != 0;
+  case CHV_FN_LT: return c < 0;
+  case CHV_FN_LE: return c <= 0;
+  case CHV_FN_GT: return c > 0;
+  default: return c >= 0;
+  }
+}
+
+static int eval_cmp(const struct chv_expr *e, const struct chv_batch *in,
+                    const uint32_t *sel, int64_t n, struct chv_vector *out,
+                    struct chv_error *err) {
+  struct opnd ops[2];
+  int rc = opnd_eval(e->args[0], in, sel, n, &ops[0], err);
+  if (rc != CHV_OK) return rc;
+  rc = opnd_eval(e->args[1], in, sel, n, &ops[1], err);
+  if (rc != CHV_OK) goto out_free_a;
+  rc = start_out(out, n, err);
+  if (rc != CHV_OK) goto out_free;
+  enum chv_fn fn = e->fn;
+  const struct opnd *a = &ops[0], *b = &ops[1];
+  uint8_t *d = out->data;
+  const struct chv_type *t = e->args[0]->type;
+  switch (t->id) {
+  case CHV_TYPE_TINYINT: CMP_TYPE(int8_t); break;
+  case CHV_TYPE_SMALLINT: CMP_TYPE(int16_t); break;
+  case CHV_TYPE_INT:
+  case CHV_TYPE_DATE: CMP_TYPE(int32_t); break;
+  case CHV_TYPE_BIGINT: CMP_TYPE(int64_t); break;
+  case CHV_TYPE_FLOAT: CMP_TYPE(float); break;
+  case CHV_TYPE_DOUBLE: CMP_TYPE(double); break;
+  case CHV_TYPE_DECIMAL: CMP_TYPE(chv_i128); break;
+  case CHV_TYPE_STRING:
+  case CHV_TYPE_VARCHAR:
+  case CHV_TYPE_CHAR:
+    if (fn == CHV_FN_EQ || fn == CHV_FN_NE || fn == CHV_FN_NSEQ) {
+      bool want = fn != CHV_FN_NE;
+      for (int64_t i = 0; i < n; i++) {
+        const char *p, *q;
+        int64_t lp, lq;
+        opnd_str(a, i, &p, &lp);
+        opnd_str(b, i, &q, &lq);
+        bool eq = lp == lq && (lp == 0 || memcmp(p, q, (size_t)lp) == 0);
+        d[i >> 3] |= (uint8_t)((eq == want) << (i & 7));
+      }
+      break;
+    }
+    /* fall through */
+  default:
+    for (int64_t i = 0; i < n; i++) {
+      if (opnd_null(a, i) || opnd_null(b, i)) continue;
+      struct chv_value x, y;
+      opnd_value(a, e->args[0], i, &x);
+      opnd_value(b, e->args[1], i, &y);
+      if (cmp_result(fn, chv_exec_compare_values(t, &x, &y)))
+        d[i >> 3] |= (uint8_t)(1u << (i & 7));
+    }
+    break;
+  }
+  if (fn == CHV_FN_NSEQ) {
+    /* never NULL: both NULL is TRUE, one NULL is FALSE */
+    for (int64_t i = 0; i < n; i++) {
+      bool na = opnd_null(a, i), nb = opnd_null(b, i);
+      if (na || nb) chv_bit_set(d, i, na && nb);
+    }
+  } else {
+    rc = combine_validity(out, n, ops, 2, err);
+    if (rc != CHV_OK) goto out_free;
+  }
+  finish_nulls(out, n);
+out_free:
+  opnd_free(&ops[1]);
+out_free_a:
+  opnd_free(&ops[0]);
+  return rc;
+}
+
+/* ---- AND, OR, NOT, IS [NOT] NULL ------------------------------------------ */
+
+/* Bytes of data and validity of a BOOLEAN operand, constant or not. */
+static void bool_bytes(const struct opnd *o, const uint8_t **d,
+                       const uint8_t **v, int64_t *stride, uint8_t cst[2]) {
+  if (o->is_const) {
+    cst[0] = o->k.b && !o->const_null ? 0xff : 0;
+    cst[1] = o->const_null ? 0 : 0xff;
+    *d = &cst[0];
+    *v = &cst[1];
+    *stride = 0;
+    return;
+  }
+  *d = o->v->data;
+  *v = o->v->validity ? o->v->validity : NULL;
+  *stride = 1;
+}
+
+static int eval_logic(const struct chv_expr *e, const struct chv_batch *in,
+                      const uint32_t *sel, int64_t n, struct chv_vector *out,
+                      struct chv_error *err) {
+  struct opnd ops[2];
+  int nops = e->kind == CHV_EXPR_NOT ? 1 : 2;
+  int rc = opnd_eval(e->args[0], in, sel, n, &ops[0], err);
+  if (rc != CHV_OK) return rc;
+  if (nops == 2) {
+    rc = opnd_eval(e->args[1], in, sel, n, &ops[1], err);
+    if (rc != CHV_OK) goto out_free_a;
+  }
+  rc = start_out(out, n, err);
+  if (rc != CHV_OK) goto out_free;
+  uint8_t *ov = out_validity(out);
+  if (ov == NULL) {
+    rc = oom(err);
+    goto out_free;
+  }
+  const uint8_t *ad, *av, *bd = NULL, *bv = NULL;
+  int64_t sa, sb = 0;
+  uint8_t ca[2], cb[2], all = 0xff;
+  bool_bytes(&ops[0], &ad, &av, &sa, ca);
+  if (av == NULL) av = &all;
+  int64_t sav = av == &all ? 0 : sa;
+  int64_t sbv = 0;
+  if (nops == 2) {
+    bool_bytes(&ops[1], &bd, &bv, &sb, cb);
+    if (bv == NULL) bv = &all;
+    sbv = bv == &all ? 0 : sb;
+  }
+  uint8_t *od = out->data;
+  int64_t nb = bm_bytes(n);
+  for (int64_t j = 0; j < nb; j++) {
+    uint8_t x = ad[j * sa], xv = av[j * sav];
+    if (e->kind == CHV_EXPR_NOT) {
+      od[j] = (uint8_t)~x;
+      ov[j] = xv;
+      continue;
+    }
+    uint8_t y = bd[j * sb], yv = bv[j * sbv];
+    uint8_t t, f;
+    if (e->kind == CHV_EXPR_AND) {
+      t = x & xv & y & yv;
+      f = (uint8_t)((xv & ~x) | (yv & ~y));
+    } else {
+      t = (uint8_t)((x & xv) | (y & yv));
+      f = (uint8_t)(xv & ~x & yv & ~y);
+    }
+    od[j] = t;
+    ov[j] = t | f;
+  }
+  finish_nulls(out, n);
+out_free:
+  if (nops == 2) opnd_free(&ops[1]);
+out_free_a:
+  opnd_free(&ops[0]);
+  return rc;
+}
+
+static int eval_is_null(const struct chv_expr *e, const struct chv_batch *in,
+                        const uint32_t *sel, int64_t n, struct chv_vector *out,
+                        struct chv_error *err) {
+  struct opnd a;
+  CHV_RETURN_IF_ERR(opnd_eval(e->args[0], in, sel, n, &a, err));
+  int rc = start_out(out, n, err);
+  if (rc == CHV_OK) {
+    bool want_null = e->kind == CHV_EXPR_IS_NULL;
+    uint8_t *d = out->data;
+    int64_t nb = bm_bytes(n);
+    if (a.is_const) {
+      memset(d, a.const_null == want_null ? 0xff : 0, (size_t)nb);
+    } else if (a.v->validity == NULL) {
+      memset(d, want_null ? 0 : 0xff, (size_t)nb);
+    } else {
+      for (int64_t j = 0; j < nb; j++)
+        d[j] = want_null ? (uint8_t)~a.v->validity[j] : a.v->validity[j];
+    }
+  }
+  opnd_free(&a);
+  return rc;
+}
+
+/* ---- IN, LIKE, CAST, string functions (row at a time) --------------------- */
+
+static int eval_in(const struct chv_expr *e, const struct chv_batch *in,
+                   const uint32_t *sel, int64_t n, struct chv_vector *out,
+                   struct chv_error *err) {
+  struct opnd a;
+  CHV_RETURN_IF_ERR(opnd_eval(e->args[0], in, sel, n, &a, err));
+  int rc = start_out(out, n, err);
+  if (rc != CHV_OK) goto out_free;
+  bool list_null = false;
+  for (int k = 1; k < e->nargs; k++) list_null |= e->args[k]->value.is_null;
+  const struct chv_type *t = e->args[0]->type;
+  for (int64_t i = 0; i < n; i++) {
+    struct chv_value x;
+    opnd_value(&a, e->args[0], i, &x);
+    bool hit = false;
+    if (!x.is_null)
+      for (int k = 1; k < e->nargs && !hit; k++)
+        hit = !e->args[k]->value.is_null &&
+              chv_exec_compare_values(t, &x, &e->args[k]->value) == 0;
+    if (x.is_null || (!hit && list_null)) {
+      uint8_t *ov = out_validity(out);
+      if (ov == NULL) {
+        rc = oom(err);
+        goto out_free;
+      }
+      chv_bit_set(ov, i, false);
+    } else if (hit != e->negated) {
+      chv_bit_set(out->data, i, true);
+    }
+  }
+  finish_nulls(out, n);
+out_free:
+  opnd_free(&a);
+  return rc;
+}
+
+static int eval_like(const struct chv_expr *e, const struct chv_batch *in,
+                     const uint32_t *sel, int64_t n, struct chv_vector *out,
+                     struct chv_error *err) {
+  struct opnd a;
+  CHV_RETURN_IF_ERR(opnd_eval(e->args[0], in, sel, n, &a, err));
+  int rc = start_out(out, n, err);
+  if (rc == CHV_OK) rc = combine_validity(out, n, &a, 1, err);
+  if (rc == CHV_OK && e->like == NULL) {
+    uint8_t *ov = out_validity(out);
+    if (ov == NULL) rc = oom(err);
+    else memset(ov, 0, (size_t)bm_bytes(n));
+  }
+  if (rc == CHV_OK && e->like) {
+    uint8_t *d = out->data;
+    for (int64_t i = 0; i < n; i++) {
+      const char *p;
+      int64_t len;
+      if (opnd_null(&a, i)) continue;
+      opnd_str(&a, i, &p, &len);
+      if (chv_like_match(e->like, p, (size_t)len) != e->negated)
+        d[i >> 3] |= (uint8_t)(1u << (i & 7));
+    }
+  }
+  finish_nulls(out, n);
+  opnd_free(&a);
+  return rc;
+}
+
+static int eval_cast(const struct chv_expr *e, const struct chv_batch *in,
+                     const uint32_t *sel, int64_t n, struct chv_vector *out,
+                     struct chv_error *err) {
+  struct opnd a;
+  CHV_RETURN_IF_ERR(opnd_eval(e->args[0], in, sel, n, &a, err));
+  struct chv_buf buf;
+  chv_buf_init(&buf);
+  chv_vector_reset(out);
+  int rc = chv_vector_reserve(out, n > 0 ? n : 1, err);
+  const struct chv_type *from = e->args[0]->type;
+  for (int64_t i = 0; i < n && rc == CHV_OK; i++) {
+    struct chv_value x, y = {.is_null = true};
+    opnd_value(&a, e->args[0], i, &x);
+    int crc = CHV_OK;
+    if (!x.is_null && !chv_exec_cast_value(from, &x, e->type, &y, &buf, &crc))
+      y.is_null = true;
+    if (crc != CHV_OK) rc = oom(err);
+    else rc = chv_exec_append_value(out, &y, err);
+  }
+  chv_buf_free(&buf);
+  opnd_free(&a);
+  return rc;
+}
+
+static int eval_string_fn(const struct chv_expr *e, const struct chv_batch *in,
+                          const uint32_t *sel, int64_t n,
+                          struct chv_vector *out, struct chv_error *err) {
+  int na = e->nargs;
+  struct opnd *ops = chv_calloc((size_t)na, sizeof *ops);
+  if (ops == NULL) return oom(err);
+  int rc = CHV_OK, done = 0;
+  for (; done < na && rc == CHV_OK; done++)
+    rc = opnd_eval(e->args[done], in, sel, n, &ops[done], err);
+  if (rc != CHV_OK) done--;
+  struct chv_buf buf;
+  chv_buf_init(&buf);
+  if (rc == CHV_OK) {
+    chv_vector_reset(out);
+    rc = chv_vector_reserve(out, n > 0 ? n : 1, err);
+  }
+  for (int64_t i = 0; i < n && rc == CHV_OK; i++) {
+    bool null = false;
+    for (int k = 0; k < na; k++) null |= opnd_null(&ops[k], i);
+    if (null) {
+      rc = chv_vector_append_null(out, err);
+      continue;
+    }
+    const char *p;
+    int64_t len;
+    if (e->fn == CHV_FN_LENGTH) {
+      opnd_str(&ops[0], i, &p, &len);
+      int32_t cp = 0;
+      for (int64_t j = 0; j < len; j++) cp += ((unsigned char)p[j] & 0xC0) != 0x80;
+      rc = chv_vector_append_value(out, &cp, err);
+      continue;
+    }
+    buf.len = 0;
+    for (int k = 0; k < na && rc == CHV_OK; k++) {
+      opnd_str(&ops[k], i, &p, &len);
+      if (chv_buf_append(&buf, p, (size_t)len) != CHV_OK) rc = oom(err);
+    }
+    if (rc != CHV_OK) break;
+    if (e->fn == CHV_FN_UPPER || e->fn == CHV_FN_LOWER)
+      for (size_t j = 0; j < buf.len; j++) {
+        char c = buf.data[j];
+        if (e->fn == CHV_FN_UPPER && c >= 'a' && c <= 'z') buf.data[j] = (char)(c - 32);
+        if (e->fn == CHV_FN_LOWER && c >= 'A' && c <= 'Z') buf.data[j] = (char)(c + 32);
+      }
+    rc = chv_vector_append_bytes(out, buf.data ? buf.data : "", buf.len, err);
+  }
+  chv_buf_free(&buf);
+  for (int k = 0; k < done; k++) opnd_free(&ops[k]);
+  chv_free(ops);
+  return rc;
+}
+
+/* ---- CASE and COALESCE ---------------------------------------------------- */
+
+/* Rows still to decide: input row numbers and output positions. */
+struct pending {
+  uint32_t *rows, *pos;
+  int64_t m;
+};
+
+/* Evaluate a CASE (whens/thens pairs) or COALESCE (values only) by
+** narrowing the pending rows branch by branch; each output row remembers
+** which branch vector and row holds its value. */
+static int eval_choose(const struct chv_expr *e, const struct chv_batch *in,
+                       const uint32_t *sel, int64_t n, struct chv_vector *out,
+                       struct chv_error *err) {
+  bool is_case = e->kind == CHV_EXPR_CASE;
+  int nbr = is_case ? e->nargs / 2 + 1 : e->nargs;
+  size_t un = (size_t)(n > 0 ? n : 1);
+  uint32_t *mem = chv_malloc(un * 6 * sizeof *mem);
+  struct chv_vector **bv = chv_calloc((size_t)nbr, sizeof *bv);
+  struct chv_vector *cv = NULL;
+  int rc = CHV_OK;
+  if (mem == NULL || bv == NULL) {
+    rc = oom(err);
+    goto out_free;
+  }
+  struct pending p = {mem, mem + un, n};
+  uint32_t *trows = mem + 2 * un, *tpos = mem + 3 * un;
+  uint32_t *which = mem + 4 * un, *rib = mem + 5 * un;
+  for (int64_t i = 0; i < n; i++) {
+    p.rows[i] = sel ? sel[i] : (uint32_t)i;
+    p.pos[i] = (uint32_t)i;
+    which[i] = UINT32_MAX;
+  }
+  for (int b = 0; b < nbr && p.m > 0; b++) {
+    const struct chv_expr *val = is_case ? e->args[2 * b < e->nargs - 1 ? 2 * b + 1 : e->nargs - 1]
+                                         : e->args[b];
+    int64_t k = 0, keep = 0;
+    if (is_case && b < nbr - 1) {
+      /* rows whose WHEN is TRUE take this branch */
+      if (cv == NULL) {
+        rc = chv_vector_open(e->args[2 * b]->type, n, &cv, err);
+        if (rc != CHV_OK) goto out_free;
+      }
+      rc = eval_node(e->args[2 * b], in, p.rows, p.m, cv, err);
+      if (rc != CHV_OK) goto out_free;
+      for (int64_t j = 0; j < p.m; j++) {
+        if (!chv_vector_is_null(cv, j) && chv_bit_get(cv->data, j)) {
+          trows[k] = p.rows[j];
+          tpos[k++] = p.pos[j];
+        } else {
+          p.rows[keep] = p.rows[j];
+          p.pos[keep++] = p.pos[j];
+        }
+      }
+    } else {
+      memcpy(trows, p.rows, sizeof *trows * (size_t)p.m);
+      memcpy(tpos, p.pos, sizeof *tpos * (size_t)p.m);
+      k = p.m;
+    }
+    if (k == 0) {
+      p.m = keep;
+      continue;
+    }
+    rc = chv_vector_open(e->type, k, &bv[b], err);
+    if (rc != CHV_OK) goto out_free;
+    rc = eval_node(val, in, trows, k, bv[b], err);
+    if (rc != CHV_OK) goto out_free;
+    if (is_case) {
+      for (int64_t j = 0; j < k; j++) {
+        which[tpos[j]] = (uint32_t)b;
+        rib[tpos[j]] = (uint32_t)j;
+      }
+      p.m = keep;
+    } else { /* COALESCE: the non-NULL rows are decided */
+      keep = 0;
+      for (int64_t j = 0; j < k; j++) {
+        if (!chv_vector_is_null(bv[b], j)) {
+          which[tpos[j]] = (uint32_t)b;
+          rib[tpos[j]] = (uint32_t)j;
+        } else {
+          p.rows[keep] = trows[j];
+          p.pos[keep++] = tpos[j];
+        }
+      }
+      p.m = keep;
+    }
+  }
+  chv_vector_reset(out);
+  rc = chv_vector_reserve(out, n > 0 ? n : 1, err);
+  for (int64_t i = 0; i < n && rc == CHV_OK; i++)
+    rc = which[i] == UINT32_MAX
+             ? chv_vector_append_null(out, err)
+             : chv_vector_append_from(out, bv[which[i]], rib[i], err);
+out_free:
+  chv_vector_close(cv);
+  if (bv)
+    for (int b = 0; b < nbr; b++) chv_vector_close(bv[b]);
+  chv_free(bv);
+  chv_free(mem);
+  return rc;
+}
+
+/* ---- dispatch ------------------------------------------------------------- */
+
+static int eval_node(const struct chv_expr *e, const struct chv_batch *in,
+                     const uint32_t *sel, int64_t n, struct chv_vector *out,
+                     struct chv_error *err) {
+  switch (e->kind) {
+  case CHV_EXPR_COLUMN:
+    if (e->column >= in->ncols)
+      return chv_error_set(err, CHV_EINVAL, "column %d of a batch of %d",
+                           e->column, in->ncols);
+    return gather(in->cols[e->column], sel, n, out, err);
+  case CHV_EXPR_LITERAL: return eval_literal(e, n, out, err);
+  case CHV_EXPR_CALL:
+    if (e->fn >= CHV_FN_EQ && e->fn <= CHV_FN_NSEQ)
+      return eval_cmp(e, in, sel, n, out, err);
+    if (e->fn >= CHV_FN_CONCAT && e->fn <= CHV_FN_LENGTH)
+      return eval_string_fn(e, in, sel, n, out, err);
+    return eval_arith(e, in, sel, n, out, err);
+  case CHV_EXPR_AND:
+  case CHV_EXPR_OR:
+  case CHV_EXPR_NOT: return eval_logic(e, in, sel, n, out, err);
+  case CHV_EXPR_IS_NULL:
+  case CHV_EXPR_IS_NOT_NULL: return eval_is_null(e, in, sel, n, out, err);
+  case CHV_EXPR_IN: return eval_in(e, in, sel, n, out, err);
+  case CHV_EXPR_BETWEEN: return eval_node(e->lowered, in, sel, n, out, err);
+  case CHV_EXPR_CASE:
+  case CHV_EXPR_COALESCE: return eval_choose(e, in, sel, n, out, err);
+  case CHV_EXPR_CAST: return eval_cast(e, in, sel, n, out, err);
+  case CHV_EXPR_LIKE: return eval_like(e, in, sel, n, out, err);
+  }
+  return chv_error_set(err, CHV_EINTERNAL, "unknown expression kind %d",
+                       (int)e->kind);
+}
+
+int chv_expr_eval(const struct chv_expr *e, const struct chv_batch *in,
+                  const uint32_t *sel, int64_t nsel, struct chv_vector *out,
+                  struct chv_error *err) {
+  if (nsel < 0 || nsel > UINT32_MAX)
+    return chv_error_set(err, CHV_EINVAL, "bad selection size %lld",
+                         (long long)nsel);
+  return eval_node(e, in, sel, nsel, out, err);
+}
+
+/* ---- filter ----------------------------------------------------------------- */
+
+#define FAST_FILTER(T, OP)                                                    \
+  do {                                                                        \
+    const T *x_ = col->data;                                                  \
+    T c_ = *(const T *)&k;                                                    \
+    const uint8_t *v_ = col->null_count > 0 ? col->validity : NULL;           \
+    if (v_ == NULL && sel_in) {                                               \
+      for (int64_t i = 0; i < n; i++) {                                       \
+        uint32_t r_ = sel_in[i];                                              \
+        sel_out[m] = r_;                                                      \
+        m += x_[r_] OP c_;                                                    \
+      }                                                                       \
+    } else if (v_ == NULL) {                                                  \
+      for (int64_t i = 0; i < n; i++) {                                       \
+        sel_out[m] = (uint32_t)i;                                             \
+        m += x_[i] OP c_;                                                     \
+      }                                                                       \
+    } else {                                                                  \
+      for (int64_t i = 0; i < n; i++) {                                       \
+        uint32_t r_ = sel_in ? sel_in[i] : (uint32_t)i;                       \
+        sel_out[m] = r_;                                                      \
+        m += (x_[r_] OP c_) & chv_bit_get(v_, r_);                            \
+      }                                                                       \
+    }                                                                         \
+  } while (0)
+
+#define FAST_TYPE(T)                                                          \
+  do {                                                                        \
+    switch (fn) {                                                             \
+    case CHV_FN_EQ:                                                           \
+    case CHV_FN_NSEQ: FAST_FILTER(T, ==); break;                              \
+    case CHV_FN_NE: FAST_FILTER(T, !=); break;                                \
+    case CHV_FN_LT: FAST_FILTER(T, <); break;                                 \
+    case CHV_FN_LE: FAST_FILTER(T, <=); break;                                \
+    case CHV_FN_GT: FAST_FILTER(T, >); break;                                 \
+    default: FAST_FILTER(T, >=); break;                                       \
+    }                                                                         \
+  } while (0)
+
+static enum chv_fn flip(enum chv_fn fn) {
+  switch (fn) {
+  case CHV_FN_LT: return CHV_FN_GT;
+  case CHV_FN_LE: return CHV_FN_GE;
+  case CHV_FN_GT: return CHV_FN_LT;
+  case CHV_FN_GE: return CHV_FN_LE;
+  default: return fn;
+  }
+}
+
+/* column <op> non-NULL literal on INT/DATE/BIGINT/DOUBLE: true if done. */
+static bool fast_filter(const struct chv_expr *e, const struct chv_batch *in,
+                        const uint32_t *sel_in, int64_t n, uint32_t *sel_out,
+                        int64_t *nout) {
+  if (e->kind != CHV_EXPR_CALL || e->fn < CHV_FN_EQ || e->fn > CHV_FN_NSEQ)
+    return false;
+  const struct chv_expr *c = e->args[0], *l = e->args[1];
+  enum chv_fn fn = e->fn;
+  if (c->kind == CHV_EXPR_LITERAL && l->kind == CHV_EXPR_COLUMN) {
+    const struct chv_expr *t = c;
+    c = l;
+    l = t;
+    fn = flip(fn);
+  }
+  if (c->kind != CHV_EXPR_COLUMN || l->kind != CHV_EXPR_LITERAL ||
+      l->value.is_null || c->column >= in->ncols)
+    return false;
+  const struct chv_vector *col = in->cols[c->column];
+  union konst k;
+  set_konst(l->type, &l->value, &k);
+  int64_t m = 0;
+  switch (c->type->id) {
+  case CHV_TYPE_INT:
+  case CHV_TYPE_DATE: FAST_TYPE(int32_t); break;
+  case CHV_TYPE_BIGINT: FAST_TYPE(int64_t); break;
+  case CHV_TYPE_DOUBLE: FAST_TYPE(double); break;
+  default: return false;
+  }
+  *nout = m;
+  return true;
+}
+
+int chv_expr_filter(const struct chv_expr *e, const struct chv_batch *in,
+                    const uint32_t *sel_in, int64_t nsel_in,
+                    uint32_t *sel_out, int64_t *nsel_out,
+                    struct chv_error *err) {
+  int64_t n = nsel_in, m = 0;
+  if (n < 0 || n > UINT32_MAX)
+    return chv_error_set(err, CHV_EINVAL, "bad selection size %lld",
+                         (long long)n);
+  if (e->type->id != CHV_TYPE_BOOLEAN)
+    return chv_error_set(err, CHV_ETYPE, "a filter must be boolean, not %s",
+                         chv_type_id_name(e->type->id));
+  if (e->kind == CHV_EXPR_AND) {
+    int64_t k;
+    CHV_RETURN_IF_ERR(chv_expr_filter(e->args[0], in, sel_in, n, sel_out, &k,
+                                      err));
+    return chv_expr_filter(e->args[1], in, sel_out, k, sel_out, nsel_out, err);
+  }
+  if (e->kind == CHV_EXPR_OR) {
+    size_t un = (size_t)(n > 0 ? n : 1);
+    uint32_t *a = chv_malloc(un * 2 * sizeof *a);
+    if (a == NULL) return oom(err);
+    uint32_t *rest = a + un;
+    int64_t ka, kr = 0, kb;
+    int rc = chv_expr_filter(e->args[0], in, sel_in, n, a, &ka, err);
+    if (rc == CHV_OK) {
+      for (int64_t i = 0, j = 0; i < n; i++) {
+        uint32_t r = sel_in ? sel_in[i] : (uint32_t)i;
+        if (j < ka && a[j] == r) j++;
+        else rest[kr++] = r;
+      }
+      rc = chv_expr_filter(e->args[1], in, rest, kr, rest, &kb, err);
+    }
+    if (rc == CHV_OK) {
+      int64_t i = 0, j = 0;
+      while (i < ka || j < kb)
+        sel_out[m++] = j >= kb || (i < ka && a[i] < rest[j]) ? a[i++] : rest[j++];
+      *nsel_out = m;
+    }
+    chv_free(a);
+    return rc;
+  }
+  if (e->kind == CHV_EXPR_LITERAL) {
+    if (!e->value.is_null && e->value.b) {
+      for (int64_t i = 0; i < n; i++)
+        sel_out[i] = sel_in ? sel_in[i] : (uint32_t)i;
+      m = n;
+    }
+    *nsel_out = m;
+    return CHV_OK;
+  }
+  if (fast_filter(e, in, sel_in, n, sel_out, nsel_out)) return CHV_OK;
+  struct chv_vector *v;
+  CHV_RETURN_IF_ERR(chv_vector_open(e->type, n, &v, err));
+  int rc = eval_node(e, in, sel_in, n, v, err);
+  if (rc == CHV_OK) {
+    for (int64_t i = 0; i < n; i++) {
+      uint32_t r = sel_in ? sel_in[i] : (uint32_t)i;
+      if (!chv_vector_is_null(v, i) && chv_bit_get(v->data, i)) sel_out[m++] = r;
+    }
+    *nsel_out = m;
+  }
+  chv_vector_close(v);
+  return rc;
+}
