@@ -733,6 +733,7 @@ static int lookup_group(chv_hash_agg *h, const struct chv_vector *const *vecs,
 int chv_hash_agg_add(chv_hash_agg *h, const struct chv_batch *in,
                      const uint32_t *sel, int64_t n, struct chv_error *err) {
   const uint32_t *gids = NULL;
+  if (n == 0) return CHV_OK; /* (no group ids to give the states) */
   if (h->nkeys > 0) {
     if (n > h->gcap) {
       uint32_t *g = chv_realloc(h->gids, sizeof *g * (size_t)n);

@@ -145,6 +145,34 @@ static int format_java(double d, bool is_float, char *buf) {
   return (int)(o - buf);
 }
 
+double chv_exec_round_double(double x, int d) {
+  if (!isfinite(x) || x == 0) return x;
+  bool neg = x < 0;
+  char dg[32], txt[80];
+  int e;
+  int n = shortest(neg ? -x : x, false, dg, &e);
+  int keep = e + d; /* digits before the rounding point */
+  if (keep >= n) return x;
+  if (keep < 0) return 0.0;
+  bool up = dg[keep] >= '5';
+  dg[keep] = '\0';
+  if (up) { /* add one at the last kept digit */
+    int i = keep - 1;
+    while (i >= 0 && dg[i] == '9') dg[i--] = '0';
+    if (i >= 0) {
+      dg[i]++;
+    } else { /* all nines (or nothing kept): 1 followed by zeros */
+      memmove(dg + 1, dg, (size_t)keep + 1);
+      dg[0] = '1';
+      e++;
+    }
+  } else if (keep == 0) {
+    return 0.0;
+  }
+  snprintf(txt, sizeof txt, "%s0.%se%d", neg ? "-" : "", dg, e);
+  return strtod(txt, NULL);
+}
+
 int chv_exec_format_double(double d, char *buf) {
   return format_java(d, false, buf);
 }

@@ -835,6 +835,100 @@ static int eval_string_fn(const struct chv_expr *e, const struct chv_batch *in,
   return rc;
 }
 
+/* One row of substr, trim, round, year, month, day, to_date (x non-NULL);
+** false for a NULL result. */
+static bool row_fn(const struct chv_expr *e, const struct chv_value *x,
+                   int nx, struct chv_value *y) {
+  memset(y, 0, sizeof *y);
+  switch (e->fn) {
+  case CHV_FN_SUBSTR: { /* Hive's UDFSubstr, counting UTF-8 characters */
+    int64_t pos = x[1].i64, len = nx > 2 ? x[2].i64 : INT32_MAX, chars;
+    size_t n = (size_t)x[0].len;
+    chv_utf8_prefix(x[0].str, n, INT64_MAX, &chars);
+    y->str = x[0].str;
+    if (len <= 0 || (pos < 0 ? -pos : pos) > chars) return true;
+    int64_t start = pos > 0 ? pos - 1 : pos < 0 ? chars + pos : 0;
+    int64_t end = chars - start < len ? chars : start + len;
+    size_t b0 = chv_utf8_prefix(x[0].str, n, start, NULL);
+    size_t b1 = chv_utf8_prefix(x[0].str, n, end, NULL);
+    y->str = x[0].str + b0;
+    y->len = (int64_t)(b1 - b0);
+    return true;
+  }
+  case CHV_FN_TRIM: {
+    const char *p = x[0].str;
+    int64_t n = x[0].len;
+    while (n > 0 && *p == ' ') p++, n--;
+    while (n > 0 && p[n - 1] == ' ') n--;
+    y->str = p;
+    y->len = n;
+    return true;
+  }
+  case CHV_FN_ROUND: {
+    int d = e->column;
+    enum chv_type_id id = e->type->id;
+    if (id == CHV_TYPE_FLOAT || id == CHV_TYPE_DOUBLE) {
+      y->f64 = chv_exec_round_double(x[0].f64, d);
+      if (id == CHV_TYPE_FLOAT) y->f64 = (double)(float)y->f64;
+      return true;
+    }
+    chv_i128 v;
+    int from = 0;
+    if (id == CHV_TYPE_DECIMAL) {
+      v = x[0].dec;
+      from = e->args[0]->type->scale;
+    } else {
+      v = x[0].i64;
+    }
+    int to = d < 0 ? 0 : CHV_MIN(d, from);
+    if (!chv_exec_dec_rescale(v, from, to, &v)) return false;
+    if (d < 0) {
+      chv_i128 m = chv_exec_pow10(-d);
+      if (__builtin_mul_overflow(chv_exec_div_round(v, m), m, &v)) return false;
+    }
+    if (id == CHV_TYPE_DECIMAL) {
+      y->dec = v;
+      return chv_exec_dec_fits(v, e->type->precision);
+    }
+    y->i64 = (int64_t)(uint64_t)v; /* wraps to the column type on append */
+    return true;
+  }
+  case CHV_FN_TO_DATE: y->i64 = x[0].i64; return true;
+  default: {
+    int yy, mm, dd;
+    chv_date_to_ymd((int32_t)x[0].i64, &yy, &mm, &dd);
+    y->i64 = e->fn == CHV_FN_YEAR ? yy : e->fn == CHV_FN_MONTH ? mm : dd;
+    return true;
+  }
+  }
+}
+
+static int eval_rowfn(const struct chv_expr *e, const struct chv_batch *in,
+                      const uint32_t *sel, int64_t n, struct chv_vector *out,
+                      struct chv_error *err) {
+  struct opnd ops[3];
+  int na = e->fn == CHV_FN_ROUND ? 1 : e->nargs, done = 0, rc = CHV_OK;
+  for (; done < na && rc == CHV_OK; done++)
+    rc = opnd_eval(e->args[done], in, sel, n, &ops[done], err);
+  if (rc != CHV_OK) done--;
+  if (rc == CHV_OK) {
+    chv_vector_reset(out);
+    rc = chv_vector_reserve(out, n > 0 ? n : 1, err);
+  }
+  for (int64_t i = 0; i < n && rc == CHV_OK; i++) {
+    struct chv_value x[3], y = {.is_null = false};
+    bool null = false;
+    for (int k = 0; k < na; k++) {
+      opnd_value(&ops[k], e->args[k], i, &x[k]);
+      null |= x[k].is_null;
+    }
+    if (null || !row_fn(e, x, na, &y)) y.is_null = true;
+    rc = chv_exec_append_value(out, &y, err);
+  }
+  for (int k = 0; k < done; k++) opnd_free(&ops[k]);
+  return rc;
+}
+
 /* ---- CASE and COALESCE ---------------------------------------------------- */
 
 /* Rows still to decide: input row numbers and output positions. */
@@ -954,6 +1048,8 @@ static int eval_node(const struct chv_expr *e, const struct chv_batch *in,
       return eval_cmp(e, in, sel, n, out, err);
     if (e->fn >= CHV_FN_CONCAT && e->fn <= CHV_FN_LENGTH)
       return eval_string_fn(e, in, sel, n, out, err);
+    if (e->fn >= CHV_FN_SUBSTR)
+      return eval_rowfn(e, in, sel, n, out, err);
     return eval_arith(e, in, sel, n, out, err);
   case CHV_EXPR_AND:
   case CHV_EXPR_OR:

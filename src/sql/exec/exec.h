@@ -52,7 +52,9 @@ enum chv_expr_kind {
   X(IDIV, "div") X(NEG, "negative")                                           \
   X(EQ, "=") X(NE, "<>") X(LT, "<") X(LE, "<=") X(GT, ">") X(GE, ">=")        \
   X(NSEQ, "<=>") X(CONCAT, "concat") X(UPPER, "upper") X(LOWER, "lower")      \
-  X(LENGTH, "length") X(ABS, "abs")
+  X(LENGTH, "length") X(ABS, "abs") X(SUBSTR, "substr") X(TRIM, "trim")       \
+  X(ROUND, "round") X(YEAR, "year") X(MONTH, "month") X(DAY, "day")           \
+  X(TO_DATE, "to_date")
 
 enum chv_fn {
 #define CHV_X_(id, name) CHV_FN_##id,
@@ -81,7 +83,8 @@ struct chv_like; /* compiled LIKE pattern (exec-private) */
 struct chv_expr {
   enum chv_expr_kind kind;
   const struct chv_type *type; /* result type (arena or caller-owned) */
-  int column;                  /* COLUMN: batch column index */
+  int column;                  /* COLUMN: batch column index; CALL of
+                               ** round: the decimal places */
   struct chv_value value;      /* LITERAL */
   enum chv_fn fn;              /* CALL */
   bool negated;                /* IN, BETWEEN, LIKE: NOT IN/... */

@@ -38,6 +38,10 @@ int chv_exec_append_value(struct chv_vector *out, const struct chv_value *v,
 int chv_exec_compare_values(const struct chv_type *t, const struct chv_value *a,
                             const struct chv_value *b);
 
+/* Hive's round(double, d): BigDecimal.valueOf(x) (the digits of
+** Double.toString) rounded half up to d places. */
+double chv_exec_round_double(double x, int d);
+
 /* Fold a CAST of a literal into a literal. */
 int chv_exec_fold(chv_arena *a, const struct chv_expr *cast,
                   struct chv_expr **out, struct chv_error *err);

@@ -291,13 +291,20 @@ int chv_expr_call(chv_arena *a, enum chv_fn fn, struct chv_expr **args,
   for (int i = 0; i < nargs; i++)
     if (args[i] == NULL)
       return chv_error_set(err, CHV_EINVAL, "'%s': missing argument", name);
-  int want = fn == CHV_FN_NEG || fn == CHV_FN_UPPER || fn == CHV_FN_LOWER ||
-                     fn == CHV_FN_LENGTH || fn == CHV_FN_ABS
-                 ? 1
-                 : 2;
-  if (fn == CHV_FN_CONCAT ? nargs < 1 : nargs != want)
-    return chv_error_set(err, CHV_EINVAL, "'%s' takes %d argument%s, not %d",
-                         name, want, want == 1 ? "" : "s", nargs);
+  int lo = 2, hi = 2;
+  switch (fn) {
+  case CHV_FN_NEG: case CHV_FN_UPPER: case CHV_FN_LOWER: case CHV_FN_LENGTH:
+  case CHV_FN_ABS: case CHV_FN_TRIM: case CHV_FN_YEAR: case CHV_FN_MONTH:
+  case CHV_FN_DAY: case CHV_FN_TO_DATE: lo = hi = 1; break;
+  case CHV_FN_CONCAT: lo = 1, hi = 1 << 20; break;
+  case CHV_FN_SUBSTR: lo = 2, hi = 3; break;
+  case CHV_FN_ROUND: lo = 1, hi = 2; break;
+  default: break;
+  }
+  if (nargs < lo || nargs > hi)
+    return chv_error_set(err, CHV_EINVAL, "'%s' takes %d%s argument%s, not %d",
+                         name, lo, hi > lo ? " or more" : "", lo == 1 ? "" : "s",
+                         nargs);
   struct chv_expr *e = node(a, CHV_EXPR_CALL, NULL, nargs);
   if (e == NULL) return oom(err);
   e->fn = fn;
@@ -380,6 +387,62 @@ int chv_expr_call(chv_arena *a, enum chv_fn fn, struct chv_expr **args,
     CHV_RETURN_IF_ERR(coerce(a, &e->args[0], t, err));
     if (fn == CHV_FN_LENGTH) t = chv_exec_type(a, CHV_TYPE_INT, 0, 0);
     break;
+  case CHV_FN_SUBSTR:
+  case CHV_FN_TRIM: {
+    if (!chv_type_is_primitive(l->id) || l->id == CHV_TYPE_BINARY ||
+        l->id == CHV_TYPE_BOOLEAN)
+      return type_err1(err, name, l);
+    t = chv_exec_type(a, CHV_TYPE_STRING, 0, 0);
+    const struct chv_type *it = chv_exec_type(a, CHV_TYPE_INT, 0, 0);
+    if (t == NULL || it == NULL) return oom(err);
+    CHV_RETURN_IF_ERR(coerce(a, &e->args[0], t, err));
+    for (int i = 1; i < nargs; i++) {
+      if (!chv_exec_is_integral(e->args[i]->type->id))
+        return type_err2(err, name, l, e->args[i]->type);
+      CHV_RETURN_IF_ERR(coerce(a, &e->args[i], it, err));
+    }
+    break;
+  }
+  case CHV_FN_ROUND: {
+    int d = 0;
+    if (nargs == 2) {
+      const struct chv_expr *x = args[1];
+      if (x->kind != CHV_EXPR_LITERAL || !chv_exec_is_integral(x->type->id) ||
+          x->value.is_null)
+        return chv_error_set(err, CHV_ETYPE, "'round': the number of "
+                             "decimal places must be an integer constant");
+      d = (int)CHV_MAX(-38, CHV_MIN(38, x->value.i64));
+    }
+    if (chv_exec_is_string(l->id)) {
+      t = chv_exec_type(a, CHV_TYPE_DOUBLE, 0, 0);
+      if (t == NULL) return oom(err);
+      CHV_RETURN_IF_ERR(coerce(a, &e->args[0], t, err));
+    } else if (l->id == CHV_TYPE_DECIMAL) {
+      /* one more integer digit for the carry; the scale at most d */
+      int s = CHV_MAX(0, CHV_MIN(l->scale, d));
+      t = chv_exec_type(a, CHV_TYPE_DECIMAL,
+                        CHV_MIN(38, l->precision - l->scale + 1 + s), s);
+    } else if (chv_exec_is_numeric(l->id)) {
+      t = l;
+    } else {
+      return type_err1(err, name, l);
+    }
+    e->column = d; /* the decimal places, for the evaluator */
+    break;
+  }
+  case CHV_FN_YEAR:
+  case CHV_FN_MONTH:
+  case CHV_FN_DAY:
+  case CHV_FN_TO_DATE: {
+    if (!chv_exec_is_string(l->id) && l->id != CHV_TYPE_DATE &&
+        l->id != CHV_TYPE_TIMESTAMP)
+      return type_err1(err, name, l);
+    const struct chv_type *dt = chv_exec_type(a, CHV_TYPE_DATE, 0, 0);
+    if (dt == NULL) return oom(err);
+    CHV_RETURN_IF_ERR(coerce(a, &e->args[0], dt, err));
+    t = fn == CHV_FN_TO_DATE ? dt : chv_exec_type(a, CHV_TYPE_INT, 0, 0);
+    break;
+  }
   default:
     return chv_error_set(err, CHV_EINVAL, "unknown function %d", (int)fn);
   }

@@ -249,10 +249,15 @@ static void test_hash_agg(void) {
   CHV_REQUIRE_OK(fx_open(&f, ha_cols, ha_data), &f.err);
   struct chv_hash_agg_spec spec = {2, ha_keys, 5, ha_fns, ha_aggs, 0};
   chv_hash_agg *h, *h2;
+  struct chv_batch *r;
   CHV_REQUIRE_OK(chv_hash_agg_open(f.schema, &spec, &h, &f.err), &f.err);
+  CHV_CHECK_OK(chv_hash_agg_add(h, f.b, NULL, 0, &f.err), &f.err);
+  CHV_REQUIRE_OK(chv_hash_agg_result(h, &r, &f.err), &f.err);
+  CHV_CHECK_EQ_INT(r->nrows, 0); /* keys and no input: no groups */
+  for (int c = 0; c < r->ncols; c++) CHV_CHECK_EQ_INT(r->cols[c]->length, 0);
+  chv_batch_close(r);
   CHV_CHECK_OK(chv_hash_agg_add(h, f.b, NULL, f.b->nrows, &f.err), &f.err);
   CHV_CHECK_EQ_INT(chv_hash_agg_ngroups(h), 4);
-  struct chv_batch *r;
   char got[2048];
   CHV_REQUIRE_OK(chv_hash_agg_result(h, &r, &f.err), &f.err);
   render_batch(&f, r, got, sizeof got);

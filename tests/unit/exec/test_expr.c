@@ -665,6 +665,100 @@ static void test_filter_matches_eval(void) {
   fx_close(&f);
 }
 
+/* ---- substr, trim, round, year/month/day, to_date ---------------------------- */
+
+static struct chv_expr *call_n(struct fx *f, enum chv_fn fn,
+                               struct chv_expr *a0, struct chv_expr *a1,
+                               struct chv_expr *a2) {
+  struct chv_expr *args[3] = {a0, a1, a2}, *e = NULL;
+  int n = a2 ? 3 : a1 ? 2 : 1;
+  if (chv_expr_call(f->a, fn, args, n, &e, &f->err) != CHV_OK) return NULL;
+  return e;
+}
+
+static void test_builtins(void) {
+  struct fx f;
+  const char *data[] = {"hello|NULL|NULL|  a b  ",
+                        "2.5|-2.5|1.005|1234.5678", "1.235|-1.235|9.999|NULL",
+                        "1250|-1250|5|NULL",
+                        "2024-02-29|1969-12-31|NULL|2000-01-01",
+                        "2024-02-29 10:00:00|x|NULL|1999-12-31 23:59:59"};
+  CHV_REQUIRE_OK(fx_open(&f, "s string, d double, m decimal(5,3), i int, "
+                         "dt date, ts string", data), &f.err);
+  /* s again, with "h\u00e9llo" (UTF-8) in row 1 */
+  {
+    struct chv_vector *v = f.b->cols[0];
+    chv_vector_reset(v);
+    CHV_REQUIRE_OK(chv_vector_append_string(v, "hello", 5, NULL), NULL);
+    CHV_REQUIRE_OK(chv_vector_append_string(v, "h\xc3\xa9llo", 6, NULL), NULL);
+    CHV_REQUIRE_OK(chv_vector_append_null(v, NULL), NULL);
+    CHV_REQUIRE_OK(chv_vector_append_string(v, "  a b  ", 7, NULL), NULL);
+  }
+  static const struct {
+    const char *pos, *len, *want;
+  } sub[] = {
+      {"2", NULL, "ello|\xc3\xa9llo|NULL| a b  "},
+      {"2", "3", "ell|\xc3\xa9ll|NULL| a "},
+      {"-3", NULL, "llo|llo|NULL|b  "},
+      {"-3", "2", "ll|ll|NULL|b "},
+      {"0", NULL, "hello|h\xc3\xa9llo|NULL|  a b  "},
+      {"5", NULL, "o|o|NULL|b  "},
+      {"6", NULL, "||NULL|  "},
+      {"-6", NULL, "||NULL| a b  "},
+      {"1", "0", "||NULL|"},
+      {"2", "-1", "||NULL|"},
+  };
+  for (size_t i = 0; i < CHV_ARRAY_SIZE(sub); i++) {
+    struct chv_expr *e = call_n(&f, CHV_FN_SUBSTR, fx_col(&f, 0),
+                                fx_lit(&f, "int", sub[i].pos),
+                                sub[i].len ? fx_lit(&f, "int", sub[i].len) : NULL);
+    const char *got = fx_eval(&f, e, NULL, 0);
+    if (strcmp(got, sub[i].want) != 0) {
+      fprintf(stderr, "substr(s, %s, %s): got %s, want %s\n", sub[i].pos,
+              sub[i].len ? sub[i].len : "-", got, sub[i].want);
+      CHV_CHECK(0);
+    }
+  }
+  CHV_CHECK_STREQ(fx_eval(&f, call_n(&f, CHV_FN_TRIM, fx_col(&f, 0), NULL, NULL),
+                          NULL, 0), "hello|h\xc3\xa9llo|NULL|a b");
+  /* round: half up on the digits Double.toString prints */
+  struct chv_expr *e = call_n(&f, CHV_FN_ROUND, fx_col(&f, 1), NULL, NULL);
+  CHV_CHECK_STREQ(fx_eval(&f, e, NULL, 0), "3.0|-3.0|1.0|1235.0");
+  e = call_n(&f, CHV_FN_ROUND, fx_col(&f, 1), fx_lit(&f, "int", "2"), NULL);
+  CHV_CHECK_STREQ(fx_eval(&f, e, NULL, 0), "2.5|-2.5|1.01|1234.57");
+  e = call_n(&f, CHV_FN_ROUND, fx_col(&f, 1), fx_lit(&f, "int", "-2"), NULL);
+  CHV_CHECK_STREQ(fx_eval(&f, e, NULL, 0), "0.0|0.0|0.0|1200.0");
+  e = call_n(&f, CHV_FN_ROUND, fx_col(&f, 2), fx_lit(&f, "int", "2"), NULL);
+  char tb[64];
+  CHV_CHECK_STREQ(fx_type(e->type, tb), "decimal(5,2)");
+  CHV_CHECK_STREQ(fx_eval(&f, e, NULL, 0), "1.24|-1.24|10.00|NULL");
+  e = call_n(&f, CHV_FN_ROUND, fx_col(&f, 2), NULL, NULL);
+  CHV_CHECK_STREQ(fx_type(e->type, tb), "decimal(3,0)");
+  CHV_CHECK_STREQ(fx_eval(&f, e, NULL, 0), "1|-1|10|NULL");
+  e = call_n(&f, CHV_FN_ROUND, fx_col(&f, 3), fx_lit(&f, "int", "-2"), NULL);
+  CHV_CHECK_STREQ(fx_eval(&f, e, NULL, 0), "1300|-1300|0|NULL");
+  CHV_CHECK(call_n(&f, CHV_FN_ROUND, fx_col(&f, 1), fx_col(&f, 3), NULL) == NULL);
+  CHV_CHECK_EQ_INT(f.err.code, CHV_ETYPE);
+  CHV_CHECK(chv_exec_round_double(0.5, 0) == 1.0);
+  CHV_CHECK(chv_exec_round_double(99.95, 1) == 100.0);
+  CHV_CHECK(chv_exec_round_double(0.0049, 2) == 0.0);
+  /* date parts of a DATE, and of strings (cast to DATE: junk is NULL) */
+  CHV_CHECK_STREQ(fx_eval(&f, call_n(&f, CHV_FN_YEAR, fx_col(&f, 4), NULL, NULL),
+                          NULL, 0), "2024|1969|NULL|2000");
+  CHV_CHECK_STREQ(fx_eval(&f, call_n(&f, CHV_FN_MONTH, fx_col(&f, 4), NULL, NULL),
+                          NULL, 0), "2|12|NULL|1");
+  CHV_CHECK_STREQ(fx_eval(&f, call_n(&f, CHV_FN_DAY, fx_col(&f, 5), NULL, NULL),
+                          NULL, 0), "29|NULL|NULL|31");
+  e = call_n(&f, CHV_FN_TO_DATE, fx_col(&f, 5), NULL, NULL);
+  CHV_CHECK_EQ_INT(e->type->id, CHV_TYPE_DATE);
+  CHV_CHECK_STREQ(fx_eval(&f, e, NULL, 0), "2024-02-29|NULL|NULL|1999-12-31");
+  CHV_CHECK(call_n(&f, CHV_FN_YEAR, fx_col(&f, 3), NULL, NULL) == NULL);
+  CHV_CHECK_STREQ(f.err.msg, "cannot apply 'year' to int");
+  CHV_CHECK(call_n(&f, CHV_FN_SUBSTR, fx_col(&f, 0), NULL, NULL) == NULL);
+  CHV_CHECK_EQ_INT(f.err.code, CHV_EINVAL);
+  fx_close(&f);
+}
+
 /* ---- allocation failure ------------------------------------------------------- */
 
 static void test_eval_oom(void) {
@@ -724,4 +818,4 @@ CHV_TEST_MAIN("exec_expr", test_binary_table, test_literal_operands,
               test_type_errors, test_logic, test_like,
               test_case_coalesce_in_between, test_cast_matrix,
               test_format_double, test_filter, test_filter_matches_eval,
-              test_eval_oom)
+              test_builtins, test_eval_oom)
