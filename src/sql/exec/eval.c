@@ -759,16 +759,65 @@ static int eval_like(const struct chv_expr *e, const struct chv_batch *in,
   return rc;
 }
 
+/* The widening casts the constructors insert for mixed operands (an
+** integer or FLOAT to BIGINT, DOUBLE or a decimal(p,0) that holds it, a
+** narrower integer to INT): typed loops.  False if the cast is not one. */
+static bool widening(enum chv_type_id f, const struct chv_type *to) {
+  bool fi = chv_exec_is_integral(f);
+  switch (to->id) {
+  case CHV_TYPE_INT: return f == CHV_TYPE_TINYINT || f == CHV_TYPE_SMALLINT;
+  case CHV_TYPE_BIGINT: return fi && f != CHV_TYPE_BIGINT;
+  case CHV_TYPE_DOUBLE: return fi || f == CHV_TYPE_FLOAT;
+  case CHV_TYPE_DECIMAL:
+    return fi && to->scale == 0 &&
+           to->precision >= (f == CHV_TYPE_TINYINT ? 3 : f == CHV_TYPE_SMALLINT ? 5
+                             : f == CHV_TYPE_INT ? 10 : 19);
+  default: return false;
+  }
+}
+
+#define WIDEN_(S, D)                                                          \
+  do {                                                                        \
+    const S *x_ = a.v->data;                                                  \
+    D *y_ = out->data;                                                        \
+    for (int64_t i = 0; i < n; i++) y_[i] = (D)x_[i];                         \
+  } while (0)
+#define WIDEN_FROM_(D)                                                        \
+  do {                                                                        \
+    switch (from->id) {                                                       \
+    case CHV_TYPE_TINYINT: WIDEN_(int8_t, D); break;                          \
+    case CHV_TYPE_SMALLINT: WIDEN_(int16_t, D); break;                        \
+    case CHV_TYPE_INT: WIDEN_(int32_t, D); break;                             \
+    case CHV_TYPE_BIGINT: WIDEN_(int64_t, D); break;                          \
+    default: WIDEN_(float, D); break;                                         \
+    }                                                                         \
+  } while (0)
+
 static int eval_cast(const struct chv_expr *e, const struct chv_batch *in,
                      const uint32_t *sel, int64_t n, struct chv_vector *out,
                      struct chv_error *err) {
   struct opnd a;
   CHV_RETURN_IF_ERR(opnd_eval(e->args[0], in, sel, n, &a, err));
+  const struct chv_type *from = e->args[0]->type;
+  if (!a.is_const && widening(from->id, e->type)) {
+    int rc = start_out(out, n, err);
+    if (rc == CHV_OK) rc = combine_validity(out, n, &a, 1, err);
+    if (rc == CHV_OK) {
+      switch (e->type->id) {
+      case CHV_TYPE_INT: WIDEN_FROM_(int32_t); break;
+      case CHV_TYPE_BIGINT: WIDEN_FROM_(int64_t); break;
+      case CHV_TYPE_DOUBLE: WIDEN_FROM_(double); break;
+      default: WIDEN_FROM_(chv_i128); break;
+      }
+      finish_nulls(out, n);
+    }
+    opnd_free(&a);
+    return rc;
+  }
   struct chv_buf buf;
   chv_buf_init(&buf);
   chv_vector_reset(out);
   int rc = chv_vector_reserve(out, n > 0 ? n : 1, err);
-  const struct chv_type *from = e->args[0]->type;
   for (int64_t i = 0; i < n && rc == CHV_OK; i++) {
     struct chv_value x, y = {.is_null = true};
     opnd_value(&a, e->args[0], i, &x);

@@ -562,8 +562,8 @@ int chv_expr_between(chv_arena *a, struct chv_expr *x, struct chv_expr *lo,
 static const struct chv_type *branch_type(chv_arena *a,
                                           const struct chv_type *t,
                                           const struct chv_expr *x) {
-  if (t == NULL) return x->type;
   if (x->kind == CHV_EXPR_LITERAL && x->value.is_null) return t;
+  if (t == NULL) return x->type;
   if (chv_type_equal(t, x->type)) return t;
   if (chv_exec_is_string(t->id) || chv_exec_is_string(x->type->id)) {
     if ((chv_exec_is_string(t->id) || chv_type_is_primitive(t->id)) &&
@@ -583,9 +583,10 @@ int chv_expr_case(chv_arena *a, struct chv_expr **whens,
     struct chv_expr *x = i < n ? thens[i] : els;
     if (x == NULL) continue;
     const struct chv_type *nt = branch_type(a, t, x);
-    if (nt == NULL) return type_err2(err, "case", t, x->type);
+    if (nt == NULL && t) return type_err2(err, "case", t, x->type);
     t = nt;
   }
+  if (t == NULL) t = thens[0]->type; /* every branch a NULL literal */
   struct chv_expr *e = node(a, CHV_EXPR_CASE, t, 2 * n + 1);
   if (e == NULL) return oom(err);
   for (int i = 0; i < n; i++) {
@@ -624,9 +625,10 @@ int chv_expr_coalesce(chv_arena *a, struct chv_expr **args, int n,
   const struct chv_type *t = NULL;
   for (int i = 0; i < n; i++) {
     const struct chv_type *nt = branch_type(a, t, args[i]);
-    if (nt == NULL) return type_err2(err, "coalesce", t, args[i]->type);
+    if (nt == NULL && t) return type_err2(err, "coalesce", t, args[i]->type);
     t = nt;
   }
+  if (t == NULL) t = args[0]->type; /* every argument a NULL literal */
   struct chv_expr *e = node(a, CHV_EXPR_COALESCE, t, n);
   if (e == NULL) return oom(err);
   for (int i = 0; i < n; i++) {

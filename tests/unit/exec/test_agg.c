@@ -348,5 +348,49 @@ static void test_hash_agg_oom(void) {
   fx_close(&f);
 }
 
+/* MIN/MAX of strings and COUNT(DISTINCT) of strings keep copies: fail
+** each allocation in turn through update, merge and finalize. */
+static void test_agg_state_oom(void) {
+  struct fx f;
+  const char *data[] = {"pear|apple|NULL|fig|apple|kiwi|zucchini|"};
+  CHV_REQUIRE_OK(fx_open(&f, "s string", data), &f.err);
+  const struct chv_type *arg = f.schema->children[0];
+  static const enum chv_agg_fn fns[] = {CHV_AGG_MIN, CHV_AGG_MAX,
+                                        CHV_AGG_COUNT_DISTINCT};
+  static const char *want[] = {"|apple", "zucchini|kiwi", "4|3"};
+  uint32_t groups[] = {0, 1, 0, 1, 0, 1, 0, 0};
+  for (size_t i = 0; i < CHV_ARRAY_SIZE(fns); i++) {
+    const struct chv_type *rt;
+    CHV_REQUIRE_OK(chv_agg_result_type(f.a, fns[i], arg, &rt, NULL), NULL);
+    int failures = 0;
+    for (long k = 1; k < 1000; k++) {
+      chv_agg_state *s = NULL, *o = NULL;
+      struct chv_vector *v = NULL;
+      chv_alloc_fail_after(k);
+      int rc = chv_agg_state_open(fns[i], arg, rt, &s, NULL);
+      if (rc == CHV_OK) rc = chv_agg_state_open(fns[i], arg, rt, &o, NULL);
+      if (rc == CHV_OK) rc = chv_agg_update(s, f.b->cols[0], NULL, 4, groups, NULL);
+      if (rc == CHV_OK) {
+        uint32_t sel[] = {4, 5, 6, 7};
+        rc = chv_agg_update(o, f.b->cols[0], sel, 4, groups + 4, NULL);
+      }
+      if (rc == CHV_OK) rc = chv_agg_merge(s, o, NULL, NULL);
+      if (rc == CHV_OK) rc = chv_vector_open(rt, 1, &v, NULL);
+      if (rc == CHV_OK) rc = chv_agg_finalize(s, v, NULL);
+      chv_alloc_fail_after(0);
+      if (rc == CHV_OK) CHV_CHECK_STREQ(fx_render(&f, v), want[i]);
+      chv_vector_close(v);
+      chv_agg_state_close(s);
+      chv_agg_state_close(o);
+      if (rc == CHV_OK) break;
+      CHV_CHECK_EQ_INT(rc, CHV_ENOMEM);
+      failures++;
+    }
+    CHV_CHECK(failures > 3);
+  }
+  fx_close(&f);
+}
+
 CHV_TEST_MAIN("exec_agg", test_result_types, test_agg_values, test_agg_groups,
-              test_hash_agg, test_hash_agg_memory_limit, test_hash_agg_oom)
+              test_hash_agg, test_hash_agg_memory_limit, test_hash_agg_oom,
+              test_agg_state_oom)

@@ -383,6 +383,18 @@ static void test_case_coalesce_in_between(void) {
   c[1] = fx_lit(&f, "int", NULL);
   CHV_REQUIRE_OK(chv_expr_coalesce(f.a, c, 2, &e, &f.err), &f.err);
   CHV_CHECK_STREQ(fx_eval(&f, e, NULL, 0), "10|NULL|30|40|NULL");
+  /* a NULL literal (of whatever type the binder gave it) does not decide
+  ** the type: CASE WHEN .. THEN NULL ELSE x END is an int */
+  t[0] = fx_lit(&f, "string", NULL);
+  CHV_REQUIRE_OK(chv_expr_case(f.a, w, t, 1, fx_col(&f, 0), &e, &f.err),
+                 &f.err);
+  CHV_CHECK_EQ_INT(e->type->id, CHV_TYPE_INT);
+  CHV_CHECK_STREQ(fx_eval(&f, e, NULL, 0), "NULL|2|3|NULL|5");
+  c[0] = fx_lit(&f, "string", NULL);
+  c[1] = fx_lit(&f, "string", NULL);
+  CHV_REQUIRE_OK(chv_expr_coalesce(f.a, c, 2, &e, &f.err), &f.err);
+  CHV_CHECK_EQ_INT(e->type->id, CHV_TYPE_STRING);
+  CHV_CHECK_STREQ(fx_eval(&f, e, NULL, 0), "NULL|NULL|NULL|NULL|NULL");
   /* IN: NULL when not found and the list or the value has a NULL */
   struct chv_expr *l[3] = {fx_lit(&f, "int", "1"), fx_lit(&f, "bigint", "5"),
                            fx_lit(&f, "int", NULL)};
