@@ -39,7 +39,7 @@ extern "C" {
 **
 **   1. open:    recover from dead writers of the table (conn_recover_table);
 **               register a write record (WRITING) naming the staging
-**               folder <table>/.staging_<ms>/, then create it.
+**               folder <table>/.staging_<ms>_<id>/, then create it.
 **   2. write:   rows of one partition go to
 **               <staging>/task-0-attempt-0/<k1=v1/...>/part-<id>-task-0-file-<n>
 **               (hidden from readers by the leading '.' of the staging dir).

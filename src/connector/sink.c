@@ -152,15 +152,14 @@ int chv_sink_open(chv_catalog *cat, const char *db, const char *table,
   rc = conn_recover_table(cat, s->fs, s->table.db, s->table.name, err);
   if (rc != CHV_OK) goto out_free;
 
-  /* A fresh staging folder: the millisecond clock, bumped past any other
-  ** writer's; registered before it exists, so that a writer killed at any
-  ** point leaves nothing the next one does not know of. */
-  for (int64_t ms = s->opts.now_ms;; ms++) {
-    chv_free(s->staging);
-    s->staging = chv_asprintf("%s/.staging_%lld", inner, (long long)ms);
-    if (s->staging == NULL) goto out_oom;
-    if (!chv_fs_exists(s->fs, s->staging)) break;
-  }
+  /* A staging folder of its own: Flink's .staging_<ms>, with the write's
+  ** random id so that writers started in the same millisecond (in other
+  ** processes too) never share one.  It is registered before it exists, so
+  ** that a writer killed at any point leaves nothing the next one does not
+  ** know of. */
+  s->staging = chv_asprintf("%s/.staging_%lld_%.8s", inner,
+                            (long long)s->opts.now_ms, s->id);
+  if (s->staging == NULL) goto out_oom;
   s->task_dir = chv_path_join(s->staging, "task-0-attempt-0");
   if (s->task_dir == NULL) goto out_oom;
   rc = chv_catalog_commit_register(cat, s->table.db, s->table.name,

@@ -300,5 +300,35 @@ static void test_truncate(void) {
   chv_catalog_close(cat);
 }
 
-CHV_TEST_MAIN("sink_more", test_truncate, test_dynamic_partitions, test_typed_dynamic_values,
+/* Two writers started in the same millisecond do not share a staging
+** folder: closing one does not lose the other's rows. */
+static void test_writers_same_millisecond(void) {
+  struct chv_error err;
+  chv_catalog *cat = open_table(chv_test_tmpdir(), "string", &err);
+  CHV_REQUIRE(cat != NULL);
+  struct chv_sink_options o;
+  chv_sink_options_init(&o);
+  o.now_ms = 1700000000000;
+  chv_sink *s1, *s2;
+  CHV_REQUIRE_OK(chv_sink_open(cat, "default", "t", &o, &s1, &err), &err);
+  CHV_REQUIRE_OK(chv_sink_open(cat, "default", "t", &o, &s2, &err), &err);
+  struct chv_batch *b;
+  CHV_REQUIRE_OK(chv_batch_open(chv_sink_schema(s1), 1, &b, &err), &err);
+  int32_t id = 5;
+  chv_vector_append_value(b->cols[0], &id, NULL);
+  chv_vector_append_string(b->cols[1], "n", 1, NULL);
+  b->nrows = 1;
+  char *va[1] = {"a"};
+  CHV_REQUIRE_OK(chv_sink_write(s1, va, b, &err), &err);
+  CHV_REQUIRE_OK(chv_sink_write(s2, va, b, &err), &err);
+  chv_sink_close(s1); /* abandoned */
+  CHV_REQUIRE_OK(chv_sink_commit(s2, &err), &err);
+  chv_sink_close(s2);
+  chv_batch_close(b);
+  int64_t sum;
+  CHV_CHECK_EQ_INT(scan_part(cat, "a", &sum, &err), 1);
+  chv_catalog_close(cat);
+}
+
+CHV_TEST_MAIN("sink_more", test_truncate, test_writers_same_millisecond, test_dynamic_partitions, test_typed_dynamic_values,
               test_empty_overwrite, test_load_data, test_msck_repair)
