@@ -935,7 +935,8 @@ static bool row_fn(const struct chv_expr *e, const struct chv_value *x,
       chv_i128 m = chv_exec_pow10(-d);
       if (__builtin_mul_overflow(chv_exec_div_round(v, m), m, &v)) return false;
     }
-    if (id == CHV_TYPE_DECIMAL) {
+    if (id == CHV_TYPE_DECIMAL) { /* at the result's scale (d) */
+      if (!chv_exec_dec_rescale(v, to, e->type->scale, &v)) return false;
       y->dec = v;
       return chv_exec_dec_fits(v, e->type->precision);
     }

@@ -418,10 +418,11 @@ int chv_expr_call(chv_arena *a, enum chv_fn fn, struct chv_expr **args,
       if (t == NULL) return oom(err);
       CHV_RETURN_IF_ERR(coerce(a, &e->args[0], t, err));
     } else if (l->id == CHV_TYPE_DECIMAL) {
-      /* one more integer digit for the carry; the scale at most d */
-      int s = CHV_MAX(0, CHV_MIN(l->scale, d));
-      t = chv_exec_type(a, CHV_TYPE_DECIMAL,
-                        CHV_MIN(38, l->precision - l->scale + 1 + s), s);
+      /* GenericUDFRound: one more integer digit when rounding away
+      ** digits (d < s), scale d (0 for negative d) */
+      int ip = l->precision - l->scale + (d < l->scale ? 1 : 0);
+      int s = d < 0 ? 0 : d;
+      t = chv_exec_type(a, CHV_TYPE_DECIMAL, CHV_MIN(38, ip + s), s);
     } else if (chv_exec_is_numeric(l->id)) {
       t = l;
     } else {

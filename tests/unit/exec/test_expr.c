@@ -747,6 +747,12 @@ static void test_builtins(void) {
   e = call_n(&f, CHV_FN_ROUND, fx_col(&f, 2), NULL, NULL);
   CHV_CHECK_STREQ(fx_type(e->type, tb), "decimal(3,0)");
   CHV_CHECK_STREQ(fx_eval(&f, e, NULL, 0), "1|-1|10|NULL");
+  e = call_n(&f, CHV_FN_ROUND, fx_col(&f, 2), fx_lit(&f, "int", "5"), NULL);
+  CHV_CHECK_STREQ(fx_type(e->type, tb), "decimal(7,5)");
+  CHV_CHECK_STREQ(fx_eval(&f, e, NULL, 0), "1.23500|-1.23500|9.99900|NULL");
+  e = call_n(&f, CHV_FN_ROUND, fx_col(&f, 2), fx_lit(&f, "int", "-1"), NULL);
+  CHV_CHECK_STREQ(fx_type(e->type, tb), "decimal(3,0)");
+  CHV_CHECK_STREQ(fx_eval(&f, e, NULL, 0), "0|0|10|NULL");
   e = call_n(&f, CHV_FN_ROUND, fx_col(&f, 3), fx_lit(&f, "int", "-2"), NULL);
   CHV_CHECK_STREQ(fx_eval(&f, e, NULL, 0), "1300|-1300|0|NULL");
   CHV_CHECK(call_n(&f, CHV_FN_ROUND, fx_col(&f, 1), fx_col(&f, 3), NULL) == NULL);
