@@ -91,7 +91,7 @@ static int shortest(double d, bool is_float, char *digits, int *exp10) {
   char buf[64];
   for (int prec = 2; prec <= 17; prec++) {
     snprintf(buf, sizeof buf, "%.*e", prec - 1, d);
-    bool ok = is_float ? (float)strtod(buf, NULL) == (float)d
+    bool ok = is_float ? strtof(buf, NULL) == (float)d
                        : strtod(buf, NULL) == d;
     if (ok) break;
   }
