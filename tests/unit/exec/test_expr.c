@@ -777,6 +777,89 @@ static void test_builtins(void) {
   fx_close(&f);
 }
 
+/* Every kind of node evaluated over a selection gives the selected rows of
+** its evaluation over all rows. */
+static void test_selection_property(void) {
+  struct fx f;
+  const char *data[] = {"1|NULL|3|-4|5|6|0", "a|bb|NULL|dd|e|f%|",
+                        "1.5|NULL|-2|3|4|0|7", "true|false|NULL|true|NULL|false|true",
+                        "2024-01-31|NULL|1999-12-31|2000-02-29|2024-02-01|NULL|1970-01-01"};
+  CHV_REQUIRE_OK(fx_open(&f, "x int, s string, d decimal(6,2), b boolean, "
+                         "t date", data), &f.err);
+  struct chv_expr *ex[24];
+  int n = 0;
+  struct chv_expr *w, *th, *list[3];
+  const struct chv_type *st = chv_exec_type(f.a, CHV_TYPE_STRING, 0, 0);
+  ex[n++] = fx_col(&f, 1);
+  ex[n++] = fx_call2(&f, CHV_FN_MUL, fx_col(&f, 0), fx_col(&f, 2));
+  ex[n++] = fx_call2(&f, CHV_FN_DIV, fx_lit(&f, "int", "10"), fx_col(&f, 0));
+  ex[n++] = fx_call2(&f, CHV_FN_NSEQ, fx_col(&f, 1), fx_lit(&f, "string", "e"));
+  ex[n++] = fx_call2(&f, CHV_FN_CONCAT, fx_col(&f, 1), fx_col(&f, 4));
+  CHV_REQUIRE_OK(chv_expr_and(f.a, fx_col(&f, 3), fx_call2(&f, CHV_FN_GT,
+                 fx_col(&f, 0), fx_lit(&f, "int", "2")), &ex[n++], &f.err), &f.err);
+  CHV_REQUIRE_OK(chv_expr_or(f.a, fx_col(&f, 3), fx_lit(&f, "boolean", NULL),
+                             &ex[n++], &f.err), &f.err);
+  CHV_REQUIRE_OK(chv_expr_not(f.a, fx_col(&f, 3), &ex[n++], &f.err), &f.err);
+  CHV_REQUIRE_OK(chv_expr_is_null(f.a, fx_col(&f, 2), false, &ex[n++], &f.err),
+                 &f.err);
+  list[0] = fx_lit(&f, "int", "3");
+  list[1] = fx_lit(&f, "int", "6");
+  list[2] = fx_lit(&f, "int", NULL);
+  CHV_REQUIRE_OK(chv_expr_in(f.a, fx_col(&f, 0), list, 3, false, &ex[n++],
+                             &f.err), &f.err);
+  CHV_REQUIRE_OK(chv_expr_between(f.a, fx_col(&f, 2), fx_lit(&f, "int", "0"),
+                                  fx_col(&f, 0), false, &ex[n++], &f.err), &f.err);
+  CHV_REQUIRE_OK(chv_expr_like(f.a, fx_col(&f, 1), fx_lit(&f, "string", "%\\%"),
+                               false, &ex[n++], &f.err), &f.err);
+  w = fx_call2(&f, CHV_FN_GE, fx_col(&f, 4), fx_lit(&f, "string", "2000-01-01"));
+  th = fx_col(&f, 1);
+  CHV_REQUIRE_OK(chv_expr_case(f.a, &w, &th, 1, fx_col(&f, 0), &ex[n++],
+                               &f.err), &f.err);
+  struct chv_expr *co[3] = {fx_col(&f, 2), fx_col(&f, 0), fx_lit(&f, "int", "9")};
+  CHV_REQUIRE_OK(chv_expr_coalesce(f.a, co, 3, &ex[n++], &f.err), &f.err);
+  CHV_REQUIRE_OK(chv_expr_cast(f.a, fx_col(&f, 2), st, &ex[n++], &f.err), &f.err);
+  CHV_REQUIRE_OK(chv_expr_cast(f.a, fx_col(&f, 1),
+                               chv_exec_type(f.a, CHV_TYPE_INT, 0, 0), &ex[n++],
+                               &f.err), &f.err);
+  struct chv_expr *arg = fx_col(&f, 4), *arg2[2] = {fx_col(&f, 2), fx_lit(&f, "int", "1")};
+  CHV_REQUIRE_OK(chv_expr_call(f.a, CHV_FN_MONTH, &arg, 1, &ex[n++], &f.err), &f.err);
+  CHV_REQUIRE_OK(chv_expr_call(f.a, CHV_FN_ROUND, arg2, 2, &ex[n++], &f.err), &f.err);
+  arg = fx_col(&f, 0);
+  CHV_REQUIRE_OK(chv_expr_call(f.a, CHV_FN_NEG, &arg, 1, &ex[n++], &f.err), &f.err);
+  static const uint32_t sels[][4] = {{0, 2, 4, 6}, {1, 3, 5, 6}, {2, 0, 0, 0}};
+  static const int nsels[] = {4, 4, 1};
+  for (int i = 0; i < n; i++) {
+    CHV_REQUIRE(ex[i] != NULL);
+    char all[1024];
+    snprintf(all, sizeof all, "%s", fx_eval(&f, ex[i], NULL, 0));
+    CHV_CHECK(strncmp(all, "ERR", 3) != 0);
+    if (getenv("CHV_EXEC_VERBOSE")) fprintf(stderr, "%d: %s\n", i, all);
+    const char *rows[8];
+    char *p = all;
+    for (int r = 0; r < 7; r++) {
+      rows[r] = p;
+      char *q = strchr(p, '|');
+      if (q) *q = '\0', p = q + 1;
+      else p += strlen(p);
+    }
+    for (size_t k = 0; k < CHV_ARRAY_SIZE(nsels); k++) {
+      char want[512] = "";
+      for (int j = 0; j < nsels[k]; j++) {
+        size_t o = strlen(want);
+        snprintf(want + o, sizeof want - o, "%s%s", j ? "|" : "",
+                 rows[sels[k][j]]);
+      }
+      const char *got = fx_eval(&f, ex[i], sels[k], nsels[k]);
+      if (strcmp(got, want) != 0) {
+        fprintf(stderr, "expression %d, selection %zu: got %s, want %s\n", i,
+                k, got, want);
+        CHV_CHECK(0);
+      }
+    }
+  }
+  fx_close(&f);
+}
+
 /* ---- allocation failure ------------------------------------------------------- */
 
 static void test_eval_oom(void) {
@@ -836,4 +919,4 @@ CHV_TEST_MAIN("exec_expr", test_binary_table, test_literal_operands,
               test_type_errors, test_logic, test_like,
               test_case_coalesce_in_between, test_cast_matrix,
               test_format_double, test_filter, test_filter_matches_eval,
-              test_builtins, test_eval_oom)
+              test_builtins, test_selection_property, test_eval_oom)
