@@ -11,5 +11,6 @@
 int cli_options(int argc, char **argv);
 int cli_dump(int argc, char **argv);
 int cli_demo(int argc, char **argv);
+int cli_sql(int argc, char **argv);
 
 #endif

@@ -14,6 +14,7 @@ static const struct {
     {"options", cli_options, "list or check configuration options"},
     {"dump", cli_dump, "print a data file's rows as JSON Lines"},
     {"demo", cli_demo, "create a warehouse, write and read a partitioned table"},
+    {"sql", cli_sql, "run SQL statements on the embedded metastore"},
 };
 
 static void usage(FILE *out) {

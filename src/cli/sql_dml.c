@@ -1,0 +1,814 @@
+/*
+** cli/sql_dml: the statements of `chive sql` that move rows.
+**   INSERT INTO|OVERWRITE t [PARTITION (...)] VALUES (...), ...: literals
+**     converted to the column types (a value that does not fit is an error
+**     naming the column), static partition values from the spec, dynamic
+**     ones from the trailing values, written through one sink commit with
+**     the session configuration;
+**   SELECT cols|* FROM t [WHERE <partition predicate>] [LIMIT n]: the WHERE
+**     clause becomes a chv_part_filter, pushed with the projection and the
+**     limit into chv_scan_open();
+**   EXPLAIN SELECT ...: one line with the partitions read/total, the
+**     projection, the limit and the partition predicate, without reading;
+**   LOAD DATA [LOCAL] INPATH ... [OVERWRITE] INTO TABLE t [PARTITION]:
+**     the file (or the visible files of a folder) taken in through a sink.
+** Anything else (expressions, data-column predicates, joins, GROUP BY,
+** ORDER BY, ...) fails with "... is not supported yet".
+*/
+#include "cli/sql_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+/* ---- literals to column values ------------------------------------------- */
+
+static void type_name(const struct chv_type *t, char *buf, size_t n) {
+  struct chv_buf b;
+  chv_buf_init(&b);
+  if (chv_type_format(t, &b) == CHV_OK)
+    snprintf(buf, n, "%s", b.data);
+  else
+    snprintf(buf, n, "?");
+  chv_buf_free(&b);
+}
+
+static bool parse_int(const char *s, int64_t *out) {
+  while (*s == ' ') s++;
+  char *end;
+  errno = 0;
+  long long v = strtoll(s, &end, 10);
+  if (end == s || errno) return false;
+  while (*end == ' ') end++;
+  if (*end) return false;
+  *out = v;
+  return true;
+}
+
+static bool parse_double(const char *s, double *out) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (end == s) return false;
+  while (*end == ' ') end++;
+  if (*end) return false;
+  *out = v;
+  return true;
+}
+
+/* Appends literal e to v (the column named col), converted to v's type. */
+static int append_literal(struct chv_vector *v, const struct chv_sql_expr *e,
+                          const char *col, chv_arena *a, struct chv_sql_pos *pos,
+                          struct chv_error *err) {
+  *pos = e->pos;
+  const char *text;
+  int rc = sql_literal_text(e, a, &text, err);
+  if (rc != CHV_OK) return rc;
+  if (!text) return chv_vector_append_null(v, err);
+  const struct chv_sql_expr *lit =
+      e->kind == CHV_SQL_EXPR_UNARY ? e->u.unary.arg : e;
+  enum chv_sql_lit_kind k = lit->u.lit.kind;
+  size_t tlen = k == CHV_SQL_LIT_STRING ? lit->u.lit.value_len : strlen(text);
+  char tn[128];
+  type_name(v->type, tn, sizeof tn);
+  bool numeric = k == CHV_SQL_LIT_INTEGER || k == CHV_SQL_LIT_DECIMAL ||
+                 k == CHV_SQL_LIT_DOUBLE;
+  bool str = k == CHV_SQL_LIT_STRING;
+#define MISFIT()                                                              \
+  sql_err(err, CHV_ETYPE, "column %s (%s): value %s%s%s does not fit", col,  \
+          tn, str ? "'" : "", text, str ? "'" : "")
+  switch (v->type->id) {
+  case CHV_TYPE_BOOLEAN: {
+    bool b;
+    if ((k == CHV_SQL_LIT_BOOLEAN || str) && !strcasecmp(text, "true"))
+      b = true;
+    else if ((k == CHV_SQL_LIT_BOOLEAN || str) && !strcasecmp(text, "false"))
+      b = false;
+    else
+      return MISFIT();
+    return chv_vector_append_value(v, &b, err);
+  }
+  case CHV_TYPE_TINYINT:
+  case CHV_TYPE_SMALLINT:
+  case CHV_TYPE_INT:
+  case CHV_TYPE_BIGINT: {
+    int64_t i;
+    if (!(k == CHV_SQL_LIT_INTEGER || str) || !parse_int(text, &i))
+      return MISFIT();
+    int64_t lo = v->type->id == CHV_TYPE_TINYINT    ? INT8_MIN
+                 : v->type->id == CHV_TYPE_SMALLINT ? INT16_MIN
+                 : v->type->id == CHV_TYPE_INT      ? INT32_MIN
+                                                    : INT64_MIN;
+    int64_t hi = v->type->id == CHV_TYPE_TINYINT    ? INT8_MAX
+                 : v->type->id == CHV_TYPE_SMALLINT ? INT16_MAX
+                 : v->type->id == CHV_TYPE_INT      ? INT32_MAX
+                                                    : INT64_MAX;
+    if (i < lo || i > hi) return MISFIT();
+    int8_t i8 = (int8_t)i;
+    int16_t i16 = (int16_t)i;
+    int32_t i32 = (int32_t)i;
+    const void *p = v->type->id == CHV_TYPE_TINYINT    ? (const void *)&i8
+                    : v->type->id == CHV_TYPE_SMALLINT ? (const void *)&i16
+                    : v->type->id == CHV_TYPE_INT      ? (const void *)&i32
+                                                       : (const void *)&i;
+    return chv_vector_append_value(v, p, err);
+  }
+  case CHV_TYPE_FLOAT:
+  case CHV_TYPE_DOUBLE: {
+    double d;
+    if (!(numeric || str) || !parse_double(text, &d)) return MISFIT();
+    if (v->type->id == CHV_TYPE_FLOAT) {
+      float f = (float)d;
+      if (isinf(f) && !isinf(d)) return MISFIT();
+      return chv_vector_append_value(v, &f, err);
+    }
+    return chv_vector_append_value(v, &d, err);
+  }
+  case CHV_TYPE_DECIMAL: {
+    chv_i128 d;
+    if (!(numeric || str) ||
+        chv_decimal_parse(text, tlen, v->type->precision, v->type->scale,
+                          &d) != CHV_OK)
+      return MISFIT();
+    return chv_vector_append_value(v, &d, err);
+  }
+  case CHV_TYPE_STRING:
+  case CHV_TYPE_VARCHAR:
+  case CHV_TYPE_CHAR:
+    return chv_vector_append_string(v, text, tlen, err);
+  case CHV_TYPE_BINARY:
+    if (!str) return MISFIT();
+    return chv_vector_append_bytes(v, text, tlen, err);
+  case CHV_TYPE_DATE: {
+    int32_t d;
+    if (!(str || k == CHV_SQL_LIT_DATE || k == CHV_SQL_LIT_TIMESTAMP) ||
+        chv_date_parse(text, tlen, &d) != CHV_OK)
+      return MISFIT();
+    return chv_vector_append_value(v, &d, err);
+  }
+  case CHV_TYPE_TIMESTAMP: {
+    struct chv_timestamp ts;
+    if (!(str || k == CHV_SQL_LIT_DATE || k == CHV_SQL_LIT_TIMESTAMP) ||
+        chv_timestamp_parse(text, tlen, &ts) != CHV_OK)
+      return MISFIT();
+    return chv_vector_append_value(v, &ts, err);
+  }
+  default:
+    return sql_err(err, CHV_ENOTSUP,
+                   "column %s (%s): values of nested types are not supported "
+                   "yet", col, tn);
+  }
+#undef MISFIT
+}
+
+/* ---- INSERT ... VALUES ------------------------------------------------------ */
+
+int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
+                    struct chv_sql_pos *pos, struct chv_error *err) {
+  const char *db, *name;
+  int rc = sql_resolve(s, &st->name, &db, &name, err);
+  if (rc != CHV_OK) return rc;
+  if (st->ncolumns)
+    return sql_err(err, CHV_ENOTSUP,
+                   "INSERT with a column list is not supported yet");
+  if (st->hints.n)
+    return sql_err(err, CHV_ENOTSUP, "table hints are not supported yet");
+  if (!st->query || st->query->kind != CHV_SQL_QUERY_VALUES) {
+    if (st->query) *pos = st->query->pos;
+    return sql_err(err, CHV_ENOTSUP,
+                   "INSERT ... SELECT is not supported yet (only VALUES)");
+  }
+  struct chv_table t;
+  rc = chv_catalog_get_table(s->cat, db, name, &t, err);
+  if (rc != CHV_OK) return rc;
+  chv_arena *a = NULL;
+  chv_sink *sink = NULL;
+  struct chv_type *schema = NULL;
+  struct chv_batch *b = NULL;
+  char **statics = NULL;
+  int nstatic = 0;
+  if (chv_arena_open(0, &a) != CHV_OK) {
+    rc = sql_err(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
+  /* The spec: static keys first, in key order; keys left out are dynamic. */
+  if (st->partition.n && !t.npkeys) {
+    *pos = st->partition.pos;
+    rc = sql_err(err, CHV_EINVAL, "table %s.%s is not partitioned", t.db,
+                 t.name);
+    goto out;
+  }
+  statics = chv_arena_alloc(a, sizeof *statics * (size_t)(t.npkeys + 1));
+  if (!statics) {
+    rc = sql_err(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
+  bool dynamic_seen = false;
+  for (size_t i = 0; i < st->partition.n; i++) {
+    const struct chv_sql_part_kv *kv = &st->partition.items[i];
+    *pos = kv->pos;
+    if ((int)i >= t.npkeys || strcasecmp(kv->key, t.pkeys[i].name)) {
+      rc = sql_err(err, CHV_EINVAL,
+                   "partition key %d of %s.%s is '%s', not '%s'", (int)i + 1,
+                   t.db, t.name, (int)i < t.npkeys ? t.pkeys[i].name : "-",
+                   kv->key);
+      goto out;
+    }
+    if (kv->value) {
+      if (dynamic_seen) {
+        rc = sql_err(err, CHV_EINVAL,
+                     "static partition key '%s' after a dynamic one", kv->key);
+        goto out;
+      }
+      const char *text;
+      rc = sql_literal_text(kv->value, a, &text, err);
+      if (rc != CHV_OK) goto out;
+      statics[nstatic++] = (char *)text;
+    } else {
+      dynamic_seen = true;
+    }
+  }
+  int ndyn = t.npkeys - nstatic;
+
+  struct chv_sink_options so;
+  chv_sink_options_init(&so);
+  so.overwrite = st->overwrite;
+  so.config = s->cfg;
+  *pos = st->pos;
+  rc = chv_sink_open(s->cat, t.db, t.name, &so, &sink, err);
+  if (rc != CHV_OK) goto out;
+  rc = chv_type_clone(chv_sink_schema(sink), &schema);
+  for (int k = 0; rc == CHV_OK && k < ndyn; k++) {
+    const struct chv_column *pk = &t.pkeys[nstatic + k];
+    struct chv_type *pt;
+    rc = chv_type_parse(pk->type, &pt, err);
+    if (rc == CHV_OK) rc = chv_type_struct_add(schema, pk->name, pt);
+  }
+  if (rc != CHV_OK) {
+    if (rc == CHV_ENOMEM) sql_err(err, rc, "out of memory");
+    goto out;
+  }
+  const struct chv_sql_query *q = st->query;
+  rc = chv_batch_open(schema, (int64_t)q->nrows, &b, err);
+  if (rc != CHV_OK) goto out;
+  int want = t.ncols + ndyn;
+  for (size_t r = 0; r < q->nrows; r++) {
+    if ((int)q->row_lens[r] != want) {
+      *pos = q->row_lens[r] ? q->rows[r][0]->pos : q->pos;
+      rc = sql_err(err, CHV_EINVAL,
+                   "row %zu has %zu values but %s.%s takes %d (%d columns%s)",
+                   r + 1, q->row_lens[r], t.db, t.name, want, t.ncols,
+                   ndyn ? " and the dynamic partition keys" : "");
+      goto out;
+    }
+    for (int c = 0; c < want; c++) {
+      const char *col = c < t.ncols ? t.columns[c].name
+                                    : t.pkeys[nstatic + c - t.ncols].name;
+      rc = append_literal(b->cols[c], q->rows[r][c], col, a, pos, err);
+      if (rc != CHV_OK) goto out;
+    }
+    b->nrows++;
+  }
+  *pos = st->pos;
+  if (t.npkeys && ndyn)
+    rc = chv_sink_write_dynamic(sink, nstatic, statics, b, err);
+  else
+    rc = chv_sink_write(sink, t.npkeys ? statics : NULL, b, err);
+  if (rc == CHV_OK) rc = chv_sink_commit(sink, err);
+  if (rc == CHV_OK && s->format == SQL_FMT_TABLE)
+    fprintf(s->out, "Inserted %lld row%s\n", (long long)b->nrows,
+            b->nrows == 1 ? "" : "s");
+out:
+  chv_batch_close(b);
+  chv_type_free(schema);
+  chv_sink_close(sink);
+  chv_arena_close(a);
+  chv_table_free(&t);
+  return rc;
+}
+
+/* ---- WHERE to a partition filter ---------------------------------------------- */
+
+struct where_ctx {
+  const struct chv_table *t;
+  chv_arena *a;
+  struct chv_buf *text; /* the predicate as text, for EXPLAIN */
+  struct chv_sql_pos *pos;
+  struct chv_error *err;
+};
+
+/* The partition key a column expression names; errors for data columns and
+** unknown names. */
+static int where_key(struct where_ctx *w, const struct chv_sql_expr *e,
+                     const char **key) {
+  *w->pos = e->pos;
+  if (e->kind == CHV_SQL_EXPR_FUNC)
+    return sql_err(w->err, CHV_ENOTSUP,
+                   "function %s in WHERE is not supported yet", e->u.func.name);
+  if (e->kind == CHV_SQL_EXPR_CAST)
+    return sql_err(w->err, CHV_ENOTSUP, "CAST in WHERE is not supported yet");
+  if (e->kind != CHV_SQL_EXPR_COLUMN)
+    return sql_err(w->err, CHV_ENOTSUP,
+                   "this WHERE predicate is not supported yet: expected a "
+                   "partition column compared with literals");
+  const char *n = e->u.column.parts[e->u.column.nparts - 1];
+  for (int k = 0; k < w->t->npkeys; k++)
+    if (!strcasecmp(w->t->pkeys[k].name, n)) {
+      *key = w->t->pkeys[k].name;
+      return CHV_OK;
+    }
+  for (int c = 0; c < w->t->ncols; c++)
+    if (!strcasecmp(w->t->columns[c].name, n))
+      return sql_err(w->err, CHV_ENOTSUP,
+                     "WHERE on data column '%s' is not supported yet (only "
+                     "partition columns)", w->t->columns[c].name);
+  return sql_err(w->err, CHV_ENOENT, "column '%s' does not exist in %s.%s", n,
+                 w->t->db, w->t->name);
+}
+
+static int where_lit(struct where_ctx *w, const struct chv_sql_expr *e,
+                     const char **lit) {
+  *w->pos = e->pos;
+  int rc = sql_literal_text(e, w->a, lit, w->err);
+  if (rc != CHV_OK) return rc;
+  if (!*lit)
+    return sql_err(w->err, CHV_ENOTSUP,
+                   "a comparison with NULL is never true: use IS [NOT] NULL");
+  const struct chv_sql_expr *l = e->kind == CHV_SQL_EXPR_UNARY ? e->u.unary.arg : e;
+  if (l->u.lit.kind == CHV_SQL_LIT_STRING || l->u.lit.kind == CHV_SQL_LIT_DATE ||
+      l->u.lit.kind == CHV_SQL_LIT_TIMESTAMP) {
+    chv_buf_putc(w->text, '\'');
+    for (const char *c = *lit; *c; c++) {
+      if (*c == '\'') chv_buf_putc(w->text, '\'');
+      chv_buf_putc(w->text, *c);
+    }
+    chv_buf_putc(w->text, '\'');
+  } else {
+    chv_buf_puts(w->text, *lit);
+  }
+  return CHV_OK;
+}
+
+static const char *cmp_text[] = {"=", "<>", "<", "<=", ">", ">="};
+
+static int where_conv(struct where_ctx *w, const struct chv_sql_expr *e,
+                      struct chv_part_filter **out) {
+  *w->pos = e->pos;
+  const char *key;
+  int rc;
+  switch (e->kind) {
+  case CHV_SQL_EXPR_BINARY: {
+    enum chv_sql_op op = e->u.binary.op;
+    if (op == CHV_SQL_OP_AND || op == CHV_SQL_OP_OR) {
+      struct chv_part_filter *l, *r;
+      chv_buf_putc(w->text, '(');
+      rc = where_conv(w, e->u.binary.left, &l);
+      if (rc != CHV_OK) return rc;
+      chv_buf_puts(w->text, op == CHV_SQL_OP_AND ? " AND " : " OR ");
+      rc = where_conv(w, e->u.binary.right, &r);
+      if (rc != CHV_OK) return rc;
+      chv_buf_putc(w->text, ')');
+      *out = op == CHV_SQL_OP_AND ? chv_pf_and(w->a, l, r) : chv_pf_or(w->a, l, r);
+      break;
+    }
+    enum chv_pf_cmp c;
+    switch (op) {
+    case CHV_SQL_OP_EQ: c = CHV_PF_EQ; break;
+    case CHV_SQL_OP_NE: c = CHV_PF_NE; break;
+    case CHV_SQL_OP_LT: c = CHV_PF_LT; break;
+    case CHV_SQL_OP_LE: c = CHV_PF_LE; break;
+    case CHV_SQL_OP_GT: c = CHV_PF_GT; break;
+    case CHV_SQL_OP_GE: c = CHV_PF_GE; break;
+    default:
+      return sql_err(w->err, CHV_ENOTSUP,
+                     "operator %s in WHERE is not supported yet",
+                     op == CHV_SQL_OP_NULL_EQ ? "<=>" : "arithmetic");
+    }
+    const struct chv_sql_expr *col = e->u.binary.left, *lit = e->u.binary.right;
+    if (col->kind != CHV_SQL_EXPR_COLUMN && lit->kind == CHV_SQL_EXPR_COLUMN) {
+      const struct chv_sql_expr *x = col;
+      col = lit;
+      lit = x;
+      static const enum chv_pf_cmp flip[] = {CHV_PF_EQ, CHV_PF_NE, CHV_PF_GT,
+                                             CHV_PF_GE, CHV_PF_LT, CHV_PF_LE};
+      c = flip[c];
+    }
+    rc = where_key(w, col, &key);
+    if (rc != CHV_OK) return rc;
+    chv_buf_puts(w->text, key);
+    chv_buf_putc(w->text, ' ');
+    chv_buf_puts(w->text, cmp_text[c]);
+    chv_buf_putc(w->text, ' ');
+    const char *v;
+    rc = where_lit(w, lit, &v);
+    if (rc != CHV_OK) return rc;
+    *out = chv_pf_cmp(w->a, key, c, v);
+    break;
+  }
+  case CHV_SQL_EXPR_UNARY:
+    if (e->u.unary.op != CHV_SQL_OP_NOT)
+      return sql_err(w->err, CHV_ENOTSUP,
+                     "this WHERE predicate is not supported yet");
+    {
+      struct chv_part_filter *x;
+      chv_buf_puts(w->text, "NOT ");
+      rc = where_conv(w, e->u.unary.arg, &x);
+      if (rc != CHV_OK) return rc;
+      *out = chv_pf_not(w->a, x);
+    }
+    break;
+  case CHV_SQL_EXPR_IN: {
+    rc = where_key(w, e->u.in.arg, &key);
+    if (rc != CHV_OK) return rc;
+    const char **lits = chv_arena_alloc(w->a, sizeof *lits * (e->u.in.n + 1));
+    if (!lits) return sql_err(w->err, CHV_ENOMEM, "out of memory");
+    chv_buf_puts(w->text, key);
+    chv_buf_puts(w->text, e->u.in.negated ? " NOT IN (" : " IN (");
+    for (size_t i = 0; i < e->u.in.n; i++) {
+      if (i) chv_buf_puts(w->text, ", ");
+      rc = where_lit(w, e->u.in.list[i], &lits[i]);
+      if (rc != CHV_OK) return rc;
+    }
+    chv_buf_putc(w->text, ')');
+    *out = chv_pf_in(w->a, key, lits, (int)e->u.in.n, e->u.in.negated);
+    break;
+  }
+  case CHV_SQL_EXPR_BETWEEN: {
+    rc = where_key(w, e->u.between.arg, &key);
+    if (rc != CHV_OK) return rc;
+    const char *lo, *hi;
+    chv_buf_puts(w->text, key);
+    chv_buf_puts(w->text, e->u.between.negated ? " NOT BETWEEN " : " BETWEEN ");
+    rc = where_lit(w, e->u.between.low, &lo);
+    if (rc != CHV_OK) return rc;
+    chv_buf_puts(w->text, " AND ");
+    rc = where_lit(w, e->u.between.high, &hi);
+    if (rc != CHV_OK) return rc;
+    *out = chv_pf_between(w->a, key, lo, hi, e->u.between.negated);
+    break;
+  }
+  case CHV_SQL_EXPR_IS:
+    if (e->u.is.what != CHV_SQL_IS_NULL)
+      return sql_err(w->err, CHV_ENOTSUP,
+                     "IS TRUE/FALSE in WHERE is not supported yet");
+    rc = where_key(w, e->u.is.arg, &key);
+    if (rc != CHV_OK) return rc;
+    chv_buf_puts(w->text, key);
+    chv_buf_puts(w->text, e->u.is.negated ? " IS NOT NULL" : " IS NULL");
+    *out = chv_pf_is_null(w->a, key, e->u.is.negated);
+    break;
+  case CHV_SQL_EXPR_COLUMN: {
+    rc = where_key(w, e, &key);
+    if (rc != CHV_OK) return rc;
+    return sql_err(w->err, CHV_ENOTSUP,
+                   "a bare column as a WHERE predicate is not supported yet");
+  }
+  case CHV_SQL_EXPR_FUNC:
+    return sql_err(w->err, CHV_ENOTSUP,
+                   "function %s in WHERE is not supported yet", e->u.func.name);
+  case CHV_SQL_EXPR_LIKE:
+    return sql_err(w->err, CHV_ENOTSUP, "LIKE in WHERE is not supported yet");
+  case CHV_SQL_EXPR_SUBQUERY:
+    return sql_err(w->err, CHV_ENOTSUP,
+                   "sub-queries in WHERE are not supported yet");
+  default:
+    return sql_err(w->err, CHV_ENOTSUP,
+                   "this WHERE predicate is not supported yet: expected "
+                   "comparisons of partition columns with literals");
+  }
+  if (!*out) return sql_err(w->err, CHV_ENOMEM, "out of memory");
+  return CHV_OK;
+}
+
+/* ---- SELECT / EXPLAIN ---------------------------------------------------------- */
+
+static const char *unsupported_query(const struct chv_sql_query *q,
+                                     struct chv_sql_pos *pos) {
+  *pos = q->pos;
+  if (q->kind == CHV_SQL_QUERY_UNION) return "UNION";
+  if (q->kind == CHV_SQL_QUERY_VALUES) return "a VALUES query";
+  if (q->nctes) return "WITH";
+  if (q->distinct) return "SELECT DISTINCT";
+  if (!q->from) return "SELECT without FROM";
+  *pos = q->from->pos;
+  if (q->from->kind == CHV_SQL_FROM_JOIN) return "a join";
+  if (q->from->kind == CHV_SQL_FROM_SUBQUERY) return "a sub-query in FROM";
+  if (q->from->system_time) return "FOR SYSTEM_TIME AS OF";
+  if (q->from->hints.n) return "a table hint";
+  if (q->ngroup_by) {
+    *pos = q->group_by[0]->pos;
+    return "GROUP BY";
+  }
+  if (q->having) {
+    *pos = q->having->pos;
+    return "HAVING";
+  }
+  if (q->norder_by) {
+    *pos = q->order_by[0].expr->pos;
+    return "ORDER BY";
+  }
+  return NULL;
+}
+
+static int find_column(const struct chv_table *t, const char *n,
+                       const char **canon) {
+  for (int c = 0; c < t->ncols; c++)
+    if (!strcasecmp(t->columns[c].name, n)) {
+      *canon = t->columns[c].name;
+      return CHV_OK;
+    }
+  for (int k = 0; k < t->npkeys; k++)
+    if (!strcasecmp(t->pkeys[k].name, n)) {
+      *canon = t->pkeys[k].name;
+      return CHV_OK;
+    }
+  return CHV_ENOENT;
+}
+
+/* True when a qualifier (t, db.t) names the table (or its alias). */
+static bool qualifier_ok(const struct chv_sql_name *n, int nq,
+                         const struct chv_table *t, const char *alias) {
+  if (nq == 0) return true;
+  const char *last = n->parts[nq - 1];
+  if (alias) return nq == 1 && !strcasecmp(last, alias);
+  if (strcasecmp(last, t->name)) return false;
+  return nq < 2 || !strcasecmp(n->parts[nq - 2], t->db);
+}
+
+int sql_exec_query(struct sql_session *s, const struct chv_sql_stmt *st,
+                   bool explain, struct chv_sql_pos *pos,
+                   struct chv_error *err) {
+  const struct chv_sql_query *q = st->query;
+  const char *what = unsupported_query(q, pos);
+  if (what) return sql_err(err, CHV_ENOTSUP, "%s is not supported yet", what);
+  const char *db, *name;
+  *pos = q->from->pos;
+  int rc = sql_resolve(s, &q->from->table, &db, &name, err);
+  if (rc != CHV_OK) return rc;
+  struct chv_table t;
+  rc = chv_catalog_get_table(s->cat, db, name, &t, err);
+  if (rc != CHV_OK) return rc;
+  chv_arena *a = NULL;
+  chv_scan *scan = NULL;
+  struct chv_buf where, line;
+  chv_buf_init(&where);
+  chv_buf_init(&line);
+  struct sql_result r;
+  sql_result_init(&r);
+  if (chv_arena_open(0, &a) != CHV_OK) {
+    rc = sql_err(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
+  /* The projection: column names, with * expanded when mixed. */
+  int cap = t.ncols + t.npkeys;
+  for (size_t i = 0; i < q->nitems; i++) cap += 1;
+  const char **cols = chv_arena_alloc(a, sizeof *cols * (size_t)(cap + 1) *
+                                             (q->nitems + 1));
+  const char **heads = chv_arena_alloc(a, sizeof *heads * (size_t)(cap + 1) *
+                                              (q->nitems + 1));
+  if (!cols || !heads) {
+    rc = sql_err(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
+  int ncols = 0;
+  bool all = q->nitems == 1 && q->items[0].expr->kind == CHV_SQL_EXPR_STAR;
+  for (size_t i = 0; i < q->nitems; i++) {
+    const struct chv_sql_expr *e = q->items[i].expr;
+    *pos = e->pos;
+    if (e->kind == CHV_SQL_EXPR_STAR) {
+      if (!qualifier_ok(&e->u.star, e->u.star.nparts, &t, q->from->alias)) {
+        rc = sql_err(err, CHV_ENOENT, "unknown table qualifier in %s.*",
+                     e->u.star.parts[e->u.star.nparts - 1]);
+        goto out;
+      }
+      for (int c = 0; c < t.ncols; c++)
+        cols[ncols] = heads[ncols] = t.columns[c].name, ncols++;
+      for (int k = 0; k < t.npkeys; k++)
+        cols[ncols] = heads[ncols] = t.pkeys[k].name, ncols++;
+    } else if (e->kind == CHV_SQL_EXPR_COLUMN) {
+      int np = e->u.column.nparts;
+      const char *n = e->u.column.parts[np - 1];
+      if (!qualifier_ok(&e->u.column, np - 1, &t, q->from->alias) ||
+          find_column(&t, n, &cols[ncols]) != CHV_OK) {
+        rc = sql_err(err, CHV_ENOENT, "column '%s' does not exist in %s.%s", n,
+                     t.db, t.name);
+        goto out;
+      }
+      heads[ncols] = q->items[i].alias ? q->items[i].alias : cols[ncols];
+      ncols++;
+    } else {
+      rc = sql_err(err, CHV_ENOTSUP,
+                   "expressions in the SELECT list are not supported yet "
+                   "(only columns and *)");
+      goto out;
+    }
+  }
+  int64_t limit = -1;
+  if (q->limit) {
+    *pos = q->limit->pos;
+    const char *lt;
+    if (q->limit->kind != CHV_SQL_EXPR_LITERAL ||
+        q->limit->u.lit.kind != CHV_SQL_LIT_INTEGER ||
+        sql_literal_text(q->limit, a, &lt, err) != CHV_OK ||
+        !parse_int(lt, &limit) || limit < 0) {
+      rc = sql_err(err, CHV_ENOTSUP,
+                   "LIMIT takes a non-negative integer literal");
+      goto out;
+    }
+  }
+  struct chv_part_filter *filter = NULL;
+  if (q->where) {
+    struct where_ctx w = {&t, a, &where, pos, err};
+    rc = where_conv(&w, q->where, &filter);
+    if (rc != CHV_OK) goto out;
+  }
+  struct chv_scan_options so;
+  chv_scan_options_init(&so);
+  so.filter = filter;
+  so.columns = all ? NULL : cols;
+  so.ncolumns = all ? 0 : ncols;
+  so.limit = limit;
+  *pos = st->pos;
+  rc = chv_scan_open(s->cat, t.db, t.name, &so, &scan, err);
+  if (rc != CHV_OK) goto out;
+  if (explain) {
+    struct chv_scan_stats ss;
+    chv_scan_stats(scan, &ss);
+    chv_buf_puts(&line, "Scan ");
+    chv_buf_puts(&line, t.db);
+    chv_buf_putc(&line, '.');
+    chv_buf_puts(&line, t.name);
+    char num[96];
+    snprintf(num, sizeof num, ": partitions=%lld/%lld columns=[",
+             (long long)ss.partitions_read, (long long)ss.partitions_total);
+    chv_buf_puts(&line, num);
+    for (int c = 0; c < ncols; c++) {
+      if (c) chv_buf_puts(&line, ", ");
+      chv_buf_puts(&line, cols[c]);
+    }
+    chv_buf_putc(&line, ']');
+    if (limit >= 0) {
+      snprintf(num, sizeof num, " limit=%lld", (long long)limit);
+      chv_buf_puts(&line, num);
+    }
+    if (where.len) {
+      chv_buf_puts(&line, " partition_filter=");
+      chv_buf_append(&line, where.data, where.len);
+    }
+    if (s->format == SQL_FMT_JSONL) {
+      struct chv_buf j;
+      chv_buf_init(&j);
+      chv_buf_puts(&j, "{\"plan\":");
+      chv_json_put_string(&j, line.data);
+      chv_buf_puts(&j, "}\n");
+      fputs(j.data, s->out);
+      chv_buf_free(&j);
+    } else {
+      fprintf(s->out, "%s\n", line.data);
+    }
+    goto out;
+  }
+  rc = sql_result_columns(&r, ncols, heads);
+  if (rc != CHV_OK) goto out;
+  r.has_json = s->format == SQL_FMT_JSONL;
+  char **cells = chv_arena_alloc(a, sizeof *cells * (size_t)(ncols + 1));
+  if (!cells) {
+    rc = sql_err(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
+  struct chv_batch *b;
+  struct chv_buf cell;
+  chv_buf_init(&cell);
+  while (rc == CHV_OK && (rc = chv_scan_next(scan, &b, err)) == CHV_OK && b) {
+    for (int64_t row = 0; rc == CHV_OK && row < b->nrows; row++) {
+      if (r.has_json) {
+        chv_buf_putc(&r.json, '{');
+        for (int c = 0; c < ncols && rc == CHV_OK; c++) {
+          if (c) chv_buf_putc(&r.json, ',');
+          chv_json_put_string(&r.json, heads[c]);
+          chv_buf_putc(&r.json, ':');
+          rc = chv_jsonl_value(b->cols[c], row, &r.json);
+        }
+        chv_buf_puts(&r.json, "}\n");
+        continue;
+      }
+      size_t *offs = chv_arena_alloc(a, sizeof *offs * (size_t)(ncols + 1));
+      if (!offs) {
+        rc = CHV_ENOMEM;
+        break;
+      }
+      chv_buf_reset(&cell);
+      bool *nulls = chv_arena_alloc(a, (size_t)ncols + 1);
+      if (!nulls) {
+        rc = CHV_ENOMEM;
+        break;
+      }
+      for (int c = 0; c < ncols && rc == CHV_OK; c++) {
+        offs[c] = cell.len;
+        rc = sql_value_text(b->cols[c], row, &cell, &nulls[c]);
+        if (rc == CHV_OK) rc = chv_buf_putc(&cell, '\0');
+      }
+      for (int c = 0; c < ncols && rc == CHV_OK; c++)
+        cells[c] = nulls[c] ? NULL : cell.data + offs[c];
+      if (rc == CHV_OK) rc = sql_result_add(&r, (const char *const *)cells);
+    }
+    if (rc == CHV_ENOMEM) sql_err(err, rc, "out of memory");
+  }
+  chv_buf_free(&cell);
+  if (rc == CHV_OK) sql_result_print(&r, s->format, s->out);
+out:
+  sql_result_free(&r);
+  chv_buf_free(&where);
+  chv_buf_free(&line);
+  chv_scan_close(scan);
+  chv_arena_close(a);
+  chv_table_free(&t);
+  return rc;
+}
+
+/* ---- LOAD DATA ------------------------------------------------------------------ */
+
+static int name_cmp(const void *x, const void *y) {
+  return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+int sql_exec_load(struct sql_session *s, const struct chv_sql_stmt *st,
+                  struct chv_sql_pos *pos, struct chv_error *err) {
+  const char *db, *name;
+  int rc = sql_resolve(s, &st->name, &db, &name, err);
+  if (rc != CHV_OK) return rc;
+  struct chv_table t;
+  rc = chv_catalog_get_table(s->cat, db, name, &t, err);
+  if (rc != CHV_OK) return rc;
+  chv_arena *a = NULL;
+  chv_sink *sink = NULL;
+  char **files = NULL;
+  int nfiles = 0;
+  char **values = NULL;
+  if (chv_arena_open(0, &a) != CHV_OK) {
+    rc = sql_err(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
+  if (t.npkeys) {
+    rc = sql_part_values(&t, &st->partition, a, &values, pos, err);
+    if (rc != CHV_OK) goto out;
+  } else if (st->partition.n) {
+    *pos = st->partition.pos;
+    rc = sql_err(err, CHV_EINVAL, "table %s.%s is not partitioned", t.db,
+                 t.name);
+    goto out;
+  }
+  *pos = st->pos;
+  const char *path = st->inpath;
+  if (!strncmp(path, "file://", 7)) path += 7;
+  struct stat sb;
+  if (stat(path, &sb) != 0) {
+    rc = sql_err(err, CHV_ENOENT, "LOAD DATA: %s: %s", st->inpath,
+                 strerror(errno));
+    goto out;
+  }
+  if (S_ISDIR(sb.st_mode)) {
+    DIR *d = opendir(path);
+    if (!d) {
+      rc = sql_err(err, CHV_EIO, "LOAD DATA: %s: %s", path, strerror(errno));
+      goto out;
+    }
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+      if (de->d_name[0] == '.' || de->d_name[0] == '_') continue;
+      char **nf = chv_realloc(files, sizeof *nf * (size_t)(nfiles + 1));
+      if (!nf) break;
+      files = nf;
+      size_t n = strlen(path) + strlen(de->d_name) + 2;
+      if (!(files[nfiles] = chv_malloc(n))) break;
+      snprintf(files[nfiles++], n, "%s/%s", path, de->d_name);
+    }
+    closedir(d);
+    if (nfiles > 1) qsort(files, (size_t)nfiles, sizeof *files, name_cmp);
+  } else {
+    files = chv_malloc(sizeof *files);
+    if (files && (files[0] = chv_strdup(path))) nfiles = 1;
+  }
+  struct chv_sink_options so;
+  chv_sink_options_init(&so);
+  so.overwrite = st->overwrite;
+  so.config = s->cfg;
+  rc = chv_sink_open(s->cat, t.db, t.name, &so, &sink, err);
+  for (int i = 0; rc == CHV_OK && i < nfiles; i++)
+    rc = chv_sink_add_file(sink, values, files[i], st->local, err);
+  if (rc == CHV_OK) rc = chv_sink_commit(sink, err);
+  if (rc == CHV_OK && s->format == SQL_FMT_TABLE)
+    fprintf(s->out, "Loaded %d file%s\n", nfiles, nfiles == 1 ? "" : "s");
+out:
+  for (int i = 0; i < nfiles; i++) chv_free(files[i]);
+  chv_free(files);
+  chv_sink_close(sink);
+  chv_arena_close(a);
+  chv_table_free(&t);
+  return rc;
+}

@@ -1,0 +1,988 @@
+/*
+** cli/sql_exec: one parsed statement of `chive sql` run against the
+** embedded catalog: catalogs and databases, CREATE/DROP/ALTER TABLE in the
+** Hive and the Flink forms (Flink type spellings mapped to Hive types
+** before chv_type_parse()), partitions, MSCK REPAIR, TRUNCATE, DESCRIBE,
+** SHOW and SET/RESET in the session layer of the configuration.  Table
+** properties that are registered options are validated with
+** chv_option_parse().  INSERT, SELECT, EXPLAIN and LOAD DATA are in
+** sql_dml.c.  What is not supported yet fails with an error naming it.
+*/
+#include "cli/sql_int.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static void lower(char *s) {
+  for (; *s; s++) *s = (char)tolower((unsigned char)*s);
+}
+
+int sql_resolve(struct sql_session *s, const struct chv_sql_name *n,
+                const char **db, const char **table, struct chv_error *err) {
+  if (n->nparts == 3 && strcasecmp(n->parts[0], SQL_CATALOG_NAME))
+    return sql_err(err, CHV_ENOENT, "catalog '%s' does not exist",
+                   n->parts[0]);
+  *db = n->nparts >= 2 ? n->parts[n->nparts - 2] : s->db;
+  *table = n->parts[n->nparts - 1];
+  return CHV_OK;
+}
+
+/* The database a one- or two-part name names (catalog.db or db). */
+static int resolve_db(const struct chv_sql_name *n, const char **db,
+                      struct chv_error *err) {
+  if (n->nparts == 2 && strcasecmp(n->parts[0], SQL_CATALOG_NAME))
+    return sql_err(err, CHV_ENOENT, "catalog '%s' does not exist",
+                   n->parts[0]);
+  *db = n->parts[n->nparts - 1];
+  return CHV_OK;
+}
+
+int sql_literal_text(const struct chv_sql_expr *e, chv_arena *a,
+                     const char **out, struct chv_error *err) {
+  bool neg = false;
+  if (e->kind == CHV_SQL_EXPR_UNARY &&
+      (e->u.unary.op == CHV_SQL_OP_NEG || e->u.unary.op == CHV_SQL_OP_PLUS) &&
+      e->u.unary.arg->kind == CHV_SQL_EXPR_LITERAL) {
+    neg = e->u.unary.op == CHV_SQL_OP_NEG;
+    e = e->u.unary.arg;
+    enum chv_sql_lit_kind k = e->u.lit.kind;
+    if (k != CHV_SQL_LIT_INTEGER && k != CHV_SQL_LIT_DECIMAL &&
+        k != CHV_SQL_LIT_DOUBLE)
+      return sql_err(err, CHV_ETYPE, "a sign before a non-number literal");
+  }
+  if (e->kind != CHV_SQL_EXPR_LITERAL)
+    return sql_err(err, CHV_ENOTSUP,
+                   "an expression here is not supported yet: expected a "
+                   "literal");
+  if (e->u.lit.kind == CHV_SQL_LIT_NULL) {
+    *out = NULL;
+    return CHV_OK;
+  }
+  if (e->u.lit.kind == CHV_SQL_LIT_INTERVAL ||
+      e->u.lit.kind == CHV_SQL_LIT_BINARY)
+    return sql_err(err, CHV_ENOTSUP, "a %s literal is not supported here",
+                   e->u.lit.kind == CHV_SQL_LIT_BINARY ? "binary" : "interval");
+  const char *v = e->u.lit.value;
+  size_t n = e->u.lit.kind == CHV_SQL_LIT_STRING ? e->u.lit.value_len
+                                                 : strlen(v);
+  if (e->u.lit.kind == CHV_SQL_LIT_BOOLEAN) {
+    *out = !strcasecmp(v, "true") ? "true" : "false";
+    return CHV_OK;
+  }
+  char *r = chv_arena_alloc(a, n + 2);
+  if (!r) return sql_err(err, CHV_ENOMEM, "out of memory");
+  size_t k = 0;
+  if (neg) r[k++] = '-';
+  memcpy(r + k, v, n);
+  r[k + n] = '\0';
+  *out = r;
+  return CHV_OK;
+}
+
+int sql_part_values(const struct chv_table *t,
+                    const struct chv_sql_part_spec *spec, chv_arena *a,
+                    char ***values, struct chv_sql_pos *pos,
+                    struct chv_error *err) {
+  char **v = chv_arena_alloc(a, sizeof *v * (size_t)(t->npkeys + 1));
+  bool *seen = chv_arena_alloc(a, (size_t)t->npkeys + 1);
+  if (!v || !seen) return sql_err(err, CHV_ENOMEM, "out of memory");
+  memset(seen, 0, (size_t)t->npkeys + 1);
+  if (t->npkeys == 0)
+    return sql_err(err, CHV_EINVAL, "table %s.%s is not partitioned", t->db,
+                   t->name);
+  for (size_t i = 0; i < spec->n; i++) {
+    const struct chv_sql_part_kv *kv = &spec->items[i];
+    int k = 0;
+    while (k < t->npkeys && strcasecmp(t->pkeys[k].name, kv->key)) k++;
+    *pos = kv->pos;
+    if (k == t->npkeys)
+      return sql_err(err, CHV_EINVAL, "table %s.%s has no partition key '%s'",
+                     t->db, t->name, kv->key);
+    if (seen[k])
+      return sql_err(err, CHV_EINVAL, "partition key '%s' given twice",
+                     kv->key);
+    if (!kv->value)
+      return sql_err(err, CHV_EINVAL,
+                     "partition key '%s' needs a value here", kv->key);
+    const char *text;
+    int rc = sql_literal_text(kv->value, a, &text, err);
+    if (rc != CHV_OK) return rc;
+    seen[k] = true;
+    v[k] = (char *)text;
+  }
+  for (int k = 0; k < t->npkeys; k++)
+    if (!seen[k]) {
+      *pos = spec->pos;
+      return sql_err(err, CHV_EINVAL,
+                     "the partition spec of %s.%s lacks key '%s'", t->db,
+                     t->name, t->pkeys[k].name);
+    }
+  *values = v;
+  return CHV_OK;
+}
+
+/* A filter matching the partitions a (perhaps partial) spec names. */
+static int spec_filter(const struct chv_table *t,
+                       const struct chv_sql_part_spec *spec, chv_arena *a,
+                       struct chv_part_filter **out, struct chv_sql_pos *pos,
+                       struct chv_error *err) {
+  struct chv_part_filter *f = NULL;
+  for (size_t i = 0; i < spec->n; i++) {
+    const struct chv_sql_part_kv *kv = &spec->items[i];
+    int k = 0;
+    while (k < t->npkeys && strcasecmp(t->pkeys[k].name, kv->key)) k++;
+    *pos = kv->pos;
+    if (k == t->npkeys)
+      return sql_err(err, CHV_EINVAL, "table %s.%s has no partition key '%s'",
+                     t->db, t->name, kv->key);
+    if (!kv->value)
+      return sql_err(err, CHV_EINVAL,
+                     "partition key '%s' needs a value here", kv->key);
+    const char *text;
+    int rc = sql_literal_text(kv->value, a, &text, err);
+    if (rc != CHV_OK) return rc;
+    struct chv_part_filter *c =
+        text ? chv_pf_cmp(a, t->pkeys[k].name, CHV_PF_EQ, text)
+             : chv_pf_is_null(a, t->pkeys[k].name, false);
+    f = f ? chv_pf_and(a, f, c) : c;
+    if (!f) return sql_err(err, CHV_ENOMEM, "out of memory");
+  }
+  *out = f;
+  return CHV_OK;
+}
+
+/* ---- results of one column ---------------------------------------------- */
+
+static int print_names(struct sql_session *s, const char *title, char **names,
+                       int n) {
+  struct sql_result r;
+  sql_result_init(&r);
+  int rc = sql_result_columns(&r, 1, &title);
+  for (int i = 0; rc == CHV_OK && i < n; i++)
+    rc = sql_result_add(&r, (const char *const *)&names[i]);
+  if (rc == CHV_OK) sql_result_print(&r, s->format, s->out);
+  sql_result_free(&r);
+  return rc;
+}
+
+static void print_ok(struct sql_session *s, const char *what) {
+  if (s->format == SQL_FMT_TABLE) fprintf(s->out, "%s\n", what);
+}
+
+/* ---- Flink type spellings -------------------------------------------------- */
+
+struct tmap {
+  const char *p; /* cursor in the source type text */
+  struct chv_buf *out;
+  const char *bad; /* what failed */
+};
+
+static void tm_space(struct tmap *m) {
+  while (isspace((unsigned char)*m->p)) m->p++;
+}
+
+static size_t tm_word(struct tmap *m, char *w, size_t cap) {
+  tm_space(m);
+  size_t n = 0;
+  if (*m->p == '`') {
+    m->p++;
+    while (*m->p && *m->p != '`') {
+      if (n + 1 < cap) w[n++] = *m->p;
+      m->p++;
+    }
+    if (*m->p == '`') m->p++;
+  } else {
+    while (isalnum((unsigned char)*m->p) || *m->p == '_') {
+      if (n + 1 < cap) w[n++] = *m->p;
+      m->p++;
+    }
+  }
+  w[n] = '\0';
+  return n;
+}
+
+static bool tm_peek(struct tmap *m, char c) {
+  tm_space(m);
+  return *m->p == c;
+}
+
+static bool tm_keyword(struct tmap *m, const char *kw) {
+  tm_space(m);
+  size_t n = strlen(kw);
+  if (strncasecmp(m->p, kw, n) || isalnum((unsigned char)m->p[n]) ||
+      m->p[n] == '_')
+    return false;
+  m->p += n;
+  return true;
+}
+
+/* Copies "(...)" (without nesting) to the output unless drop. */
+static void tm_parens(struct tmap *m, bool drop) {
+  if (!tm_peek(m, '(')) return;
+  while (*m->p && *m->p != ')') {
+    if (!drop && !isspace((unsigned char)*m->p)) chv_buf_putc(m->out, *m->p);
+    m->p++;
+  }
+  if (*m->p == ')') {
+    if (!drop) chv_buf_putc(m->out, ')');
+    m->p++;
+  }
+}
+
+static bool tm_type(struct tmap *m, int depth);
+
+/* Fields of ROW<...>/ROW(...)/STRUCT<...> up to the closing bracket. */
+static bool tm_fields(struct tmap *m, char close, int depth) {
+  chv_buf_puts(m->out, "struct<");
+  for (bool first = true;; first = false) {
+    tm_space(m);
+    if (*m->p == close) break;
+    if (!first) {
+      if (*m->p != ',') return false;
+      m->p++;
+      chv_buf_putc(m->out, ',');
+    }
+    char name[256];
+    if (!tm_word(m, name, sizeof name)) return false;
+    chv_buf_puts(m->out, name);
+    chv_buf_putc(m->out, ':');
+    if (tm_peek(m, ':')) m->p++;
+    if (!tm_type(m, depth + 1)) return false;
+    if (tm_keyword(m, "COMMENT")) {
+      tm_space(m);
+      if (*m->p != '\'') return false;
+      for (m->p++; *m->p && !(*m->p == '\'' && m->p[1] != '\''); m->p++)
+        if (*m->p == '\'') m->p++;
+      if (*m->p) m->p++;
+    }
+  }
+  m->p++;
+  chv_buf_putc(m->out, '>');
+  return true;
+}
+
+static bool tm_type(struct tmap *m, int depth) {
+  char w[64];
+  if (depth > CHV_TYPE_MAX_DEPTH || !tm_word(m, w, sizeof w)) return false;
+  lower(w);
+  bool ok = true;
+  if (!strcmp(w, "row") || !strcmp(w, "struct")) {
+    tm_space(m);
+    char open = *m->p;
+    if (open != '<' && open != '(') return false;
+    m->p++;
+    ok = tm_fields(m, open == '<' ? '>' : ')', depth);
+  } else if (!strcmp(w, "array") || !strcmp(w, "map")) {
+    if (!tm_peek(m, '<')) return false;
+    m->p++;
+    chv_buf_puts(m->out, w);
+    chv_buf_putc(m->out, '<');
+    ok = tm_type(m, depth + 1);
+    if (ok && !strcmp(w, "map")) {
+      if (!tm_peek(m, ',')) return false;
+      m->p++;
+      chv_buf_putc(m->out, ',');
+      ok = tm_type(m, depth + 1);
+    }
+    if (!ok || !tm_peek(m, '>')) return false;
+    m->p++;
+    chv_buf_putc(m->out, '>');
+  } else if (!strcmp(w, "bytes") || !strcmp(w, "varbinary") ||
+             !strcmp(w, "binary")) {
+    chv_buf_puts(m->out, "binary");
+    tm_parens(m, true);
+  } else if (!strcmp(w, "timestamp")) {
+    chv_buf_puts(m->out, "timestamp");
+    tm_parens(m, true);
+    if (tm_keyword(m, "WITHOUT")) {
+      if (!tm_keyword(m, "TIME") || !tm_keyword(m, "ZONE")) return false;
+    } else if (tm_keyword(m, "WITH")) {
+      m->bad = "TIMESTAMP WITH LOCAL TIME ZONE";
+      return false;
+    }
+  } else if (!strcmp(w, "timestamp_ltz")) {
+    m->bad = "TIMESTAMP_LTZ";
+    return false;
+  } else if (!strcmp(w, "double")) {
+    chv_buf_puts(m->out, "double");
+    tm_keyword(m, "PRECISION");
+  } else if (!strcmp(w, "integer")) {
+    chv_buf_puts(m->out, "int");
+  } else {
+    chv_buf_puts(m->out, w);
+    tm_parens(m, false);
+  }
+  if (!ok) return false;
+  if (tm_keyword(m, "NOT")) {
+    if (!tm_keyword(m, "NULL")) return false;
+  } else {
+    tm_keyword(m, "NULL");
+  }
+  return true;
+}
+
+/* The Hive type string of a column type as written (Hive or Flink
+** spelling), checked with chv_type_parse(); *out: chv_free it. */
+static int map_type(const char *col, const char *text, char **out,
+                    struct chv_error *err) {
+  struct chv_buf b;
+  chv_buf_init(&b);
+  struct tmap m = {.p = text, .out = &b};
+  bool ok = tm_type(&m, 0);
+  tm_space(&m);
+  if (!ok || *m.p) {
+    chv_buf_free(&b);
+    if (m.bad)
+      return sql_err(err, CHV_ENOTSUP, "column %s: type %s is not supported yet",
+                     col, m.bad);
+    return sql_err(err, CHV_ESYNTAX, "column %s: invalid type '%s'", col,
+                   text);
+  }
+  struct chv_type *t;
+  struct chv_error terr;
+  chv_error_clear(&terr);
+  int rc = chv_type_parse(b.data, &t, &terr);
+  if (rc != CHV_OK) {
+    chv_buf_free(&b);
+    return sql_err(err, rc, "column %s: %s", col, terr.msg);
+  }
+  chv_buf_reset(&b);
+  rc = chv_type_format(t, &b);
+  chv_type_free(t);
+  if (rc != CHV_OK) {
+    chv_buf_free(&b);
+    return sql_err(err, CHV_ENOMEM, "out of memory");
+  }
+  *out = chv_buf_detach(&b);
+  return CHV_OK;
+}
+
+/* ---- properties ------------------------------------------------------------ */
+
+/* Validates a table property that is a registered option. */
+static int check_prop(const char *key, const char *value,
+                      struct chv_error *err) {
+  const struct chv_option *opt = chv_option_find(key);
+  if (!opt) return CHV_OK;
+  struct chv_opt_value v;
+  chv_opt_value_init(&v);
+  int rc = chv_option_parse(opt, value ? value : "", &v, err);
+  chv_opt_value_free(&v);
+  return rc;
+}
+
+/* props as chv_kv in arena a (strings borrowed), validated. */
+static int props_kv(const struct chv_sql_props *p, chv_arena *a,
+                    struct chv_kv **out, int *n, const char *skip,
+                    struct chv_sql_pos *pos, struct chv_error *err) {
+  struct chv_kv *kv = chv_arena_alloc(a, sizeof *kv * (p->n + 1));
+  if (!kv) return sql_err(err, CHV_ENOMEM, "out of memory");
+  int k = 0;
+  for (size_t i = 0; i < p->n; i++) {
+    if (skip && !strcasecmp(p->items[i].key, skip)) continue;
+    *pos = p->items[i].pos;
+    int rc = check_prop(p->items[i].key, p->items[i].value, err);
+    if (rc != CHV_OK) return rc;
+    kv[k].key = (char *)p->items[i].key;
+    kv[k].value = (char *)(p->items[i].value ? p->items[i].value : "");
+    k++;
+  }
+  *out = kv;
+  *n = k;
+  return CHV_OK;
+}
+
+/* ---- CREATE TABLE ------------------------------------------------------------ */
+
+static const char *unsupported_create(const struct chv_sql_create_table *ct) {
+  if (ct->temporary) return "CREATE TEMPORARY TABLE";
+  if (ct->as_query) return "CREATE TABLE ... AS SELECT";
+  if (ct->like.nparts) return "CREATE TABLE ... LIKE";
+  if (ct->watermark_column) return "WATERMARK";
+  if (ct->nprimary_key) return "PRIMARY KEY";
+  if (ct->row_format == CHV_SQL_ROW_FORMAT_SERDE) return "ROW FORMAT SERDE";
+  if (ct->input_format || ct->output_format) return "STORED AS INPUTFORMAT";
+  return NULL;
+}
+
+static int exec_create_table(struct sql_session *s,
+                             const struct chv_sql_stmt *st, chv_arena *a,
+                             struct chv_sql_pos *pos, struct chv_error *err) {
+  const struct chv_sql_create_table *ct = st->create_table;
+  const char *db, *name;
+  int rc = sql_resolve(s, &ct->name, &db, &name, err);
+  if (rc != CHV_OK) return rc;
+  const char *what = unsupported_create(ct);
+  if (what) return sql_err(err, CHV_ENOTSUP, "%s is not supported yet", what);
+  if (ct->stored_as && strcasecmp(ct->stored_as, "TEXTFILE")) {
+    char up[64];
+    snprintf(up, sizeof up, "%s", ct->stored_as);
+    for (char *c = up; *c; c++) *c = (char)toupper((unsigned char)*c);
+    return sql_err(err, CHV_ENOTSUP, "STORED AS %s is not supported yet", up);
+  }
+  for (size_t i = 0; i < ct->with.n; i++)
+    if (!strcasecmp(ct->with.items[i].key, "connector") &&
+        strcasecmp(ct->with.items[i].value ? ct->with.items[i].value : "",
+                   "hive")) {
+      *pos = ct->with.items[i].pos;
+      return sql_err(err, CHV_ENOTSUP,
+                     "connector '%s' is not supported yet (only 'hive')",
+                     ct->with.items[i].value);
+    }
+
+  size_t nall = ct->ncolumns + ct->npart_columns;
+  struct chv_column *cols = chv_arena_alloc(a, sizeof *cols * (nall + 1));
+  struct chv_column *pkeys = chv_arena_alloc(a, sizeof *pkeys * (nall + 1));
+  bool *taken = chv_arena_alloc(a, nall + 1);
+  if (!cols || !pkeys || !taken) return sql_err(err, CHV_ENOMEM, "out of memory");
+  memset(taken, 0, nall + 1);
+  char **owned = chv_arena_alloc(a, sizeof *owned * (nall + 1));
+  if (!owned) return sql_err(err, CHV_ENOMEM, "out of memory");
+  int nowned = 0, ncols = 0, npkeys = 0;
+  struct chv_column *all = chv_arena_alloc(a, sizeof *all * (nall + 1));
+  if (!all) return sql_err(err, CHV_ENOMEM, "out of memory");
+  for (size_t i = 0; i < ct->ncolumns; i++) {
+    const struct chv_sql_column *c = &ct->columns[i];
+    *pos = c->pos;
+    if (!c->type_text)
+      return sql_err(err, CHV_ENOTSUP,
+                     "computed column %s is not supported yet", c->name);
+    *pos = c->type_pos;
+    char *type;
+    rc = map_type(c->name, c->type_text, &type, err);
+    if (rc != CHV_OK) goto out;
+    owned[nowned++] = type;
+    all[i] = (struct chv_column){(char *)c->name, type, (char *)c->comment};
+  }
+  if (ct->form == CHV_SQL_FORM_FLINK || (ct->npart_columns &&
+                                         !ct->part_columns[0].type_text)) {
+    for (size_t k = 0; k < ct->npart_columns; k++) {
+      const struct chv_sql_column *pc = &ct->part_columns[k];
+      size_t i = 0;
+      while (i < ct->ncolumns && strcasecmp(ct->columns[i].name, pc->name)) i++;
+      *pos = pc->pos;
+      if (i == ct->ncolumns) {
+        rc = sql_err(err, CHV_EINVAL,
+                     "partition column %s is not a column of the table",
+                     pc->name);
+        goto out;
+      }
+      taken[i] = true;
+      pkeys[npkeys++] = all[i];
+    }
+    for (size_t i = 0; i < ct->ncolumns; i++)
+      if (!taken[i]) cols[ncols++] = all[i];
+  } else {
+    for (size_t i = 0; i < ct->ncolumns; i++) cols[ncols++] = all[i];
+    for (size_t k = 0; k < ct->npart_columns; k++) {
+      const struct chv_sql_column *pc = &ct->part_columns[k];
+      *pos = pc->type_pos;
+      char *type;
+      rc = map_type(pc->name, pc->type_text, &type, err);
+      if (rc != CHV_OK) goto out;
+      owned[nowned++] = type;
+      pkeys[npkeys++] =
+          (struct chv_column){(char *)pc->name, type, (char *)pc->comment};
+    }
+  }
+
+  struct chv_kv *tp = NULL, *wp = NULL;
+  int ntp = 0, nwp = 0;
+  rc = props_kv(&ct->tblproperties, a, &tp, &ntp, NULL, pos, err);
+  if (rc == CHV_OK) rc = props_kv(&ct->with, a, &wp, &nwp, "connector", pos, err);
+  if (rc != CHV_OK) goto out;
+  struct chv_kv *params = chv_arena_alloc(a, sizeof *params * (size_t)(ntp + nwp + 2));
+  if (!params) {
+    rc = sql_err(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
+  int np = 0;
+  for (int i = 0; i < ntp; i++) params[np++] = tp[i];
+  for (int i = 0; i < nwp; i++) params[np++] = wp[i];
+  if (ct->comment) params[np++] = (struct chv_kv){"comment", (char *)ct->comment};
+
+  struct chv_kv serde[9];
+  int nserde = 0;
+  if (ct->row_format == CHV_SQL_ROW_FORMAT_DELIMITED) {
+    if (ct->fields_terminated) {
+      serde[nserde++] = (struct chv_kv){"field.delim", (char *)ct->fields_terminated};
+      serde[nserde++] =
+          (struct chv_kv){"serialization.format", (char *)ct->fields_terminated};
+    }
+    if (ct->collection_terminated) {
+      serde[nserde++] =
+          (struct chv_kv){"colelction.delim", (char *)ct->collection_terminated};
+      serde[nserde++] =
+          (struct chv_kv){"collection.delim", (char *)ct->collection_terminated};
+    }
+    if (ct->map_keys_terminated)
+      serde[nserde++] = (struct chv_kv){"mapkey.delim", (char *)ct->map_keys_terminated};
+    if (ct->lines_terminated)
+      serde[nserde++] = (struct chv_kv){"line.delim", (char *)ct->lines_terminated};
+    if (ct->escaped_by)
+      serde[nserde++] = (struct chv_kv){"escape.delim", (char *)ct->escaped_by};
+    if (ct->null_defined_as)
+      serde[nserde++] =
+          (struct chv_kv){"serialization.null.format", (char *)ct->null_defined_as};
+  }
+  struct chv_table t = {
+      .db = (char *)db, .name = (char *)name, .columns = cols, .ncols = ncols,
+      .pkeys = pkeys, .npkeys = npkeys, .location = (char *)ct->location,
+      .type = ct->external ? CHV_EXTERNAL_TABLE : CHV_MANAGED_TABLE,
+      .params = params, .nparams = np};
+  if (nserde) {
+    t.input_format = "org.apache.hadoop.mapred.TextInputFormat";
+    t.output_format =
+        "org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat";
+    t.serde_lib = "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe";
+    t.serde_params = serde;
+    t.nserde_params = nserde;
+  }
+  *pos = st->pos;
+  rc = chv_catalog_create_table(s->cat, &t,
+                                ct->if_not_exists ? CHV_CAT_IF_NOT_EXISTS : 0,
+                                err);
+  if (rc == CHV_OK) print_ok(s, "OK");
+out:
+  for (int i = 0; i < nowned; i++) chv_free(owned[i]);
+  return rc;
+}
+
+/* ---- DESCRIBE ---------------------------------------------------------------- */
+
+static int add3(struct sql_result *r, const char *a, const char *b,
+                const char *c) {
+  const char *cells[3] = {a, b ? b : "", c ? c : ""};
+  return sql_result_add(r, cells);
+}
+
+static int kv_cmp(const void *x, const void *y) {
+  return strcmp(((const struct chv_kv *)x)->key, ((const struct chv_kv *)y)->key);
+}
+
+static int exec_describe(struct sql_session *s, const struct chv_sql_stmt *st,
+                         struct chv_error *err) {
+  const char *db, *name;
+  int rc = sql_resolve(s, &st->name, &db, &name, err);
+  if (rc != CHV_OK) return rc;
+  struct chv_table t;
+  rc = chv_catalog_get_table(s->cat, db, name, &t, err);
+  if (rc != CHV_OK) return rc;
+  bool formatted = st->describe_mode != NULL;
+  struct sql_result r;
+  sql_result_init(&r);
+  const char *names[3] = {"col_name", "data_type", "comment"};
+  rc = sql_result_columns(&r, 3, names);
+  for (int i = 0; rc == CHV_OK && i < t.ncols; i++)
+    rc = add3(&r, t.columns[i].name, t.columns[i].type, t.columns[i].comment);
+  for (int i = 0; rc == CHV_OK && i < t.npkeys; i++)
+    rc = add3(&r, t.pkeys[i].name, t.pkeys[i].type, t.pkeys[i].comment);
+  if (rc == CHV_OK && t.npkeys) {
+    rc = add3(&r, "", NULL, NULL);
+    if (rc == CHV_OK) rc = add3(&r, "# Partition Information", NULL, NULL);
+    if (rc == CHV_OK) rc = add3(&r, "# col_name", "data_type", "comment");
+    for (int i = 0; rc == CHV_OK && i < t.npkeys; i++)
+      rc = add3(&r, t.pkeys[i].name, t.pkeys[i].type, t.pkeys[i].comment);
+  }
+  if (rc == CHV_OK && formatted) {
+    rc = add3(&r, "", NULL, NULL);
+    if (rc == CHV_OK) rc = add3(&r, "# Detailed Table Information", NULL, NULL);
+    if (rc == CHV_OK) rc = add3(&r, "Database:", t.db, NULL);
+    if (rc == CHV_OK) rc = add3(&r, "Table:", t.name, NULL);
+    if (rc == CHV_OK) rc = add3(&r, "Location:", t.location, NULL);
+    if (rc == CHV_OK) rc = add3(&r, "Table Type:", chv_table_type_name(t.type), NULL);
+    if (rc == CHV_OK) rc = add3(&r, "Table Parameters:", NULL, NULL);
+    if (t.nparams > 1)
+      qsort(t.params, (size_t)t.nparams, sizeof *t.params, kv_cmp);
+    for (int i = 0; rc == CHV_OK && i < t.nparams; i++)
+      rc = add3(&r, "", t.params[i].key, t.params[i].value);
+    if (rc == CHV_OK) rc = add3(&r, "", NULL, NULL);
+    if (rc == CHV_OK) rc = add3(&r, "# Storage Information", NULL, NULL);
+    if (rc == CHV_OK) rc = add3(&r, "SerDe Library:", t.serde_lib, NULL);
+    if (rc == CHV_OK) rc = add3(&r, "InputFormat:", t.input_format, NULL);
+    if (rc == CHV_OK) rc = add3(&r, "OutputFormat:", t.output_format, NULL);
+    if (rc == CHV_OK) rc = add3(&r, "Storage Desc Params:", NULL, NULL);
+    if (t.nserde_params > 1)
+      qsort(t.serde_params, (size_t)t.nserde_params, sizeof *t.serde_params,
+          kv_cmp);
+    for (int i = 0; rc == CHV_OK && i < t.nserde_params; i++)
+      rc = add3(&r, "", t.serde_params[i].key, t.serde_params[i].value);
+  }
+  if (rc == CHV_OK) sql_result_print(&r, s->format, s->out);
+  else sql_err(err, rc, "out of memory");
+  sql_result_free(&r);
+  chv_table_free(&t);
+  return rc;
+}
+
+/* ---- partitions ---------------------------------------------------------------- */
+
+static int exec_partitions(struct sql_session *s, const struct chv_sql_stmt *st,
+                           chv_arena *a, struct chv_sql_pos *pos,
+                           struct chv_error *err) {
+  const char *db, *name;
+  int rc = sql_resolve(s, &st->name, &db, &name, err);
+  if (rc != CHV_OK) return rc;
+  struct chv_table t;
+  rc = chv_catalog_get_table(s->cat, db, name, &t, err);
+  if (rc != CHV_OK) return rc;
+  if (t.npkeys == 0) {
+    rc = sql_err(err, CHV_EINVAL, "table %s.%s is not partitioned", t.db,
+                 t.name);
+    goto out;
+  }
+  if (st->kind == CHV_SQL_STMT_SHOW_PARTITIONS) {
+    struct chv_part_filter *f;
+    rc = spec_filter(&t, &st->partition, a, &f, pos, err);
+    if (rc != CHV_OK) goto out;
+    char **names;
+    int n;
+    rc = chv_catalog_list_partition_names(s->cat, t.db, t.name, f, &names, &n,
+                                          err);
+    if (rc != CHV_OK) goto out;
+    rc = print_names(s, "partition", names, n);
+    chv_strv_free(names, n);
+  } else if (st->kind == CHV_SQL_STMT_ADD_PARTITIONS) {
+    struct chv_partition *parts =
+        chv_arena_alloc(a, sizeof *parts * (st->nadd_parts + 1));
+    if (!parts) {
+      rc = sql_err(err, CHV_ENOMEM, "out of memory");
+      goto out;
+    }
+    for (size_t i = 0; i < st->nadd_parts; i++) {
+      memset(&parts[i], 0, sizeof parts[i]);
+      rc = sql_part_values(&t, &st->add_parts[i].spec, a, &parts[i].values,
+                           pos, err);
+      if (rc != CHV_OK) goto out;
+      parts[i].nvalues = t.npkeys;
+      parts[i].location = (char *)st->add_parts[i].location;
+    }
+    *pos = st->pos;
+    rc = chv_catalog_add_partitions(
+        s->cat, t.db, t.name, parts, (int)st->nadd_parts,
+        st->if_not_exists ? CHV_CAT_IF_NOT_EXISTS : 0, err);
+    if (rc == CHV_OK) print_ok(s, "OK");
+  } else { /* DROP PARTITION: each spec may be partial */
+    struct chv_partition **found =
+        chv_arena_alloc(a, sizeof *found * (st->ndrop_parts + 1));
+    int *nfound = chv_arena_alloc(a, sizeof *nfound * (st->ndrop_parts + 1));
+    if (!found || !nfound) {
+      rc = sql_err(err, CHV_ENOMEM, "out of memory");
+      goto out;
+    }
+    size_t got = 0;
+    int total = 0;
+    for (size_t i = 0; rc == CHV_OK && i < st->ndrop_parts; i++) {
+      struct chv_part_filter *f;
+      rc = spec_filter(&t, &st->drop_parts[i], a, &f, pos, err);
+      if (rc == CHV_OK)
+        rc = chv_catalog_list_partitions(s->cat, t.db, t.name, f, &found[i],
+                                         &nfound[i], err);
+      if (rc != CHV_OK) break;
+      got++;
+      total += nfound[i];
+      if (nfound[i] == 0 && !st->if_exists) {
+        *pos = st->drop_parts[i].pos;
+        rc = sql_err(err, CHV_ENOENT,
+                     "no partition of %s.%s matches the partition spec", t.db,
+                     t.name);
+      }
+    }
+    char ***vals = rc == CHV_OK ? chv_arena_alloc(a, sizeof *vals * (size_t)(total + 1)) : NULL;
+    if (rc == CHV_OK && !vals) rc = sql_err(err, CHV_ENOMEM, "out of memory");
+    if (rc == CHV_OK) {
+      int k = 0;
+      for (size_t i = 0; i < got; i++)
+        for (int j = 0; j < nfound[i]; j++) vals[k++] = found[i][j].values;
+      *pos = st->pos;
+      rc = chv_catalog_drop_partitions(s->cat, t.db, t.name,
+                                       (char **const *)vals, k,
+                                       CHV_CAT_IF_EXISTS, err);
+      if (rc == CHV_OK) print_ok(s, "OK");
+    }
+    for (size_t i = 0; i < got; i++) chv_partitions_free(found[i], nfound[i]);
+  }
+out:
+  chv_table_free(&t);
+  return rc;
+}
+
+/* ---- SET / RESET ----------------------------------------------------------------- */
+
+static int forget_key(struct sql_session *s, const char *key) {
+  for (int i = 0; i < s->nset_keys; i++)
+    if (!strcmp(s->set_keys[i], key)) {
+      chv_free(s->set_keys[i]);
+      s->set_keys[i] = s->set_keys[--s->nset_keys];
+      return 1;
+    }
+  return 0;
+}
+
+static int str_cmp(const void *x, const void *y) {
+  return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+static int exec_set(struct sql_session *s, const struct chv_sql_stmt *st,
+                    struct chv_error *err) {
+  if (!st->key) {
+    if (s->nset_keys > 1)
+      qsort(s->set_keys, (size_t)s->nset_keys, sizeof *s->set_keys, str_cmp);
+    struct sql_result r;
+    sql_result_init(&r);
+    const char *names[2] = {"key", "value"};
+    int rc = sql_result_columns(&r, 2, names);
+    for (int i = 0; rc == CHV_OK && i < s->nset_keys; i++) {
+      enum chv_config_layer layer;
+      const char *cells[2] = {s->set_keys[i],
+                              chv_config_lookup(s->cfg, s->set_keys[i], &layer)};
+      rc = sql_result_add(&r, cells);
+    }
+    if (rc == CHV_OK) sql_result_print(&r, s->format, s->out);
+    sql_result_free(&r);
+    return rc;
+  }
+  const char *v = st->value ? st->value : "";
+  enum chv_sql_dialect d = s->dialect;
+  if (!strcmp(st->key, "table.sql-dialect")) {
+    if (!strcasecmp(v, "hive")) d = CHV_SQL_DIALECT_HIVE;
+    else if (!strcasecmp(v, "default")) d = CHV_SQL_DIALECT_DEFAULT;
+    else
+      return sql_err(err, CHV_EINVAL,
+                     "invalid value '%s' for table.sql-dialect: expected "
+                     "'default' or 'hive'", v);
+  }
+  int rc = chv_config_set(s->cfg, CHV_LAYER_SESSION, st->key, v, err);
+  if (rc != CHV_OK) return rc;
+  s->dialect = d;
+  forget_key(s, st->key);
+  char **keys =
+      chv_realloc(s->set_keys, sizeof *keys * (size_t)(s->nset_keys + 1));
+  if (!keys) return sql_err(err, CHV_ENOMEM, "out of memory");
+  s->set_keys = keys;
+  if (!(keys[s->nset_keys] = chv_strdup(st->key)))
+    return sql_err(err, CHV_ENOMEM, "out of memory");
+  s->nset_keys++;
+  print_ok(s, "OK");
+  return CHV_OK;
+}
+
+static int exec_reset(struct sql_session *s, const struct chv_sql_stmt *st,
+                      struct chv_error *err) {
+  (void)err;
+  if (st->key) {
+    chv_config_unset(s->cfg, CHV_LAYER_SESSION, st->key);
+    forget_key(s, st->key);
+    if (!strcmp(st->key, "table.sql-dialect")) s->dialect = CHV_SQL_DIALECT_DEFAULT;
+  } else {
+    chv_config_clear(s->cfg, CHV_LAYER_SESSION);
+    while (s->nset_keys) forget_key(s, s->set_keys[0]);
+    s->dialect = CHV_SQL_DIALECT_DEFAULT;
+  }
+  print_ok(s, "OK");
+  return CHV_OK;
+}
+
+/* ---- dispatch ------------------------------------------------------------------- */
+
+static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
+                         chv_arena *a, struct chv_sql_pos *pos,
+                         struct chv_error *err) {
+  const char *db = NULL, *name = NULL;
+  int rc = CHV_OK;
+  switch (st->kind) {
+  case CHV_SQL_STMT_CREATE_CATALOG:
+    return sql_err(err, CHV_ENOTSUP,
+                   "CREATE CATALOG is not supported yet: the shell has one "
+                   "catalog, '%s', on the embedded metastore", SQL_CATALOG_NAME);
+  case CHV_SQL_STMT_USE_CATALOG:
+    if (strcasecmp(st->name.parts[0], SQL_CATALOG_NAME))
+      return sql_err(err, CHV_ENOENT, "catalog '%s' does not exist",
+                     st->name.parts[0]);
+    print_ok(s, "OK");
+    return CHV_OK;
+  case CHV_SQL_STMT_SHOW_CATALOGS:
+  case CHV_SQL_STMT_SHOW_CURRENT_CATALOG: {
+    char *n[1] = {SQL_CATALOG_NAME};
+    return print_names(s,
+                       st->kind == CHV_SQL_STMT_SHOW_CATALOGS
+                           ? "catalog name"
+                           : "current catalog name",
+                       n, 1);
+  }
+  case CHV_SQL_STMT_SHOW_CURRENT_DATABASE: {
+    char *n[1] = {s->db};
+    return print_names(s, "current database name", n, 1);
+  }
+  case CHV_SQL_STMT_USE: {
+    rc = resolve_db(&st->name, &db, err);
+    if (rc != CHV_OK) return rc;
+    struct chv_database d;
+    rc = chv_catalog_get_database(s->cat, db, &d, err);
+    if (rc != CHV_OK) return rc;
+    snprintf(s->db, sizeof s->db, "%s", d.name);
+    chv_database_free(&d);
+    print_ok(s, "OK");
+    return CHV_OK;
+  }
+  case CHV_SQL_STMT_SHOW_DATABASES: {
+    char **names;
+    int n;
+    rc = chv_catalog_list_databases(s->cat, NULL, &names, &n, err);
+    if (rc != CHV_OK) return rc;
+    rc = print_names(s, "database name", names, n);
+    chv_strv_free(names, n);
+    return rc;
+  }
+  case CHV_SQL_STMT_SHOW_TABLES: {
+    db = s->db;
+    if (st->name.nparts) {
+      rc = resolve_db(&st->name, &db, err);
+      if (rc != CHV_OK) return rc;
+      struct chv_database d;
+      rc = chv_catalog_get_database(s->cat, db, &d, err);
+      if (rc != CHV_OK) return rc;
+      chv_database_free(&d);
+    }
+    char *pat = NULL;
+    if (st->like) {
+      pat = chv_arena_strndup(a, st->like, strlen(st->like));
+      if (!pat) return sql_err(err, CHV_ENOMEM, "out of memory");
+      for (char *c = pat; *c; c++)
+        if (*c == '%') *c = '*';
+    }
+    char **names;
+    int n;
+    rc = chv_catalog_list_tables(s->cat, db, pat, &names, &n, err);
+    if (rc != CHV_OK) return rc;
+    rc = print_names(s, "table name", names, n);
+    chv_strv_free(names, n);
+    return rc;
+  }
+  case CHV_SQL_STMT_CREATE_DATABASE: {
+    rc = resolve_db(&st->name, &db, err);
+    if (rc != CHV_OK) return rc;
+    struct chv_kv *params;
+    int np;
+    rc = props_kv(&st->props, a, &params, &np, NULL, pos, err);
+    if (rc != CHV_OK) return rc;
+    *pos = st->pos;
+    struct chv_database d = {.name = (char *)db,
+                             .location = (char *)st->location,
+                             .description = (char *)st->comment,
+                             .params = params,
+                             .nparams = np};
+    rc = chv_catalog_create_database(
+        s->cat, &d, st->if_not_exists ? CHV_CAT_IF_NOT_EXISTS : 0, err);
+    if (rc == CHV_OK) print_ok(s, "OK");
+    return rc;
+  }
+  case CHV_SQL_STMT_DROP_DATABASE:
+    rc = resolve_db(&st->name, &db, err);
+    if (rc != CHV_OK) return rc;
+    if (!strcasecmp(db, s->db) && strcasecmp(db, "default"))
+      return sql_err(err, CHV_EINVAL,
+                     "database %s is the current database: USE another first",
+                     s->db);
+    rc = chv_catalog_drop_database(
+        s->cat, db,
+        (st->if_exists ? CHV_CAT_IF_EXISTS : 0) |
+            (st->cascade ? CHV_CAT_CASCADE : 0),
+        err);
+    if (rc == CHV_OK) print_ok(s, "OK");
+    return rc;
+  case CHV_SQL_STMT_CREATE_TABLE:
+    return exec_create_table(s, st, a, pos, err);
+  case CHV_SQL_STMT_DROP_TABLE:
+    rc = sql_resolve(s, &st->name, &db, &name, err);
+    if (rc == CHV_OK)
+      rc = chv_catalog_drop_table(s->cat, db, name,
+                                  st->if_exists ? CHV_CAT_IF_EXISTS : 0, err);
+    if (rc == CHV_OK) print_ok(s, "OK");
+    return rc;
+  case CHV_SQL_STMT_DESCRIBE:
+    return exec_describe(s, st, err);
+  case CHV_SQL_STMT_SHOW_PARTITIONS:
+  case CHV_SQL_STMT_ADD_PARTITIONS:
+  case CHV_SQL_STMT_DROP_PARTITIONS:
+    return exec_partitions(s, st, a, pos, err);
+  case CHV_SQL_STMT_SET_TBLPROPERTIES: {
+    rc = sql_resolve(s, &st->name, &db, &name, err);
+    if (rc != CHV_OK) return rc;
+    struct chv_kv *params;
+    int np;
+    rc = props_kv(&st->props, a, &params, &np, NULL, pos, err);
+    if (rc != CHV_OK) return rc;
+    *pos = st->pos;
+    rc = chv_catalog_alter_table_params(s->cat, db, name, params, np, err);
+    if (rc == CHV_OK) print_ok(s, "OK");
+    return rc;
+  }
+  case CHV_SQL_STMT_RENAME_TABLE: {
+    const char *ndb, *nname;
+    rc = sql_resolve(s, &st->name, &db, &name, err);
+    if (rc == CHV_OK) rc = sql_resolve(s, &st->new_name, &ndb, &nname, err);
+    if (rc != CHV_OK) return rc;
+    if (st->new_name.nparts < 2) ndb = db;
+    rc = chv_catalog_rename_table(s->cat, db, name, ndb, nname, err);
+    if (rc == CHV_OK) print_ok(s, "OK");
+    return rc;
+  }
+  case CHV_SQL_STMT_MSCK_REPAIR: {
+    rc = sql_resolve(s, &st->name, &db, &name, err);
+    int added = 0;
+    if (rc == CHV_OK) rc = chv_table_repair(s->cat, db, name, &added, err);
+    if (rc == CHV_OK && s->format == SQL_FMT_TABLE)
+      fprintf(s->out, "Added %d partition%s\n", added, added == 1 ? "" : "s");
+    return rc;
+  }
+  case CHV_SQL_STMT_TRUNCATE_TABLE: {
+    rc = sql_resolve(s, &st->name, &db, &name, err);
+    if (rc != CHV_OK) return rc;
+    char **values = NULL;
+    if (st->partition.n) {
+      struct chv_table t;
+      rc = chv_catalog_get_table(s->cat, db, name, &t, err);
+      if (rc != CHV_OK) return rc;
+      rc = sql_part_values(&t, &st->partition, a, &values, pos, err);
+      chv_table_free(&t);
+      if (rc != CHV_OK) return rc;
+      *pos = st->pos;
+    }
+    rc = chv_table_truncate(s->cat, db, name, values, err);
+    if (rc == CHV_OK) print_ok(s, "OK");
+    return rc;
+  }
+  case CHV_SQL_STMT_LOAD_DATA:
+    return sql_exec_load(s, st, pos, err);
+  case CHV_SQL_STMT_INSERT:
+    return sql_exec_insert(s, st, pos, err);
+  case CHV_SQL_STMT_QUERY:
+    return sql_exec_query(s, st, false, pos, err);
+  case CHV_SQL_STMT_EXPLAIN:
+    if (!st->explained || st->explained->kind != CHV_SQL_STMT_QUERY)
+      return sql_err(err, CHV_ENOTSUP,
+                     "EXPLAIN of anything but a query is not supported yet");
+    return sql_exec_query(s, st->explained, true, pos, err);
+  case CHV_SQL_STMT_SET:
+    return exec_set(s, st, err);
+  case CHV_SQL_STMT_RESET:
+    return exec_reset(s, st, err);
+  case CHV_SQL_STMT_SHOW_CREATE_TABLE:
+    return sql_err(err, CHV_ENOTSUP, "SHOW CREATE TABLE is not supported yet");
+  }
+  return sql_err(err, CHV_ENOTSUP, "this statement is not supported yet");
+}
+
+int sql_exec_stmt(struct sql_session *s, const struct chv_sql_stmt *st,
+                  struct chv_sql_pos *pos, struct chv_error *err) {
+  chv_arena *a;
+  if (chv_arena_open(0, &a) != CHV_OK)
+    return sql_err(err, CHV_ENOMEM, "out of memory");
+  *pos = st->pos;
+  int rc = exec_in_arena(s, st, a, pos, err);
+  chv_arena_close(a);
+  return rc;
+}

@@ -1,0 +1,103 @@
+/*
+** cli/sql: the `chive sql` shell, private to the cli folder.  cmd_sql.c
+** reads and splits scripts and reports errors; sql_exec.c runs one parsed
+** statement against the embedded catalog; sql_dml.c holds INSERT ... VALUES,
+** SELECT, EXPLAIN and LOAD DATA; sql_out.c prints results as an aligned
+** table, CSV, TSV or JSON Lines.
+**
+** INTERFACE
+**   struct sql_session       the catalog, the session configuration, the
+**                            current database, the output format
+**   sql_exec_stmt()          run one statement, printing its result
+**   struct sql_result        rows of text cells; sql_result_*() build it and
+**                            print it in the session's format
+**
+** Errors go into a struct chv_error whose message names the object; *pos
+** (when the failure is tied to a place in the statement) is where it points.
+*/
+#ifndef CHV_CLI_SQL_INT_H
+#define CHV_CLI_SQL_INT_H
+
+#include "chive/catalog.h"
+#include "chive/config.h"
+#include "chive/connector.h"
+#include "chive/jsonl.h"
+#include "chive/sql.h"
+#include "chive/types.h"
+
+#include <stdio.h>
+
+enum sql_format { SQL_FMT_TABLE, SQL_FMT_CSV, SQL_FMT_TSV, SQL_FMT_JSONL };
+
+struct sql_session {
+  chv_catalog *cat;          /* owned */
+  chv_config *cfg;           /* owned: file and session layers */
+  char db[256];              /* current database, lower-case */
+  enum sql_format format;
+  enum chv_sql_dialect dialect; /* for the next statement */
+  FILE *out;                 /* results */
+  char **set_keys;           /* keys SET in the session layer, owned */
+  int nset_keys;
+};
+
+/* A result: ncols named columns and rows of cells (NULL cell = SQL NULL).
+** Strings are owned by the result.  json: pre-rendered JSON Lines of the
+** rows (SELECT), used by the jsonl format instead of the cells. */
+struct sql_result {
+  int ncols;
+  char **names;
+  char ***rows;
+  int64_t nrows, cap;
+  struct chv_buf json;
+  bool has_json;
+};
+
+void sql_result_init(struct sql_result *r);
+void sql_result_free(struct sql_result *r);
+int sql_result_columns(struct sql_result *r, int n, const char *const *names);
+/* Appends a row of ncols cells (copied; NULL = SQL NULL). */
+int sql_result_add(struct sql_result *r, const char *const *cells);
+/* Prints r in format f, with a "(N rows)" line in table format. */
+void sql_result_print(const struct sql_result *r, enum sql_format f,
+                      FILE *out);
+
+/* Text of row `row` of v as Hive prints it (NULL: append nothing, return
+** false). */
+int sql_value_text(const struct chv_vector *v, int64_t row,
+                   struct chv_buf *out, bool *is_null);
+
+/* Runs stmt.  *pos is set to the place an error is about (the statement
+** by default). */
+int sql_exec_stmt(struct sql_session *s, const struct chv_sql_stmt *stmt,
+                  struct chv_sql_pos *pos, struct chv_error *err);
+
+/* sql_dml.c */
+int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
+                    struct chv_sql_pos *pos, struct chv_error *err);
+int sql_exec_query(struct sql_session *s, const struct chv_sql_stmt *st,
+                   bool explain, struct chv_sql_pos *pos,
+                   struct chv_error *err);
+int sql_exec_load(struct sql_session *s, const struct chv_sql_stmt *st,
+                  struct chv_sql_pos *pos, struct chv_error *err);
+
+/* Shared helpers (sql_exec.c). */
+/* db and table of a name (current database when not qualified); the
+** catalog part, when given, must be the session's catalog. */
+int sql_resolve(struct sql_session *s, const struct chv_sql_name *n,
+                const char **db, const char **table, struct chv_error *err);
+/* The text of a literal expression (a partition value): NULL for NULL. */
+int sql_literal_text(const struct chv_sql_expr *e, chv_arena *a,
+                     const char **out, struct chv_error *err);
+/* The values of a PARTITION (...) spec in key order for t (all static). */
+int sql_part_values(const struct chv_table *t,
+                    const struct chv_sql_part_spec *spec, chv_arena *a,
+                    char ***values, struct chv_sql_pos *pos,
+                    struct chv_error *err);
+
+#define SQL_CATALOG_NAME "hive"
+
+/* Sets err (code and a printf message) and returns code. */
+int sql_err(struct chv_error *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif
