@@ -1,0 +1,41 @@
+-- Each error names the object and points into the statement; nothing
+-- changes (the script after each one shows it).
+CREATE TABLE t (a INT, b STRING) PARTITIONED BY (dt STRING);
+INSERT INTO t PARTITION (dt='d1') VALUES (1, 'x');
+-- run
+CREATE TABLE t2 (a int b int);
+-- run
+SELECT * FROM nosuch;
+-- run
+SELECT * FROM nodb.t;
+-- run
+USE nodb;
+-- run
+SELECT a, nosuch FROM t;
+-- run
+SELECT a FROM t WHERE a = 1;
+-- run
+SELECT a FROM t WHERE upper(dt) = 'D1';
+-- run
+SELECT a, count(*) FROM t GROUP BY a;
+-- run
+SELECT * FROM t ORDER BY a;
+-- run
+SELECT * FROM t JOIN t t2 ON t.a = t2.a;
+-- run
+SELECT a + 1 FROM t;
+-- run
+CREATE TABLE t3 (a INT) STORED AS PARQUET;
+-- run
+CREATE TABLE t3 (a INT, b FOO);
+-- run
+CREATE TABLE t3 (a INT) TBLPROPERTIES ('sink.partition-commit.trigger'='sometimes');
+-- run
+CREATE TABLE t3 (a INT) WITH ('connector'='kafka');
+-- run
+CREATE CATALOG c WITH ('type'='hive');
+-- run
+INSERT INTO t SELECT * FROM t;
+-- run
+SHOW TABLES;
+SELECT * FROM t;
