@@ -168,6 +168,24 @@ static int append_literal(struct chv_vector *v, const struct chv_sql_expr *e,
 
 /* ---- INSERT ... VALUES ------------------------------------------------------ */
 
+/* A static partition value must convert to its key's type, as a dynamic one
+** must (the error names the key). */
+static int check_static(const struct chv_column *key,
+                        const struct chv_sql_expr *e, chv_arena *a,
+                        struct chv_sql_pos *pos, struct chv_error *err) {
+  struct chv_type *t;
+  int rc = chv_type_parse(key->type, &t, err);
+  if (rc != CHV_OK) return rc;
+  struct chv_vector *v;
+  rc = chv_vector_open(t, 1, &v, err);
+  if (rc == CHV_OK) {
+    rc = append_literal(v, e, key->name, a, pos, err);
+    chv_vector_close(v);
+  }
+  chv_type_free(t);
+  return rc;
+}
+
 int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
                     struct chv_sql_pos *pos, struct chv_error *err) {
   const char *db, *name;
@@ -226,7 +244,8 @@ int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
         goto out;
       }
       const char *text;
-      rc = sql_literal_text(kv->value, a, &text, err);
+      rc = check_static(&t.pkeys[i], kv->value, a, pos, err);
+      if (rc == CHV_OK) rc = sql_literal_text(kv->value, a, &text, err);
       if (rc != CHV_OK) goto out;
       statics[nstatic++] = (char *)text;
     } else {

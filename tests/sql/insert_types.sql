@@ -15,5 +15,7 @@ INSERT INTO n PARTITION (p=1) VALUES (2, 1, 'a');
 -- run
 INSERT INTO n VALUES (2, 1, 'a', NULL, 'x');
 -- run
+INSERT INTO n PARTITION (p='x') VALUES (2, 1, 'a', NULL);
+-- run
 SELECT * FROM n;
 SHOW PARTITIONS n;
