@@ -601,7 +601,8 @@ int sql_exec_query(struct sql_session *s, const struct chv_sql_stmt *st,
     *pos = e->pos;
     if (e->kind == CHV_SQL_EXPR_STAR) {
       if (!qualifier_ok(&e->u.star, e->u.star.nparts, &t, q->from->alias)) {
-        rc = sql_err(err, CHV_ENOENT, "unknown table qualifier in %s.*",
+        rc = sql_err(err, CHV_ENOENT, "unknown table qualifier '%s' in %s.*",
+                     e->u.star.parts[e->u.star.nparts - 1],
                      e->u.star.parts[e->u.star.nparts - 1]);
         goto out;
       }
@@ -612,8 +613,12 @@ int sql_exec_query(struct sql_session *s, const struct chv_sql_stmt *st,
     } else if (e->kind == CHV_SQL_EXPR_COLUMN) {
       int np = e->u.column.nparts;
       const char *n = e->u.column.parts[np - 1];
-      if (!qualifier_ok(&e->u.column, np - 1, &t, q->from->alias) ||
-          find_column(&t, n, &cols[ncols]) != CHV_OK) {
+      if (!qualifier_ok(&e->u.column, np - 1, &t, q->from->alias)) {
+        rc = sql_err(err, CHV_ENOENT, "unknown table qualifier '%s' in %s.%s",
+                     e->u.column.parts[np - 2], e->u.column.parts[np - 2], n);
+        goto out;
+      }
+      if (find_column(&t, n, &cols[ncols]) != CHV_OK) {
         rc = sql_err(err, CHV_ENOENT, "column '%s' does not exist in %s.%s", n,
                      t.db, t.name);
         goto out;
@@ -640,6 +645,21 @@ int sql_exec_query(struct sql_session *s, const struct chv_sql_stmt *st,
       goto out;
     }
   }
+  /* The scan reads each column once; map[c] is output column c's place
+  ** among the scan's columns. */
+  const char **scols = chv_arena_alloc(a, sizeof *scols * (size_t)(ncols + 1));
+  int *map = chv_arena_alloc(a, sizeof *map * (size_t)(ncols + 1));
+  if (!scols || !map) {
+    rc = sql_err(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
+  int nscols = 0;
+  for (int c = 0; c < ncols; c++) {
+    int k = 0;
+    while (k < nscols && strcmp(scols[k], cols[c])) k++;
+    if (k == nscols) scols[nscols++] = cols[c];
+    map[c] = k;
+  }
   struct chv_part_filter *filter = NULL;
   if (q->where) {
     struct where_ctx w = {&t, a, &where, pos, err};
@@ -649,11 +669,12 @@ int sql_exec_query(struct sql_session *s, const struct chv_sql_stmt *st,
   struct chv_scan_options so;
   chv_scan_options_init(&so);
   so.filter = filter;
-  so.columns = all ? NULL : cols;
-  so.ncolumns = all ? 0 : ncols;
+  so.columns = all ? NULL : scols;
+  so.ncolumns = all ? 0 : nscols;
   so.limit = limit;
   *pos = st->pos;
   rc = chv_scan_open(s->cat, t.db, t.name, &so, &scan, err);
+  if (rc == CHV_ETYPE && q->where) *pos = q->where->pos; /* a literal */
   if (rc != CHV_OK) goto out;
   if (explain) {
     struct chv_scan_stats ss;
@@ -666,9 +687,9 @@ int sql_exec_query(struct sql_session *s, const struct chv_sql_stmt *st,
     snprintf(num, sizeof num, ": partitions=%lld/%lld columns=[",
              (long long)ss.partitions_read, (long long)ss.partitions_total);
     chv_buf_puts(&line, num);
-    for (int c = 0; c < ncols; c++) {
+    for (int c = 0; c < nscols; c++) {
       if (c) chv_buf_puts(&line, ", ");
-      chv_buf_puts(&line, cols[c]);
+      chv_buf_puts(&line, scols[c]);
     }
     chv_buf_putc(&line, ']');
     if (limit >= 0) {
@@ -711,7 +732,7 @@ int sql_exec_query(struct sql_session *s, const struct chv_sql_stmt *st,
           if (c) chv_buf_putc(&r.json, ',');
           chv_json_put_string(&r.json, heads[c]);
           chv_buf_putc(&r.json, ':');
-          rc = chv_jsonl_value(b->cols[c], row, &r.json);
+          rc = chv_jsonl_value(b->cols[map[c]], row, &r.json);
         }
         chv_buf_puts(&r.json, "}\n");
         continue;
@@ -729,7 +750,7 @@ int sql_exec_query(struct sql_session *s, const struct chv_sql_stmt *st,
       }
       for (int c = 0; c < ncols && rc == CHV_OK; c++) {
         offs[c] = cell.len;
-        rc = sql_value_text(b->cols[c], row, &cell, &nulls[c]);
+        rc = sql_value_text(b->cols[map[c]], row, &cell, &nulls[c]);
         if (rc == CHV_OK) rc = chv_buf_putc(&cell, '\0');
       }
       for (int c = 0; c < ncols && rc == CHV_OK; c++)
