@@ -168,11 +168,9 @@ static int append_literal(struct chv_vector *v, const struct chv_sql_expr *e,
 
 /* ---- INSERT ... VALUES ------------------------------------------------------ */
 
-/* A static partition value must convert to its key's type, as a dynamic one
-** must (the error names the key). */
-static int check_static(const struct chv_column *key,
-                        const struct chv_sql_expr *e, chv_arena *a,
-                        struct chv_sql_pos *pos, struct chv_error *err) {
+int sql_check_part_value(const struct chv_column *key,
+                         const struct chv_sql_expr *e, chv_arena *a,
+                         struct chv_sql_pos *pos, struct chv_error *err) {
   struct chv_type *t;
   int rc = chv_type_parse(key->type, &t, err);
   if (rc != CHV_OK) return rc;
@@ -244,7 +242,7 @@ int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
         goto out;
       }
       const char *text;
-      rc = check_static(&t.pkeys[i], kv->value, a, pos, err);
+      rc = sql_check_part_value(&t.pkeys[i], kv->value, a, pos, err);
       if (rc == CHV_OK) rc = sql_literal_text(kv->value, a, &text, err);
       if (rc != CHV_OK) goto out;
       statics[nstatic++] = (char *)text;

@@ -107,7 +107,8 @@ int sql_part_values(const struct chv_table *t,
       return sql_err(err, CHV_EINVAL,
                      "partition key '%s' needs a value here", kv->key);
     const char *text;
-    int rc = sql_literal_text(kv->value, a, &text, err);
+    int rc = sql_check_part_value(&t->pkeys[k], kv->value, a, pos, err);
+    if (rc == CHV_OK) rc = sql_literal_text(kv->value, a, &text, err);
     if (rc != CHV_OK) return rc;
     seen[k] = true;
     v[k] = (char *)text;

@@ -80,6 +80,12 @@ int sql_exec_query(struct sql_session *s, const struct chv_sql_stmt *st,
 int sql_exec_load(struct sql_session *s, const struct chv_sql_stmt *st,
                   struct chv_sql_pos *pos, struct chv_error *err);
 
+/* A partition value must convert to its key's type, as Hive checks it
+** (hive.typecheck.on.insert); the error names the key. */
+int sql_check_part_value(const struct chv_column *key,
+                         const struct chv_sql_expr *e, chv_arena *a,
+                         struct chv_sql_pos *pos, struct chv_error *err);
+
 /* Shared helpers (sql_exec.c). */
 /* db and table of a name (current database when not qualified); the
 ** catalog part, when given, must be the session's catalog. */

@@ -22,6 +22,8 @@ ALTER TABLE logs DROP PARTITION (dt='2026-12-31', hr=1);
 -- run
 ALTER TABLE logs ADD PARTITION (dt='2026-01-05', nosuch=1);
 -- run
+ALTER TABLE logs ADD PARTITION (dt='2026-01-05', hr=1) PARTITION (dt='2026-01-06', hr='one');
+-- run
 ALTER TABLE logs ADD PARTITION (dt='2026-01-01', hr=1);
 -- run
 -- sh: mkdir -p "$WH/logs/bogus"
