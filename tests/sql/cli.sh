@@ -45,5 +45,20 @@ printf 'table.exec.hive.infer-source-parallelism.max: 0\n' > "$tmp/bad.yaml"
   [ -f "$tmp/warehouse/.chive_metastore.db" ]
 check "default warehouse ./warehouse is created" $?
 
+# On a terminal: prompts, continuation lines, errors do not end the
+# session, \q does (util-linux script gives the terminal).
+if command -v script > /dev/null 2>&1; then
+  printf 'CREATE TABLE p (a INT,\nb STRING);\nSELECT * FROM nosuch;\nSHOW TABLES;\n\\q\nDROP TABLE p;\n' |
+    timeout 60 script -qec "$chive sql --warehouse $tmp/wp" /dev/null > "$tmp/pty" 2>&1
+  check "terminal session exits 0" $?
+  tr -d '\r' < "$tmp/pty" > "$tmp/pty.txt"
+  grep -q '^chive>     -> OK$' "$tmp/pty.txt"; check "terminal prompts and continuation" $?
+  grep -q 'table default.nosuch does not exist' "$tmp/pty.txt" &&
+    grep -q '^p$' "$tmp/pty.txt"
+  check "terminal session goes on after an error" $?
+  "$chive" sql --warehouse "$tmp/wp" -e 'SHOW TABLES' | grep -q '^p$'
+  check "\\q ends the session" $?
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
