@@ -26,3 +26,4 @@ INSERT INTO plain VALUES (1, 'one'), (2, 'two');
 INSERT OVERWRITE plain VALUES (3, 'three');
 SELECT * FROM plain;
 SELECT b FROM plain LIMIT 0;
+DESCRIBE FORMATTED plain;
