@@ -33,6 +33,14 @@ CREATE TABLE t3 (a INT) TBLPROPERTIES ('sink.partition-commit.trigger'='sometime
 -- run
 CREATE TABLE t3 (a INT) WITH ('connector'='kafka');
 -- run
+CREATE TABLE t3 (a INT, b STRING) PARTITIONED BY (dt) WITH ('connector'='hive');
+-- run
+CREATE TABLE t3 (a INT, r ROW<x INT, y FOO>);
+-- run
+CREATE TABLE t3 (a INT, ts TIMESTAMP_LTZ(3));
+-- run
+CREATE TABLE t3 (a INT, b AS a + 1);
+-- run
 CREATE CATALOG c WITH ('type'='hive');
 -- run
 INSERT INTO t SELECT * FROM t;
