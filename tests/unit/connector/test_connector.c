@@ -192,6 +192,11 @@ static void test_errors_name_the_table(void) {
   CHV_CHECK_EQ_INT(chv_scan_open(cat, "default", "t", &o, &sc, &err),
                    CHV_ENOENT);
   CHV_CHECK_CONTAINS(err.msg, "missing");
+  const char *twice[] = {"id", "ID"};
+  o.columns = twice;
+  CHV_CHECK_EQ_INT(chv_scan_open(cat, "default", "t", &o, &sc, &err),
+                   CHV_EINVAL);
+  CHV_CHECK_CONTAINS(err.msg, "projected twice");
   /* Partition values are required for a partitioned table. */
   CHV_REQUIRE_OK(chv_sink_open(cat, "default", "t", NULL, &s, &err), &err);
   struct chv_batch *b;
