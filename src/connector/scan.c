@@ -210,7 +210,7 @@ int chv_scan_open(chv_catalog *cat, const char *db, const char *table,
     rc = chv_type_clone(all->children[idx], &ct);
     if (rc == CHV_OK) rc = chv_type_struct_add(s->out_schema, all->names[idx], ct);
     if (rc == CHV_EEXIST)
-      chv_error_set(err, CHV_EINVAL,
+      rc = chv_error_set(err, CHV_EINVAL,
                     "column '%s' of table %s.%s is projected twice",
                     all->names[idx], s->table.db, s->table.name);
     else if (rc != CHV_OK)
