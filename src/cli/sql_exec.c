@@ -447,9 +447,12 @@ static int exec_create_table(struct sql_session *s,
   for (size_t i = 0; i < ct->ncolumns; i++) {
     const struct chv_sql_column *c = &ct->columns[i];
     *pos = c->pos;
-    if (!c->type_text)
-      return sql_err(err, CHV_ENOTSUP,
-                     "computed column %s is not supported yet", c->name);
+    if (!c->type_text) {
+      /* the types of the columns before it are freed at out */
+      rc = sql_err(err, CHV_ENOTSUP, "computed column %s is not supported yet",
+                   c->name);
+      goto out;
+    }
     *pos = c->type_pos;
     char *type;
     rc = map_type(c->name, c->type_text, &type, err);
