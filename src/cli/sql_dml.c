@@ -5,15 +5,21 @@
 **     naming the column), static partition values from the spec, dynamic
 **     ones from the trailing values, written through one sink commit with
 **     the session configuration;
-**   SELECT cols|* FROM t [WHERE <partition predicate>] [LIMIT n]: the WHERE
-**     clause becomes a chv_part_filter, pushed with the projection and the
-**     limit into chv_scan_open();
+**   INSERT INTO|OVERWRITE t [PARTITION (...)] SELECT ...: the query's
+**     batches, cast to the target column types, through the same sink;
+**   SELECT exprs|* FROM t [WHERE ...] [LIMIT n]: the AND-ed conjuncts of
+**     WHERE on partition columns and literals become a chv_part_filter,
+**     pushed with the projection into chv_scan_open(); select items that
+**     are not plain columns and the remaining conjuncts are bound
+**     (sql_bind.c) and evaluated on each batch (filter, then items), the
+**     limit counted after the filter;
 **   EXPLAIN SELECT ...: one line with the partitions read/total, the
-**     projection, the limit and the partition predicate, without reading;
+**     projection, the limit, the partition predicate and the residual
+**     filter, without reading;
 **   LOAD DATA [LOCAL] INPATH ... [OVERWRITE] INTO TABLE t [PARTITION]:
 **     the file (or the visible files of a folder) taken in through a sink.
-** Anything else (expressions, data-column predicates, joins, GROUP BY,
-** ORDER BY, ...) fails with "... is not supported yet".
+** Anything else (joins, GROUP BY, ORDER BY, aggregates, sub-queries, ...)
+** fails with "... is not supported yet".
 */
 #include "cli/sql_int.h"
 
@@ -184,6 +190,20 @@ int sql_check_part_value(const struct chv_column *key,
   return rc;
 }
 
+/* INSERT ... SELECT: where the rows go instead of the output. */
+struct sql_target {
+  const struct chv_table *t; /* the target table */
+  chv_sink *sink;
+  const struct chv_type *schema; /* data columns, then the dynamic keys */
+  int nstatic;                   /* static partition values */
+  char **statics;
+  int64_t written;
+};
+static int run_query(struct sql_session *s, const struct chv_sql_query *q,
+                     struct chv_sql_pos stpos, bool explain,
+                     struct sql_target *ins, struct chv_sql_pos *pos,
+                     struct chv_error *err);
+
 int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
                     struct chv_sql_pos *pos, struct chv_error *err) {
   const char *db, *name;
@@ -194,11 +214,8 @@ int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
                    "INSERT with a column list is not supported yet");
   if (st->hints.n)
     return sql_err(err, CHV_ENOTSUP, "table hints are not supported yet");
-  if (!st->query || st->query->kind != CHV_SQL_QUERY_VALUES) {
-    if (st->query) *pos = st->query->pos;
-    return sql_err(err, CHV_ENOTSUP,
-                   "INSERT ... SELECT is not supported yet (only VALUES)");
-  }
+  if (!st->query) return sql_err(err, CHV_EINVAL, "INSERT without rows");
+  bool from_query = st->query->kind != CHV_SQL_QUERY_VALUES;
   struct chv_table t;
   rc = chv_catalog_get_table(s->cat, db, name, &t, err);
   if (rc != CHV_OK) return rc;
@@ -271,6 +288,15 @@ int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
     goto out;
   }
   const struct chv_sql_query *q = st->query;
+  if (from_query) {
+    struct sql_target tg = {&t, sink, schema, nstatic, statics, 0};
+    rc = run_query(s, q, st->pos, false, &tg, pos, err);
+    if (rc == CHV_OK) rc = chv_sink_commit(sink, err);
+    if (rc == CHV_OK && s->format == SQL_FMT_TABLE)
+      fprintf(s->out, "Inserted %lld row%s\n", (long long)tg.written,
+              tg.written == 1 ? "" : "s");
+    goto out;
+  }
   rc = chv_batch_open(schema, (int64_t)q->nrows, &b, err);
   if (rc != CHV_OK) goto out;
   int want = t.ncols + ndyn;
@@ -557,10 +583,390 @@ static bool qualifier_ok(const struct chv_sql_name *n, int nq,
   return nq < 2 || !strcasecmp(n->parts[nq - 2], t->db);
 }
 
+/* ---- shared by both SELECT paths ------------------------------------------------ */
+
+/* The EXPLAIN line: partitions read/total, the scan's columns, the limit,
+** the partition predicate and the residual filter (NULL: none). */
+static void print_plan(struct sql_session *s, const struct chv_table *t,
+                       chv_scan *scan, const char *const *scols, int nscols,
+                       int64_t limit, const struct chv_buf *where,
+                       const struct chv_buf *filter) {
+  struct chv_buf line;
+  chv_buf_init(&line);
+  struct chv_scan_stats ss;
+  chv_scan_stats(scan, &ss);
+  chv_buf_puts(&line, "Scan ");
+  chv_buf_puts(&line, t->db);
+  chv_buf_putc(&line, '.');
+  chv_buf_puts(&line, t->name);
+  char num[96];
+  snprintf(num, sizeof num, ": partitions=%lld/%lld columns=[",
+           (long long)ss.partitions_read, (long long)ss.partitions_total);
+  chv_buf_puts(&line, num);
+  for (int c = 0; c < nscols; c++) {
+    if (c) chv_buf_puts(&line, ", ");
+    chv_buf_puts(&line, scols[c]);
+  }
+  chv_buf_putc(&line, ']');
+  if (limit >= 0) {
+    snprintf(num, sizeof num, " limit=%lld", (long long)limit);
+    chv_buf_puts(&line, num);
+  }
+  if (where->len) {
+    chv_buf_puts(&line, " partition_filter=");
+    chv_buf_append(&line, where->data, where->len);
+  }
+  if (filter && filter->len) {
+    chv_buf_puts(&line, " filter=");
+    chv_buf_append(&line, filter->data, filter->len);
+  }
+  if (s->format == SQL_FMT_JSONL) {
+    struct chv_buf j;
+    chv_buf_init(&j);
+    chv_buf_puts(&j, "{\"plan\":");
+    chv_json_put_string(&j, line.data ? line.data : "");
+    chv_buf_puts(&j, "}\n");
+    fputs(j.data, s->out);
+    chv_buf_free(&j);
+  } else {
+    fprintf(s->out, "%s\n", line.data ? line.data : "");
+  }
+  chv_buf_free(&line);
+}
+
+/* Appends row `row` of the vectors (one per output column) to r. */
+static int emit_row(struct sql_result *r, const char *const *heads,
+                    const struct chv_vector *const *vecs, int ncols,
+                    int64_t row, struct chv_buf *cell,
+                    struct chv_error *err) {
+  int rc = CHV_OK;
+  if (r->has_json) {
+    chv_buf_putc(&r->json, '{');
+    for (int c = 0; c < ncols && rc == CHV_OK; c++) {
+      if (c) chv_buf_putc(&r->json, ',');
+      chv_json_put_string(&r->json, heads[c]);
+      chv_buf_putc(&r->json, ':');
+      rc = chv_jsonl_value(vecs[c], row, &r->json);
+    }
+    chv_buf_puts(&r->json, "}\n");
+    if (rc == CHV_ENOMEM) sql_err(err, rc, "out of memory");
+    return rc;
+  }
+  size_t offs[ncols + 1];
+  bool nulls[ncols + 1];
+  const char *cells[ncols + 1];
+  chv_buf_reset(cell);
+  for (int c = 0; c < ncols && rc == CHV_OK; c++) {
+    offs[c] = cell->len;
+    rc = sql_value_text(vecs[c], row, cell, &nulls[c]);
+    if (rc == CHV_OK) rc = chv_buf_putc(cell, '\0');
+  }
+  for (int c = 0; c < ncols && rc == CHV_OK; c++)
+    cells[c] = nulls[c] ? NULL : cell->data + offs[c];
+  if (rc == CHV_OK) rc = sql_result_add(r, cells);
+  if (rc == CHV_ENOMEM) sql_err(err, rc, "out of memory");
+  return rc;
+}
+
+/* The conjuncts of an AND tree, in order. */
+static int conjuncts(const struct chv_sql_expr *e, const struct chv_sql_expr **v,
+                     size_t *n) {
+  if (e->kind == CHV_SQL_EXPR_BINARY && e->u.binary.op == CHV_SQL_OP_AND) {
+    conjuncts(e->u.binary.left, v, n);
+    return conjuncts(e->u.binary.right, v, n);
+  }
+  if (v) v[*n] = e;
+  (*n)++;
+  return CHV_OK;
+}
+
+/* WHERE as AND-ed conjuncts: those a partition filter expresses go into
+** *filter (their text into where), the rest into resid[]. */
+static int split_where(const struct chv_table *t, chv_arena *a,
+                       const struct chv_sql_expr *e,
+                       struct chv_part_filter **filter, struct chv_buf *where,
+                       const struct chv_sql_expr ***resid, size_t *nresid,
+                       struct chv_sql_pos *pos, struct chv_error *err) {
+  size_t n = 0;
+  conjuncts(e, NULL, &n);
+  const struct chv_sql_expr **v = chv_arena_alloc(a, sizeof *v * (n + 1));
+  const struct chv_sql_expr **rv = chv_arena_alloc(a, sizeof *rv * (n + 1));
+  if (!v || !rv) return sql_err(err, CHV_ENOMEM, "out of memory");
+  n = 0;
+  conjuncts(e, v, &n);
+  struct chv_part_filter *f = NULL;
+  struct chv_buf text, one;
+  chv_buf_init(&text);
+  chv_buf_init(&one);
+  size_t nr = 0;
+  int nparts = 0, rc = CHV_OK;
+  for (size_t i = 0; i < n; i++) {
+    struct chv_part_filter *x;
+    chv_buf_reset(&one);
+    struct where_ctx w = {t, a, &one, pos, err};
+    if (where_conv(&w, v[i], &x) != CHV_OK) {
+      rv[nr++] = v[i];
+      continue;
+    }
+    f = f ? chv_pf_and(a, f, x) : x;
+    if (!f) {
+      rc = sql_err(err, CHV_ENOMEM, "out of memory");
+      goto out;
+    }
+    if (nparts++) chv_buf_puts(&text, " AND ");
+    chv_buf_append(&text, one.data, one.len);
+  }
+  chv_buf_reset(where);
+  if (nparts > 1) chv_buf_putc(where, '(');
+  if (text.len) chv_buf_append(where, text.data, text.len);
+  if (nparts > 1) chv_buf_putc(where, ')');
+  *filter = f;
+  *resid = rv;
+  *nresid = nr;
+out:
+  chv_buf_free(&text);
+  chv_buf_free(&one);
+  return rc;
+}
+
+static bool qualifier_ok(const struct chv_sql_name *n, int nq,
+                         const struct chv_table *t, const char *alias);
+
+
+/* SELECT with expressions or a residual filter: the select items and the
+** residual conjuncts are bound over the table, the scan reads the columns
+** they need, each batch is filtered and the items evaluated over the rows
+** kept. */
+static int query_exprs(struct sql_session *s, const struct chv_sql_query *q,
+                       const struct chv_table *t, chv_arena *a,
+                       struct chv_part_filter *filter,
+                       const struct chv_buf *where,
+                       const struct chv_sql_expr **resid, size_t nresid,
+                       int64_t limit, bool explain, struct chv_sql_pos stpos,
+                       struct sql_target *ins, struct chv_sql_pos *pos,
+                       struct chv_error *err) {
+  struct sql_bind b;
+  struct chv_batch *ob = NULL;
+  struct sql_result r;
+  sql_result_init(&r);
+  struct chv_buf ftext, cell;
+  chv_buf_init(&ftext);
+  chv_buf_init(&cell);
+  chv_scan *scan = NULL;
+  struct chv_vector **outv = NULL;
+  uint32_t *sel = NULL;
+  int nout = 0;
+  int rc = sql_bind_init(&b, t, q->from->alias, a, pos, err);
+  if (rc != CHV_OK) goto out;
+  int cap = 0;
+  for (size_t i = 0; i < q->nitems; i++)
+    cap += q->items[i].expr->kind == CHV_SQL_EXPR_STAR ? t->ncols + t->npkeys
+                                                        : 1;
+  struct chv_expr **ex = chv_arena_alloc(a, sizeof *ex * (size_t)(cap + 1));
+  const char **heads = chv_arena_alloc(a, sizeof *heads * (size_t)(cap + 1));
+  outv = calloc((size_t)cap + 1, sizeof *outv);
+  if (!ex || !heads || !outv) {
+    rc = sql_err(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
+  for (size_t i = 0; i < q->nitems; i++) {
+    const struct chv_sql_expr *e = q->items[i].expr;
+    *pos = e->pos;
+    if (e->kind == CHV_SQL_EXPR_STAR) {
+      if (!qualifier_ok(&e->u.star, e->u.star.nparts, t, q->from->alias)) {
+        rc = sql_err(err, CHV_ENOENT, "unknown table qualifier '%s' in %s.*",
+                     e->u.star.parts[e->u.star.nparts - 1],
+                     e->u.star.parts[e->u.star.nparts - 1]);
+        goto out;
+      }
+      for (int c = 0; c < t->ncols + t->npkeys; c++) {
+        rc = sql_bind_column(&b, c, &ex[nout]);
+        if (rc != CHV_OK) goto out;
+        heads[nout] = b.cols[ex[nout]->column];
+        nout++;
+      }
+      continue;
+    }
+    rc = sql_bind_expr(&b, e, &ex[nout]);
+    if (rc != CHV_OK) goto out;
+    if (q->items[i].alias) {
+      heads[nout] = q->items[i].alias;
+    } else if (e->kind == CHV_SQL_EXPR_COLUMN) {
+      heads[nout] = b.cols[ex[nout]->column];
+    } else {
+      char *h = chv_arena_alloc(a, 24);
+      if (!h) {
+        rc = sql_err(err, CHV_ENOMEM, "out of memory");
+        goto out;
+      }
+      snprintf(h, 24, "_c%d", nout);
+      heads[nout] = h;
+    }
+    nout++;
+  }
+  if (ins) {
+    const struct chv_type *ts = ins->schema;
+    if (nout != ts->nchildren) {
+      *pos = q->pos;
+      if (ts->nchildren > ins->t->ncols)
+        rc = sql_err(err, CHV_EINVAL,
+                     "the query gives %d columns but %s.%s takes %d (%d "
+                     "columns and the dynamic partition keys)", nout,
+                     ins->t->db, ins->t->name, ts->nchildren, ins->t->ncols);
+      else
+        rc = sql_err(err, CHV_EINVAL,
+                     "the query gives %d columns but %s.%s has %d", nout,
+                     ins->t->db, ins->t->name, ts->nchildren);
+      goto out;
+    }
+    for (int c = 0; c < nout; c++) {
+      const struct chv_type *to = ts->children[c];
+      if (chv_type_equal(ex[c]->type, to)) continue;
+      char from[64], tn[64];
+      type_name(ex[c]->type, from, sizeof from);
+      type_name(to, tn, sizeof tn);
+      if (!chv_type_is_primitive(to->id) ||
+          !chv_type_is_primitive(ex[c]->type->id) ||
+          chv_expr_cast(a, ex[c], to, &ex[c], err) != CHV_OK) {
+        size_t item = 0; /* the select item giving column c */
+        for (int k = 0; item < q->nitems; item++) {
+          k += q->items[item].expr->kind == CHV_SQL_EXPR_STAR
+                   ? t->ncols + t->npkeys : 1;
+          if (k > c) break;
+        }
+        if (item < q->nitems) *pos = q->items[item].expr->pos;
+        rc = sql_err(err, CHV_ETYPE, "column %s (%s): cannot convert %s to %s",
+                     ts->names[c], tn, from, tn);
+        goto out;
+      }
+    }
+  }
+  struct chv_expr *pred = NULL;
+  for (size_t i = 0; i < nresid; i++) {
+    struct chv_expr *x;
+    rc = sql_bind_expr(&b, resid[i], &x);
+    if (rc != CHV_OK) goto out;
+    if (x->type->id != CHV_TYPE_BOOLEAN) {
+      char tn[64];
+      type_name(x->type, tn, sizeof tn);
+      *pos = resid[i]->pos;
+      chv_buf_reset(&ftext);
+      sql_expr_text(resid[i], &ftext);
+      rc = sql_err(err, CHV_ETYPE,
+                   "WHERE condition %s is of type %s, not boolean",
+                   ftext.data, tn);
+      goto out;
+    }
+    if (i) chv_buf_puts(&ftext, " AND ");
+    sql_expr_text(resid[i], &ftext);
+    if (pred) {
+      rc = chv_expr_and(a, pred, x, &pred, err);
+      if (rc != CHV_OK) goto out;
+    } else {
+      pred = x;
+    }
+  }
+  if (b.ncols == 0) { /* SELECT 1 FROM t: read one column for the rows */
+    struct chv_expr *x;
+    rc = sql_bind_column(&b, 0, &x);
+    if (rc != CHV_OK) goto out;
+  }
+  struct chv_scan_options so;
+  chv_scan_options_init(&so);
+  so.filter = filter;
+  so.columns = b.cols;
+  so.ncolumns = b.ncols;
+  so.limit = pred ? -1 : limit;
+  *pos = stpos;
+  rc = chv_scan_open(s->cat, t->db, t->name, &so, &scan, err);
+  if (rc == CHV_ETYPE && q->where) *pos = q->where->pos;
+  if (rc != CHV_OK) goto out;
+  if (explain) {
+    print_plan(s, t, scan, b.cols, b.ncols, limit, where, &ftext);
+    goto out;
+  }
+  if (ins) {
+    rc = chv_batch_open(ins->schema, 0, &ob, err);
+    if (rc != CHV_OK) goto out;
+  }
+  for (int c = 0; c < nout && !ins; c++) {
+    rc = chv_vector_open(ex[c]->type, 0, &outv[c], err);
+    if (rc != CHV_OK) goto out;
+  }
+  rc = sql_result_columns(&r, nout, heads);
+  if (rc != CHV_OK) goto out;
+  r.has_json = s->format == SQL_FMT_JSONL;
+  int64_t done = 0, selcap = 0;
+  struct chv_batch *bt;
+  while ((limit < 0 || done < limit) &&
+         (rc = chv_scan_next(scan, &bt, err)) == CHV_OK && bt) {
+    int64_t n = bt->nrows;
+    const uint32_t *rows = NULL;
+    if (pred) {
+      if (bt->nrows > selcap) {
+        uint32_t *ns = realloc(sel, sizeof *sel * (size_t)bt->nrows);
+        if (!ns) {
+          rc = sql_err(err, CHV_ENOMEM, "out of memory");
+          goto out;
+        }
+        sel = ns;
+        selcap = bt->nrows;
+      }
+      rc = chv_expr_filter(pred, bt, NULL, bt->nrows, sel, &n, err);
+      if (rc != CHV_OK) goto out;
+      rows = sel;
+    }
+    if (limit >= 0 && n > limit - done) n = limit - done;
+    for (int c = 0; c < nout; c++) {
+      rc = chv_expr_eval(ex[c], bt, rows, n, ins ? ob->cols[c] : outv[c], err);
+      if (rc != CHV_OK) goto out;
+    }
+    if (ins) {
+      ob->nrows = n;
+      if (n && ins->t->npkeys > ins->nstatic)
+        rc = chv_sink_write_dynamic(ins->sink, ins->nstatic, ins->statics, ob,
+                                    err);
+      else if (n)
+        rc = chv_sink_write(ins->sink, ins->t->npkeys ? ins->statics : NULL,
+                            ob, err);
+      if (rc != CHV_OK) goto out;
+      ins->written += n;
+      done += n;
+      continue;
+    }
+    for (int64_t row = 0; row < n; row++) {
+      rc = emit_row(&r, heads, (const struct chv_vector *const *)outv, nout,
+                    row, &cell, err);
+      if (rc != CHV_OK) goto out;
+    }
+    done += n;
+  }
+  if (rc == CHV_OK && !ins) sql_result_print(&r, s->format, s->out);
+out:
+  chv_batch_close(ob);
+  if (outv)
+    for (int c = 0; c < nout; c++) chv_vector_close(outv[c]);
+  free(outv);
+  free(sel);
+  chv_scan_close(scan);
+  chv_buf_free(&ftext);
+  chv_buf_free(&cell);
+  sql_result_free(&r);
+  sql_bind_free(&b);
+  return rc;
+}
+
 int sql_exec_query(struct sql_session *s, const struct chv_sql_stmt *st,
                    bool explain, struct chv_sql_pos *pos,
                    struct chv_error *err) {
-  const struct chv_sql_query *q = st->query;
+  return run_query(s, st->query, st->pos, explain, NULL, pos, err);
+}
+
+/* The query q; its rows go to ins (INSERT ... SELECT) when not NULL. */
+static int run_query(struct sql_session *s, const struct chv_sql_query *q,
+                     struct chv_sql_pos stpos, bool explain,
+                     struct sql_target *ins, struct chv_sql_pos *pos,
+                     struct chv_error *err) {
   const char *what = unsupported_query(q, pos);
   if (what) return sql_err(err, CHV_ENOTSUP, "%s is not supported yet", what);
   const char *db, *name;
@@ -572,9 +978,8 @@ int sql_exec_query(struct sql_session *s, const struct chv_sql_stmt *st,
   if (rc != CHV_OK) return rc;
   chv_arena *a = NULL;
   chv_scan *scan = NULL;
-  struct chv_buf where, line;
+  struct chv_buf where;
   chv_buf_init(&where);
-  chv_buf_init(&line);
   struct sql_result r;
   sql_result_init(&r);
   if (chv_arena_open(0, &a) != CHV_OK) {
@@ -594,7 +999,8 @@ int sql_exec_query(struct sql_session *s, const struct chv_sql_stmt *st,
   }
   int ncols = 0;
   bool all = q->nitems == 1 && q->items[0].expr->kind == CHV_SQL_EXPR_STAR;
-  for (size_t i = 0; i < q->nitems; i++) {
+  bool exprs = false;
+  for (size_t i = 0; i < q->nitems && !exprs; i++) {
     const struct chv_sql_expr *e = q->items[i].expr;
     *pos = e->pos;
     if (e->kind == CHV_SQL_EXPR_STAR) {
@@ -624,10 +1030,7 @@ int sql_exec_query(struct sql_session *s, const struct chv_sql_stmt *st,
       heads[ncols] = q->items[i].alias ? q->items[i].alias : cols[ncols];
       ncols++;
     } else {
-      rc = sql_err(err, CHV_ENOTSUP,
-                   "expressions in the SELECT list are not supported yet "
-                   "(only columns and *)");
-      goto out;
+      exprs = true;
     }
   }
   int64_t limit = -1;
@@ -659,10 +1062,20 @@ int sql_exec_query(struct sql_session *s, const struct chv_sql_stmt *st,
     map[c] = k;
   }
   struct chv_part_filter *filter = NULL;
+  const struct chv_sql_expr **resid = NULL;
+  size_t nresid = 0;
   if (q->where) {
     struct where_ctx w = {&t, a, &where, pos, err};
-    rc = where_conv(&w, q->where, &filter);
-    if (rc != CHV_OK) goto out;
+    if (where_conv(&w, q->where, &filter) != CHV_OK) {
+      rc = split_where(&t, a, q->where, &filter, &where, &resid, &nresid,
+                       pos, err);
+      if (rc != CHV_OK) goto out;
+    }
+  }
+  if (exprs || nresid || ins) {
+    rc = query_exprs(s, q, &t, a, filter, &where, resid, nresid, limit,
+                     explain, stpos, ins, pos, err);
+    goto out;
   }
   struct chv_scan_options so;
   chv_scan_options_init(&so);
@@ -670,99 +1083,33 @@ int sql_exec_query(struct sql_session *s, const struct chv_sql_stmt *st,
   so.columns = all ? NULL : scols;
   so.ncolumns = all ? 0 : nscols;
   so.limit = limit;
-  *pos = st->pos;
+  *pos = stpos;
   rc = chv_scan_open(s->cat, t.db, t.name, &so, &scan, err);
   if (rc == CHV_ETYPE && q->where) *pos = q->where->pos; /* a literal */
   if (rc != CHV_OK) goto out;
   if (explain) {
-    struct chv_scan_stats ss;
-    chv_scan_stats(scan, &ss);
-    chv_buf_puts(&line, "Scan ");
-    chv_buf_puts(&line, t.db);
-    chv_buf_putc(&line, '.');
-    chv_buf_puts(&line, t.name);
-    char num[96];
-    snprintf(num, sizeof num, ": partitions=%lld/%lld columns=[",
-             (long long)ss.partitions_read, (long long)ss.partitions_total);
-    chv_buf_puts(&line, num);
-    for (int c = 0; c < nscols; c++) {
-      if (c) chv_buf_puts(&line, ", ");
-      chv_buf_puts(&line, scols[c]);
-    }
-    chv_buf_putc(&line, ']');
-    if (limit >= 0) {
-      snprintf(num, sizeof num, " limit=%lld", (long long)limit);
-      chv_buf_puts(&line, num);
-    }
-    if (where.len) {
-      chv_buf_puts(&line, " partition_filter=");
-      chv_buf_append(&line, where.data, where.len);
-    }
-    if (s->format == SQL_FMT_JSONL) {
-      struct chv_buf j;
-      chv_buf_init(&j);
-      chv_buf_puts(&j, "{\"plan\":");
-      chv_json_put_string(&j, line.data);
-      chv_buf_puts(&j, "}\n");
-      fputs(j.data, s->out);
-      chv_buf_free(&j);
-    } else {
-      fprintf(s->out, "%s\n", line.data);
-    }
+    print_plan(s, &t, scan, scols, nscols, limit, &where, NULL);
     goto out;
   }
   rc = sql_result_columns(&r, ncols, heads);
   if (rc != CHV_OK) goto out;
   r.has_json = s->format == SQL_FMT_JSONL;
-  char **cells = chv_arena_alloc(a, sizeof *cells * (size_t)(ncols + 1));
-  if (!cells) {
-    rc = sql_err(err, CHV_ENOMEM, "out of memory");
-    goto out;
-  }
   struct chv_batch *b;
   struct chv_buf cell;
   chv_buf_init(&cell);
+  const struct chv_vector **vecs =
+      chv_arena_alloc(a, sizeof *vecs * (size_t)(ncols + 1));
+  if (!vecs) rc = sql_err(err, CHV_ENOMEM, "out of memory");
   while (rc == CHV_OK && (rc = chv_scan_next(scan, &b, err)) == CHV_OK && b) {
-    for (int64_t row = 0; rc == CHV_OK && row < b->nrows; row++) {
-      if (r.has_json) {
-        chv_buf_putc(&r.json, '{');
-        for (int c = 0; c < ncols && rc == CHV_OK; c++) {
-          if (c) chv_buf_putc(&r.json, ',');
-          chv_json_put_string(&r.json, heads[c]);
-          chv_buf_putc(&r.json, ':');
-          rc = chv_jsonl_value(b->cols[map[c]], row, &r.json);
-        }
-        chv_buf_puts(&r.json, "}\n");
-        continue;
-      }
-      size_t *offs = chv_arena_alloc(a, sizeof *offs * (size_t)(ncols + 1));
-      if (!offs) {
-        rc = CHV_ENOMEM;
-        break;
-      }
-      chv_buf_reset(&cell);
-      bool *nulls = chv_arena_alloc(a, (size_t)ncols + 1);
-      if (!nulls) {
-        rc = CHV_ENOMEM;
-        break;
-      }
-      for (int c = 0; c < ncols && rc == CHV_OK; c++) {
-        offs[c] = cell.len;
-        rc = sql_value_text(b->cols[map[c]], row, &cell, &nulls[c]);
-        if (rc == CHV_OK) rc = chv_buf_putc(&cell, '\0');
-      }
-      for (int c = 0; c < ncols && rc == CHV_OK; c++)
-        cells[c] = nulls[c] ? NULL : cell.data + offs[c];
-      if (rc == CHV_OK) rc = sql_result_add(&r, (const char *const *)cells);
-    }
-    if (rc == CHV_ENOMEM) sql_err(err, rc, "out of memory");
+    for (int c = 0; c < ncols; c++) vecs[c] = b->cols[map[c]];
+    for (int64_t row = 0; rc == CHV_OK && row < b->nrows; row++)
+      rc = emit_row(&r, heads, vecs, ncols, row, &cell, err);
   }
   chv_buf_free(&cell);
   if (rc == CHV_OK) sql_result_print(&r, s->format, s->out);
 out:
   sql_result_free(&r);
   chv_buf_free(&where);
-  chv_buf_free(&line);
   chv_scan_close(scan);
   chv_arena_close(a);
   chv_table_free(&t);

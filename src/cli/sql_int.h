@@ -2,8 +2,9 @@
 ** cli/sql: the `chive sql` shell, private to the cli folder.  cmd_sql.c
 ** reads and splits scripts and reports errors; sql_exec.c runs one parsed
 ** statement against the embedded catalog; sql_dml.c holds INSERT ... VALUES,
-** SELECT, EXPLAIN and LOAD DATA; sql_out.c prints results as an aligned
-** table, CSV, TSV or JSON Lines.
+** SELECT, EXPLAIN and LOAD DATA; sql_bind.c binds expressions of the
+** syntax tree to the evaluator (src/sql/exec); sql_out.c prints results as
+** an aligned table, CSV, TSV or JSON Lines.
 **
 ** INTERFACE
 **   struct sql_session       the catalog, the session configuration, the
@@ -24,6 +25,7 @@
 #include "chive/jsonl.h"
 #include "chive/sql.h"
 #include "chive/types.h"
+#include "sql/exec/exec.h"
 
 #include <stdio.h>
 
@@ -99,6 +101,31 @@ int sql_part_values(const struct chv_table *t,
                     const struct chv_sql_part_spec *spec, chv_arena *a,
                     char ***values, struct chv_sql_pos *pos,
                     struct chv_error *err);
+
+/* sql_bind.c: AST expressions over one table's columns to the
+** evaluator's IR.  cols/types (arena) list the table columns the bound
+** expressions read, in the order of the scan projection to ask for. */
+struct sql_bind {
+  const struct chv_table *t; /* borrowed */
+  const char *alias;         /* FROM alias or NULL */
+  chv_arena *a;              /* borrowed: expressions live here */
+  struct chv_type **ttypes;  /* owned: parsed type of each table column
+                             ** (data columns, then partition keys) */
+  const char **cols;         /* scan columns (canonical names) */
+  const struct chv_type **types;
+  int ncols;
+  struct chv_sql_pos *pos;
+  struct chv_error *err;
+};
+int sql_bind_init(struct sql_bind *b, const struct chv_table *t,
+                  const char *alias, chv_arena *a, struct chv_sql_pos *pos,
+                  struct chv_error *err);
+void sql_bind_free(struct sql_bind *b);
+int sql_bind_expr(struct sql_bind *b, const struct chv_sql_expr *e,
+                  struct chv_expr **out);
+/* Table column tcol (data columns, then keys) as a COLUMN expression. */
+int sql_bind_column(struct sql_bind *b, int tcol, struct chv_expr **out);
+void sql_expr_text(const struct chv_sql_expr *e, struct chv_buf *out);
 
 #define SQL_CATALOG_NAME "hive"
 

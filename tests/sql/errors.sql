@@ -13,9 +13,9 @@ USE nodb;
 -- run
 SELECT a, nosuch FROM t;
 -- run
-SELECT a FROM t WHERE a = 1;
+SELECT a FROM t WHERE b RLIKE 'x';
 -- run
-SELECT a FROM t WHERE upper(dt) = 'D1';
+SELECT a FROM t WHERE a IN (SELECT a FROM t);
 -- run
 SELECT a, count(*) FROM t GROUP BY a;
 -- run
@@ -23,7 +23,7 @@ SELECT * FROM t ORDER BY a;
 -- run
 SELECT * FROM t JOIN t t2 ON t.a = t2.a;
 -- run
-SELECT a + 1 FROM t;
+SELECT sum(a) FROM t;
 -- run
 CREATE TABLE t3 (a INT) STORED AS PARQUET;
 -- run
@@ -43,7 +43,7 @@ CREATE TABLE t3 (a INT, b AS a + 1);
 -- run
 CREATE CATALOG c WITH ('type'='hive');
 -- run
-INSERT INTO t SELECT * FROM t;
+INSERT INTO t SELECT * FROM t UNION ALL SELECT * FROM t;
 -- run
 SHOW TABLES;
 SELECT * FROM t;

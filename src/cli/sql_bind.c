@@ -1,0 +1,502 @@
+/*
+** cli/sql_bind: the binder of `chive sql` from the parser's expressions
+** (include/chive/sql.h) to the evaluator's typed IR (src/sql/exec/exec.h)
+** over the columns of one table.  Each column an expression names joins
+** the bind's scan list once; a bound COLUMN node refers to its place in
+** that list, which is the projection the caller asks the scan for.
+**
+** INTERFACE
+**   sql_bind_init()/sql_bind_free()  a binder over one table (and alias)
+**   sql_bind_expr()                  AST expression -> struct chv_expr
+**   sql_bind_column()                a table column by name into the list
+**   sql_expr_text()                  AST expression as SQL text (EXPLAIN)
+**
+** Errors name the construct: functions and operators the evaluator lacks,
+** aggregates, sub-queries ("... is not supported yet"); type errors come
+** from the exec constructors, naming the operator and the types.
+*/
+#include "cli/sql_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int sql_bind_init(struct sql_bind *b, const struct chv_table *t,
+                  const char *alias, chv_arena *a, struct chv_sql_pos *pos,
+                  struct chv_error *err) {
+  memset(b, 0, sizeof *b);
+  b->t = t;
+  b->alias = alias;
+  b->a = a;
+  b->pos = pos;
+  b->err = err;
+  int n = t->ncols + t->npkeys;
+  b->ttypes = calloc((size_t)n + 1, sizeof *b->ttypes);
+  b->cols = chv_arena_alloc(a, sizeof *b->cols * ((size_t)n + 1));
+  b->types = chv_arena_alloc(a, sizeof *b->types * ((size_t)n + 1));
+  if (!b->ttypes || !b->cols || !b->types)
+    return sql_err(err, CHV_ENOMEM, "out of memory");
+  for (int i = 0; i < n; i++) {
+    const struct chv_column *c =
+        i < t->ncols ? &t->columns[i] : &t->pkeys[i - t->ncols];
+    int rc = chv_type_parse(c->type, &b->ttypes[i], err);
+    if (rc != CHV_OK) return rc;
+  }
+  return CHV_OK;
+}
+
+void sql_bind_free(struct sql_bind *b) {
+  if (b->ttypes) {
+    int n = b->t->ncols + b->t->npkeys;
+    for (int i = 0; i < n; i++) chv_type_free(b->ttypes[i]);
+    free(b->ttypes);
+  }
+  memset(b, 0, sizeof *b);
+}
+
+static int oom(struct sql_bind *b) {
+  return sql_err(b->err, CHV_ENOMEM, "out of memory");
+}
+
+int sql_bind_column(struct sql_bind *b, int tcol, struct chv_expr **out) {
+  const char *n = tcol < b->t->ncols ? b->t->columns[tcol].name
+                                     : b->t->pkeys[tcol - b->t->ncols].name;
+  int k = 0;
+  while (k < b->ncols && strcmp(b->cols[k], n)) k++;
+  if (k == b->ncols) {
+    b->cols[k] = n;
+    b->types[k] = b->ttypes[tcol];
+    b->ncols++;
+  }
+  return chv_expr_column(b->a, k, b->types[k], out, b->err);
+}
+
+/* The table column a column reference names (data columns first). */
+static int resolve(struct sql_bind *b, const struct chv_sql_expr *e,
+                   int *tcol) {
+  const struct chv_sql_name *nm = &e->u.column;
+  int nq = nm->nparts - 1;
+  const char *n = nm->parts[nq];
+  if (nq > 0) {
+    const char *last = nm->parts[nq - 1];
+    bool ok;
+    if (b->alias)
+      ok = nq == 1 && !strcasecmp(last, b->alias);
+    else
+      ok = !strcasecmp(last, b->t->name) &&
+           (nq < 2 || !strcasecmp(nm->parts[nq - 2], b->t->db));
+    if (!ok)
+      return sql_err(b->err, CHV_ENOENT,
+                     "unknown table qualifier '%s' in %s.%s", last, last, n);
+  }
+  for (int c = 0; c < b->t->ncols; c++)
+    if (!strcasecmp(b->t->columns[c].name, n)) return *tcol = c, CHV_OK;
+  for (int k = 0; k < b->t->npkeys; k++)
+    if (!strcasecmp(b->t->pkeys[k].name, n))
+      return *tcol = b->t->ncols + k, CHV_OK;
+  return sql_err(b->err, CHV_ENOENT, "column '%s' does not exist in %s.%s", n,
+                 b->t->db, b->t->name);
+}
+
+static int str_lit(struct sql_bind *b, const char *s, size_t n,
+                   struct chv_expr **out) {
+  const struct chv_type *st = chv_exec_type(b->a, CHV_TYPE_STRING, 0, 0);
+  if (!st) return oom(b);
+  struct chv_value v = {.str = s, .len = (int64_t)n};
+  return chv_expr_literal(b->a, st, &v, out, b->err);
+}
+
+static int cast_to(struct sql_bind *b, struct chv_expr *x, enum chv_type_id id,
+                   int p, int s, struct chv_expr **out) {
+  const struct chv_type *t = chv_exec_type(b->a, id, p, s);
+  if (!t) return oom(b);
+  return chv_expr_cast(b->a, x, t, out, b->err);
+}
+
+static int bind_literal(struct sql_bind *b, const struct chv_sql_expr *e,
+                        struct chv_expr **out) {
+  struct chv_value v = {0};
+  const char *val = e->u.lit.value;
+  const char *sfx = e->u.lit.suffix;
+  enum chv_type_id id;
+  switch (e->u.lit.kind) {
+  case CHV_SQL_LIT_INTEGER: {
+    char *end;
+    errno = 0;
+    long long x = strtoll(val, &end, 10);
+    if (errno || *end)
+      return sql_err(b->err, CHV_ETYPE, "integer literal %s is out of range",
+                     e->u.lit.text);
+    v.i64 = x;
+    if (sfx && (*sfx == 'Y' || *sfx == 'y'))
+      id = CHV_TYPE_TINYINT;
+    else if (sfx && (*sfx == 'S' || *sfx == 's'))
+      id = CHV_TYPE_SMALLINT;
+    else if (sfx && (*sfx == 'L' || *sfx == 'l'))
+      id = CHV_TYPE_BIGINT;
+    else if (sfx && !strcasecmp(sfx, "BD"))
+      goto decimal;
+    else if (sfx && (*sfx == 'D' || *sfx == 'd'))
+      goto dbl;
+    else
+      id = x >= INT32_MIN && x <= INT32_MAX ? CHV_TYPE_INT : CHV_TYPE_BIGINT;
+    break;
+  }
+  case CHV_SQL_LIT_DECIMAL:
+    if (sfx && (*sfx == 'D' || *sfx == 'd')) goto dbl;
+  decimal: {
+    /* decimal(p,s) of the digits as written, as Hive 3 types 1.50 */
+    int p = 0, s = 0;
+    bool frac = false;
+    for (const char *c = val; *c; c++) {
+      if (*c == '.') frac = true;
+      else if (*c >= '0' && *c <= '9') p++, s += frac;
+    }
+    if (p < 1) p = 1;
+    if (p > CHV_DECIMAL_MAX_PRECISION)
+      return sql_err(b->err, CHV_ETYPE, "decimal literal %s has more than 38 "
+                     "digits", e->u.lit.text);
+    struct chv_expr *x;
+    CHV_RETURN_IF_ERR(str_lit(b, val, strlen(val), &x));
+    return cast_to(b, x, CHV_TYPE_DECIMAL, p, s, out);
+  }
+  case CHV_SQL_LIT_DOUBLE:
+  dbl:
+    v.f64 = strtod(val, NULL);
+    id = CHV_TYPE_DOUBLE;
+    break;
+  case CHV_SQL_LIT_STRING:
+    return str_lit(b, val, e->u.lit.value_len, out);
+  case CHV_SQL_LIT_BOOLEAN:
+    v.b = !strcasecmp(val, "true");
+    id = CHV_TYPE_BOOLEAN;
+    break;
+  case CHV_SQL_LIT_NULL:
+    v.is_null = true;
+    id = CHV_TYPE_STRING;
+    break;
+  case CHV_SQL_LIT_DATE:
+  case CHV_SQL_LIT_TIMESTAMP: {
+    struct chv_expr *x;
+    CHV_RETURN_IF_ERR(str_lit(b, val, e->u.lit.value_len, &x));
+    return cast_to(b, x,
+                   e->u.lit.kind == CHV_SQL_LIT_DATE ? CHV_TYPE_DATE
+                                                     : CHV_TYPE_TIMESTAMP,
+                   0, 0, out);
+  }
+  default:
+    return sql_err(b->err, CHV_ENOTSUP, "%s literals are not supported yet",
+                   e->u.lit.kind == CHV_SQL_LIT_INTERVAL ? "INTERVAL"
+                                                         : "binary");
+  }
+  const struct chv_type *t = chv_exec_type(b->a, id, 0, 0);
+  if (!t) return oom(b);
+  return chv_expr_literal(b->a, t, &v, out, b->err);
+}
+
+static const struct {
+  const char *name;
+  enum chv_fn fn;
+} fn_names[] = {
+    {"concat", CHV_FN_CONCAT}, {"upper", CHV_FN_UPPER},
+    {"ucase", CHV_FN_UPPER},   {"lower", CHV_FN_LOWER},
+    {"lcase", CHV_FN_LOWER},   {"length", CHV_FN_LENGTH},
+    {"abs", CHV_FN_ABS},       {"substr", CHV_FN_SUBSTR},
+    {"substring", CHV_FN_SUBSTR}, {"trim", CHV_FN_TRIM},
+    {"round", CHV_FN_ROUND},   {"year", CHV_FN_YEAR},
+    {"month", CHV_FN_MONTH},   {"day", CHV_FN_DAY},
+    {"dayofmonth", CHV_FN_DAY}, {"to_date", CHV_FN_TO_DATE},
+};
+
+static bool is_aggregate(const char *n) {
+  static const char *aggs[] = {"count", "sum", "min", "max", "avg"};
+  for (size_t i = 0; i < sizeof aggs / sizeof *aggs; i++)
+    if (!strcasecmp(n, aggs[i])) return true;
+  return false;
+}
+
+static int bind_args(struct sql_bind *b, struct chv_sql_expr **in, size_t n,
+                     struct chv_expr ***out) {
+  struct chv_expr **v = chv_arena_alloc(b->a, sizeof *v * (n + 1));
+  if (!v) return oom(b);
+  for (size_t i = 0; i < n; i++)
+    CHV_RETURN_IF_ERR(sql_bind_expr(b, in[i], &v[i]));
+  *out = v;
+  return CHV_OK;
+}
+
+static int bind_func(struct sql_bind *b, const struct chv_sql_expr *e,
+                     struct chv_expr **out) {
+  const char *n = e->u.func.name;
+  if (is_aggregate(n))
+    return sql_err(b->err, CHV_ENOTSUP,
+                   "aggregate function %s is not supported yet", n);
+  struct chv_expr **args;
+  if (!strcasecmp(n, "coalesce")) {
+    CHV_RETURN_IF_ERR(bind_args(b, e->u.func.args, e->u.func.n, &args));
+    *b->pos = e->pos;
+    return chv_expr_coalesce(b->a, args, (int)e->u.func.n, out, b->err);
+  }
+  for (size_t i = 0; i < sizeof fn_names / sizeof *fn_names; i++)
+    if (!strcasecmp(n, fn_names[i].name)) {
+      if (e->u.func.distinct || e->u.func.star)
+        return sql_err(b->err, CHV_ENOTSUP, "%s(%s...) is not supported", n,
+                       e->u.func.star ? "*" : "DISTINCT ");
+      CHV_RETURN_IF_ERR(bind_args(b, e->u.func.args, e->u.func.n, &args));
+      *b->pos = e->pos;
+      return chv_expr_call(b->a, fn_names[i].fn, args, (int)e->u.func.n, out,
+                           b->err);
+    }
+  return sql_err(b->err, CHV_ENOTSUP, "function %s is not supported yet", n);
+}
+
+static int bind_binary(struct sql_bind *b, const struct chv_sql_expr *e,
+                       struct chv_expr **out) {
+  enum chv_sql_op op = e->u.binary.op;
+  enum chv_fn fn;
+  switch (op) {
+  case CHV_SQL_OP_EQ: fn = CHV_FN_EQ; break;
+  case CHV_SQL_OP_NE: fn = CHV_FN_NE; break;
+  case CHV_SQL_OP_LT: fn = CHV_FN_LT; break;
+  case CHV_SQL_OP_LE: fn = CHV_FN_LE; break;
+  case CHV_SQL_OP_GT: fn = CHV_FN_GT; break;
+  case CHV_SQL_OP_GE: fn = CHV_FN_GE; break;
+  case CHV_SQL_OP_NULL_EQ: fn = CHV_FN_NSEQ; break;
+  case CHV_SQL_OP_CONCAT: fn = CHV_FN_CONCAT; break;
+  case CHV_SQL_OP_ADD: fn = CHV_FN_ADD; break;
+  case CHV_SQL_OP_SUB: fn = CHV_FN_SUB; break;
+  case CHV_SQL_OP_MUL: fn = CHV_FN_MUL; break;
+  case CHV_SQL_OP_DIV: fn = CHV_FN_DIV; break;
+  case CHV_SQL_OP_MOD: fn = CHV_FN_MOD; break;
+  case CHV_SQL_OP_INTDIV: fn = CHV_FN_IDIV; break;
+  case CHV_SQL_OP_AND:
+  case CHV_SQL_OP_OR: fn = CHV_FN_COUNT; break;
+  default:
+    return sql_err(b->err, CHV_ENOTSUP, "the [] operator is not supported yet");
+  }
+  struct chv_expr *args[2];
+  CHV_RETURN_IF_ERR(sql_bind_expr(b, e->u.binary.left, &args[0]));
+  CHV_RETURN_IF_ERR(sql_bind_expr(b, e->u.binary.right, &args[1]));
+  *b->pos = e->pos;
+  if (op == CHV_SQL_OP_AND)
+    return chv_expr_and(b->a, args[0], args[1], out, b->err);
+  if (op == CHV_SQL_OP_OR)
+    return chv_expr_or(b->a, args[0], args[1], out, b->err);
+  struct chv_expr **v = chv_arena_alloc(b->a, sizeof *v * 2);
+  if (!v) return oom(b);
+  v[0] = args[0], v[1] = args[1];
+  return chv_expr_call(b->a, fn, v, 2, out, b->err);
+}
+
+int sql_bind_expr(struct sql_bind *b, const struct chv_sql_expr *e,
+                  struct chv_expr **out) {
+  *b->pos = e->pos;
+  struct chv_expr *x, *y, *z, **list;
+  switch (e->kind) {
+  case CHV_SQL_EXPR_LITERAL:
+    return bind_literal(b, e, out);
+  case CHV_SQL_EXPR_COLUMN: {
+    int tcol = 0;
+    CHV_RETURN_IF_ERR(resolve(b, e, &tcol));
+    return sql_bind_column(b, tcol, out);
+  }
+  case CHV_SQL_EXPR_STAR:
+    return sql_err(b->err, CHV_ENOTSUP, "* inside an expression");
+  case CHV_SQL_EXPR_UNARY:
+    if (e->u.unary.op == CHV_SQL_OP_BITNOT)
+      return sql_err(b->err, CHV_ENOTSUP, "the ~ operator is not supported yet");
+    CHV_RETURN_IF_ERR(sql_bind_expr(b, e->u.unary.arg, &x));
+    *b->pos = e->pos;
+    if (e->u.unary.op == CHV_SQL_OP_PLUS) return *out = x, CHV_OK;
+    if (e->u.unary.op == CHV_SQL_OP_NOT)
+      return chv_expr_not(b->a, x, out, b->err);
+    list = chv_arena_alloc(b->a, sizeof *list);
+    if (!list) return oom(b);
+    list[0] = x;
+    return chv_expr_call(b->a, CHV_FN_NEG, list, 1, out, b->err);
+  case CHV_SQL_EXPR_BINARY:
+    return bind_binary(b, e, out);
+  case CHV_SQL_EXPR_IN:
+    CHV_RETURN_IF_ERR(sql_bind_expr(b, e->u.in.arg, &x));
+    CHV_RETURN_IF_ERR(bind_args(b, e->u.in.list, e->u.in.n, &list));
+    *b->pos = e->pos;
+    return chv_expr_in(b->a, x, list, (int)e->u.in.n, e->u.in.negated, out,
+                       b->err);
+  case CHV_SQL_EXPR_BETWEEN:
+    CHV_RETURN_IF_ERR(sql_bind_expr(b, e->u.between.arg, &x));
+    CHV_RETURN_IF_ERR(sql_bind_expr(b, e->u.between.low, &y));
+    CHV_RETURN_IF_ERR(sql_bind_expr(b, e->u.between.high, &z));
+    *b->pos = e->pos;
+    return chv_expr_between(b->a, x, y, z, e->u.between.negated, out, b->err);
+  case CHV_SQL_EXPR_LIKE:
+    if (e->u.like.regex)
+      return sql_err(b->err, CHV_ENOTSUP, "RLIKE/REGEXP is not supported yet");
+    CHV_RETURN_IF_ERR(sql_bind_expr(b, e->u.like.arg, &x));
+    CHV_RETURN_IF_ERR(sql_bind_expr(b, e->u.like.pattern, &y));
+    *b->pos = e->pos;
+    return chv_expr_like(b->a, x, y, e->u.like.negated, out, b->err);
+  case CHV_SQL_EXPR_IS:
+    if (e->u.is.what != CHV_SQL_IS_NULL)
+      return sql_err(b->err, CHV_ENOTSUP,
+                     "IS [NOT] TRUE/FALSE is not supported yet");
+    CHV_RETURN_IF_ERR(sql_bind_expr(b, e->u.is.arg, &x));
+    *b->pos = e->pos;
+    return chv_expr_is_null(b->a, x, e->u.is.negated, out, b->err);
+  case CHV_SQL_EXPR_CASE: {
+    size_t n = e->u.case_.n;
+    struct chv_expr **whens, **thens, *els = NULL;
+    x = NULL;
+    if (e->u.case_.operand)
+      CHV_RETURN_IF_ERR(sql_bind_expr(b, e->u.case_.operand, &x));
+    CHV_RETURN_IF_ERR(bind_args(b, e->u.case_.when, n, &whens));
+    CHV_RETURN_IF_ERR(bind_args(b, e->u.case_.then, n, &thens));
+    if (e->u.case_.else_)
+      CHV_RETURN_IF_ERR(sql_bind_expr(b, e->u.case_.else_, &els));
+    *b->pos = e->pos;
+    if (x)
+      return chv_expr_case_simple(b->a, x, whens, thens, (int)n, els, out,
+                                  b->err);
+    return chv_expr_case(b->a, whens, thens, (int)n, els, out, b->err);
+  }
+  case CHV_SQL_EXPR_CAST: {
+    CHV_RETURN_IF_ERR(sql_bind_expr(b, e->u.cast.arg, &x));
+    *b->pos = e->u.cast.type_pos;
+    struct chv_type *t;
+    int rc = chv_type_parse(e->u.cast.type_text, &t, b->err);
+    if (rc != CHV_OK) return rc;
+    enum chv_type_id id = t->id;
+    int p = id == CHV_TYPE_DECIMAL ? t->precision : t->length, s = t->scale;
+    bool prim = chv_type_is_primitive(id);
+    chv_type_free(t);
+    if (!prim)
+      return sql_err(b->err, CHV_ENOTSUP, "CAST to %s is not supported yet",
+                     e->u.cast.type_text);
+    *b->pos = e->pos;
+    return cast_to(b, x, id, p, s, out);
+  }
+  case CHV_SQL_EXPR_FUNC:
+    return bind_func(b, e, out);
+  case CHV_SQL_EXPR_SUBQUERY:
+    return sql_err(b->err, CHV_ENOTSUP, "sub-queries are not supported yet");
+  }
+  return sql_err(b->err, CHV_ENOTSUP, "this expression is not supported yet");
+}
+
+/* ---- AST to SQL text ---------------------------------------------------- */
+
+static const char *op_text(enum chv_sql_op op) {
+  static const char *names[] = {
+#define CHV_X_(k, s) s,
+      CHV_SQL_OPS(CHV_X_)
+#undef CHV_X_
+  };
+  switch (op) {
+  case CHV_SQL_OP_AND: return "AND";
+  case CHV_SQL_OP_OR: return "OR";
+  case CHV_SQL_OP_NOT: return "NOT ";
+  case CHV_SQL_OP_INTDIV: return "DIV";
+  default: return names[op];
+  }
+}
+
+static void list_text(struct chv_sql_expr **v, size_t n, struct chv_buf *out) {
+  for (size_t i = 0; i < n; i++) {
+    if (i) chv_buf_puts(out, ", ");
+    sql_expr_text(v[i], out);
+  }
+}
+
+void sql_expr_text(const struct chv_sql_expr *e, struct chv_buf *out) {
+  switch (e->kind) {
+  case CHV_SQL_EXPR_LITERAL:
+    if (e->u.lit.kind == CHV_SQL_LIT_DATE) chv_buf_puts(out, "DATE ");
+    if (e->u.lit.kind == CHV_SQL_LIT_TIMESTAMP)
+      chv_buf_puts(out, "TIMESTAMP ");
+    if (e->u.lit.kind == CHV_SQL_LIT_NULL)
+      chv_buf_puts(out, "NULL");
+    else
+      chv_buf_puts(out, e->u.lit.text);
+    break;
+  case CHV_SQL_EXPR_COLUMN:
+    chv_buf_puts(out, e->u.column.parts[e->u.column.nparts - 1]);
+    break;
+  case CHV_SQL_EXPR_STAR:
+    chv_buf_putc(out, '*');
+    break;
+  case CHV_SQL_EXPR_UNARY:
+    chv_buf_puts(out, op_text(e->u.unary.op));
+    sql_expr_text(e->u.unary.arg, out);
+    break;
+  case CHV_SQL_EXPR_BINARY:
+    chv_buf_putc(out, '(');
+    sql_expr_text(e->u.binary.left, out);
+    chv_buf_putc(out, ' ');
+    chv_buf_puts(out, op_text(e->u.binary.op));
+    chv_buf_putc(out, ' ');
+    sql_expr_text(e->u.binary.right, out);
+    chv_buf_putc(out, ')');
+    break;
+  case CHV_SQL_EXPR_IN:
+    sql_expr_text(e->u.in.arg, out);
+    chv_buf_puts(out, e->u.in.negated ? " NOT IN (" : " IN (");
+    list_text(e->u.in.list, e->u.in.n, out);
+    chv_buf_putc(out, ')');
+    break;
+  case CHV_SQL_EXPR_BETWEEN:
+    sql_expr_text(e->u.between.arg, out);
+    chv_buf_puts(out, e->u.between.negated ? " NOT BETWEEN " : " BETWEEN ");
+    sql_expr_text(e->u.between.low, out);
+    chv_buf_puts(out, " AND ");
+    sql_expr_text(e->u.between.high, out);
+    break;
+  case CHV_SQL_EXPR_LIKE:
+    sql_expr_text(e->u.like.arg, out);
+    chv_buf_puts(out, e->u.like.negated ? " NOT LIKE " : " LIKE ");
+    sql_expr_text(e->u.like.pattern, out);
+    break;
+  case CHV_SQL_EXPR_IS:
+    sql_expr_text(e->u.is.arg, out);
+    chv_buf_puts(out, e->u.is.negated ? " IS NOT " : " IS ");
+    chv_buf_puts(out, e->u.is.what == CHV_SQL_IS_NULL   ? "NULL"
+                      : e->u.is.what == CHV_SQL_IS_TRUE ? "TRUE"
+                                                        : "FALSE");
+    break;
+  case CHV_SQL_EXPR_CASE:
+    chv_buf_puts(out, "CASE");
+    if (e->u.case_.operand) {
+      chv_buf_putc(out, ' ');
+      sql_expr_text(e->u.case_.operand, out);
+    }
+    for (size_t i = 0; i < e->u.case_.n; i++) {
+      chv_buf_puts(out, " WHEN ");
+      sql_expr_text(e->u.case_.when[i], out);
+      chv_buf_puts(out, " THEN ");
+      sql_expr_text(e->u.case_.then[i], out);
+    }
+    if (e->u.case_.else_) {
+      chv_buf_puts(out, " ELSE ");
+      sql_expr_text(e->u.case_.else_, out);
+    }
+    chv_buf_puts(out, " END");
+    break;
+  case CHV_SQL_EXPR_CAST:
+    chv_buf_puts(out, "CAST(");
+    sql_expr_text(e->u.cast.arg, out);
+    chv_buf_puts(out, " AS ");
+    chv_buf_puts(out, e->u.cast.type_text);
+    chv_buf_putc(out, ')');
+    break;
+  case CHV_SQL_EXPR_FUNC:
+    chv_buf_puts(out, e->u.func.name);
+    chv_buf_putc(out, '(');
+    if (e->u.func.distinct) chv_buf_puts(out, "DISTINCT ");
+    if (e->u.func.star) chv_buf_putc(out, '*');
+    list_text(e->u.func.args, e->u.func.n, out);
+    chv_buf_putc(out, ')');
+    break;
+  case CHV_SQL_EXPR_SUBQUERY:
+    chv_buf_puts(out, "(SELECT ...)");
+    break;
+  }
+}
