@@ -11,6 +11,10 @@
 **   sql_bind_column()                a table column by name into the list
 **   sql_expr_text()                  AST expression as SQL text (EXPLAIN)
 **
+** A hook (struct sql_bind.hook) may bind nodes itself: the aggregation
+** path of sql_dml.c maps GROUP BY expressions and aggregate calls to the
+** columns of chv_hash_agg's result that way.
+**
 ** Errors name the construct: functions and operators the evaluator lacks,
 ** aggregates, sub-queries ("... is not supported yet"); type errors come
 ** from the exec constructors, naming the operator and the types.
@@ -209,7 +213,7 @@ static const struct {
     {"dayofmonth", CHV_FN_DAY}, {"to_date", CHV_FN_TO_DATE},
 };
 
-static bool is_aggregate(const char *n) {
+bool sql_is_aggregate(const char *n) {
   static const char *aggs[] = {"count", "sum", "min", "max", "avg"};
   for (size_t i = 0; i < sizeof aggs / sizeof *aggs; i++)
     if (!strcasecmp(n, aggs[i])) return true;
@@ -229,9 +233,9 @@ static int bind_args(struct sql_bind *b, struct chv_sql_expr **in, size_t n,
 static int bind_func(struct sql_bind *b, const struct chv_sql_expr *e,
                      struct chv_expr **out) {
   const char *n = e->u.func.name;
-  if (is_aggregate(n))
+  if (sql_is_aggregate(n))
     return sql_err(b->err, CHV_ENOTSUP,
-                   "aggregate function %s is not supported yet", n);
+                   "aggregate function %s is not allowed here", n);
   struct chv_expr **args;
   if (!strcasecmp(n, "coalesce")) {
     CHV_RETURN_IF_ERR(bind_args(b, e->u.func.args, e->u.func.n, &args));
@@ -293,6 +297,11 @@ int sql_bind_expr(struct sql_bind *b, const struct chv_sql_expr *e,
                   struct chv_expr **out) {
   *b->pos = e->pos;
   struct chv_expr *x, *y, *z, **list;
+  if (b->hook) {
+    bool done = false;
+    int rc = b->hook(b, e, out, &done);
+    if (rc != CHV_OK || done) return rc;
+  }
   switch (e->kind) {
   case CHV_SQL_EXPR_LITERAL:
     return bind_literal(b, e, out);

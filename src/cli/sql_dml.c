@@ -18,8 +18,13 @@
 **     filter, without reading;
 **   LOAD DATA [LOCAL] INPATH ... [OVERWRITE] INTO TABLE t [PARTITION]:
 **     the file (or the visible files of a folder) taken in through a sink.
-** Anything else (joins, GROUP BY, ORDER BY, aggregates, sub-queries, ...)
-** fails with "... is not supported yet".
+**   GROUP BY / aggregates / HAVING / SELECT DISTINCT: keys and aggregate
+**     arguments evaluated per batch into chv_hash_agg, the items and HAVING
+**     bound over its result;
+**   ORDER BY: the result rows (and their keys) gathered, then sorted
+**     (Hive's NULL order), LIMIT after the sort.
+** Anything else (joins, sub-queries, UNION, WITH, ...) fails with "... is
+** not supported yet".
 */
 #include "cli/sql_int.h"
 
@@ -536,25 +541,12 @@ static const char *unsupported_query(const struct chv_sql_query *q,
   if (q->kind == CHV_SQL_QUERY_UNION) return "UNION";
   if (q->kind == CHV_SQL_QUERY_VALUES) return "a VALUES query";
   if (q->nctes) return "WITH";
-  if (q->distinct) return "SELECT DISTINCT";
   if (!q->from) return "SELECT without FROM";
   *pos = q->from->pos;
   if (q->from->kind == CHV_SQL_FROM_JOIN) return "a join";
   if (q->from->kind == CHV_SQL_FROM_SUBQUERY) return "a sub-query in FROM";
   if (q->from->system_time) return "FOR SYSTEM_TIME AS OF";
   if (q->from->hints.n) return "a table hint";
-  if (q->ngroup_by) {
-    *pos = q->group_by[0]->pos;
-    return "GROUP BY";
-  }
-  if (q->having) {
-    *pos = q->having->pos;
-    return "HAVING";
-  }
-  if (q->norder_by) {
-    *pos = q->order_by[0].expr->pos;
-    return "ORDER BY";
-  }
   return NULL;
 }
 
@@ -668,6 +660,129 @@ static int emit_row(struct sql_result *r, const char *const *heads,
   return rc;
 }
 
+/* ---- ORDER BY --------------------------------------------------------------------- */
+
+/* Compares non-NULL rows i and j of v (a primitive vector). */
+static int cell_cmp(const struct chv_vector *v, int64_t i, int64_t j) {
+#define CMP_(T)                                                               \
+  do {                                                                        \
+    T x_ = ((const T *)v->data)[i], y_ = ((const T *)v->data)[j];             \
+    return x_ < y_ ? -1 : x_ > y_;                                            \
+  } while (0)
+  switch (v->type->id) {
+  case CHV_TYPE_BOOLEAN: {
+    int x = chv_bit_get(v->data, i), y = chv_bit_get(v->data, j);
+    return x - y;
+  }
+  case CHV_TYPE_TINYINT: CMP_(int8_t);
+  case CHV_TYPE_SMALLINT: CMP_(int16_t);
+  case CHV_TYPE_INT:
+  case CHV_TYPE_DATE: CMP_(int32_t);
+  case CHV_TYPE_BIGINT: CMP_(int64_t);
+  case CHV_TYPE_FLOAT: CMP_(float);
+  case CHV_TYPE_DOUBLE: CMP_(double);
+  case CHV_TYPE_DECIMAL: CMP_(chv_i128);
+  case CHV_TYPE_TIMESTAMP: {
+    const struct chv_timestamp *x = (const struct chv_timestamp *)v->data + i,
+                               *y = (const struct chv_timestamp *)v->data + j;
+    if (x->seconds != y->seconds) return x->seconds < y->seconds ? -1 : 1;
+    return x->nanos < y->nanos ? -1 : x->nanos > y->nanos;
+  }
+  case CHV_TYPE_STRING:
+  case CHV_TYPE_VARCHAR:
+  case CHV_TYPE_CHAR:
+  case CHV_TYPE_BINARY: {
+    int32_t xl = v->offsets[i + 1] - v->offsets[i];
+    int32_t yl = v->offsets[j + 1] - v->offsets[j];
+    int c = memcmp(v->bytes + v->offsets[i], v->bytes + v->offsets[j],
+                   (size_t)(xl < yl ? xl : yl));
+    if (c) return c < 0 ? -1 : 1;
+    return xl < yl ? -1 : xl > yl;
+  }
+  default:
+    return 0;
+  }
+#undef CMP_
+}
+
+/* The sort's keys, for qsort (the shell runs one query at a time). */
+static struct {
+  struct chv_vector **keys;
+  const struct chv_sql_order_item *items;
+  int nkeys;
+} sort_ctx;
+
+static int row_cmp(const void *pa, const void *pb) {
+  int64_t i = *(const int64_t *)pa, j = *(const int64_t *)pb;
+  for (int k = 0; k < sort_ctx.nkeys; k++) {
+    const struct chv_vector *v = sort_ctx.keys[k];
+    bool desc = sort_ctx.items[k].desc;
+    /* Hive: NULLS FIRST for ASC, NULLS LAST for DESC unless given */
+    bool nulls_first = sort_ctx.items[k].nulls ? sort_ctx.items[k].nulls == 1
+                                               : !desc;
+    bool ni = chv_vector_is_null(v, i), nj = chv_vector_is_null(v, j);
+    if (ni || nj) {
+      if (ni && nj) continue;
+      return (ni ? -1 : 1) * (nulls_first ? 1 : -1);
+    }
+    int c = cell_cmp(v, i, j);
+    if (c) return desc ? -c : c;
+  }
+  return i < j ? -1 : i > j; /* stable: the order the rows came in */
+}
+
+/* Emits rows 0..n of outv in the order of the keys (one vector per ORDER
+** BY item, n rows each), at most limit (< 0: all) of them. */
+static int sort_emit(struct sql_result *r, const char *const *heads,
+                     struct chv_vector **outv, int nout,
+                     struct chv_vector **keys,
+                     const struct chv_sql_order_item *items, int nkeys,
+                     int64_t n, int64_t limit, struct chv_buf *cell,
+                     struct chv_error *err) {
+  int64_t *perm = malloc(sizeof *perm * (size_t)(n + 1));
+  if (!perm) return sql_err(err, CHV_ENOMEM, "out of memory");
+  for (int64_t i = 0; i < n; i++) perm[i] = i;
+  sort_ctx.keys = keys;
+  sort_ctx.items = items;
+  sort_ctx.nkeys = nkeys;
+  qsort(perm, (size_t)n, sizeof *perm, row_cmp);
+  if (limit >= 0 && n > limit) n = limit;
+  int rc = CHV_OK;
+  for (int64_t i = 0; i < n && rc == CHV_OK; i++)
+    rc = emit_row(r, heads, (const struct chv_vector *const *)outv, nout,
+                  perm[i], cell, err);
+  free(perm);
+  return rc;
+}
+
+/* The ORDER BY expression of item k: a select alias, a 1-based position
+** (Hive's hive.orderby.position.alias) or an expression; *ord is the
+** select item it names, or -1. */
+static int order_item(const struct chv_sql_query *q, size_t k, int *ord,
+                      struct chv_sql_pos *pos, struct chv_error *err) {
+  const struct chv_sql_expr *e = q->order_by[k].expr;
+  *ord = -1;
+  if (e->kind == CHV_SQL_EXPR_LITERAL && e->u.lit.kind == CHV_SQL_LIT_INTEGER) {
+    long long v = strtoll(e->u.lit.value, NULL, 10);
+    if (v < 1 || (size_t)v > q->nitems ||
+        q->items[v - 1].expr->kind == CHV_SQL_EXPR_STAR) {
+      *pos = e->pos;
+      return sql_err(err, CHV_EINVAL,
+                     "ORDER BY position %lld is not in the select list", v);
+    }
+    *ord = (int)v - 1;
+    return CHV_OK;
+  }
+  if (e->kind == CHV_SQL_EXPR_COLUMN && e->u.column.nparts == 1)
+    for (size_t i = 0; i < q->nitems; i++)
+      if (q->items[i].alias &&
+          !strcasecmp(q->items[i].alias, e->u.column.parts[0])) {
+        *ord = (int)i;
+        return CHV_OK;
+      }
+  return CHV_OK;
+}
+
 /* The conjuncts of an AND tree, in order. */
 static int conjuncts(const struct chv_sql_expr *e, const struct chv_sql_expr **v,
                      size_t *n) {
@@ -753,9 +868,10 @@ static int query_exprs(struct sql_session *s, const struct chv_sql_query *q,
   chv_buf_init(&ftext);
   chv_buf_init(&cell);
   chv_scan *scan = NULL;
-  struct chv_vector **outv = NULL;
+  struct chv_vector **outv = NULL, **acc = NULL;
   uint32_t *sel = NULL;
-  int nout = 0;
+  int nout = 0, nok = (int)q->norder_by, nacc = 0;
+  int *item_out = NULL;
   int rc = sql_bind_init(&b, t, q->from->alias, a, pos, err);
   if (rc != CHV_OK) goto out;
   int cap = 0;
@@ -765,13 +881,17 @@ static int query_exprs(struct sql_session *s, const struct chv_sql_query *q,
   struct chv_expr **ex = chv_arena_alloc(a, sizeof *ex * (size_t)(cap + 1));
   const char **heads = chv_arena_alloc(a, sizeof *heads * (size_t)(cap + 1));
   outv = calloc((size_t)cap + 1, sizeof *outv);
-  if (!ex || !heads || !outv) {
+  /* ORDER BY: the output columns, then the keys, gathered over batches */
+  acc = calloc((size_t)(2 * (cap + nok)) + 1, sizeof *acc);
+  item_out = chv_arena_alloc(a, sizeof *item_out * (q->nitems + 1));
+  if (!ex || !heads || !outv || !acc || !item_out) {
     rc = sql_err(err, CHV_ENOMEM, "out of memory");
     goto out;
   }
   for (size_t i = 0; i < q->nitems; i++) {
     const struct chv_sql_expr *e = q->items[i].expr;
     *pos = e->pos;
+    item_out[i] = nout;
     if (e->kind == CHV_SQL_EXPR_STAR) {
       if (!qualifier_ok(&e->u.star, e->u.star.nparts, t, q->from->alias)) {
         rc = sql_err(err, CHV_ENOENT, "unknown table qualifier '%s' in %s.*",
@@ -841,6 +961,31 @@ static int query_exprs(struct sql_session *s, const struct chv_sql_query *q,
       }
     }
   }
+  struct chv_expr **oex = chv_arena_alloc(a, sizeof *oex * (size_t)(nok + 1));
+  if (!oex) {
+    rc = sql_err(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
+  if (nok && ins) {
+    *pos = q->order_by[0].expr->pos;
+    rc = sql_err(err, CHV_ENOTSUP,
+                 "ORDER BY in INSERT ... SELECT is not supported yet");
+    goto out;
+  }
+  for (int k = 0; k < nok; k++) {
+    int ord;
+    rc = order_item(q, (size_t)k, &ord, pos, err);
+    if (rc == CHV_OK && ord < 0)
+      rc = sql_bind_expr(&b, q->order_by[k].expr, &oex[k]);
+    else if (rc == CHV_OK)
+      oex[k] = ex[item_out[ord]];
+    if (rc != CHV_OK) goto out;
+    if (!chv_type_is_primitive(oex[k]->type->id)) {
+      *pos = q->order_by[k].expr->pos;
+      rc = sql_err(err, CHV_ENOTSUP, "ORDER BY a nested type");
+      goto out;
+    }
+  }
   struct chv_expr *pred = NULL;
   for (size_t i = 0; i < nresid; i++) {
     struct chv_expr *x;
@@ -876,7 +1021,7 @@ static int query_exprs(struct sql_session *s, const struct chv_sql_query *q,
   so.filter = filter;
   so.columns = b.cols;
   so.ncolumns = b.ncols;
-  so.limit = pred ? -1 : limit;
+  so.limit = pred || nok ? -1 : limit;
   *pos = stpos;
   rc = chv_scan_open(s->cat, t->db, t->name, &so, &scan, err);
   if (rc == CHV_ETYPE && q->where) *pos = q->where->pos;
@@ -893,12 +1038,19 @@ static int query_exprs(struct sql_session *s, const struct chv_sql_query *q,
     rc = chv_vector_open(ex[c]->type, 0, &outv[c], err);
     if (rc != CHV_OK) goto out;
   }
+  for (int c = 0; nok && c < nout + 2 * nok; c++, nacc++) {
+    const struct chv_type *ty = c < nout       ? ex[c]->type
+                                : c < nout + nok ? oex[c - nout]->type
+                                                 : oex[c - nout - nok]->type;
+    rc = chv_vector_open(ty, 0, &acc[c], err);
+    if (rc != CHV_OK) goto out;
+  }
   rc = sql_result_columns(&r, nout, heads);
   if (rc != CHV_OK) goto out;
   r.has_json = s->format == SQL_FMT_JSONL;
   int64_t done = 0, selcap = 0;
   struct chv_batch *bt;
-  while ((limit < 0 || done < limit) &&
+  while ((limit < 0 || done < limit || nok) &&
          (rc = chv_scan_next(scan, &bt, err)) == CHV_OK && bt) {
     int64_t n = bt->nrows;
     const uint32_t *rows = NULL;
@@ -916,7 +1068,7 @@ static int query_exprs(struct sql_session *s, const struct chv_sql_query *q,
       if (rc != CHV_OK) goto out;
       rows = sel;
     }
-    if (limit >= 0 && n > limit - done) n = limit - done;
+    if (limit >= 0 && n > limit - done && !nok) n = limit - done;
     for (int c = 0; c < nout; c++) {
       rc = chv_expr_eval(ex[c], bt, rows, n, ins ? ob->cols[c] : outv[c], err);
       if (rc != CHV_OK) goto out;
@@ -934,6 +1086,21 @@ static int query_exprs(struct sql_session *s, const struct chv_sql_query *q,
       done += n;
       continue;
     }
+    if (nok) { /* keep the rows and their keys for the sort */
+      for (int k = 0; k < nok; k++) {
+        rc = chv_expr_eval(oex[k], bt, rows, n, acc[nout + nok + k], err);
+        if (rc != CHV_OK) goto out;
+      }
+      for (int c = 0; c < nout + nok; c++) {
+        const struct chv_vector *from =
+            c < nout ? outv[c] : acc[nout + nok + c - nout];
+        for (int64_t row = 0; row < n && rc == CHV_OK; row++)
+          rc = chv_vector_append_from(acc[c], from, row, err);
+        if (rc != CHV_OK) goto out;
+      }
+      done += n;
+      continue;
+    }
     for (int64_t row = 0; row < n; row++) {
       rc = emit_row(&r, heads, (const struct chv_vector *const *)outv, nout,
                     row, &cell, err);
@@ -941,8 +1108,13 @@ static int query_exprs(struct sql_session *s, const struct chv_sql_query *q,
     }
     done += n;
   }
+  if (rc == CHV_OK && nok)
+    rc = sort_emit(&r, heads, acc, nout, acc + nout, q->order_by, nok, done,
+                   limit, &cell, err);
   if (rc == CHV_OK && !ins) sql_result_print(&r, s->format, s->out);
 out:
+  for (int c = 0; c < nacc; c++) chv_vector_close(acc[c]);
+  free(acc);
   chv_batch_close(ob);
   if (outv)
     for (int c = 0; c < nout; c++) chv_vector_close(outv[c]);
@@ -963,6 +1135,483 @@ int sql_exec_query(struct sql_session *s, const struct chv_sql_stmt *st,
 }
 
 /* The query q; its rows go to ins (INSERT ... SELECT) when not NULL. */
+/* ---- GROUP BY and aggregates -------------------------------------------------- */
+
+/* True when e holds an aggregate call. */
+static bool has_agg(const struct chv_sql_expr *e) {
+  if (!e) return false;
+  switch (e->kind) {
+  case CHV_SQL_EXPR_FUNC:
+    if (sql_is_aggregate(e->u.func.name)) return true;
+    for (size_t i = 0; i < e->u.func.n; i++)
+      if (has_agg(e->u.func.args[i])) return true;
+    return false;
+  case CHV_SQL_EXPR_UNARY: return has_agg(e->u.unary.arg);
+  case CHV_SQL_EXPR_BINARY:
+    return has_agg(e->u.binary.left) || has_agg(e->u.binary.right);
+  case CHV_SQL_EXPR_IN:
+    if (has_agg(e->u.in.arg)) return true;
+    for (size_t i = 0; i < e->u.in.n; i++)
+      if (has_agg(e->u.in.list[i])) return true;
+    return false;
+  case CHV_SQL_EXPR_BETWEEN:
+    return has_agg(e->u.between.arg) || has_agg(e->u.between.low) ||
+           has_agg(e->u.between.high);
+  case CHV_SQL_EXPR_LIKE:
+    return has_agg(e->u.like.arg) || has_agg(e->u.like.pattern);
+  case CHV_SQL_EXPR_IS: return has_agg(e->u.is.arg);
+  case CHV_SQL_EXPR_CAST: return has_agg(e->u.cast.arg);
+  case CHV_SQL_EXPR_CASE:
+    if (has_agg(e->u.case_.operand) || has_agg(e->u.case_.else_)) return true;
+    for (size_t i = 0; i < e->u.case_.n; i++)
+      if (has_agg(e->u.case_.when[i]) || has_agg(e->u.case_.then[i]))
+        return true;
+    return false;
+  default: return false;
+  }
+}
+
+/* The aggregation of one query: keys (GROUP BY expressions) and the
+** distinct aggregate calls of the select list and HAVING. */
+struct agg_ctx {
+  chv_arena *a;
+  struct sql_bind *in;       /* binder over the table (keys, arguments) */
+  int nkeys;
+  const char **key_text;
+  struct chv_expr **key_expr;
+  int naggs, cap;
+  const char **agg_text;
+  enum chv_agg_fn *fns;
+  struct chv_expr **agg_arg; /* NULL for COUNT(*) */
+  const struct chv_type *rschema; /* the hash aggregation's result */
+};
+
+static const char *expr_text(chv_arena *a, const struct chv_sql_expr *e) {
+  struct chv_buf t;
+  chv_buf_init(&t);
+  sql_expr_text(e, &t);
+  char *p = NULL;
+  if (t.data && (p = chv_arena_alloc(a, t.len + 1)))
+    memcpy(p, t.data, t.len + 1);
+  chv_buf_free(&t);
+  return p;
+}
+
+/* Adds the aggregate calls of e to c (each distinct call once). */
+static int collect_aggs(struct agg_ctx *c, const struct chv_sql_expr *e,
+                        struct chv_sql_pos *pos, struct chv_error *err) {
+  if (!e || !has_agg(e)) return CHV_OK;
+  if (e->kind != CHV_SQL_EXPR_FUNC || !sql_is_aggregate(e->u.func.name)) {
+    /* recurse through the node's children */
+    switch (e->kind) {
+    case CHV_SQL_EXPR_FUNC:
+      for (size_t i = 0; i < e->u.func.n; i++)
+        CHV_RETURN_IF_ERR(collect_aggs(c, e->u.func.args[i], pos, err));
+      return CHV_OK;
+    case CHV_SQL_EXPR_UNARY: return collect_aggs(c, e->u.unary.arg, pos, err);
+    case CHV_SQL_EXPR_BINARY:
+      CHV_RETURN_IF_ERR(collect_aggs(c, e->u.binary.left, pos, err));
+      return collect_aggs(c, e->u.binary.right, pos, err);
+    case CHV_SQL_EXPR_IN:
+      return collect_aggs(c, e->u.in.arg, pos, err);
+    case CHV_SQL_EXPR_BETWEEN:
+      CHV_RETURN_IF_ERR(collect_aggs(c, e->u.between.arg, pos, err));
+      CHV_RETURN_IF_ERR(collect_aggs(c, e->u.between.low, pos, err));
+      return collect_aggs(c, e->u.between.high, pos, err);
+    case CHV_SQL_EXPR_LIKE: return collect_aggs(c, e->u.like.arg, pos, err);
+    case CHV_SQL_EXPR_IS: return collect_aggs(c, e->u.is.arg, pos, err);
+    case CHV_SQL_EXPR_CAST: return collect_aggs(c, e->u.cast.arg, pos, err);
+    case CHV_SQL_EXPR_CASE:
+      CHV_RETURN_IF_ERR(collect_aggs(c, e->u.case_.operand, pos, err));
+      CHV_RETURN_IF_ERR(collect_aggs(c, e->u.case_.else_, pos, err));
+      for (size_t i = 0; i < e->u.case_.n; i++) {
+        CHV_RETURN_IF_ERR(collect_aggs(c, e->u.case_.when[i], pos, err));
+        CHV_RETURN_IF_ERR(collect_aggs(c, e->u.case_.then[i], pos, err));
+      }
+      return CHV_OK;
+    default: return CHV_OK;
+    }
+  }
+  *pos = e->pos;
+  const char *text = expr_text(c->a, e);
+  if (!text) return sql_err(err, CHV_ENOMEM, "out of memory");
+  for (int j = 0; j < c->naggs; j++)
+    if (!strcmp(c->agg_text[j], text)) return CHV_OK;
+  const char *n = e->u.func.name;
+  enum chv_agg_fn fn;
+  if (!strcasecmp(n, "count"))
+    fn = e->u.func.star       ? CHV_AGG_COUNT_STAR
+         : e->u.func.distinct ? CHV_AGG_COUNT_DISTINCT
+                              : CHV_AGG_COUNT;
+  else if (!strcasecmp(n, "sum")) fn = CHV_AGG_SUM;
+  else if (!strcasecmp(n, "min")) fn = CHV_AGG_MIN;
+  else if (!strcasecmp(n, "max")) fn = CHV_AGG_MAX;
+  else fn = CHV_AGG_AVG;
+  if (e->u.func.distinct && fn != CHV_AGG_COUNT_DISTINCT)
+    return sql_err(err, CHV_ENOTSUP, "%s(DISTINCT ...) is not supported yet",
+                   n);
+  if (fn != CHV_AGG_COUNT_STAR && e->u.func.n != 1)
+    return sql_err(err, CHV_EINVAL, "%s takes one argument", n);
+  if (fn != CHV_AGG_COUNT_STAR && has_agg(e->u.func.args[0]))
+    return sql_err(err, CHV_EINVAL, "an aggregate inside %s", n);
+  if (c->naggs == c->cap) {
+    int cap = c->cap ? 2 * c->cap : 8;
+    const char **t = chv_arena_alloc(c->a, sizeof *t * (size_t)cap);
+    enum chv_agg_fn *f = chv_arena_alloc(c->a, sizeof *f * (size_t)cap);
+    struct chv_expr **x = chv_arena_alloc(c->a, sizeof *x * (size_t)cap);
+    if (!t || !f || !x) return sql_err(err, CHV_ENOMEM, "out of memory");
+    if (c->naggs) {
+      memcpy(t, c->agg_text, sizeof *t * (size_t)c->naggs);
+      memcpy(f, c->fns, sizeof *f * (size_t)c->naggs);
+      memcpy(x, c->agg_arg, sizeof *x * (size_t)c->naggs);
+    }
+    c->agg_text = t, c->fns = f, c->agg_arg = x, c->cap = cap;
+  }
+  struct chv_expr *arg = NULL;
+  if (fn != CHV_AGG_COUNT_STAR) {
+    CHV_RETURN_IF_ERR(sql_bind_expr(c->in, e->u.func.args[0], &arg));
+    const struct chv_type *rt;
+    *pos = e->pos;
+    CHV_RETURN_IF_ERR(chv_agg_result_type(c->a, fn, arg->type, &rt, err));
+  }
+  c->agg_text[c->naggs] = text;
+  c->fns[c->naggs] = fn;
+  c->agg_arg[c->naggs] = arg;
+  c->naggs++;
+  return CHV_OK;
+}
+
+/* Binds keys and aggregates over the aggregation's result batch. */
+static int post_hook(struct sql_bind *b, const struct chv_sql_expr *e,
+                     struct chv_expr **out, bool *done) {
+  struct agg_ctx *c = b->hook_ctx;
+  if (e->kind == CHV_SQL_EXPR_LITERAL) return CHV_OK;
+  const char *text = expr_text(c->a, e);
+  if (!text) return sql_err(b->err, CHV_ENOMEM, "out of memory");
+  for (int k = 0; k < c->nkeys; k++)
+    if (!strcmp(c->key_text[k], text)) {
+      *done = true;
+      return chv_expr_column(c->a, k, c->rschema->children[k], out, b->err);
+    }
+  if (e->kind == CHV_SQL_EXPR_FUNC && sql_is_aggregate(e->u.func.name))
+    for (int j = 0; j < c->naggs; j++)
+      if (!strcmp(c->agg_text[j], text)) {
+        *done = true;
+        return chv_expr_column(c->a, c->nkeys + j,
+                               c->rschema->children[c->nkeys + j], out,
+                               b->err);
+      }
+  if (e->kind == CHV_SQL_EXPR_COLUMN)
+    return sql_err(b->err, CHV_EINVAL,
+                   "column %s is neither in GROUP BY nor inside an aggregate",
+                   text);
+  return CHV_OK;
+}
+
+/* SELECT with GROUP BY, HAVING or aggregates: the keys and aggregate
+** arguments are evaluated on each (filtered) batch and grouped by
+** chv_hash_agg; the items and HAVING are then evaluated over its result. */
+static int query_agg(struct sql_session *s, const struct chv_sql_query *q,
+                     const struct chv_table *t, chv_arena *a,
+                     struct chv_part_filter *filter,
+                     const struct chv_buf *where,
+                     const struct chv_sql_expr **resid, size_t nresid,
+                     int64_t limit, bool explain, struct chv_sql_pos stpos,
+                     struct chv_sql_pos *pos, struct chv_error *err) {
+  struct sql_bind b, pb;
+  memset(&pb, 0, sizeof pb);
+  struct agg_ctx c;
+  memset(&c, 0, sizeof c);
+  c.a = a;
+  c.in = &b;
+  struct sql_result r;
+  sql_result_init(&r);
+  struct chv_buf ftext, cell;
+  chv_buf_init(&ftext);
+  chv_buf_init(&cell);
+  chv_scan *scan = NULL;
+  chv_hash_agg *h = NULL;
+  struct chv_type *ins = NULL;
+  struct chv_batch *inb = NULL, *rb = NULL;
+  struct chv_vector **outv = NULL, **okeys = NULL;
+  uint32_t *sel = NULL;
+  int nout = 0;
+  int rc = sql_bind_init(&b, t, q->from->alias, a, pos, err);
+  if (rc != CHV_OK) goto out;
+  /* SELECT DISTINCT: grouped by the select items */
+  bool dist = q->distinct;
+  if (dist) {
+    bool aggs = q->ngroup_by || q->having;
+    for (size_t i = 0; i < q->nitems && !aggs; i++)
+      aggs = has_agg(q->items[i].expr);
+    if (aggs) {
+      *pos = q->pos;
+      rc = sql_err(err, CHV_ENOTSUP, "SELECT DISTINCT with GROUP BY or "
+                   "aggregates is not supported yet");
+      goto out;
+    }
+  }
+  size_t ng = dist ? q->nitems : q->ngroup_by;
+  c.nkeys = (int)ng;
+  c.key_text = chv_arena_alloc(a, sizeof *c.key_text * (ng + 1));
+  c.key_expr = chv_arena_alloc(a, sizeof *c.key_expr * (ng + 1));
+  if (!c.key_text || !c.key_expr) {
+    rc = sql_err(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
+  for (int k = 0; k < c.nkeys; k++) {
+    const struct chv_sql_expr *g = dist ? q->items[k].expr : q->group_by[k];
+    if (g->kind == CHV_SQL_EXPR_STAR) {
+      *pos = g->pos;
+      rc = sql_err(err, CHV_ENOTSUP, "SELECT DISTINCT * is not supported yet");
+      goto out;
+    }
+    if (has_agg(g)) {
+      *pos = g->pos;
+      rc = sql_err(err, CHV_EINVAL, "an aggregate in GROUP BY");
+      goto out;
+    }
+    rc = sql_bind_expr(&b, g, &c.key_expr[k]);
+    if (rc != CHV_OK) goto out;
+    if (!chv_type_is_primitive(c.key_expr[k]->type->id)) {
+      *pos = g->pos;
+      rc = sql_err(err, CHV_ENOTSUP, "GROUP BY a nested type is not supported");
+      goto out;
+    }
+    c.key_text[k] = expr_text(a, g);
+    if (!c.key_text[k]) {
+      rc = sql_err(err, CHV_ENOMEM, "out of memory");
+      goto out;
+    }
+  }
+  for (size_t i = 0; i < q->nitems; i++) {
+    if (q->items[i].expr->kind == CHV_SQL_EXPR_STAR) {
+      *pos = q->items[i].expr->pos;
+      rc = sql_err(err, CHV_EINVAL, "* with GROUP BY or aggregates");
+      goto out;
+    }
+    rc = collect_aggs(&c, q->items[i].expr, pos, err);
+    if (rc != CHV_OK) goto out;
+  }
+  rc = collect_aggs(&c, q->having, pos, err);
+  if (rc != CHV_OK) goto out;
+  struct chv_expr *pred = NULL;
+  for (size_t i = 0; i < nresid; i++) {
+    struct chv_expr *x;
+    if (has_agg(resid[i])) {
+      *pos = resid[i]->pos;
+      rc = sql_err(err, CHV_EINVAL, "an aggregate in WHERE (use HAVING)");
+      goto out;
+    }
+    rc = sql_bind_expr(&b, resid[i], &x);
+    if (rc != CHV_OK) goto out;
+    if (x->type->id != CHV_TYPE_BOOLEAN) {
+      *pos = resid[i]->pos;
+      rc = sql_err(err, CHV_ETYPE, "WHERE condition is not boolean");
+      goto out;
+    }
+    if (i) chv_buf_puts(&ftext, " AND ");
+    sql_expr_text(resid[i], &ftext);
+    if (pred) {
+      rc = chv_expr_and(a, pred, x, &pred, err);
+      if (rc != CHV_OK) goto out;
+    } else {
+      pred = x;
+    }
+  }
+  if (b.ncols == 0) {
+    struct chv_expr *x;
+    rc = sql_bind_column(&b, 0, &x);
+    if (rc != CHV_OK) goto out;
+  }
+  /* The aggregation's input: keys, then the aggregate arguments. */
+  int nin = c.nkeys + c.naggs;
+  int *key_cols = chv_arena_alloc(a, sizeof(int) * (size_t)(c.nkeys + 1));
+  int *agg_cols = chv_arena_alloc(a, sizeof(int) * (size_t)(c.naggs + 1));
+  struct chv_expr **inx = chv_arena_alloc(a, sizeof *inx * (size_t)(nin + 1));
+  if (!key_cols || !agg_cols || !inx ||
+      chv_type_new(CHV_TYPE_STRUCT, &ins) != CHV_OK) {
+    rc = sql_err(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
+  int ncol = 0;
+  for (int i = 0; i < nin; i++) {
+    struct chv_expr *x = i < c.nkeys ? c.key_expr[i] : c.agg_arg[i - c.nkeys];
+    if (i < c.nkeys) key_cols[i] = ncol;
+    else agg_cols[i - c.nkeys] = x ? ncol : -1;
+    if (!x) continue;
+    char fname[32];
+    snprintf(fname, sizeof fname, "c%d", ncol);
+    struct chv_type *ft;
+    if (chv_type_clone(x->type, &ft) != CHV_OK ||
+        chv_type_struct_add(ins, fname, ft) != CHV_OK) {
+      rc = sql_err(err, CHV_ENOMEM, "out of memory");
+      goto out;
+    }
+    inx[ncol++] = x;
+  }
+  struct chv_hash_agg_spec spec = {c.nkeys, key_cols, c.naggs, c.fns,
+                                   agg_cols, 0};
+  rc = chv_hash_agg_open(ins, &spec, &h, err);
+  if (rc != CHV_OK) goto out;
+  rc = chv_batch_open(ins, 0, &inb, err);
+  if (rc != CHV_OK) goto out;
+  struct chv_scan_options so;
+  chv_scan_options_init(&so);
+  so.filter = filter;
+  so.columns = b.cols;
+  so.ncolumns = b.ncols;
+  *pos = stpos;
+  rc = chv_scan_open(s->cat, t->db, t->name, &so, &scan, err);
+  if (rc == CHV_ETYPE && q->where) *pos = q->where->pos;
+  if (rc != CHV_OK) goto out;
+  if (explain) {
+    print_plan(s, t, scan, b.cols, b.ncols, -1, where, &ftext);
+    goto out;
+  }
+  int64_t selcap = 0;
+  struct chv_batch *bt;
+  while ((rc = chv_scan_next(scan, &bt, err)) == CHV_OK && bt) {
+    int64_t n = bt->nrows;
+    const uint32_t *rows = NULL;
+    if (pred) {
+      if (bt->nrows > selcap) {
+        uint32_t *nsel = realloc(sel, sizeof *sel * (size_t)bt->nrows);
+        if (!nsel) {
+          rc = sql_err(err, CHV_ENOMEM, "out of memory");
+          goto out;
+        }
+        sel = nsel;
+        selcap = bt->nrows;
+      }
+      rc = chv_expr_filter(pred, bt, NULL, bt->nrows, sel, &n, err);
+      if (rc != CHV_OK) goto out;
+      rows = sel;
+    }
+    for (int i = 0; i < ncol; i++) {
+      rc = chv_expr_eval(inx[i], bt, rows, n, inb->cols[i], err);
+      if (rc != CHV_OK) goto out;
+    }
+    inb->nrows = n;
+    rc = chv_hash_agg_add(h, inb, NULL, n, err);
+    if (rc != CHV_OK) goto out;
+  }
+  if (rc != CHV_OK) goto out;
+  rc = chv_hash_agg_result(h, &rb, err);
+  if (rc != CHV_OK) goto out;
+  c.rschema = rb->schema;
+  /* The items and HAVING over the result. */
+  rc = sql_bind_init(&pb, t, q->from->alias, a, pos, err);
+  if (rc != CHV_OK) goto out;
+  pb.hook = post_hook;
+  pb.hook_ctx = &c;
+  struct chv_expr **ex = chv_arena_alloc(a, sizeof *ex * (q->nitems + 1));
+  const char **heads = chv_arena_alloc(a, sizeof *heads * (q->nitems + 1));
+  outv = calloc(q->nitems + 1, sizeof *outv);
+  if (!ex || !heads || !outv) {
+    rc = sql_err(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
+  for (size_t i = 0; i < q->nitems; i++) {
+    const struct chv_sql_expr *e = q->items[i].expr;
+    rc = sql_bind_expr(&pb, e, &ex[nout]);
+    if (rc != CHV_OK) goto out;
+    if (q->items[i].alias) {
+      heads[nout] = q->items[i].alias;
+    } else if (e->kind == CHV_SQL_EXPR_COLUMN) {
+      heads[nout] = e->u.column.parts[e->u.column.nparts - 1];
+    } else {
+      char *hd = chv_arena_alloc(a, 24);
+      if (!hd) {
+        rc = sql_err(err, CHV_ENOMEM, "out of memory");
+        goto out;
+      }
+      snprintf(hd, 24, "_c%d", nout);
+      heads[nout] = hd;
+    }
+    nout++;
+  }
+  int64_t n = rb->nrows;
+  const uint32_t *rows = NULL;
+  if (q->having) {
+    struct chv_expr *hv;
+    rc = sql_bind_expr(&pb, q->having, &hv);
+    if (rc != CHV_OK) goto out;
+    if (hv->type->id != CHV_TYPE_BOOLEAN) {
+      *pos = q->having->pos;
+      rc = sql_err(err, CHV_ETYPE, "HAVING condition is not boolean");
+      goto out;
+    }
+    free(sel);
+    sel = malloc(sizeof *sel * (size_t)(n + 1));
+    if (!sel) {
+      rc = sql_err(err, CHV_ENOMEM, "out of memory");
+      goto out;
+    }
+    rc = chv_expr_filter(hv, rb, NULL, rb->nrows, sel, &n, err);
+    if (rc != CHV_OK) goto out;
+    rows = sel;
+  }
+  if (limit >= 0 && n > limit && !q->norder_by) n = limit;
+  for (int i = 0; i < nout; i++) {
+    rc = chv_vector_open(ex[i]->type, 0, &outv[i], err);
+    if (rc == CHV_OK) rc = chv_expr_eval(ex[i], rb, rows, n, outv[i], err);
+    if (rc != CHV_OK) goto out;
+  }
+  int nok = (int)q->norder_by;
+  if (nok) {
+    okeys = calloc((size_t)nok + 1, sizeof *okeys);
+    if (!okeys) {
+      rc = sql_err(err, CHV_ENOMEM, "out of memory");
+      goto out;
+    }
+  }
+  for (int k = 0; k < nok; k++) {
+    int ord;
+    struct chv_expr *x;
+    rc = order_item(q, (size_t)k, &ord, pos, err);
+    if (rc == CHV_OK && ord < 0) {
+      rc = sql_bind_expr(&pb, q->order_by[k].expr, &x);
+    } else if (rc == CHV_OK) {
+      x = ex[ord];
+    }
+    if (rc != CHV_OK) goto out;
+    if (!chv_type_is_primitive(x->type->id)) {
+      *pos = q->order_by[k].expr->pos;
+      rc = sql_err(err, CHV_ENOTSUP, "ORDER BY a nested type");
+      goto out;
+    }
+    rc = chv_vector_open(x->type, 0, &okeys[k], err);
+    if (rc == CHV_OK) rc = chv_expr_eval(x, rb, rows, n, okeys[k], err);
+    if (rc != CHV_OK) goto out;
+  }
+  rc = sql_result_columns(&r, nout, heads);
+  if (rc != CHV_OK) goto out;
+  r.has_json = s->format == SQL_FMT_JSONL;
+  rc = sort_emit(&r, heads, outv, nout, okeys, q->order_by, nok, n, limit,
+                 &cell, err);
+  if (rc == CHV_OK) sql_result_print(&r, s->format, s->out);
+out:
+  if (okeys)
+    for (size_t k = 0; k < q->norder_by; k++) chv_vector_close(okeys[k]);
+  free(okeys);
+  if (outv)
+    for (int i = 0; i < nout; i++) chv_vector_close(outv[i]);
+  free(outv);
+  free(sel);
+  chv_batch_close(rb);
+  chv_batch_close(inb);
+  chv_scan_close(scan);
+  chv_hash_agg_close(h);
+  chv_type_free(ins);
+  chv_buf_free(&ftext);
+  chv_buf_free(&cell);
+  sql_result_free(&r);
+  if (pb.t) sql_bind_free(&pb);
+  sql_bind_free(&b);
+  return rc;
+}
+
 static int run_query(struct sql_session *s, const struct chv_sql_query *q,
                      struct chv_sql_pos stpos, bool explain,
                      struct sql_target *ins, struct chv_sql_pos *pos,
@@ -1072,7 +1721,21 @@ static int run_query(struct sql_session *s, const struct chv_sql_query *q,
       if (rc != CHV_OK) goto out;
     }
   }
-  if (exprs || nresid || ins) {
+  bool agg = q->ngroup_by || q->having || q->distinct;
+  for (size_t i = 0; i < q->nitems && !agg; i++) agg = has_agg(q->items[i].expr);
+  if (agg) {
+    *pos = q->pos;
+    if (ins) {
+      rc = sql_err(err, CHV_ENOTSUP,
+                   "INSERT ... SELECT with GROUP BY or aggregates is not "
+                   "supported yet");
+      goto out;
+    }
+    rc = query_agg(s, q, &t, a, filter, &where, resid, nresid, limit, explain,
+                   stpos, pos, err);
+    goto out;
+  }
+  if (exprs || nresid || ins || q->norder_by) {
     rc = query_exprs(s, q, &t, a, filter, &where, resid, nresid, limit,
                      explain, stpos, ins, pos, err);
     goto out;

@@ -116,7 +116,15 @@ struct sql_bind {
   int ncols;
   struct chv_sql_pos *pos;
   struct chv_error *err;
+  /* Called first on each node when set: binds e itself (*done = true) or
+  ** leaves it to the binder (GROUP BY keys and aggregates over the result
+  ** of a hash aggregation). */
+  int (*hook)(struct sql_bind *b, const struct chv_sql_expr *e,
+              struct chv_expr **out, bool *done);
+  void *hook_ctx;
 };
+/* count, sum, min, max, avg */
+bool sql_is_aggregate(const char *name);
 int sql_bind_init(struct sql_bind *b, const struct chv_table *t,
                   const char *alias, chv_arena *a, struct chv_sql_pos *pos,
                   struct chv_error *err);

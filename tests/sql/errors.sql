@@ -17,13 +17,13 @@ SELECT a FROM t WHERE b RLIKE 'x';
 -- run
 SELECT a FROM t WHERE a IN (SELECT a FROM t);
 -- run
-SELECT a, count(*) FROM t GROUP BY a;
+WITH w AS (SELECT a FROM t) SELECT a FROM w;
 -- run
-SELECT * FROM t ORDER BY a;
+SELECT * FROM (SELECT a FROM t) s;
 -- run
 SELECT * FROM t JOIN t t2 ON t.a = t2.a;
 -- run
-SELECT sum(a) FROM t;
+SELECT DISTINCT * FROM t;
 -- run
 CREATE TABLE t3 (a INT) STORED AS PARQUET;
 -- run

@@ -1,0 +1,31 @@
+-- GROUP BY with COUNT(*)/COUNT/SUM/MIN/MAX/AVG/COUNT(DISTINCT) and HAVING
+-- through chv_hash_agg; aggregates without GROUP BY give one row; NULL keys
+-- form one group; SELECT DISTINCT groups by the select items.
+CREATE TABLE t (a INT, b STRING, amount DOUBLE, price DECIMAL(6,2)) PARTITIONED BY (dt STRING);
+INSERT INTO t VALUES (1, 'x', 5.5, 1.10, 'd1'), (2, 'y', 20, 2.25, 'd1'), (3, NULL, NULL, NULL, 'd2'), (NULL, 'x', 11, 3.00, 'd2'), (2, NULL, 1, 0.05, 'd2');
+SELECT b, count(*) AS n, count(a), sum(a), min(amount), max(amount), avg(amount), count(DISTINCT dt), sum(price), avg(price) FROM t GROUP BY b ORDER BY b;
+SELECT count(*), count(b), sum(amount), avg(a), min(b), max(b) FROM t;
+SELECT count(*), sum(a), max(b) FROM t WHERE a > 100;
+SELECT dt, sum(a) + 1 AS s1, count(*) AS n FROM t GROUP BY dt HAVING count(*) > 2;
+SELECT a % 2 AS odd, count(*) FROM t GROUP BY a % 2 ORDER BY odd;
+SELECT dt, b, count(*) FROM t WHERE amount >= 1 GROUP BY dt, b ORDER BY dt, b;
+SELECT b, count(*) FROM t GROUP BY b HAVING min(a) > 1 OR b IS NULL ORDER BY b;
+SELECT DISTINCT b FROM t ORDER BY b;
+SELECT DISTINCT dt, a % 2 AS odd FROM t ORDER BY dt, odd DESC;
+EXPLAIN SELECT b, count(*) FROM t WHERE dt = 'd2' AND a > 1 GROUP BY b;
+-- run
+SELECT b, a FROM t GROUP BY b;
+-- run
+SELECT sum(b) FROM t;
+-- run
+SELECT a FROM t WHERE count(*) > 1;
+-- run
+SELECT b, count(*) FROM t GROUP BY b HAVING count(*);
+-- run
+SELECT sum(DISTINCT a) FROM t;
+-- run
+SELECT *, count(*) FROM t;
+-- run
+INSERT INTO t PARTITION (dt='d3') SELECT a, b, sum(amount), max(price) FROM t GROUP BY a, b;
+-- run
+SELECT count(*) FROM t;

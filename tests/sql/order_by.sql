@@ -1,0 +1,23 @@
+-- ORDER BY expressions, select aliases and positions, ASC/DESC with
+-- Hive's NULL order (NULLS FIRST for ASC, NULLS LAST for DESC) unless
+-- NULLS FIRST/LAST is given; LIMIT after the sort; ties keep scan order.
+CREATE TABLE t (a INT, b STRING, amount DOUBLE, d DATE) PARTITIONED BY (dt STRING);
+INSERT INTO t VALUES (1, 'x', 5.5, DATE '2020-01-02', 'd1'), (2, 'y', 20, NULL, 'd1'), (3, NULL, NULL, DATE '2019-12-31', 'd2'), (NULL, 'x', 11, DATE '2020-01-01', 'd2'), (2, NULL, -1, DATE '2021-05-05', 'd2');
+SELECT a, b FROM t ORDER BY a;
+SELECT a, b FROM t ORDER BY a DESC;
+SELECT a, b FROM t ORDER BY a ASC NULLS LAST;
+SELECT a, b FROM t ORDER BY a DESC NULLS FIRST;
+SELECT a, b FROM t ORDER BY b NULLS LAST, a DESC NULLS FIRST;
+SELECT a * 2 AS twice, b FROM t ORDER BY twice DESC LIMIT 2;
+SELECT a, b FROM t ORDER BY 2, 1;
+SELECT b, d FROM t ORDER BY d;
+SELECT a, amount FROM t WHERE amount < 100 ORDER BY amount DESC;
+SELECT * FROM t ORDER BY amount / a, dt LIMIT 3;
+SELECT upper(b) AS u FROM t WHERE dt = 'd2' ORDER BY u;
+EXPLAIN SELECT a FROM t ORDER BY b LIMIT 1;
+-- run
+SELECT a FROM t ORDER BY 3;
+-- run
+SELECT a FROM t ORDER BY nosuch;
+-- run
+SELECT a FROM t ORDER BY a LIMIT 1;
