@@ -61,7 +61,8 @@ plan() {
 }
 
 # Calibration: statement 0 runs to the end, timed, so that kills can be
-# spread over a statement's whole run on this machine and build.
+# spread over a statement's whole run on this machine and build; the window
+# narrows whenever a statement ends before its kill.
 plan 0
 t0=$(date +%s%N)
 "$chive" sql --warehouse "$wh" -f "$tmp/stmt" > /dev/null || exit 1
@@ -80,7 +81,13 @@ while [ $killed -lt 50 ] && [ $i -lt 150 ]; do
   pid=$!
   ms=$(( RANDOM % span ))
   sleep "$(( ms / 1000 )).$(printf '%03d' $(( ms % 1000 )))"
-  kill -9 "$pid" 2> /dev/null && killed=$((killed + 1))
+  # A statement that finished first narrows the window (the machine may be
+  # busier or idler than when it was timed).
+  if kill -9 "$pid" 2> /dev/null; then
+    killed=$((killed + 1))
+  else
+    span=$(( span * 3 / 4 + 1 ))
+  fi
   wait "$pid" 2> /dev/null
   now=$(table_digest)
   if [ "$now" = "$after" ]; then
