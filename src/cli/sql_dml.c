@@ -848,6 +848,67 @@ static bool qualifier_ok(const struct chv_sql_name *n, int nq,
                          const struct chv_table *t, const char *alias);
 
 
+/* INSERT ... SELECT: checks the column count and casts each output
+** expression ex[c] to the target column's type (an error naming the
+** column when CAST does not allow it). */
+static int target_casts(struct sql_target *ins, const struct chv_sql_query *q,
+                        const struct chv_table *t, chv_arena *a,
+                        struct chv_expr **ex, int nout,
+                        struct chv_sql_pos *pos, struct chv_error *err) {
+  int rc;
+  const struct chv_type *ts = ins->schema;
+  if (nout != ts->nchildren) {
+    *pos = q->pos;
+    if (ts->nchildren > ins->t->ncols)
+      rc = sql_err(err, CHV_EINVAL,
+                   "the query gives %d columns but %s.%s takes %d (%d "
+                   "columns and the dynamic partition keys)", nout,
+                   ins->t->db, ins->t->name, ts->nchildren, ins->t->ncols);
+    else
+      rc = sql_err(err, CHV_EINVAL,
+                   "the query gives %d columns but %s.%s has %d", nout,
+                   ins->t->db, ins->t->name, ts->nchildren);
+    return rc;
+  }
+  for (int c = 0; c < nout; c++) {
+    const struct chv_type *to = ts->children[c];
+    if (chv_type_equal(ex[c]->type, to)) continue;
+    char from[64], tn[64];
+    type_name(ex[c]->type, from, sizeof from);
+    type_name(to, tn, sizeof tn);
+    if (!chv_type_is_primitive(to->id) ||
+        !chv_type_is_primitive(ex[c]->type->id) ||
+        chv_expr_cast(a, ex[c], to, &ex[c], err) != CHV_OK) {
+      size_t item = 0; /* the select item giving column c */
+      for (int k = 0; item < q->nitems; item++) {
+        k += q->items[item].expr->kind == CHV_SQL_EXPR_STAR
+                 ? t->ncols + t->npkeys : 1;
+        if (k > c) break;
+      }
+      if (item < q->nitems) *pos = q->items[item].expr->pos;
+      rc = sql_err(err, CHV_ETYPE, "column %s (%s): cannot convert %s to %s",
+                   ts->names[c], tn, from, tn);
+      return rc;
+    }
+  }
+  return CHV_OK;
+}
+
+/* Writes the n rows of ob (on ins->schema) through the sink. */
+static int target_write(struct sql_target *ins, struct chv_batch *ob,
+                        int64_t n, struct chv_error *err) {
+  int rc = CHV_OK;
+  ob->nrows = n;
+  if (n && ins->t->npkeys > ins->nstatic)
+    rc = chv_sink_write_dynamic(ins->sink, ins->nstatic, ins->statics, ob,
+                                err);
+  else if (n)
+    rc = chv_sink_write(ins->sink, ins->t->npkeys ? ins->statics : NULL, ob,
+                        err);
+  if (rc == CHV_OK) ins->written += n;
+  return rc;
+}
+
 /* SELECT with expressions or a residual filter: the select items and the
 ** residual conjuncts are bound over the table, the scan reads the columns
 ** they need, each batch is filtered and the items evaluated over the rows
@@ -925,41 +986,8 @@ static int query_exprs(struct sql_session *s, const struct chv_sql_query *q,
     nout++;
   }
   if (ins) {
-    const struct chv_type *ts = ins->schema;
-    if (nout != ts->nchildren) {
-      *pos = q->pos;
-      if (ts->nchildren > ins->t->ncols)
-        rc = sql_err(err, CHV_EINVAL,
-                     "the query gives %d columns but %s.%s takes %d (%d "
-                     "columns and the dynamic partition keys)", nout,
-                     ins->t->db, ins->t->name, ts->nchildren, ins->t->ncols);
-      else
-        rc = sql_err(err, CHV_EINVAL,
-                     "the query gives %d columns but %s.%s has %d", nout,
-                     ins->t->db, ins->t->name, ts->nchildren);
-      goto out;
-    }
-    for (int c = 0; c < nout; c++) {
-      const struct chv_type *to = ts->children[c];
-      if (chv_type_equal(ex[c]->type, to)) continue;
-      char from[64], tn[64];
-      type_name(ex[c]->type, from, sizeof from);
-      type_name(to, tn, sizeof tn);
-      if (!chv_type_is_primitive(to->id) ||
-          !chv_type_is_primitive(ex[c]->type->id) ||
-          chv_expr_cast(a, ex[c], to, &ex[c], err) != CHV_OK) {
-        size_t item = 0; /* the select item giving column c */
-        for (int k = 0; item < q->nitems; item++) {
-          k += q->items[item].expr->kind == CHV_SQL_EXPR_STAR
-                   ? t->ncols + t->npkeys : 1;
-          if (k > c) break;
-        }
-        if (item < q->nitems) *pos = q->items[item].expr->pos;
-        rc = sql_err(err, CHV_ETYPE, "column %s (%s): cannot convert %s to %s",
-                     ts->names[c], tn, from, tn);
-        goto out;
-      }
-    }
+    rc = target_casts(ins, q, t, a, ex, nout, pos, err);
+    if (rc != CHV_OK) goto out;
   }
   struct chv_expr **oex = chv_arena_alloc(a, sizeof *oex * (size_t)(nok + 1));
   if (!oex) {
@@ -1074,15 +1102,8 @@ static int query_exprs(struct sql_session *s, const struct chv_sql_query *q,
       if (rc != CHV_OK) goto out;
     }
     if (ins) {
-      ob->nrows = n;
-      if (n && ins->t->npkeys > ins->nstatic)
-        rc = chv_sink_write_dynamic(ins->sink, ins->nstatic, ins->statics, ob,
-                                    err);
-      else if (n)
-        rc = chv_sink_write(ins->sink, ins->t->npkeys ? ins->statics : NULL,
-                            ob, err);
+      rc = target_write(ins, ob, n, err);
       if (rc != CHV_OK) goto out;
-      ins->written += n;
       done += n;
       continue;
     }
@@ -1317,7 +1338,8 @@ static int query_agg(struct sql_session *s, const struct chv_sql_query *q,
                      const struct chv_buf *where,
                      const struct chv_sql_expr **resid, size_t nresid,
                      int64_t limit, bool explain, struct chv_sql_pos stpos,
-                     struct chv_sql_pos *pos, struct chv_error *err) {
+                     struct sql_target *ins, struct chv_sql_pos *pos,
+                     struct chv_error *err) {
   struct sql_bind b, pb;
   memset(&pb, 0, sizeof pb);
   struct agg_ctx c;
@@ -1331,8 +1353,8 @@ static int query_agg(struct sql_session *s, const struct chv_sql_query *q,
   chv_buf_init(&cell);
   chv_scan *scan = NULL;
   chv_hash_agg *h = NULL;
-  struct chv_type *ins = NULL;
-  struct chv_batch *inb = NULL, *rb = NULL;
+  struct chv_type *in_type = NULL;
+  struct chv_batch *inb = NULL, *rb = NULL, *ob = NULL;
   struct chv_vector **outv = NULL, **okeys = NULL;
   uint32_t *sel = NULL;
   int nout = 0;
@@ -1430,7 +1452,7 @@ static int query_agg(struct sql_session *s, const struct chv_sql_query *q,
   int *agg_cols = chv_arena_alloc(a, sizeof(int) * (size_t)(c.naggs + 1));
   struct chv_expr **inx = chv_arena_alloc(a, sizeof *inx * (size_t)(nin + 1));
   if (!key_cols || !agg_cols || !inx ||
-      chv_type_new(CHV_TYPE_STRUCT, &ins) != CHV_OK) {
+      chv_type_new(CHV_TYPE_STRUCT, &in_type) != CHV_OK) {
     rc = sql_err(err, CHV_ENOMEM, "out of memory");
     goto out;
   }
@@ -1444,7 +1466,7 @@ static int query_agg(struct sql_session *s, const struct chv_sql_query *q,
     snprintf(fname, sizeof fname, "c%d", ncol);
     struct chv_type *ft;
     if (chv_type_clone(x->type, &ft) != CHV_OK ||
-        chv_type_struct_add(ins, fname, ft) != CHV_OK) {
+        chv_type_struct_add(in_type, fname, ft) != CHV_OK) {
       rc = sql_err(err, CHV_ENOMEM, "out of memory");
       goto out;
     }
@@ -1452,9 +1474,9 @@ static int query_agg(struct sql_session *s, const struct chv_sql_query *q,
   }
   struct chv_hash_agg_spec spec = {c.nkeys, key_cols, c.naggs, c.fns,
                                    agg_cols, 0};
-  rc = chv_hash_agg_open(ins, &spec, &h, err);
+  rc = chv_hash_agg_open(in_type, &spec, &h, err);
   if (rc != CHV_OK) goto out;
-  rc = chv_batch_open(ins, 0, &inb, err);
+  rc = chv_batch_open(in_type, 0, &inb, err);
   if (rc != CHV_OK) goto out;
   struct chv_scan_options so;
   chv_scan_options_init(&so);
@@ -1531,6 +1553,16 @@ static int query_agg(struct sql_session *s, const struct chv_sql_query *q,
     }
     nout++;
   }
+  if (ins) {
+    if (q->norder_by) {
+      *pos = q->order_by[0].expr->pos;
+      rc = sql_err(err, CHV_ENOTSUP,
+                   "ORDER BY in INSERT ... SELECT is not supported yet");
+      goto out;
+    }
+    rc = target_casts(ins, q, t, a, ex, nout, pos, err);
+    if (rc != CHV_OK) goto out;
+  }
   int64_t n = rb->nrows;
   const uint32_t *rows = NULL;
   if (q->having) {
@@ -1553,6 +1585,13 @@ static int query_agg(struct sql_session *s, const struct chv_sql_query *q,
     rows = sel;
   }
   if (limit >= 0 && n > limit && !q->norder_by) n = limit;
+  if (ins) {
+    rc = chv_batch_open(ins->schema, 0, &ob, err);
+    for (int i = 0; i < nout && rc == CHV_OK; i++)
+      rc = chv_expr_eval(ex[i], rb, rows, n, ob->cols[i], err);
+    if (rc == CHV_OK) rc = target_write(ins, ob, n, err);
+    goto out;
+  }
   for (int i = 0; i < nout; i++) {
     rc = chv_vector_open(ex[i]->type, 0, &outv[i], err);
     if (rc == CHV_OK) rc = chv_expr_eval(ex[i], rb, rows, n, outv[i], err);
@@ -1599,11 +1638,12 @@ out:
     for (int i = 0; i < nout; i++) chv_vector_close(outv[i]);
   free(outv);
   free(sel);
+  chv_batch_close(ob);
   chv_batch_close(rb);
   chv_batch_close(inb);
   chv_scan_close(scan);
   chv_hash_agg_close(h);
-  chv_type_free(ins);
+  chv_type_free(in_type);
   chv_buf_free(&ftext);
   chv_buf_free(&cell);
   sql_result_free(&r);
@@ -1725,14 +1765,8 @@ static int run_query(struct sql_session *s, const struct chv_sql_query *q,
   for (size_t i = 0; i < q->nitems && !agg; i++) agg = has_agg(q->items[i].expr);
   if (agg) {
     *pos = q->pos;
-    if (ins) {
-      rc = sql_err(err, CHV_ENOTSUP,
-                   "INSERT ... SELECT with GROUP BY or aggregates is not "
-                   "supported yet");
-      goto out;
-    }
     rc = query_agg(s, q, &t, a, filter, &where, resid, nresid, limit, explain,
-                   stpos, pos, err);
+                   stpos, ins, pos, err);
     goto out;
   }
   if (exprs || nresid || ins || q->norder_by) {

@@ -26,6 +26,6 @@ SELECT sum(DISTINCT a) FROM t;
 -- run
 SELECT *, count(*) FROM t;
 -- run
-INSERT INTO t PARTITION (dt='d3') SELECT a, b, sum(amount), max(price) FROM t GROUP BY a, b;
+INSERT INTO t PARTITION (dt='d3') SELECT a, b, sum(amount) FROM t GROUP BY a, b;
 -- run
 SELECT count(*) FROM t;

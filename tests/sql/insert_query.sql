@@ -29,7 +29,19 @@ INSERT INTO dst PARTITION (day='s', part=7) SELECT a, b, DATE '2020-01-01' FROM 
 -- run
 INSERT INTO dst PARTITION (day='s', part=7) SELECT a, b, nosuch FROM src;
 -- run
-INSERT INTO dst PARTITION (day='s', part=7) SELECT a, b, count(*) FROM src GROUP BY a, b;
+INSERT INTO dst PARTITION (day='s', part=7) SELECT a, b, amount FROM src ORDER BY a;
 -- run
 SELECT * FROM dst WHERE day = 's';
 SELECT * FROM flat;
+-- run
+-- INSERT ... SELECT with GROUP BY and HAVING, into static and dynamic
+-- partitions; aggregates converted to the column types.
+CREATE TABLE sums (n BIGINT, total DECIMAL(6,1), name STRING) PARTITIONED BY (k STRING);
+INSERT INTO sums PARTITION (k='all') SELECT count(*), sum(amount), max(b) FROM src;
+INSERT INTO sums PARTITION (k) SELECT count(*), sum(amount), min(b), dt FROM src GROUP BY dt HAVING count(*) > 1;
+INSERT OVERWRITE TABLE sums PARTITION (k) SELECT DISTINCT a, a, b, 'd' FROM src WHERE a = 2;
+SELECT * FROM sums ORDER BY k, n;
+-- run
+INSERT INTO sums PARTITION (k='x') SELECT count(*), sum(amount), max(b) FROM src ORDER BY 1;
+-- run
+SELECT * FROM sums ORDER BY k, n;
