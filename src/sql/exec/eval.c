@@ -500,18 +500,22 @@ out_free_a:
     }                                                                         \
   } while (0)
 
-#define CMP_TYPE(T)                                                           \
+/* LOOP(T, op) instantiated for the comparison fn in scope; serves both the
+** comparison kernels (CMP_LOOP) and the filter fast path (FAST_FILTER). */
+#define CMP_DISPATCH(LOOP, T)                                                 \
   do {                                                                        \
     switch (fn) {                                                             \
     case CHV_FN_EQ:                                                           \
-    case CHV_FN_NSEQ: CMP_LOOP(T, ==); break;                                 \
-    case CHV_FN_NE: CMP_LOOP(T, !=); break;                                   \
-    case CHV_FN_LT: CMP_LOOP(T, <); break;                                    \
-    case CHV_FN_LE: CMP_LOOP(T, <=); break;                                   \
-    case CHV_FN_GT: CMP_LOOP(T, >); break;                                    \
-    default: CMP_LOOP(T, >=); break;                                          \
+    case CHV_FN_NSEQ: LOOP(T, ==); break;                                     \
+    case CHV_FN_NE: LOOP(T, !=); break;                                       \
+    case CHV_FN_LT: LOOP(T, <); break;                                        \
+    case CHV_FN_LE: LOOP(T, <=); break;                                       \
+    case CHV_FN_GT: LOOP(T, >); break;                                        \
+    default: LOOP(T, >=); break;                                              \
     }                                                                         \
   } while (0)
+
+#define CMP_TYPE(T) CMP_DISPATCH(CMP_LOOP, T)
 
 static bool cmp_result(enum chv_fn fn, int c) {
   if (c == 2) return fn == CHV_FN_NE; /* unordered (NaN) */
@@ -1153,18 +1157,7 @@ int chv_expr_eval(const struct chv_expr *e, const struct chv_batch *in,
     }                                                                         \
   } while (0)
 
-#define FAST_TYPE(T)                                                          \
-  do {                                                                        \
-    switch (fn) {                                                             \
-    case CHV_FN_EQ:                                                           \
-    case CHV_FN_NSEQ: FAST_FILTER(T, ==); break;                              \
-    case CHV_FN_NE: FAST_FILTER(T, !=); break;                                \
-    case CHV_FN_LT: FAST_FILTER(T, <); break;                                 \
-    case CHV_FN_LE: FAST_FILTER(T, <=); break;                                \
-    case CHV_FN_GT: FAST_FILTER(T, >); break;                                 \
-    default: FAST_FILTER(T, >=); break;                                       \
-    }                                                                         \
-  } while (0)
+#define FAST_TYPE(T) CMP_DISPATCH(FAST_FILTER, T)
 
 static enum chv_fn flip(enum chv_fn fn) {
   switch (fn) {
