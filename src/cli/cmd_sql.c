@@ -230,10 +230,14 @@ int cli_sql(int argc, char **argv) {
   } else if (expr) {
     chv_buf_puts(&script, expr);
   }
-  if (chv_catalog_open(wh, NULL, &s.cat, &err) != CHV_OK) {
+  if (chv_catalog_open(wh, NULL, &s.cats[0].cat, &err) != CHV_OK) {
     fprintf(stderr, "chive sql: opening the warehouse %s: %s\n", wh, err.msg);
     goto out;
   }
+  strcpy(s.cats[0].name, SQL_CATALOG_NAME);
+  strcpy(s.cats[0].default_db, "default");
+  s.ncats = 1;
+  sql_catalog_use(&s, 0);
   if (file || expr) {
     status = run_text(&s, script.data ? script.data : "", script.len, true);
   } else if (isatty(STDIN_FILENO)) {
@@ -248,7 +252,7 @@ int cli_sql(int argc, char **argv) {
 out:
   fflush(stdout);
   chv_buf_free(&script);
-  chv_catalog_close(s.cat);
+  for (int i = 0; i < s.ncats; i++) chv_catalog_close(s.cats[i].cat);
   chv_config_close(s.cfg);
   for (int i = 0; i < s.nset_keys; i++) chv_free(s.set_keys[i]);
   chv_free(s.set_keys);

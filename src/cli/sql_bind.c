@@ -82,6 +82,10 @@ static int resolve(struct sql_bind *b, const struct chv_sql_expr *e,
   const struct chv_sql_name *nm = &e->u.column;
   int nq = nm->nparts - 1;
   const char *n = nm->parts[nq];
+  if (!b->t->name)
+    return sql_err(b->err, CHV_ENOENT,
+                   "column '%s' cannot be resolved: the query has no FROM "
+                   "clause", n);
   if (nq > 0) {
     const char *last = nm->parts[nq - 1];
     bool ok;

@@ -211,8 +211,9 @@ static int run_query(struct sql_session *s, const struct chv_sql_query *q,
 
 int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
                     struct chv_sql_pos *pos, struct chv_error *err) {
+  chv_catalog *cat = s->cat;
   const char *db, *name;
-  int rc = sql_resolve(s, &st->name, &db, &name, err);
+  int rc = sql_resolve(s, &st->name, &cat, &db, &name, err);
   if (rc != CHV_OK) return rc;
   if (st->ncolumns)
     return sql_err(err, CHV_ENOTSUP,
@@ -222,7 +223,7 @@ int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
   if (!st->query) return sql_err(err, CHV_EINVAL, "INSERT without rows");
   bool from_query = st->query->kind != CHV_SQL_QUERY_VALUES;
   struct chv_table t;
-  rc = chv_catalog_get_table(s->cat, db, name, &t, err);
+  rc = chv_catalog_get_table(cat, db, name, &t, err);
   if (rc != CHV_OK) return rc;
   chv_arena *a = NULL;
   chv_sink *sink = NULL;
@@ -279,7 +280,7 @@ int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
   so.overwrite = st->overwrite;
   so.config = s->cfg;
   *pos = st->pos;
-  rc = chv_sink_open(s->cat, t.db, t.name, &so, &sink, err);
+  rc = chv_sink_open(cat, t.db, t.name, &so, &sink, err);
   if (rc != CHV_OK) goto out;
   rc = chv_type_clone(chv_sink_schema(sink), &schema);
   for (int k = 0; rc == CHV_OK && k < ndyn; k++) {
@@ -541,7 +542,7 @@ static const char *unsupported_query(const struct chv_sql_query *q,
   if (q->kind == CHV_SQL_QUERY_UNION) return "UNION";
   if (q->kind == CHV_SQL_QUERY_VALUES) return "a VALUES query";
   if (q->nctes) return "WITH";
-  if (!q->from) return "SELECT without FROM";
+  if (!q->from) return NULL; /* one row of no columns */
   *pos = q->from->pos;
   if (q->from->kind == CHV_SQL_FROM_JOIN) return "a join";
   if (q->from->kind == CHV_SQL_FROM_SUBQUERY) return "a sub-query in FROM";
@@ -570,6 +571,7 @@ static bool qualifier_ok(const struct chv_sql_name *n, int nq,
                          const struct chv_table *t, const char *alias) {
   if (nq == 0) return true;
   const char *last = n->parts[nq - 1];
+  if (!t->name) return false; /* SELECT without FROM */
   if (alias) return nq == 1 && !strcasecmp(last, alias);
   if (strcasecmp(last, t->name)) return false;
   return nq < 2 || !strcasecmp(n->parts[nq - 2], t->db);
@@ -913,7 +915,8 @@ static int target_write(struct sql_target *ins, struct chv_batch *ob,
 ** residual conjuncts are bound over the table, the scan reads the columns
 ** they need, each batch is filtered and the items evaluated over the rows
 ** kept. */
-static int query_exprs(struct sql_session *s, const struct chv_sql_query *q,
+static int query_exprs(struct sql_session *s, chv_catalog *cat,
+                       const struct chv_sql_query *q,
                        const struct chv_table *t, chv_arena *a,
                        struct chv_part_filter *filter,
                        const struct chv_buf *where,
@@ -933,7 +936,8 @@ static int query_exprs(struct sql_session *s, const struct chv_sql_query *q,
   uint32_t *sel = NULL;
   int nout = 0, nok = (int)q->norder_by, nacc = 0;
   int *item_out = NULL;
-  int rc = sql_bind_init(&b, t, q->from->alias, a, pos, err);
+  const char *alias = q->from ? q->from->alias : NULL;
+  int rc = sql_bind_init(&b, t, alias, a, pos, err);
   if (rc != CHV_OK) goto out;
   int cap = 0;
   for (size_t i = 0; i < q->nitems; i++)
@@ -954,7 +958,11 @@ static int query_exprs(struct sql_session *s, const struct chv_sql_query *q,
     *pos = e->pos;
     item_out[i] = nout;
     if (e->kind == CHV_SQL_EXPR_STAR) {
-      if (!qualifier_ok(&e->u.star, e->u.star.nparts, t, q->from->alias)) {
+      if (!t->name) {
+        rc = sql_err(err, CHV_ENOENT, "SELECT * needs a FROM clause");
+        goto out;
+      }
+      if (!qualifier_ok(&e->u.star, e->u.star.nparts, t, alias)) {
         rc = sql_err(err, CHV_ENOENT, "unknown table qualifier '%s' in %s.*",
                      e->u.star.parts[e->u.star.nparts - 1],
                      e->u.star.parts[e->u.star.nparts - 1]);
@@ -1039,7 +1047,7 @@ static int query_exprs(struct sql_session *s, const struct chv_sql_query *q,
       pred = x;
     }
   }
-  if (b.ncols == 0) { /* SELECT 1 FROM t: read one column for the rows */
+  if (b.ncols == 0 && t->name) { /* SELECT 1 FROM t: one column, for rows */
     struct chv_expr *x;
     rc = sql_bind_column(&b, 0, &x);
     if (rc != CHV_OK) goto out;
@@ -1051,11 +1059,17 @@ static int query_exprs(struct sql_session *s, const struct chv_sql_query *q,
   so.ncolumns = b.ncols;
   so.limit = pred || nok ? -1 : limit;
   *pos = stpos;
-  rc = chv_scan_open(s->cat, t->db, t->name, &so, &scan, err);
-  if (rc == CHV_ETYPE && q->where) *pos = q->where->pos;
-  if (rc != CHV_OK) goto out;
+  if (t->name) {
+    rc = chv_scan_open(cat, t->db, t->name, &so, &scan, err);
+    if (rc == CHV_ETYPE && q->where) *pos = q->where->pos;
+    if (rc != CHV_OK) goto out;
+  }
   if (explain) {
-    print_plan(s, t, scan, b.cols, b.ncols, limit, where, &ftext);
+    if (scan)
+      print_plan(s, t, scan, b.cols, b.ncols, limit, where, &ftext);
+    else
+      fprintf(s->out, "Values: 1 row%s%s\n", ftext.len ? " filter=" : "",
+              ftext.len ? ftext.data : "");
     goto out;
   }
   if (ins) {
@@ -1077,9 +1091,11 @@ static int query_exprs(struct sql_session *s, const struct chv_sql_query *q,
   if (rc != CHV_OK) goto out;
   r.has_json = s->format == SQL_FMT_JSONL;
   int64_t done = 0, selcap = 0;
-  struct chv_batch *bt;
+  struct chv_batch *bt, one = {.nrows = 1}; /* the row of a FROM-less query */
+  bool one_left = !scan;
   while ((limit < 0 || done < limit || nok) &&
-         (rc = chv_scan_next(scan, &bt, err)) == CHV_OK && bt) {
+         (scan ? (rc = chv_scan_next(scan, &bt, err)) == CHV_OK && bt
+               : (bt = &one, one_left) && !(one_left = false))) {
     int64_t n = bt->nrows;
     const uint32_t *rows = NULL;
     if (pred) {
@@ -1155,7 +1171,11 @@ int sql_exec_query(struct sql_session *s, const struct chv_sql_stmt *st,
   return run_query(s, st->query, st->pos, explain, NULL, pos, err);
 }
 
-/* The query q; its rows go to ins (INSERT ... SELECT) when not NULL. */
+static int query_values(struct sql_session *s, const struct chv_sql_query *q,
+                        struct chv_sql_pos stpos, bool explain,
+                        struct sql_target *ins, struct chv_sql_pos *pos,
+                        struct chv_error *err);
+
 /* ---- GROUP BY and aggregates -------------------------------------------------- */
 
 /* True when e holds an aggregate call. */
@@ -1332,7 +1352,8 @@ static int post_hook(struct sql_bind *b, const struct chv_sql_expr *e,
 /* SELECT with GROUP BY, HAVING or aggregates: the keys and aggregate
 ** arguments are evaluated on each (filtered) batch and grouped by
 ** chv_hash_agg; the items and HAVING are then evaluated over its result. */
-static int query_agg(struct sql_session *s, const struct chv_sql_query *q,
+static int query_agg(struct sql_session *s, chv_catalog *cat,
+                     const struct chv_sql_query *q,
                      const struct chv_table *t, chv_arena *a,
                      struct chv_part_filter *filter,
                      const struct chv_buf *where,
@@ -1484,7 +1505,7 @@ static int query_agg(struct sql_session *s, const struct chv_sql_query *q,
   so.columns = b.cols;
   so.ncolumns = b.ncols;
   *pos = stpos;
-  rc = chv_scan_open(s->cat, t->db, t->name, &so, &scan, err);
+  rc = chv_scan_open(cat, t->db, t->name, &so, &scan, err);
   if (rc == CHV_ETYPE && q->where) *pos = q->where->pos;
   if (rc != CHV_OK) goto out;
   if (explain) {
@@ -1656,14 +1677,16 @@ static int run_query(struct sql_session *s, const struct chv_sql_query *q,
                      struct chv_sql_pos stpos, bool explain,
                      struct sql_target *ins, struct chv_sql_pos *pos,
                      struct chv_error *err) {
+  chv_catalog *cat = s->cat;
   const char *what = unsupported_query(q, pos);
   if (what) return sql_err(err, CHV_ENOTSUP, "%s is not supported yet", what);
+  if (!q->from) return query_values(s, q, stpos, explain, ins, pos, err);
   const char *db, *name;
   *pos = q->from->pos;
-  int rc = sql_resolve(s, &q->from->table, &db, &name, err);
+  int rc = sql_resolve(s, &q->from->table, &cat, &db, &name, err);
   if (rc != CHV_OK) return rc;
   struct chv_table t;
-  rc = chv_catalog_get_table(s->cat, db, name, &t, err);
+  rc = chv_catalog_get_table(cat, db, name, &t, err);
   if (rc != CHV_OK) return rc;
   chv_arena *a = NULL;
   chv_scan *scan = NULL;
@@ -1765,12 +1788,12 @@ static int run_query(struct sql_session *s, const struct chv_sql_query *q,
   for (size_t i = 0; i < q->nitems && !agg; i++) agg = has_agg(q->items[i].expr);
   if (agg) {
     *pos = q->pos;
-    rc = query_agg(s, q, &t, a, filter, &where, resid, nresid, limit, explain,
+    rc = query_agg(s, cat, q, &t, a, filter, &where, resid, nresid, limit, explain,
                    stpos, ins, pos, err);
     goto out;
   }
   if (exprs || nresid || ins || q->norder_by) {
-    rc = query_exprs(s, q, &t, a, filter, &where, resid, nresid, limit,
+    rc = query_exprs(s, cat, q, &t, a, filter, &where, resid, nresid, limit,
                      explain, stpos, ins, pos, err);
     goto out;
   }
@@ -1781,7 +1804,7 @@ static int run_query(struct sql_session *s, const struct chv_sql_query *q,
   so.ncolumns = all ? 0 : nscols;
   so.limit = limit;
   *pos = stpos;
-  rc = chv_scan_open(s->cat, t.db, t.name, &so, &scan, err);
+  rc = chv_scan_open(cat, t.db, t.name, &so, &scan, err);
   if (rc == CHV_ETYPE && q->where) *pos = q->where->pos; /* a literal */
   if (rc != CHV_OK) goto out;
   if (explain) {
@@ -1813,6 +1836,42 @@ out:
   return rc;
 }
 
+/* A query without FROM: its expressions over one row of no columns. */
+static int query_values(struct sql_session *s, const struct chv_sql_query *q,
+                        struct chv_sql_pos stpos, bool explain,
+                        struct sql_target *ins, struct chv_sql_pos *pos,
+                        struct chv_error *err) {
+  *pos = q->pos;
+  if (q->ngroup_by || q->having || q->distinct)
+    return sql_err(err, CHV_ENOTSUP,
+                   "GROUP BY, HAVING and DISTINCT need a FROM clause");
+  for (size_t i = 0; i < q->nitems; i++)
+    if (has_agg(q->items[i].expr)) {
+      *pos = q->items[i].expr->pos;
+      return sql_err(err, CHV_ENOTSUP, "aggregates need a FROM clause");
+    }
+  if (q->where) {
+    *pos = q->where->pos;
+    return sql_err(err, CHV_ENOTSUP, "WHERE needs a FROM clause");
+  }
+  int64_t limit = -1;
+  if (q->limit) {
+    *pos = q->limit->pos;
+    return sql_err(err, CHV_ENOTSUP, "LIMIT needs a FROM clause");
+  }
+  struct chv_table none = {0};
+  chv_arena *a = NULL;
+  if (chv_arena_open(0, &a) != CHV_OK)
+    return sql_err(err, CHV_ENOMEM, "out of memory");
+  struct chv_buf where;
+  chv_buf_init(&where);
+  int rc = query_exprs(s, s->cat, q, &none, a, NULL, &where, NULL, 0, limit, explain,
+                       stpos, ins, pos, err);
+  chv_buf_free(&where);
+  chv_arena_close(a);
+  return rc;
+}
+
 /* ---- LOAD DATA ------------------------------------------------------------------ */
 
 static int name_cmp(const void *x, const void *y) {
@@ -1821,11 +1880,12 @@ static int name_cmp(const void *x, const void *y) {
 
 int sql_exec_load(struct sql_session *s, const struct chv_sql_stmt *st,
                   struct chv_sql_pos *pos, struct chv_error *err) {
+  chv_catalog *cat = s->cat;
   const char *db, *name;
-  int rc = sql_resolve(s, &st->name, &db, &name, err);
+  int rc = sql_resolve(s, &st->name, &cat, &db, &name, err);
   if (rc != CHV_OK) return rc;
   struct chv_table t;
-  rc = chv_catalog_get_table(s->cat, db, name, &t, err);
+  rc = chv_catalog_get_table(cat, db, name, &t, err);
   if (rc != CHV_OK) return rc;
   chv_arena *a = NULL;
   chv_sink *sink = NULL;
@@ -1880,7 +1940,7 @@ int sql_exec_load(struct sql_session *s, const struct chv_sql_stmt *st,
   chv_sink_options_init(&so);
   so.overwrite = st->overwrite;
   so.config = s->cfg;
-  rc = chv_sink_open(s->cat, t.db, t.name, &so, &sink, err);
+  rc = chv_sink_open(cat, t.db, t.name, &so, &sink, err);
   for (int i = 0; rc == CHV_OK && i < nfiles; i++)
     rc = chv_sink_add_file(sink, values, files[i], st->local, err);
   if (rc == CHV_OK) rc = chv_sink_commit(sink, err);

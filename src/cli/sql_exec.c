@@ -19,22 +19,32 @@ static void lower(char *s) {
   for (; *s; s++) *s = (char)tolower((unsigned char)*s);
 }
 
+static int catalog_of(struct sql_session *s, const char *name,
+                      chv_catalog **cat, struct chv_error *err) {
+  int i = sql_catalog_find(s, name);
+  if (i < 0) return sql_err(err, CHV_ENOENT, "catalog '%s' does not exist", name);
+  *cat = s->cats[i].cat;
+  return CHV_OK;
+}
+
 int sql_resolve(struct sql_session *s, const struct chv_sql_name *n,
-                const char **db, const char **table, struct chv_error *err) {
-  if (n->nparts == 3 && strcasecmp(n->parts[0], SQL_CATALOG_NAME))
-    return sql_err(err, CHV_ENOENT, "catalog '%s' does not exist",
-                   n->parts[0]);
+                chv_catalog **cat, const char **db, const char **table,
+                struct chv_error *err) {
+  *cat = s->cat;
+  if (n->nparts == 3 && catalog_of(s, n->parts[0], cat, err) != CHV_OK)
+    return err->code;
   *db = n->nparts >= 2 ? n->parts[n->nparts - 2] : s->db;
   *table = n->parts[n->nparts - 1];
   return CHV_OK;
 }
 
 /* The database a one- or two-part name names (catalog.db or db). */
-static int resolve_db(const struct chv_sql_name *n, const char **db,
+static int resolve_db(struct sql_session *s, const struct chv_sql_name *n,
+                      chv_catalog **cat, const char **db,
                       struct chv_error *err) {
-  if (n->nparts == 2 && strcasecmp(n->parts[0], SQL_CATALOG_NAME))
-    return sql_err(err, CHV_ENOENT, "catalog '%s' does not exist",
-                   n->parts[0]);
+  *cat = s->cat;
+  if (n->nparts == 2 && catalog_of(s, n->parts[0], cat, err) != CHV_OK)
+    return err->code;
   *db = n->parts[n->nparts - 1];
   return CHV_OK;
 }
@@ -411,9 +421,10 @@ static const char *unsupported_create(const struct chv_sql_create_table *ct) {
 static int exec_create_table(struct sql_session *s,
                              const struct chv_sql_stmt *st, chv_arena *a,
                              struct chv_sql_pos *pos, struct chv_error *err) {
+  chv_catalog *cat = s->cat;
   const struct chv_sql_create_table *ct = st->create_table;
   const char *db, *name;
-  int rc = sql_resolve(s, &ct->name, &db, &name, err);
+  int rc = sql_resolve(s, &ct->name, &cat, &db, &name, err);
   if (rc != CHV_OK) return rc;
   const char *what = unsupported_create(ct);
   if (what) return sql_err(err, CHV_ENOTSUP, "%s is not supported yet", what);
@@ -545,7 +556,7 @@ static int exec_create_table(struct sql_session *s,
     t.nserde_params = nserde;
   }
   *pos = st->pos;
-  rc = chv_catalog_create_table(s->cat, &t,
+  rc = chv_catalog_create_table(cat, &t,
                                 ct->if_not_exists ? CHV_CAT_IF_NOT_EXISTS : 0,
                                 err);
   if (rc == CHV_OK) print_ok(s, "OK");
@@ -568,11 +579,12 @@ static int kv_cmp(const void *x, const void *y) {
 
 static int exec_describe(struct sql_session *s, const struct chv_sql_stmt *st,
                          struct chv_error *err) {
+  chv_catalog *cat = s->cat;
   const char *db, *name;
-  int rc = sql_resolve(s, &st->name, &db, &name, err);
+  int rc = sql_resolve(s, &st->name, &cat, &db, &name, err);
   if (rc != CHV_OK) return rc;
   struct chv_table t;
-  rc = chv_catalog_get_table(s->cat, db, name, &t, err);
+  rc = chv_catalog_get_table(cat, db, name, &t, err);
   if (rc != CHV_OK) return rc;
   bool formatted = st->describe_mode != NULL;
   struct sql_result r;
@@ -626,11 +638,12 @@ static int exec_describe(struct sql_session *s, const struct chv_sql_stmt *st,
 static int exec_partitions(struct sql_session *s, const struct chv_sql_stmt *st,
                            chv_arena *a, struct chv_sql_pos *pos,
                            struct chv_error *err) {
+  chv_catalog *cat = s->cat;
   const char *db, *name;
-  int rc = sql_resolve(s, &st->name, &db, &name, err);
+  int rc = sql_resolve(s, &st->name, &cat, &db, &name, err);
   if (rc != CHV_OK) return rc;
   struct chv_table t;
-  rc = chv_catalog_get_table(s->cat, db, name, &t, err);
+  rc = chv_catalog_get_table(cat, db, name, &t, err);
   if (rc != CHV_OK) return rc;
   if (t.npkeys == 0) {
     rc = sql_err(err, CHV_EINVAL, "table %s.%s is not partitioned", t.db,
@@ -643,7 +656,7 @@ static int exec_partitions(struct sql_session *s, const struct chv_sql_stmt *st,
     if (rc != CHV_OK) goto out;
     char **names;
     int n;
-    rc = chv_catalog_list_partition_names(s->cat, t.db, t.name, f, &names, &n,
+    rc = chv_catalog_list_partition_names(cat, t.db, t.name, f, &names, &n,
                                           err);
     if (rc != CHV_OK) goto out;
     rc = print_names(s, "partition", names, n);
@@ -665,7 +678,7 @@ static int exec_partitions(struct sql_session *s, const struct chv_sql_stmt *st,
     }
     *pos = st->pos;
     rc = chv_catalog_add_partitions(
-        s->cat, t.db, t.name, parts, (int)st->nadd_parts,
+        cat, t.db, t.name, parts, (int)st->nadd_parts,
         st->if_not_exists ? CHV_CAT_IF_NOT_EXISTS : 0, err);
     if (rc == CHV_OK) print_ok(s, "OK");
   } else { /* DROP PARTITION: each spec may be partial */
@@ -682,7 +695,7 @@ static int exec_partitions(struct sql_session *s, const struct chv_sql_stmt *st,
       struct chv_part_filter *f;
       rc = spec_filter(&t, &st->drop_parts[i], a, &f, pos, err);
       if (rc == CHV_OK)
-        rc = chv_catalog_list_partitions(s->cat, t.db, t.name, f, &found[i],
+        rc = chv_catalog_list_partitions(cat, t.db, t.name, f, &found[i],
                                          &nfound[i], err);
       if (rc != CHV_OK) break;
       got++;
@@ -701,7 +714,7 @@ static int exec_partitions(struct sql_session *s, const struct chv_sql_stmt *st,
       for (size_t i = 0; i < got; i++)
         for (int j = 0; j < nfound[i]; j++) vals[k++] = found[i][j].values;
       *pos = st->pos;
-      rc = chv_catalog_drop_partitions(s->cat, t.db, t.name,
+      rc = chv_catalog_drop_partitions(cat, t.db, t.name,
                                        (char **const *)vals, k,
                                        CHV_CAT_IF_EXISTS, err);
       if (rc == CHV_OK) print_ok(s, "OK");
@@ -794,38 +807,46 @@ static int exec_reset(struct sql_session *s, const struct chv_sql_stmt *st,
 static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
                          chv_arena *a, struct chv_sql_pos *pos,
                          struct chv_error *err) {
+  chv_catalog *cat = s->cat;
   const char *db = NULL, *name = NULL;
   int rc = CHV_OK;
   switch (st->kind) {
   case CHV_SQL_STMT_CREATE_CATALOG:
-    return sql_err(err, CHV_ENOTSUP,
-                   "CREATE CATALOG is not supported yet: the shell has one "
-                   "catalog, '%s', on the embedded metastore", SQL_CATALOG_NAME);
-  case CHV_SQL_STMT_USE_CATALOG:
-    if (strcasecmp(st->name.parts[0], SQL_CATALOG_NAME))
+    rc = sql_catalog_create(s, st, pos, err);
+    if (rc == CHV_OK) print_ok(s, "OK");
+    return rc;
+  case CHV_SQL_STMT_USE_CATALOG: {
+    int i = sql_catalog_find(s, st->name.parts[0]);
+    *pos = st->name.pos;
+    if (i < 0)
       return sql_err(err, CHV_ENOENT, "catalog '%s' does not exist",
                      st->name.parts[0]);
+    sql_catalog_use(s, i);
     print_ok(s, "OK");
     return CHV_OK;
-  case CHV_SQL_STMT_SHOW_CATALOGS:
+  }
+  case CHV_SQL_STMT_SHOW_CATALOGS: {
+    char *n[SQL_MAX_CATALOGS];
+    for (int i = 0; i < s->ncats; i++) n[i] = s->cats[i].name;
+    qsort(n, (size_t)s->ncats, sizeof *n, str_cmp);
+    return print_names(s, "catalog name", n, s->ncats);
+  }
   case CHV_SQL_STMT_SHOW_CURRENT_CATALOG: {
-    char *n[1] = {SQL_CATALOG_NAME};
-    return print_names(s,
-                       st->kind == CHV_SQL_STMT_SHOW_CATALOGS
-                           ? "catalog name"
-                           : "current catalog name",
-                       n, 1);
+    char *n[1] = {s->cats[s->cur].name};
+    return print_names(s, "current catalog name", n, 1);
   }
   case CHV_SQL_STMT_SHOW_CURRENT_DATABASE: {
     char *n[1] = {s->db};
     return print_names(s, "current database name", n, 1);
   }
   case CHV_SQL_STMT_USE: {
-    rc = resolve_db(&st->name, &db, err);
+    rc = resolve_db(s, &st->name, &cat, &db, err);
     if (rc != CHV_OK) return rc;
     struct chv_database d;
-    rc = chv_catalog_get_database(s->cat, db, &d, err);
+    rc = chv_catalog_get_database(cat, db, &d, err);
     if (rc != CHV_OK) return rc;
+    if (st->name.nparts == 2) /* USE catalog.db */
+      sql_catalog_use(s, sql_catalog_find(s, st->name.parts[0]));
     snprintf(s->db, sizeof s->db, "%s", d.name);
     chv_database_free(&d);
     print_ok(s, "OK");
@@ -834,7 +855,7 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
   case CHV_SQL_STMT_SHOW_DATABASES: {
     char **names;
     int n;
-    rc = chv_catalog_list_databases(s->cat, NULL, &names, &n, err);
+    rc = chv_catalog_list_databases(cat, NULL, &names, &n, err);
     if (rc != CHV_OK) return rc;
     rc = print_names(s, "database name", names, n);
     chv_strv_free(names, n);
@@ -843,10 +864,10 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
   case CHV_SQL_STMT_SHOW_TABLES: {
     db = s->db;
     if (st->name.nparts) {
-      rc = resolve_db(&st->name, &db, err);
+      rc = resolve_db(s, &st->name, &cat, &db, err);
       if (rc != CHV_OK) return rc;
       struct chv_database d;
-      rc = chv_catalog_get_database(s->cat, db, &d, err);
+      rc = chv_catalog_get_database(cat, db, &d, err);
       if (rc != CHV_OK) return rc;
       chv_database_free(&d);
     }
@@ -859,14 +880,14 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
     }
     char **names;
     int n;
-    rc = chv_catalog_list_tables(s->cat, db, pat, &names, &n, err);
+    rc = chv_catalog_list_tables(cat, db, pat, &names, &n, err);
     if (rc != CHV_OK) return rc;
     rc = print_names(s, "table name", names, n);
     chv_strv_free(names, n);
     return rc;
   }
   case CHV_SQL_STMT_CREATE_DATABASE: {
-    rc = resolve_db(&st->name, &db, err);
+    rc = resolve_db(s, &st->name, &cat, &db, err);
     if (rc != CHV_OK) return rc;
     struct chv_kv *params;
     int np;
@@ -879,19 +900,19 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
                              .params = params,
                              .nparams = np};
     rc = chv_catalog_create_database(
-        s->cat, &d, st->if_not_exists ? CHV_CAT_IF_NOT_EXISTS : 0, err);
+        cat, &d, st->if_not_exists ? CHV_CAT_IF_NOT_EXISTS : 0, err);
     if (rc == CHV_OK) print_ok(s, "OK");
     return rc;
   }
   case CHV_SQL_STMT_DROP_DATABASE:
-    rc = resolve_db(&st->name, &db, err);
+    rc = resolve_db(s, &st->name, &cat, &db, err);
     if (rc != CHV_OK) return rc;
     if (!strcasecmp(db, s->db) && strcasecmp(db, "default"))
       return sql_err(err, CHV_EINVAL,
                      "database %s is the current database: USE another first",
                      s->db);
     rc = chv_catalog_drop_database(
-        s->cat, db,
+        cat, db,
         (st->if_exists ? CHV_CAT_IF_EXISTS : 0) |
             (st->cascade ? CHV_CAT_CASCADE : 0),
         err);
@@ -900,9 +921,9 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
   case CHV_SQL_STMT_CREATE_TABLE:
     return exec_create_table(s, st, a, pos, err);
   case CHV_SQL_STMT_DROP_TABLE:
-    rc = sql_resolve(s, &st->name, &db, &name, err);
+    rc = sql_resolve(s, &st->name, &cat, &db, &name, err);
     if (rc == CHV_OK)
-      rc = chv_catalog_drop_table(s->cat, db, name,
+      rc = chv_catalog_drop_table(cat, db, name,
                                   st->if_exists ? CHV_CAT_IF_EXISTS : 0, err);
     if (rc == CHV_OK) print_ok(s, "OK");
     return rc;
@@ -913,49 +934,56 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
   case CHV_SQL_STMT_DROP_PARTITIONS:
     return exec_partitions(s, st, a, pos, err);
   case CHV_SQL_STMT_SET_TBLPROPERTIES: {
-    rc = sql_resolve(s, &st->name, &db, &name, err);
+    rc = sql_resolve(s, &st->name, &cat, &db, &name, err);
     if (rc != CHV_OK) return rc;
     struct chv_kv *params;
     int np;
     rc = props_kv(&st->props, a, &params, &np, NULL, pos, err);
     if (rc != CHV_OK) return rc;
     *pos = st->pos;
-    rc = chv_catalog_alter_table_params(s->cat, db, name, params, np, err);
+    rc = chv_catalog_alter_table_params(cat, db, name, params, np, err);
     if (rc == CHV_OK) print_ok(s, "OK");
     return rc;
   }
   case CHV_SQL_STMT_RENAME_TABLE: {
     const char *ndb, *nname;
-    rc = sql_resolve(s, &st->name, &db, &name, err);
-    if (rc == CHV_OK) rc = sql_resolve(s, &st->new_name, &ndb, &nname, err);
+    chv_catalog *ncat;
+    rc = sql_resolve(s, &st->name, &cat, &db, &name, err);
+    if (rc == CHV_OK)
+      rc = sql_resolve(s, &st->new_name, &ncat, &ndb, &nname, err);
     if (rc != CHV_OK) return rc;
+    if (ncat != cat) {
+      *pos = st->new_name.pos;
+      return sql_err(err, CHV_EINVAL,
+                     "RENAME TO cannot move a table to another catalog");
+    }
     if (st->new_name.nparts < 2) ndb = db;
-    rc = chv_catalog_rename_table(s->cat, db, name, ndb, nname, err);
+    rc = chv_catalog_rename_table(cat, db, name, ndb, nname, err);
     if (rc == CHV_OK) print_ok(s, "OK");
     return rc;
   }
   case CHV_SQL_STMT_MSCK_REPAIR: {
-    rc = sql_resolve(s, &st->name, &db, &name, err);
+    rc = sql_resolve(s, &st->name, &cat, &db, &name, err);
     int added = 0;
-    if (rc == CHV_OK) rc = chv_table_repair(s->cat, db, name, &added, err);
+    if (rc == CHV_OK) rc = chv_table_repair(cat, db, name, &added, err);
     if (rc == CHV_OK && s->format == SQL_FMT_TABLE)
       fprintf(s->out, "Added %d partition%s\n", added, added == 1 ? "" : "s");
     return rc;
   }
   case CHV_SQL_STMT_TRUNCATE_TABLE: {
-    rc = sql_resolve(s, &st->name, &db, &name, err);
+    rc = sql_resolve(s, &st->name, &cat, &db, &name, err);
     if (rc != CHV_OK) return rc;
     char **values = NULL;
     if (st->partition.n) {
       struct chv_table t;
-      rc = chv_catalog_get_table(s->cat, db, name, &t, err);
+      rc = chv_catalog_get_table(cat, db, name, &t, err);
       if (rc != CHV_OK) return rc;
       rc = sql_part_values(&t, &st->partition, a, &values, pos, err);
       chv_table_free(&t);
       if (rc != CHV_OK) return rc;
       *pos = st->pos;
     }
-    rc = chv_table_truncate(s->cat, db, name, values, err);
+    rc = chv_table_truncate(cat, db, name, values, err);
     if (rc == CHV_OK) print_ok(s, "OK");
     return rc;
   }

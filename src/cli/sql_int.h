@@ -31,8 +31,20 @@
 
 enum sql_format { SQL_FMT_TABLE, SQL_FMT_CSV, SQL_FMT_TSV, SQL_FMT_JSONL };
 
+/* A catalog of the session: the embedded default one ("hive", on the
+** --warehouse folder) and those CREATE CATALOG opened. */
+struct sql_catalog {
+  char name[128];
+  chv_catalog *cat;  /* owned */
+  char default_db[256];
+  char version[32];  /* 'hive-version', or "" */
+};
+#define SQL_MAX_CATALOGS 32
+
 struct sql_session {
-  chv_catalog *cat;          /* owned */
+  chv_catalog *cat;          /* the current catalog: cats[cur].cat */
+  struct sql_catalog cats[SQL_MAX_CATALOGS];
+  int ncats, cur;
   chv_config *cfg;           /* owned: file and session layers */
   char db[256];              /* current database, lower-case */
   enum sql_format format;
@@ -89,10 +101,18 @@ int sql_check_part_value(const struct chv_column *key,
                          struct chv_sql_pos *pos, struct chv_error *err);
 
 /* Shared helpers (sql_exec.c). */
-/* db and table of a name (current database when not qualified); the
-** catalog part, when given, must be the session's catalog. */
+/* Catalog, db and table of a name (current catalog and database when not
+** qualified); a catalog part must name one of the session's catalogs. */
 int sql_resolve(struct sql_session *s, const struct chv_sql_name *n,
-                const char **db, const char **table, struct chv_error *err);
+                chv_catalog **cat, const char **db, const char **table,
+                struct chv_error *err);
+/* The session catalog called name (case-insensitively), or -1. */
+int sql_catalog_find(const struct sql_session *s, const char *name);
+/* CREATE CATALOG name WITH (props) (sql_catalog.c). */
+int sql_catalog_create(struct sql_session *s, const struct chv_sql_stmt *st,
+                       struct chv_sql_pos *pos, struct chv_error *err);
+/* Makes catalog i current, its default database the current one. */
+void sql_catalog_use(struct sql_session *s, int i);
 /* The text of a literal expression (a partition value): NULL for NULL. */
 int sql_literal_text(const struct chv_sql_expr *e, chv_arena *a,
                      const char **out, struct chv_error *err);

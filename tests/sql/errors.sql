@@ -41,7 +41,7 @@ CREATE TABLE t3 (a INT, ts TIMESTAMP_LTZ(3));
 -- run
 CREATE TABLE t3 (a INT, b AS a + 1);
 -- run
-CREATE CATALOG c WITH ('type'='hive');
+CREATE CATALOG c WITH ('type'='hive', 'hive-conf-dir'='/nonexistent/conf');
 -- run
 INSERT INTO t SELECT * FROM t UNION ALL SELECT * FROM t;
 -- run

@@ -1450,6 +1450,7 @@ static int parse_create_table(struct parser *p, struct chv_sql_stmt *s,
 static int parse_create(struct parser *p, struct chv_sql_stmt *s) {
   if (accept_kw(p, "CATALOG")) {
     s->kind = CHV_SQL_STMT_CREATE_CATALOG;
+    TRY(parse_if_not_exists(p, &s->if_not_exists));
     TRY(parse_ident(p, "a catalog name", &s->name.parts[0]));
     s->name.nparts = 1;
     s->name.pos = p->prev.pos;
