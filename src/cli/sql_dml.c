@@ -203,6 +203,10 @@ struct sql_target {
   int nstatic;                   /* static partition values */
   char **statics;
   int64_t written;
+  /* describe: only find the query's output columns (names and types) into
+  ** *described; nothing is read or written */
+  bool describe;
+  struct chv_type *described;
 };
 static int run_query(struct sql_session *s, const struct chv_sql_query *q,
                      struct chv_sql_pos stpos, bool explain,
@@ -295,7 +299,8 @@ int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
   }
   const struct chv_sql_query *q = st->query;
   if (from_query) {
-    struct sql_target tg = {&t, sink, schema, nstatic, statics, 0};
+    struct sql_target tg = {.t = &t, .sink = sink, .schema = schema,
+                          .nstatic = nstatic, .statics = statics};
     rc = run_query(s, q, st->pos, false, &tg, pos, err);
     if (rc == CHV_OK) rc = chv_sink_commit(sink, err);
     if (rc == CHV_OK && s->format == SQL_FMT_TABLE)
@@ -855,9 +860,20 @@ static bool qualifier_ok(const struct chv_sql_name *n, int nq,
 ** column when CAST does not allow it). */
 static int target_casts(struct sql_target *ins, const struct chv_sql_query *q,
                         const struct chv_table *t, chv_arena *a,
-                        struct chv_expr **ex, int nout,
-                        struct chv_sql_pos *pos, struct chv_error *err) {
+                        struct chv_expr **ex, const char *const *heads,
+                        int nout, struct chv_sql_pos *pos,
+                        struct chv_error *err) {
   int rc;
+  if (ins->describe) {
+    rc = chv_type_new(CHV_TYPE_STRUCT, &ins->described);
+    for (int c = 0; rc == CHV_OK && c < nout; c++) {
+      struct chv_type *ct;
+      rc = chv_type_clone(ex[c]->type, &ct);
+      if (rc == CHV_OK) rc = chv_type_struct_add(ins->described, heads[c], ct);
+    }
+    if (rc != CHV_OK) rc = sql_err(err, rc, "out of memory");
+    return rc;
+  }
   const struct chv_type *ts = ins->schema;
   if (nout != ts->nchildren) {
     *pos = q->pos;
@@ -994,8 +1010,8 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
     nout++;
   }
   if (ins) {
-    rc = target_casts(ins, q, t, a, ex, nout, pos, err);
-    if (rc != CHV_OK) goto out;
+    rc = target_casts(ins, q, t, a, ex, heads, nout, pos, err);
+    if (rc != CHV_OK || ins->describe) goto out;
   }
   struct chv_expr **oex = chv_arena_alloc(a, sizeof *oex * (size_t)(nok + 1));
   if (!oex) {
@@ -1175,6 +1191,21 @@ static int query_values(struct sql_session *s, const struct chv_sql_query *q,
                         struct chv_sql_pos stpos, bool explain,
                         struct sql_target *ins, struct chv_sql_pos *pos,
                         struct chv_error *err);
+
+int sql_query_schema(struct sql_session *s, const struct chv_sql_query *q,
+                     struct chv_type **out, struct chv_sql_pos *pos,
+                     struct chv_error *err) {
+  struct sql_target tg = {.describe = true};
+  int rc = run_query(s, q, q->pos, false, &tg, pos, err);
+  if (rc == CHV_OK && !tg.described)
+    rc = sql_err(err, CHV_ENOTSUP, "the columns of this query are unknown");
+  if (rc != CHV_OK) {
+    chv_type_free(tg.described);
+    return rc;
+  }
+  *out = tg.described;
+  return CHV_OK;
+}
 
 /* ---- GROUP BY and aggregates -------------------------------------------------- */
 
@@ -1504,6 +1535,7 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
   so.filter = filter;
   so.columns = b.cols;
   so.ncolumns = b.ncols;
+  if (ins && ins->describe) so.limit = 0; /* the result's types only */
   *pos = stpos;
   rc = chv_scan_open(cat, t->db, t->name, &so, &scan, err);
   if (rc == CHV_ETYPE && q->where) *pos = q->where->pos;
@@ -1581,8 +1613,8 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
                    "ORDER BY in INSERT ... SELECT is not supported yet");
       goto out;
     }
-    rc = target_casts(ins, q, t, a, ex, nout, pos, err);
-    if (rc != CHV_OK) goto out;
+    rc = target_casts(ins, q, t, a, ex, heads, nout, pos, err);
+    if (rc != CHV_OK || ins->describe) goto out;
   }
   int64_t n = rb->nrows;
   const uint32_t *rows = NULL;

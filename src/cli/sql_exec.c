@@ -409,13 +409,148 @@ static int props_kv(const struct chv_sql_props *p, chv_arena *a,
 
 static const char *unsupported_create(const struct chv_sql_create_table *ct) {
   if (ct->temporary) return "CREATE TEMPORARY TABLE";
-  if (ct->as_query) return "CREATE TABLE ... AS SELECT";
-  if (ct->like.nparts) return "CREATE TABLE ... LIKE";
   if (ct->watermark_column) return "WATERMARK";
   if (ct->nprimary_key) return "PRIMARY KEY";
-  if (ct->row_format == CHV_SQL_ROW_FORMAT_SERDE) return "ROW FORMAT SERDE";
-  if (ct->input_format || ct->output_format) return "STORED AS INPUTFORMAT";
   return NULL;
+}
+
+#define TEXT_SERDE "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe"
+#define TEXT_INPUT "org.apache.hadoop.mapred.TextInputFormat"
+#define TEXT_OUTPUT "org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat"
+
+/* ROW FORMAT SERDE and STORED AS INPUTFORMAT ... OUTPUTFORMAT name classes;
+** the ones of TEXTFILE tables are understood (what SHOW CREATE TABLE
+** prints), others are not supported yet. */
+static int check_classes(const struct chv_sql_create_table *ct,
+                         struct chv_sql_pos *pos, struct chv_error *err) {
+  if (ct->row_format == CHV_SQL_ROW_FORMAT_SERDE && strcmp(ct->serde, TEXT_SERDE))
+    return sql_err(err, CHV_ENOTSUP, "SerDe '%s' is not supported yet (only "
+                   "%s)", ct->serde, TEXT_SERDE);
+  if (ct->input_format && strcmp(ct->input_format, TEXT_INPUT))
+    return sql_err(err, CHV_ENOTSUP, "input format '%s' is not supported yet "
+                   "(only %s)", ct->input_format, TEXT_INPUT);
+  if (ct->output_format && strcmp(ct->output_format, TEXT_OUTPUT) &&
+      strcmp(ct->output_format, "org.apache.hadoop.mapred.IgnoreKeyTextOutputFormat"))
+    return sql_err(err, CHV_ENOTSUP, "output format '%s' is not supported "
+                   "yet (only %s)", ct->output_format, TEXT_OUTPUT);
+  return CHV_OK;
+}
+
+/* CREATE TABLE ... AS SELECT takes its columns from the query and fills a
+** new managed table, unpartitioned, as Hive's CTAS does.  *skip: the
+** table exists and IF NOT EXISTS was given. */
+static int ctas_check(chv_catalog *cat, const struct chv_sql_create_table *ct,
+                      const char *db, const char *name, bool *skip,
+                      struct chv_sql_pos *pos, struct chv_error *err) {
+  *skip = false;
+  if (ct->ncolumns) {
+    *pos = ct->columns[0].pos;
+    return sql_err(err, CHV_EINVAL,
+                   "CREATE TABLE ... AS SELECT takes its columns from the "
+                   "query; a column list may not be given");
+  }
+  if (ct->npart_columns) {
+    *pos = ct->part_columns[0].pos;
+    return sql_err(err, CHV_ENOTSUP,
+                   "CREATE TABLE ... AS SELECT cannot create a partitioned "
+                   "table; create it, then INSERT ... SELECT");
+  }
+  if (ct->external)
+    return sql_err(err, CHV_ENOTSUP,
+                   "CREATE TABLE ... AS SELECT cannot create an external "
+                   "table");
+  if (chv_catalog_table_exists(cat, db, name)) {
+    if (ct->if_not_exists) return *skip = true, CHV_OK;
+    *pos = ct->name.pos;
+    return sql_err(err, CHV_EEXIST, "table %s.%s already exists", db, name);
+  }
+  return CHV_OK;
+}
+
+/* Fills the table CTAS created; when that fails the table is dropped
+** again (with whatever the failed INSERT left, which is nothing visible). */
+static int ctas_insert(struct sql_session *s, const struct chv_sql_stmt *st,
+                       chv_catalog *cat, const char *db, const char *name,
+                       struct chv_sql_pos *pos, struct chv_error *err) {
+  struct chv_sql_stmt ins = {.kind = CHV_SQL_STMT_INSERT,
+                             .pos = st->pos,
+                             .dialect = st->dialect,
+                             .name = st->create_table->name,
+                             .query = st->create_table->as_query};
+  int rc = sql_exec_insert(s, &ins, pos, err);
+  if (rc != CHV_OK) {
+    struct chv_error e2;
+    chv_error_clear(&e2);
+    chv_catalog_drop_table(cat, db, name, CHV_CAT_IF_EXISTS, &e2);
+  }
+  return rc;
+}
+
+/* Parameters LIKE does not copy: statistics and bookkeeping of the
+** source table. */
+static bool like_skips(const char *key) {
+  static const char *const skip[] = {
+      "numRows", "numFiles", "totalSize", "rawDataSize", "numFilesErasureCoded",
+      "COLUMN_STATS_ACCURATE", "transient_lastDdlTime", "EXTERNAL",
+      "last_modified_by", "last_modified_time"};
+  for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
+    if (!strcmp(key, skip[i])) return true;
+  return false;
+}
+
+/* CREATE [EXTERNAL] TABLE [IF NOT EXISTS] t LIKE other [LOCATION '...']
+** [TBLPROPERTIES (...)]: the columns, partition keys, storage and SerDe of
+** other, and its parameters but its statistics; no data. */
+static int create_like(struct sql_session *s, const struct chv_sql_stmt *st,
+                       chv_catalog *cat, const char *db, const char *name,
+                       struct chv_sql_pos *pos, struct chv_error *err) {
+  const struct chv_sql_create_table *ct = st->create_table;
+  chv_catalog *scat;
+  const char *sdb, *sname;
+  *pos = ct->like.pos;
+  int rc = sql_resolve(s, &ct->like, &scat, &sdb, &sname, err);
+  if (rc != CHV_OK) return rc;
+  struct chv_table src;
+  rc = chv_catalog_get_table(scat, sdb, sname, &src, err);
+  if (rc != CHV_OK) return rc;
+  struct chv_kv *params = NULL, *tp = NULL;
+  int np = 0, ntp = 0;
+  chv_arena *a = NULL;
+  if (chv_arena_open(0, &a) != CHV_OK) {
+    rc = sql_err(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
+  rc = props_kv(&ct->tblproperties, a, &tp, &ntp, NULL, pos, err);
+  if (rc != CHV_OK) goto out;
+  params = chv_arena_alloc(a, sizeof *params * (size_t)(src.nparams + ntp + 1));
+  if (!params) {
+    rc = sql_err(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
+  for (int i = 0; i < src.nparams; i++) {
+    if (like_skips(src.params[i].key)) continue;
+    bool given = false;
+    for (int k = 0; k < ntp && !given; k++)
+      given = !strcmp(tp[k].key, src.params[i].key);
+    if (!given) params[np++] = src.params[i];
+  }
+  for (int k = 0; k < ntp; k++) params[np++] = tp[k];
+  struct chv_table t = src;
+  t.db = (char *)db;
+  t.name = (char *)name;
+  t.location = (char *)ct->location;
+  t.type = ct->external ? CHV_EXTERNAL_TABLE : CHV_MANAGED_TABLE;
+  t.params = params;
+  t.nparams = np;
+  *pos = st->pos;
+  rc = chv_catalog_create_table(cat, &t,
+                                ct->if_not_exists ? CHV_CAT_IF_NOT_EXISTS : 0,
+                                err);
+  if (rc == CHV_OK) print_ok(s, "OK");
+out:
+  chv_arena_close(a);
+  chv_table_free(&src);
+  return rc;
 }
 
 static int exec_create_table(struct sql_session *s,
@@ -426,8 +561,23 @@ static int exec_create_table(struct sql_session *s,
   const char *db, *name;
   int rc = sql_resolve(s, &ct->name, &cat, &db, &name, err);
   if (rc != CHV_OK) return rc;
+  if (ct->like.nparts) return create_like(s, st, cat, db, name, pos, err);
   const char *what = unsupported_create(ct);
   if (what) return sql_err(err, CHV_ENOTSUP, "%s is not supported yet", what);
+  struct chv_type *qs = NULL; /* AS SELECT: the query's columns */
+  if (ct->as_query) {
+    bool skip;
+    rc = ctas_check(cat, ct, db, name, &skip, pos, err);
+    if (rc != CHV_OK) return rc;
+    if (skip) { /* IF NOT EXISTS: nothing to do */
+      print_ok(s, "OK");
+      return CHV_OK;
+    }
+    rc = sql_query_schema(s, ct->as_query, &qs, pos, err);
+    if (rc != CHV_OK) return rc;
+  }
+  rc = check_classes(ct, pos, err);
+  if (rc != CHV_OK) return rc;
   if (ct->stored_as && strcasecmp(ct->stored_as, "TEXTFILE")) {
     char up[64];
     snprintf(up, sizeof up, "%s", ct->stored_as);
@@ -444,7 +594,8 @@ static int exec_create_table(struct sql_session *s,
                      ct->with.items[i].value);
     }
 
-  size_t nall = ct->ncolumns + ct->npart_columns;
+  size_t ncolumns = qs ? (size_t)qs->nchildren : ct->ncolumns;
+  size_t nall = ncolumns + ct->npart_columns;
   struct chv_column *cols = chv_arena_alloc(a, sizeof *cols * (nall + 1));
   struct chv_column *pkeys = chv_arena_alloc(a, sizeof *pkeys * (nall + 1));
   bool *taken = chv_arena_alloc(a, nall + 1);
@@ -455,7 +606,19 @@ static int exec_create_table(struct sql_session *s,
   int nowned = 0, ncols = 0, npkeys = 0;
   struct chv_column *all = chv_arena_alloc(a, sizeof *all * (nall + 1));
   if (!all) return sql_err(err, CHV_ENOMEM, "out of memory");
-  for (size_t i = 0; i < ct->ncolumns; i++) {
+  for (size_t i = 0; qs && i < ncolumns; i++) {
+    struct chv_buf tb;
+    chv_buf_init(&tb);
+    rc = chv_type_format(qs->children[i], &tb);
+    if (rc != CHV_OK) {
+      chv_buf_free(&tb);
+      rc = sql_err(err, CHV_ENOMEM, "out of memory");
+      goto out;
+    }
+    owned[nowned++] = tb.data;
+    all[i] = (struct chv_column){qs->names[i], tb.data, NULL};
+  }
+  for (size_t i = 0; !qs && i < ct->ncolumns; i++) {
     const struct chv_sql_column *c = &ct->columns[i];
     *pos = c->pos;
     if (!c->type_text) {
@@ -490,7 +653,7 @@ static int exec_create_table(struct sql_session *s,
     for (size_t i = 0; i < ct->ncolumns; i++)
       if (!taken[i]) cols[ncols++] = all[i];
   } else {
-    for (size_t i = 0; i < ct->ncolumns; i++) cols[ncols++] = all[i];
+    for (size_t i = 0; i < ncolumns; i++) cols[ncols++] = all[i];
     for (size_t k = 0; k < ct->npart_columns; k++) {
       const struct chv_sql_column *pc = &ct->part_columns[k];
       *pos = pc->type_pos;
@@ -518,8 +681,12 @@ static int exec_create_table(struct sql_session *s,
   for (int i = 0; i < nwp; i++) params[np++] = wp[i];
   if (ct->comment) params[np++] = (struct chv_kv){"comment", (char *)ct->comment};
 
-  struct chv_kv serde[9];
-  int nserde = 0;
+  struct chv_kv serde[9], *sp = NULL;
+  int nserde = 0, nsp = 0;
+  if (ct->row_format == CHV_SQL_ROW_FORMAT_SERDE) {
+    rc = props_kv(&ct->serde_props, a, &sp, &nsp, NULL, pos, err);
+    if (rc != CHV_OK) goto out;
+  }
   if (ct->row_format == CHV_SQL_ROW_FORMAT_DELIMITED) {
     if (ct->fields_terminated) {
       serde[nserde++] = (struct chv_kv){"field.delim", (char *)ct->fields_terminated};
@@ -547,21 +714,26 @@ static int exec_create_table(struct sql_session *s,
       .pkeys = pkeys, .npkeys = npkeys, .location = (char *)ct->location,
       .type = ct->external ? CHV_EXTERNAL_TABLE : CHV_MANAGED_TABLE,
       .params = params, .nparams = np};
-  if (nserde) {
-    t.input_format = "org.apache.hadoop.mapred.TextInputFormat";
-    t.output_format =
-        "org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat";
-    t.serde_lib = "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe";
-    t.serde_params = serde;
-    t.nserde_params = nserde;
+  if (nserde || nsp || ct->row_format == CHV_SQL_ROW_FORMAT_SERDE ||
+      ct->input_format) {
+    t.input_format = TEXT_INPUT;
+    t.output_format = TEXT_OUTPUT;
+    t.serde_lib = TEXT_SERDE;
+    t.serde_params = nsp ? sp : serde;
+    t.nserde_params = nsp ? nsp : nserde;
   }
   *pos = st->pos;
   rc = chv_catalog_create_table(cat, &t,
                                 ct->if_not_exists ? CHV_CAT_IF_NOT_EXISTS : 0,
                                 err);
-  if (rc == CHV_OK) print_ok(s, "OK");
+  if (rc == CHV_OK && qs) {
+    rc = ctas_insert(s, st, cat, db, name, pos, err);
+  } else if (rc == CHV_OK) {
+    print_ok(s, "OK");
+  }
 out:
   for (int i = 0; i < nowned; i++) chv_free(owned[i]);
+  chv_type_free(qs);
   return rc;
 }
 
@@ -1003,7 +1175,7 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
   case CHV_SQL_STMT_RESET:
     return exec_reset(s, st, err);
   case CHV_SQL_STMT_SHOW_CREATE_TABLE:
-    return sql_err(err, CHV_ENOTSUP, "SHOW CREATE TABLE is not supported yet");
+    return sql_show_create_table(s, st, pos, err);
   }
   return sql_err(err, CHV_ENOTSUP, "this statement is not supported yet");
 }

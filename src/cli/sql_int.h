@@ -86,6 +86,14 @@ int sql_exec_stmt(struct sql_session *s, const struct chv_sql_stmt *stmt,
                   struct chv_sql_pos *pos, struct chv_error *err);
 
 /* sql_dml.c */
+/* SHOW CREATE TABLE (sql_show.c). */
+int sql_show_create_table(struct sql_session *s, const struct chv_sql_stmt *st,
+                          struct chv_sql_pos *pos, struct chv_error *err);
+/* The names and types of q's output columns (a STRUCT), found without
+** reading the table: CREATE TABLE ... AS SELECT. */
+int sql_query_schema(struct sql_session *s, const struct chv_sql_query *q,
+                     struct chv_type **out, struct chv_sql_pos *pos,
+                     struct chv_error *err);
 int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
                     struct chv_sql_pos *pos, struct chv_error *err);
 int sql_exec_query(struct sql_session *s, const struct chv_sql_stmt *st,
