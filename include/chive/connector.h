@@ -126,6 +126,8 @@ CHV_API const struct chv_table *chv_sink_table(const chv_sink *s);
 CHV_API int chv_sink_commit(chv_sink *s, struct chv_error *err);
 /* Rows written so far. */
 CHV_API int64_t chv_sink_rows(const chv_sink *s);
+/* Bytes of row text written so far, before compression. */
+CHV_API int64_t chv_sink_bytes(const chv_sink *s);
 /* Release; uncommitted data is discarded with the staging dir. */
 CHV_API void chv_sink_close(chv_sink *s);
 

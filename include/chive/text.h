@@ -183,6 +183,11 @@ CHV_API int chv_text_writer_finish(chv_text_writer *w,
                                    struct chv_text_write_stats *st,
                                    struct chv_error *err);
 
+/* What the writer has written so far (file_bytes may lag behind a
+** compressor's buffer). */
+CHV_API void chv_text_writer_stats(const chv_text_writer *w,
+                                   struct chv_text_write_stats *st);
+
 /* Release the writer; an unfinished file is left as far as it was written. */
 CHV_API void chv_text_writer_close(chv_text_writer *w);
 

@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <editline/readline.h>
+
 static void usage(FILE *out) {
   fprintf(out,
           "usage: chive sql [--warehouse DIR] [-e SQL | -f FILE]"
@@ -120,24 +122,43 @@ static int read_all(FILE *f, struct chv_buf *b) {
   return ferror(f) ? CHV_EIO : CHV_OK;
 }
 
-/* The interactive loop: lines are gathered until chv_sql_split() says the
-** text ends with a complete statement. */
+/* The history file of the interactive shell: $CHIVE_HISTORY (empty: none),
+** else ~/.chive_history. */
+static const char *history_path(char *buf, size_t n) {
+  const char *e = getenv("CHIVE_HISTORY");
+  if (e) return *e ? e : NULL;
+  const char *home = getenv("HOME");
+  if (!home || !*home) return NULL;
+  snprintf(buf, n, "%s/.chive_history", home);
+  return buf;
+}
+
+/* The interactive loop, with libedit's line editing and history: lines are
+** gathered until chv_sql_split() says the text ends with a complete
+** statement; \q, quit, exit or end of input (Ctrl-D) leave. */
 static int interactive(struct sql_session *s) {
   struct chv_buf text;
   chv_buf_init(&text);
-  char line[65536];
+  char hbuf[4096];
+  const char *hist = history_path(hbuf, sizeof hbuf);
+  using_history();
+  stifle_history(2000);
+  if (hist) read_history(hist);
   for (;;) {
-    fputs(text.len ? "    -> " : "chive> ", stdout);
-    fflush(stdout);
-    if (!fgets(line, sizeof line, stdin)) break;
+    char *line = readline(text.len ? "    -> " : "chive> ");
+    if (!line) break;
     if (!text.len) {
       const char *p = line;
       while (*p == ' ' || *p == '\t') p++;
       if (!strncmp(p, "\\q", 2) || !strncasecmp(p, "quit", 4) ||
-          !strncasecmp(p, "exit", 4))
+          !strncasecmp(p, "exit", 4)) {
+        free(line);
         break;
+      }
     }
     chv_buf_puts(&text, line);
+    chv_buf_putc(&text, '\n');
+    free(line);
     chv_arena *arena;
     if (chv_arena_open(0, &arena) != CHV_OK) break;
     struct chv_sql_piece *pieces;
@@ -152,7 +173,13 @@ static int interactive(struct sql_session *s) {
       continue;
     }
     if (!complete) continue;
+    /* the statement as one history entry, without its final newline */
+    text.data[text.len - 1] = '\0';
+    add_history(text.data);
+    if (hist) write_history(hist);
+    text.data[text.len - 1] = '\n';
     run_text(s, text.data, text.len, false);
+    fflush(stdout);
     chv_buf_reset(&text);
   }
   fputc('\n', stdout);

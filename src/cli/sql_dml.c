@@ -36,6 +36,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- literals to column values ------------------------------------------- */
 
@@ -207,7 +208,27 @@ struct sql_target {
   ** *described; nothing is read or written */
   bool describe;
   struct chv_type *described;
+  /* progress on stderr (a terminal): start and last report, ns */
+  bool progress;
+  uint64_t t0, shown;
 };
+
+/* "rows, bytes, elapsed" of a long INSERT on stderr, at most four times a
+** second and only after the first second; done: clear the line. */
+static void progress(struct sql_target *ins, bool done) {
+  if (!ins->progress) return;
+  uint64_t now = (uint64_t)chv_time_mono_ns();
+  if (done) {
+    if (ins->shown) fputs("\r\033[K", stderr);
+    return;
+  }
+  if (now - ins->t0 < 1000000000u || now - ins->shown < 250000000u) return;
+  ins->shown = now;
+  fprintf(stderr, "\r%lld rows, %.1f MB, %.1f s\033[K",
+          (long long)chv_sink_rows(ins->sink),
+          (double)chv_sink_bytes(ins->sink) / 1e6, (double)(now - ins->t0) / 1e9);
+  fflush(stderr);
+}
 static int run_query(struct sql_session *s, const struct chv_sql_query *q,
                      struct chv_sql_pos stpos, bool explain,
                      struct sql_target *ins, struct chv_sql_pos *pos,
@@ -300,8 +321,11 @@ int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
   const struct chv_sql_query *q = st->query;
   if (from_query) {
     struct sql_target tg = {.t = &t, .sink = sink, .schema = schema,
-                          .nstatic = nstatic, .statics = statics};
+                          .nstatic = nstatic, .statics = statics,
+                          .progress = isatty(STDERR_FILENO) != 0,
+                          .t0 = (uint64_t)chv_time_mono_ns()};
     rc = run_query(s, q, st->pos, false, &tg, pos, err);
+    progress(&tg, true);
     if (rc == CHV_OK) rc = chv_sink_commit(sink, err);
     if (rc == CHV_OK && s->format == SQL_FMT_TABLE)
       fprintf(s->out, "Inserted %lld row%s\n", (long long)tg.written,
@@ -924,6 +948,7 @@ static int target_write(struct sql_target *ins, struct chv_batch *ob,
     rc = chv_sink_write(ins->sink, ins->t->npkeys ? ins->statics : NULL, ob,
                         err);
   if (rc == CHV_OK) ins->written += n;
+  progress(ins, false);
   return rc;
 }
 

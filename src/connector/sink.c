@@ -55,6 +55,7 @@ struct chv_sink {
   int file_seq;                  /* numbers the files of this write */
   uint64_t clock;                /* counts writes, for last_use */
   int64_t rows;
+  int64_t bytes;                 /* text bytes written, before compression */
   int64_t record_id;             /* the write record; 0: none */
   bool committed;
 };
@@ -119,6 +120,7 @@ static int sink_read_options(chv_sink *s, struct chv_error *err) {
 
 const struct chv_type *chv_sink_schema(const chv_sink *s) { return s->schema; }
 int64_t chv_sink_rows(const chv_sink *s) { return s->rows; }
+int64_t chv_sink_bytes(const chv_sink *s) { return s->bytes; }
 const struct chv_table *chv_sink_table(const chv_sink *s) { return &s->table; }
 
 int chv_sink_open(chv_catalog *cat, const char *db, const char *table,
@@ -335,9 +337,13 @@ int chv_sink_write(chv_sink *s, char *const *part_values,
   CHV_RETURN_IF_ERR(sink_part_get(s, part_values, &p, err));
   if (batch->nrows == 0) return CHV_OK; /* the partition is still written */
   CHV_RETURN_IF_ERR(sink_part_writer(s, p, err));
+  struct chv_text_write_stats before, after;
+  chv_text_writer_stats(p->w, &before);
   int rc = chv_text_writer_write(p->w, batch, err);
   if (rc != CHV_OK) return rc;
+  chv_text_writer_stats(p->w, &after);
   s->rows += batch->nrows;
+  s->bytes += after.raw_bytes - before.raw_bytes;
   return CHV_OK;
 }
 

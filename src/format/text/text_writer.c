@@ -341,6 +341,11 @@ int chv_text_writer_finish(chv_text_writer *w, struct chv_text_write_stats *st,
   return CHV_OK;
 }
 
+void chv_text_writer_stats(const chv_text_writer *w,
+                           struct chv_text_write_stats *st) {
+  *st = w->st;
+}
+
 void chv_text_writer_close(chv_text_writer *w) {
   if (w == NULL) return;
   chv_file_close(w->file);
