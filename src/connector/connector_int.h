@@ -49,4 +49,26 @@ int conn_hidden_paths(chv_catalog *cat, const char *db, const char *table,
 /* True when path is one of paths[0..n) or lies inside one of them. */
 bool conn_path_hidden(char *const *paths, int n, const char *path);
 
+/* ---- sink: sorted dynamic partitions (sink_dynamic.c) ---------------------- */
+
+/* With table.exec.hive.sink.sort-by-dynamic-partition.enable (the default)
+** the rows of a dynamic partition insert are buffered and sorted by their
+** partition values, then written with one file open at a time; a partition
+** gets one file per sorted run.  A run holds up to CONN_SORT_ROWS rows or
+** CONN_SORT_BYTES bytes of values. */
+#define CONN_SORT_ROWS (1 << 20)
+#define CONN_SORT_BYTES (64 << 20)
+struct conn_sortbuf {
+  bool on;
+  struct chv_batch *rows; /* data columns, then the dynamic keys */
+  struct chv_type *type;  /* their STRUCT type (owned) */
+  int nstatic;
+  char **statics;         /* owned copies of the static values */
+  int nstatics_alloc;
+};
+struct conn_sortbuf *conn_sink_sortbuf(chv_sink *s);
+/* Writes and empties the buffer. */
+int conn_sink_flush_sorted(chv_sink *s, struct chv_error *err);
+void conn_sortbuf_free(struct conn_sortbuf *b);
+
 #endif

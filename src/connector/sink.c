@@ -57,6 +57,7 @@ struct chv_sink {
   int64_t rows;
   int64_t bytes;                 /* text bytes written, before compression */
   int64_t record_id;             /* the write record; 0: none */
+  struct conn_sortbuf sort;      /* sorted dynamic partitions */
   bool committed;
 };
 
@@ -100,6 +101,12 @@ static int sink_read_options(chv_sink *s, struct chv_error *err) {
   chv_opt_value_free(&v);
   if (rc != CHV_OK) return rc;
 
+  rc = conn_table_option(
+      t, cfg, "table.exec.hive.sink.sort-by-dynamic-partition.enable", &v, err);
+  if (rc != CHV_OK) return rc;
+  s->sort.on = v.b;
+  chv_opt_value_free(&v);
+
   rc = conn_table_option(t, cfg,
                          "table.exec.hive.sink.statistic-auto-gather.enable",
                          &v, err);
@@ -121,6 +128,7 @@ static int sink_read_options(chv_sink *s, struct chv_error *err) {
 const struct chv_type *chv_sink_schema(const chv_sink *s) { return s->schema; }
 int64_t chv_sink_rows(const chv_sink *s) { return s->rows; }
 int64_t chv_sink_bytes(const chv_sink *s) { return s->bytes; }
+struct conn_sortbuf *conn_sink_sortbuf(chv_sink *s) { return &s->sort; }
 const struct chv_table *chv_sink_table(const chv_sink *s) { return &s->table; }
 
 int chv_sink_open(chv_catalog *cat, const char *db, const char *table,
@@ -143,6 +151,8 @@ int chv_sink_open(chv_catalog *cat, const char *db, const char *table,
   if (rc != CHV_OK) goto out_free;
   rc = sink_read_options(s, err);
   if (rc != CHV_OK) goto out_free;
+  /* sorted runs reach each partition once: one open file suffices */
+  if (s->sort.on && s->opts.max_open_writers <= 0) s->max_open_writers = 1;
   rc = conn_table_schema(&s->table, false, &s->schema, err);
   if (rc != CHV_OK) goto out_free;
   rc = chv_fs_for_path(s->table.location, &s->fs, &inner, err);
@@ -749,7 +759,8 @@ int chv_sink_commit(chv_sink *s, struct chv_error *err) {
   if (s->committed)
     return chv_error_set(err, CHV_EINVAL, "sink of %s.%s: already committed",
                          s->table.db, s->table.name);
-  int rc = CHV_OK;
+  int rc = conn_sink_flush_sorted(s, err);
+  if (rc != CHV_OK) return rc;
   /* Finish every file before anything becomes visible. */
   for (int i = 0; i < s->nparts; i++)
     CHV_RETURN_IF_ERR(sink_part_finish(s, &s->parts[i], err));
@@ -843,6 +854,7 @@ void chv_sink_close(chv_sink *s) {
     chv_free(p->files);
   }
   chv_free(s->parts);
+  conn_sortbuf_free(&s->sort);
   /* An uncommitted write is forgotten; a committed one whose old files
   ** could not all be deleted keeps its record for the next writer. */
   if (s->staging && s->fs && (s->record_id == 0 || !s->committed))

@@ -4,13 +4,19 @@
 ** part written to its partition (Hive's and Flink's dynamic partition
 ** insert; all-dynamic inserts are allowed, as Flink is always "nonstrict").
 ** Rows are grouped by sorting row numbers on their partition path, so one
-** batch opens each of its partitions once.
+** batch opens each of its partitions once.  With
+** table.exec.hive.sink.sort-by-dynamic-partition.enable (the default) the
+** batches are first gathered into runs of up to CONN_SORT_ROWS rows or
+** CONN_SORT_BYTES bytes, each sorted and written with one file open at a
+** time (Flink sorts the whole input with an external sort; chive's bounded
+** runs give a partition one file per run instead of one in all).
 */
 #include "connector/connector_int.h"
 #include "format/text/jsonl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Hive's text for a partition value of a primitive column, or NULL (the
 ** default partition) for NULL; into buf (at least 64 bytes) or, for
@@ -78,6 +84,11 @@ static int cmp_row_key(const void *a, const void *b) {
   return c ? c : (x->row > y->row) - (x->row < y->row);
 }
 
+static int write_grouped(chv_sink *s, int nstatic, char *const *static_values,
+                         const struct chv_batch *batch, struct chv_error *err);
+static int sort_append(chv_sink *s, int nstatic, char *const *static_values,
+                       const struct chv_batch *batch, struct chv_error *err);
+
 int chv_sink_write_dynamic(chv_sink *s, int nstatic,
                            char *const *static_values,
                            const struct chv_batch *batch,
@@ -106,7 +117,18 @@ int chv_sink_write_dynamic(chv_sink *s, int nstatic,
                            "%s.%s: partition column '%s' needs a primitive "
                            "value",
                            t->db, t->name, t->pkeys[nstatic + k].name);
+  if (conn_sink_sortbuf(s)->on && ndyn > 0)
+    return sort_append(s, nstatic, static_values, batch, err);
+  return write_grouped(s, nstatic, static_values, batch, err);
+}
 
+/* Splits batch (checked) by its dynamic partition values and writes each
+** part to its partition. */
+static int write_grouped(chv_sink *s, int nstatic, char *const *static_values,
+                         const struct chv_batch *batch, struct chv_error *err) {
+  const struct chv_table *t = chv_sink_table(s);
+  const struct chv_type *data = chv_sink_schema(s);
+  int ndyn = t->npkeys - nstatic;
   int64_t n = batch->nrows;
   int rc = CHV_OK;
   struct row_key *keys = chv_calloc((size_t)n + 1, sizeof *keys);
@@ -171,4 +193,79 @@ out:
   chv_batch_close(part);
   chv_buf_free(&kb);
   return rc;
+}
+
+/* ---- sorted runs ----------------------------------------------------------- */
+
+static bool same_statics(const struct conn_sortbuf *b, int nstatic,
+                         char *const *v) {
+  if (b->nstatic != nstatic) return false;
+  for (int i = 0; i < nstatic; i++) {
+    const char *x = b->statics[i], *y = v[i];
+    if ((x == NULL) != (y == NULL) || (x && strcmp(x, y))) return false;
+  }
+  return true;
+}
+
+static int64_t buffered_bytes(const struct chv_batch *b) {
+  int64_t n = 0;
+  for (int c = 0; c < b->ncols; c++) {
+    const struct chv_vector *v = b->cols[c];
+    size_t w = chv_type_fixed_width(v->type->id);
+    n += v->bytes_len + v->length * (int64_t)(w ? w : 4);
+  }
+  return n;
+}
+
+static int sort_append(chv_sink *s, int nstatic, char *const *static_values,
+                       const struct chv_batch *batch, struct chv_error *err) {
+  struct conn_sortbuf *b = conn_sink_sortbuf(s);
+  int rc = CHV_OK;
+  if (b->rows && !same_statics(b, nstatic, static_values))
+    CHV_RETURN_IF_ERR(conn_sink_flush_sorted(s, err));
+  if (b->rows == NULL || !chv_type_equal(b->type, batch->schema)) {
+    CHV_RETURN_IF_ERR(conn_sink_flush_sorted(s, err));
+    conn_sortbuf_free(b);
+    b->on = true;
+    if (chv_type_clone(batch->schema, &b->type) != CHV_OK ||
+        (b->statics = chv_calloc((size_t)nstatic + 1, sizeof *b->statics)) ==
+            NULL)
+      return chv_error_set(err, CHV_ENOMEM, "out of memory");
+    b->nstatics_alloc = nstatic;
+    for (int i = 0; i < nstatic; i++)
+      if (static_values[i] &&
+          (b->statics[i] = chv_strdup(static_values[i])) == NULL)
+        return chv_error_set(err, CHV_ENOMEM, "out of memory");
+    b->nstatic = nstatic;
+    CHV_RETURN_IF_ERR(chv_batch_open(b->type, 1024, &b->rows, err));
+  }
+  for (int64_t r = 0; r < batch->nrows && rc == CHV_OK; r++) {
+    for (int c = 0; c < batch->ncols && rc == CHV_OK; c++)
+      rc = chv_vector_append_from(b->rows->cols[c], batch->cols[c], r, err);
+    b->rows->nrows++;
+  }
+  if (rc != CHV_OK) return rc;
+  if (b->rows->nrows >= CONN_SORT_ROWS ||
+      buffered_bytes(b->rows) >= CONN_SORT_BYTES)
+    rc = conn_sink_flush_sorted(s, err);
+  return rc;
+}
+
+int conn_sink_flush_sorted(chv_sink *s, struct chv_error *err) {
+  struct conn_sortbuf *b = conn_sink_sortbuf(s);
+  if (b->rows == NULL || b->rows->nrows == 0) return CHV_OK;
+  int rc = write_grouped(s, b->nstatic, b->statics, b->rows, err);
+  chv_batch_reset(b->rows);
+  return rc;
+}
+
+void conn_sortbuf_free(struct conn_sortbuf *b) {
+  chv_batch_close(b->rows);
+  chv_type_free(b->type);
+  if (b->statics)
+    for (int i = 0; i < b->nstatics_alloc; i++) chv_free(b->statics[i]);
+  chv_free(b->statics);
+  bool on = b->on;
+  memset(b, 0, sizeof *b);
+  b->on = on;
 }

@@ -52,7 +52,7 @@ if command -v script > /dev/null 2>&1; then
     timeout 60 script -qec "$chive sql --warehouse $tmp/wp" /dev/null > "$tmp/pty" 2>&1
   check "terminal session exits 0" $?
   tr -d '\r' < "$tmp/pty" > "$tmp/pty.txt"
-  grep -q '^chive>     -> OK$' "$tmp/pty.txt"; check "terminal prompts and continuation" $?
+  grep -q '^    -> b STRING);$' "$tmp/pty.txt" && grep -q '^chive> SHOW TABLES;$' "$tmp/pty.txt"; check "terminal prompts and continuation" $?
   grep -q 'table default.nosuch does not exist' "$tmp/pty.txt" &&
     grep -q '^p$' "$tmp/pty.txt"
   check "terminal session goes on after an error" $?
