@@ -8,6 +8,7 @@
 #include "chv_test.h"
 
 #include "codec/block.h"
+#include "parquet/page_walk.h"
 
 #include <lz4.h>
 #include <zlib.h>
@@ -376,139 +377,38 @@ static void test_lz4_raw_fallback(void) {
 
 /* ---- parquet-testing pages ---------------------------------------------- */
 
-/* Just enough of Thrift's compact protocol to read a PageHeader: skip any
-** value, remember the i32 fields we want. */
-struct th {
-  const uint8_t *p, *end;
-  bool bad;
+struct walk_ctx {
+  chv_block_ctx *ctx;
+  int codec;
+  const char *name;
 };
 
-static uint64_t th_varint(struct th *t) {
-  uint64_t v = 0;
-  for (int s = 0; s < 64 && t->p < t->end; s += 7) {
-    uint8_t b = *t->p++;
-    v |= (uint64_t)(b & 0x7f) << s;
-    if (!(b & 0x80)) return v;
+/* Decompress one page (for v2 pages, the part after the levels). */
+static int decompress_page(void *arg, const struct pw_page *pg) {
+  struct walk_ctx *w = arg;
+  size_t comp = (size_t)pg->compressed, plain = (size_t)pg->uncompressed;
+  size_t skip = 0;
+  if (pg->type == 3) skip = (size_t)(pg->hdr[2][5] + pg->hdr[2][6]);
+  if (skip > comp || skip > plain) {
+    CHV_CHECK(!"v2 level lengths");
+    return 1;
   }
-  t->bad = true;
+  uint8_t *out = malloc(plain + 1);
+  struct chv_error err = {0};
+  int rc = chv_block_decompress(w->ctx, w->codec, pg->data + skip, comp - skip,
+                                out + skip, plain - skip, &err);
+  if (rc != CHV_OK)
+    fprintf(stderr, "%s page %d: %s\n", w->name, pg->index, err.msg);
+  CHV_CHECK(rc == CHV_OK);
+  free(out);
   return 0;
 }
 
-static int64_t th_zz(struct th *t) {
-  uint64_t v = th_varint(t);
-  return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
-}
-
-static void th_skip(struct th *t, int type, int depth);
-
-/* Read a struct; for PageHeader (depth 0) and DataPageHeaderV2 (field 8)
-** store the fields of interest in f[field id] (f2 for the nested one). */
-static void th_struct(struct th *t, int64_t *f, int64_t *f2, int depth) {
-  int last = 0;
-  while (!t->bad && t->p < t->end) {
-    uint8_t h = *t->p++;
-    if (h == 0) return;
-    int type = h & 15, id = h >> 4 ? last + (h >> 4) : (int)th_zz(t);
-    last = id;
-    if (type == 5 && f && id >= 0 && id < 16) {
-      f[id] = th_zz(t);
-    } else if (type == 12 && f2 && id == 8) {
-      th_struct(t, f2, NULL, depth + 1);
-    } else {
-      th_skip(t, type, depth + 1);
-    }
-  }
-  t->bad = true;
-}
-
-static void th_skip(struct th *t, int type, int depth) {
-  if (depth > 16) {
-    t->bad = true;
-    return;
-  }
-  switch (type) {
-  case 1: case 2: break;
-  case 3: t->p++; break;
-  case 4: case 5: case 6: th_varint(t); break;
-  case 7: t->p += 8; break;
-  case 8: {
-    uint64_t n = th_varint(t);
-    if (n > (uint64_t)(t->end - t->p)) t->bad = true;
-    else t->p += n;
-    break;
-  }
-  case 9: case 10: {
-    if (t->p >= t->end) { t->bad = true; break; }
-    uint8_t h = *t->p++;
-    uint64_t n = h >> 4 == 15 ? th_varint(t) : (uint64_t)(h >> 4);
-    for (uint64_t i = 0; i < n && !t->bad; i++)
-      if ((h & 15) == 1 || (h & 15) == 2) t->p++;
-      else th_skip(t, h & 15, depth + 1);
-    break;
-  }
-  case 11: {
-    uint64_t n = th_varint(t);
-    if (n == 0) break;
-    uint8_t kv = *t->p++;
-    for (uint64_t i = 0; i < n && !t->bad; i++) {
-      th_skip(t, kv >> 4, depth + 1);
-      th_skip(t, kv & 15, depth + 1);
-    }
-    break;
-  }
-  case 12: th_struct(t, NULL, NULL, depth); break;
-  default: t->bad = true;
-  }
-  if (t->p > t->end) t->bad = true;
-}
-
-/* Decompress every page of a fixture; returns the number of pages. */
 static int walk_pages(const char *name, int codec) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/../shared/fixtures/parquet/%s",
-           chv_test_source_dir(), name);
-  FILE *f = fopen(path, "rb");
-  if (f == NULL) {
-    fprintf(stderr, "skip %s: not found\n", name);
-    return -1;
-  }
-  fseek(f, 0, SEEK_END);
-  long len = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *file = malloc((size_t)len);
-  if (fread(file, 1, (size_t)len, f) != (size_t)len) len = 0;
-  fclose(f);
-  uint32_t footer = (uint32_t)file[len - 8] | (uint32_t)file[len - 7] << 8 |
-                    (uint32_t)file[len - 6] << 16 |
-                    (uint32_t)file[len - 5] << 24;
-  const uint8_t *end = file + len - 8 - footer;
-  struct th t = {file + 4, end, false};
-  chv_block_ctx *ctx;
-  chv_block_ctx_open(&ctx, NULL);
-  int pages = 0;
-  while (t.p < end && !t.bad) {
-    int64_t h[16] = {0}, v2[16] = {0};
-    th_struct(&t, h, v2, 0);
-    if (t.bad || h[3] < 0 || h[3] > end - t.p) {
-      CHV_CHECK(!"page header");
-      break;
-    }
-    size_t comp = (size_t)h[3], plain = (size_t)h[2], skip = 0;
-    if (h[1] == 3) { /* DATA_PAGE_V2: levels are not compressed */
-      skip = (size_t)(v2[5] + v2[6]);
-    }
-    uint8_t *out = malloc(plain + 1);
-    struct chv_error err = {0};
-    int rc = chv_block_decompress(ctx, codec, t.p + skip, comp - skip,
-                                  out + skip, plain - skip, &err);
-    if (rc != CHV_OK) fprintf(stderr, "%s page %d: %s\n", name, pages, err.msg);
-    CHV_CHECK(rc == CHV_OK);
-    free(out);
-    t.p += comp;
-    pages++;
-  }
-  chv_block_ctx_close(ctx);
-  free(file);
+  struct walk_ctx w = {NULL, codec, name};
+  chv_block_ctx_open(&w.ctx, NULL);
+  int pages = pw_walk(name, decompress_page, &w);
+  chv_block_ctx_close(w.ctx);
   return pages;
 }
 
@@ -532,7 +432,7 @@ static void test_fixture_pages(void) {
   };
   for (size_t i = 0; i < CHV_ARRAY_SIZE(fx); i++) {
     int pages = walk_pages(fx[i].file, fx[i].codec);
-    if (pages < 0) continue;
+    if (pages == -1) continue;
     CHV_CHECK(pages > 0);
     if (getenv("CHV_VERBOSE")) printf("%s: %d pages\n", fx[i].file, pages);
   }
