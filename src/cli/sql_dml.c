@@ -276,11 +276,16 @@ int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
   for (size_t i = 0; i < st->partition.n; i++) {
     const struct chv_sql_part_kv *kv = &st->partition.items[i];
     *pos = kv->pos;
-    if ((int)i >= t.npkeys || strcasecmp(kv->key, t.pkeys[i].name)) {
+    if ((int)i >= t.npkeys) {
+      rc = sql_err(err, CHV_EINVAL,
+                   "'%s' is not a partition key of %s.%s, which has %d", kv->key,
+                   t.db, t.name, t.npkeys);
+      goto out;
+    }
+    if (strcasecmp(kv->key, t.pkeys[i].name)) {
       rc = sql_err(err, CHV_EINVAL,
                    "partition key %d of %s.%s is '%s', not '%s'", (int)i + 1,
-                   t.db, t.name, (int)i < t.npkeys ? t.pkeys[i].name : "-",
-                   kv->key);
+                   t.db, t.name, t.pkeys[i].name, kv->key);
       goto out;
     }
     if (kv->value) {

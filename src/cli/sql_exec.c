@@ -1121,8 +1121,10 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
     const char *ndb, *nname;
     chv_catalog *ncat;
     rc = sql_resolve(s, &st->name, &cat, &db, &name, err);
-    if (rc == CHV_OK)
+    if (rc == CHV_OK) {
+      *pos = st->new_name.pos;
       rc = sql_resolve(s, &st->new_name, &ncat, &ndb, &nname, err);
+    }
     if (rc != CHV_OK) return rc;
     if (ncat != cat) {
       *pos = st->new_name.pos;
@@ -1130,6 +1132,7 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
                      "RENAME TO cannot move a table to another catalog");
     }
     if (st->new_name.nparts < 2) ndb = db;
+    *pos = st->name.pos;
     rc = chv_catalog_rename_table(cat, db, name, ndb, nname, err);
     if (rc == CHV_OK) print_ok(s, "OK");
     return rc;
@@ -1185,7 +1188,10 @@ int sql_exec_stmt(struct sql_session *s, const struct chv_sql_stmt *st,
   chv_arena *a;
   if (chv_arena_open(0, &a) != CHV_OK)
     return sql_err(err, CHV_ENOMEM, "out of memory");
-  *pos = st->pos;
+  /* errors point at the object the statement names unless they say where */
+  *pos = st->name.nparts && st->name.pos.line ? st->name.pos : st->pos;
+  if (st->create_table && st->create_table->name.pos.line)
+    *pos = st->create_table->name.pos;
   int rc = exec_in_arena(s, st, a, pos, err);
   chv_arena_close(a);
   return rc;

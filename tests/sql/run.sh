@@ -16,7 +16,7 @@ set -u
 chive=$1 dir=$2 name=$3
 tmp=$(mktemp -d /tmp/chvsql.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-export WH="$tmp/wh" CHIVE="$chive"
+export WH="$tmp/wh" CHIVE="$chive" SQLDIR="$dir"
 fmt=table
 first=$(head -n 1 "$dir/$name.sql")
 case "$first" in "-- format: "*) fmt=${first#-- format: } ;; esac
