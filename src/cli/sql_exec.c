@@ -542,7 +542,7 @@ static int create_like(struct sql_session *s, const struct chv_sql_stmt *st,
   t.type = ct->external ? CHV_EXTERNAL_TABLE : CHV_MANAGED_TABLE;
   t.params = params;
   t.nparams = np;
-  *pos = st->pos;
+  *pos = ct->name.pos;
   rc = chv_catalog_create_table(cat, &t,
                                 ct->if_not_exists ? CHV_CAT_IF_NOT_EXISTS : 0,
                                 err);
@@ -722,7 +722,7 @@ static int exec_create_table(struct sql_session *s,
     t.serde_params = nsp ? sp : serde;
     t.nserde_params = nsp ? nsp : nserde;
   }
-  *pos = st->pos;
+  *pos = ct->name.pos;
   rc = chv_catalog_create_table(cat, &t,
                                 ct->if_not_exists ? CHV_CAT_IF_NOT_EXISTS : 0,
                                 err);
