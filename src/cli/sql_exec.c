@@ -558,7 +558,7 @@ static int exec_create_table(struct sql_session *s,
                              struct chv_sql_pos *pos, struct chv_error *err) {
   chv_catalog *cat = s->cat;
   const struct chv_sql_create_table *ct = st->create_table;
-  const char *db, *name;
+  const char *db = NULL, *name = NULL;
   int rc = sql_resolve(s, &ct->name, &cat, &db, &name, err);
   if (rc != CHV_OK) return rc;
   if (ct->like.nparts) return create_like(s, st, cat, db, name, pos, err);
@@ -634,8 +634,9 @@ static int exec_create_table(struct sql_session *s,
     owned[nowned++] = type;
     all[i] = (struct chv_column){(char *)c->name, type, (char *)c->comment};
   }
-  if (ct->form == CHV_SQL_FORM_FLINK || (ct->npart_columns &&
-                                         !ct->part_columns[0].type_text)) {
+  /* PARTITIONED BY (k) names columns of the list (Flink); PARTITIONED BY
+  ** (k type) adds them (Hive), also before a Flink WITH clause. */
+  if (ct->npart_columns && !ct->part_columns[0].type_text) {
     for (size_t k = 0; k < ct->npart_columns; k++) {
       const struct chv_sql_column *pc = &ct->part_columns[k];
       size_t i = 0;
