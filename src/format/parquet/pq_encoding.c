@@ -292,6 +292,8 @@ void chv_pq_pack64(const uint64_t *in, size_t n, int width, uint8_t *out) {
 
 /* ---- RLE / bit-packed hybrid: decoding --------------------------------- */
 
+#define RLE_MAX_RUN 0x7fffffffu /* runs are at most 2^31 - 1 values */
+
 static int rle_setup(struct chv_pq_rle_dec *d, const uint8_t *p, size_t len,
                      int width, uint64_t num_values, struct chv_error *err) {
   if (width < 0 || width > 32)
@@ -352,12 +354,16 @@ static int rle_header(struct chv_pq_rle_dec *d, struct chv_error *err) {
     uint64_t count = h >> 1;
     if (h & 1) {
       /* count groups of 8 bit-packed values */
-      if (count > (d->left + 7) / 8)
+      if (count > d->left / 8 + (d->left % 8 != 0))
         return chv_error_set(err, CHV_ECORRUPT,
                              "bit-packed run of %llu values exceeds the %llu "
                              "expected",
                              (unsigned long long)count * 8,
                              (unsigned long long)d->left);
+      if (count > RLE_MAX_RUN / 8)
+        return chv_error_set(err, CHV_ECORRUPT,
+                             "bit-packed run of %llu values exceeds 2^31 - 1",
+                             (unsigned long long)count * 8);
       if (count == 0) continue;
       size_t bytes = (size_t)count * (size_t)d->width;
       size_t avail = (size_t)(d->end - d->p);
@@ -378,6 +384,10 @@ static int rle_header(struct chv_pq_rle_dec *d, struct chv_error *err) {
                            "RLE run of %llu values exceeds the %llu expected",
                            (unsigned long long)count,
                            (unsigned long long)d->left);
+    if (count > RLE_MAX_RUN)
+      return chv_error_set(err, CHV_ECORRUPT,
+                           "RLE run of %llu values exceeds 2^31 - 1",
+                           (unsigned long long)count);
     size_t vb = (size_t)(d->width + 7) / 8;
     if ((size_t)(d->end - d->p) < vb)
       return chv_error_set(err, CHV_ECORRUPT,
@@ -592,7 +602,6 @@ int chv_pq_rle_skip(struct chv_pq_rle_dec *d, size_t n,
 
 /* ---- RLE / bit-packed hybrid: encoding --------------------------------- */
 
-#define RLE_MAX_RUN 0x7fffffffu /* runs are at most 2^31 - 1 values */
 
 static int rle_put_repeat(struct chv_buf *out, uint32_t v, size_t count,
                           int width) {

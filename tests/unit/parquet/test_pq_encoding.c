@@ -271,6 +271,17 @@ static void test_rle_errors(void) {
   CHV_CHECK(chv_pq_rle_next(&d, 10, out, &err) == CHV_ECORRUPT);
   CHV_CHECK_STREQ(err.msg,
                   "RLE run of 4294967295 values exceeds the 100 expected");
+  /* runs past 2^31 - 1 values, even when the caller expects more */
+  const uint8_t big[] = {0x80, 0x80, 0x80, 0x80, 0x10, 0x01};
+  CHV_REQUIRE_OK(chv_pq_rle_init(&d, big, sizeof big, 1, UINT64_MAX, &err),
+                 &err);
+  CHV_CHECK(chv_pq_rle_next(&d, 10, out, &err) == CHV_ECORRUPT);
+  CHV_CHECK_STREQ(err.msg, "RLE run of 2147483648 values exceeds 2^31 - 1");
+  const uint8_t bigbp[] = {0x81, 0x80, 0x80, 0x80, 0x02, 0x01};
+  CHV_REQUIRE_OK(
+      chv_pq_rle_init(&d, bigbp, sizeof bigbp, 1, UINT64_MAX, &err), &err);
+  CHV_CHECK(chv_pq_rle_next(&d, 10, out, &err) == CHV_ECORRUPT);
+  CHV_CHECK_CONTAINS(err.msg, "exceeds 2^31 - 1");
   /* a bit-packed run far longer than the values expected */
   const uint8_t bp[] = {0x81, 0x01, 0xFF};
   CHV_REQUIRE_OK(chv_pq_rle_init(&d, bp, sizeof bp, 1, 100, &err), &err);
