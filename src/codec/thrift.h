@@ -43,7 +43,7 @@
 **   chv_thrift_read_list_begin/_set_begin/_map_begin()
 **   chv_thrift_read_message_begin()              RPC message header
 **   chv_thrift_skip()                            any value, depth-limited
-**   chv_thrift_writer_init()                     a writer appending to a chv_buf
+**   chv_thrift_writer_init()                     a writer into a chv_buf
 **   chv_thrift_write_*()                         the mirror image of the reads
 **   chv_thrift_type_name()                       "i32", for messages
 **
@@ -60,19 +60,19 @@
 /* Compact protocol type ids, as they appear in field headers and container
 ** headers.  The wire has two bool ids (1 true, 2 false); the reader reports
 ** both as CHV_THRIFT_BOOL. */
-#define CHV_THRIFT_TYPE_MAP(X)                                                \
-  X(STOP, 0, "stop")                                                          \
-  X(BOOL, 1, "bool")                                                          \
-  X(I8, 3, "i8")                                                              \
-  X(I16, 4, "i16")                                                            \
-  X(I32, 5, "i32")                                                            \
-  X(I64, 6, "i64")                                                            \
-  X(DOUBLE, 7, "double")                                                      \
-  X(BINARY, 8, "binary")                                                      \
-  X(LIST, 9, "list")                                                          \
-  X(SET, 10, "set")                                                           \
-  X(MAP, 11, "map")                                                           \
-  X(STRUCT, 12, "struct")                                                     \
+#define CHV_THRIFT_TYPE_MAP(X)                                                 \
+  X(STOP, 0, "stop")                                                           \
+  X(BOOL, 1, "bool")                                                           \
+  X(I8, 3, "i8")                                                               \
+  X(I16, 4, "i16")                                                             \
+  X(I32, 5, "i32")                                                             \
+  X(I64, 6, "i64")                                                             \
+  X(DOUBLE, 7, "double")                                                       \
+  X(BINARY, 8, "binary")                                                       \
+  X(LIST, 9, "list")                                                           \
+  X(SET, 10, "set")                                                            \
+  X(MAP, 11, "map")                                                            \
+  X(STRUCT, 12, "struct")                                                      \
   X(UUID, 13, "uuid")
 
 enum chv_thrift_type {
@@ -95,12 +95,12 @@ const char *chv_thrift_type_name(unsigned type);
 /* ---- reading ----------------------------------------------------------- */
 
 struct chv_thrift_reader {
-  const uint8_t *data;  /* borrowed input */
-  size_t len;           /* bytes in data */
-  size_t pos;           /* next byte to read */
-  int depth;            /* structs open (read_struct_begin without _end) */
-  int bool_field;       /* value of the bool field just announced, or -1 */
-  int corrupt_code;     /* status of malformed input (CHV_ECORRUPT) */
+  const uint8_t *data;   /* borrowed input */
+  size_t len;            /* bytes in data */
+  size_t pos;            /* next byte to read */
+  int depth;             /* structs open (read_struct_begin without _end) */
+  int bool_field;        /* value of the bool field just announced, or -1 */
+  int corrupt_code;      /* status of malformed input (CHV_ECORRUPT) */
   struct chv_error *err; /* borrowed, may be NULL: where errors go */
   int16_t last_id[CHV_THRIFT_MAX_DEPTH + 1]; /* last field id per struct */
 };

@@ -17,8 +17,8 @@
 
 const char *chv_thrift_type_name(unsigned type) {
   switch (type) {
-#define CHV_X_(name, id, text)                                                \
-  case id:                                                                    \
+#define CHV_X_(name, id, text)                                                 \
+  case id:                                                                     \
     return text;
     CHV_THRIFT_TYPE_MAP(CHV_X_)
 #undef CHV_X_
@@ -203,7 +203,8 @@ int chv_thrift_read_i64(struct chv_thrift_reader *r, int64_t *v) {
 int chv_thrift_read_double(struct chv_thrift_reader *r, double *v) {
   CHV_RETURN_IF_ERR(need(r, 8, "a double"));
   uint64_t u = 0;
-  for (int i = 7; i >= 0; i--) u = (u << 8) | r->data[r->pos + (size_t)i];
+  for (int i = 7; i >= 0; i--)
+    u = (u << 8) | r->data[r->pos + (size_t)i];
   r->pos += 8;
   memcpy(v, &u, sizeof *v);
   return CHV_OK;
@@ -437,8 +438,7 @@ int chv_thrift_write_struct_end(struct chv_thrift_writer *w) {
   return put_byte(w, 0);
 }
 
-static int field_header(struct chv_thrift_writer *w, int16_t id,
-                        uint8_t wire) {
+static int field_header(struct chv_thrift_writer *w, int16_t id, uint8_t wire) {
   if (w->status) return w->status;
   if (w->depth <= 0) return misuse(w);
   int32_t delta = (int32_t)id - w->last_id[w->depth];
@@ -486,7 +486,8 @@ int chv_thrift_write_double(struct chv_thrift_writer *w, double v) {
   uint64_t u;
   memcpy(&u, &v, sizeof u);
   uint8_t b[8];
-  for (int i = 0; i < 8; i++) b[i] = (uint8_t)(u >> (8 * i));
+  for (int i = 0; i < 8; i++)
+    b[i] = (uint8_t)(u >> (8 * i));
   return put(w, b, 8);
 }
 

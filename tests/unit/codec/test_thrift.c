@@ -40,23 +40,22 @@ static void test_encodings(void) {
   /* Field headers: short form, long form (jump > 15, going back), bools. */
   chv_buf_reset(&b);
   chv_thrift_write_struct_begin(&w);
-  chv_thrift_write_field(&w, 1, CHV_THRIFT_I32);   /* 0x15 */
-  chv_thrift_write_i32(&w, 3);                     /* 0x06 */
-  chv_thrift_write_field(&w, 20, CHV_THRIFT_I64);  /* 0x06 0x28 */
-  chv_thrift_write_i64(&w, -3);                    /* 0x05 */
-  chv_thrift_write_field_bool(&w, 21, true);       /* 0x11 */
-  chv_thrift_write_field_bool(&w, 22, false);      /* 0x12 */
-  chv_thrift_write_field(&w, 2, CHV_THRIFT_LIST);  /* 0x09 0x04 */
+  chv_thrift_write_field(&w, 1, CHV_THRIFT_I32);      /* 0x15 */
+  chv_thrift_write_i32(&w, 3);                        /* 0x06 */
+  chv_thrift_write_field(&w, 20, CHV_THRIFT_I64);     /* 0x06 0x28 */
+  chv_thrift_write_i64(&w, -3);                       /* 0x05 */
+  chv_thrift_write_field_bool(&w, 21, true);          /* 0x11 */
+  chv_thrift_write_field_bool(&w, 22, false);         /* 0x12 */
+  chv_thrift_write_field(&w, 2, CHV_THRIFT_LIST);     /* 0x09 0x04 */
   chv_thrift_write_list_begin(&w, CHV_THRIFT_I32, 3); /* 0x35 */
   chv_thrift_write_i32(&w, 1);
   chv_thrift_write_i32(&w, 2);
   chv_thrift_write_i32(&w, 3);
-  chv_thrift_write_field(&w, 3, CHV_THRIFT_MAP);   /* 0x1b */
+  chv_thrift_write_field(&w, 3, CHV_THRIFT_MAP); /* 0x1b */
   chv_thrift_write_map_begin(&w, CHV_THRIFT_BINARY, CHV_THRIFT_I32, 0);
-  chv_thrift_write_struct_end(&w);                 /* 0x00 */
-  static const uint8_t fh[] = {0x15, 0x06, 0x06, 0x28, 0x05, 0x11, 0x12,
-                               0x09, 0x04, 0x35, 0x02, 0x04, 0x06, 0x1b,
-                               0x00, 0x00};
+  chv_thrift_write_struct_end(&w); /* 0x00 */
+  static const uint8_t fh[] = {0x15, 0x06, 0x06, 0x28, 0x05, 0x11, 0x12, 0x09,
+                               0x04, 0x35, 0x02, 0x04, 0x06, 0x1b, 0x00, 0x00};
   CHV_CHECK_EQ_INT(chv_thrift_writer_status(&w), CHV_OK);
   CHV_CHECK(bytes_eq(&b, fh, sizeof fh));
 
@@ -77,15 +76,28 @@ static void test_encodings(void) {
 
 /* ---- round trips ------------------------------------------------------- */
 
-static const int64_t i64s[] = {0, 1, -1, 63, -64, 64, -65, 127, 128, 300,
-                               INT32_MAX, INT32_MIN, (int64_t)INT32_MAX + 1,
-                               INT64_MAX, INT64_MIN, INT64_MIN + 1,
+static const int64_t i64s[] = {0,
+                               1,
+                               -1,
+                               63,
+                               -64,
+                               64,
+                               -65,
+                               127,
+                               128,
+                               300,
+                               INT32_MAX,
+                               INT32_MIN,
+                               (int64_t)INT32_MAX + 1,
+                               INT64_MAX,
+                               INT64_MIN,
+                               INT64_MIN + 1,
                                -1234567890123LL};
-static const int32_t i32s[] = {0, 1, -1, 63, -64, 8191, -8192, 1 << 20,
-                               INT32_MAX, INT32_MIN, -123456};
+static const int32_t i32s[] = {
+    0, 1, -1, 63, -64, 8191, -8192, 1 << 20, INT32_MAX, INT32_MIN, -123456};
 static const int16_t i16s[] = {0, 1, -1, 127, -128, INT16_MAX, INT16_MIN};
-static const double dbls[] = {0.0, -0.0, 1.5, -2.25, 1e300, -1e-300,
-                              INFINITY, -INFINITY};
+static const double dbls[] = {0.0,   -0.0,    1.5,      -2.25,
+                              1e300, -1e-300, INFINITY, -INFINITY};
 static const uint8_t uuid_v[16] = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55,
                                    0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb,
                                    0xcc, 0xdd, 0xee, 0xff};
@@ -108,7 +120,8 @@ static void write_rich(struct chv_thrift_writer *w) {
   /* 17: i32 list (long form) */
   chv_thrift_write_field(w, ids[2], CHV_THRIFT_LIST);
   chv_thrift_write_list_begin(w, CHV_THRIFT_I32, 15 + CHV_ARRAY_SIZE(i32s));
-  for (int i = 0; i < 15; i++) chv_thrift_write_i32(w, i);
+  for (int i = 0; i < 15; i++)
+    chv_thrift_write_i32(w, i);
   for (size_t i = 0; i < CHV_ARRAY_SIZE(i32s); i++)
     chv_thrift_write_i32(w, i32s[i]);
   /* 3: i64 set */
@@ -141,7 +154,8 @@ static void write_rich(struct chv_thrift_writer *w) {
   }
   /* 115: a 300-byte binary; 116: empty map */
   char blob[300];
-  for (int i = 0; i < 300; i++) blob[i] = (char)i;
+  for (int i = 0; i < 300; i++)
+    blob[i] = (char)i;
   chv_thrift_write_field_binary(w, ids[8], blob, sizeof blob);
   chv_thrift_write_field(w, ids[9], CHV_THRIFT_MAP);
   chv_thrift_write_map_begin(w, CHV_THRIFT_I32, CHV_THRIFT_I32, 0);
@@ -155,13 +169,13 @@ static int read_rich(struct chv_thrift_reader *r, bool check) {
   uint8_t t, k, v;
   uint32_t n;
   int rc;
-#define RD(expr)                                                              \
-  do {                                                                        \
-    if ((rc = (expr)) != CHV_OK) return rc;                                   \
+#define RD(expr)                                                               \
+  do {                                                                         \
+    if ((rc = (expr)) != CHV_OK) return rc;                                    \
   } while (0)
-#define EXPECT(cond)                                                          \
-  do {                                                                        \
-    if (check) CHV_CHECK(cond);                                               \
+#define EXPECT(cond)                                                           \
+  do {                                                                         \
+    if (check) CHV_CHECK(cond);                                                \
   } while (0)
   RD(chv_thrift_read_struct_begin(r));
   RD(chv_thrift_read_field(r, &id, &t));
@@ -238,7 +252,8 @@ static int read_rich(struct chv_thrift_reader *r, bool check) {
     RD(chv_thrift_read_list_begin(r, &e, &m));
     EXPECT(e == CHV_THRIFT_BOOL && m == 3);
     bool b3[3];
-    for (int j = 0; j < 3; j++) RD(chv_thrift_read_bool(r, &b3[j]));
+    for (int j = 0; j < 3; j++)
+      RD(chv_thrift_read_bool(r, &b3[j]));
     EXPECT(b3[0] && !b3[1] && b3[2] == (i == 1));
     RD(chv_thrift_read_field(r, &id, &t));
     EXPECT(id == 2 && t == CHV_THRIFT_UUID);
@@ -379,24 +394,24 @@ static void test_depth_bomb(void) {
 
   /* Lists of one list. */
   memset(p, 0x19, N);
-  CHV_CHECK_EQ_INT(skip_bytes(p, N + 64, CHV_THRIFT_LIST, &err),
-                   CHV_ECORRUPT);
+  CHV_CHECK_EQ_INT(skip_bytes(p, N + 64, CHV_THRIFT_LIST, &err), CHV_ECORRUPT);
   CHV_CHECK_CONTAINS(err.msg, "deeper than 64");
 
   /* Maps of one entry whose value is a map. */
   for (size_t i = 0; i + 3 <= N; i += 3) {
-    p[i] = 0x01;      /* one entry */
-    p[i + 1] = 0x3b;  /* i8 -> map */
-    p[i + 2] = 0x07;  /* the key */
+    p[i] = 0x01;     /* one entry */
+    p[i + 1] = 0x3b; /* i8 -> map */
+    p[i + 2] = 0x07; /* the key */
   }
-  CHV_CHECK_EQ_INT(skip_bytes(p, N + 64, CHV_THRIFT_MAP, &err),
-                   CHV_ECORRUPT);
+  CHV_CHECK_EQ_INT(skip_bytes(p, N + 64, CHV_THRIFT_MAP, &err), CHV_ECORRUPT);
   CHV_CHECK_CONTAINS(err.msg, "deeper than 64");
 
   /* Exactly the limit is fine: 63 structs inside the outer one. */
   size_t k = 0;
-  for (int i = 0; i < CHV_THRIFT_MAX_DEPTH - 1; i++) p[k++] = 0x1c;
-  for (int i = 0; i < CHV_THRIFT_MAX_DEPTH; i++) p[k++] = 0;
+  for (int i = 0; i < CHV_THRIFT_MAX_DEPTH - 1; i++)
+    p[k++] = 0x1c;
+  for (int i = 0; i < CHV_THRIFT_MAX_DEPTH; i++)
+    p[k++] = 0;
   CHV_CHECK_OK(skip_bytes(p, k, CHV_THRIFT_STRUCT, &err), &err);
   free(p);
 }
@@ -507,9 +522,9 @@ static void test_bad_values(void) {
   chv_thrift_reader_init(&r, c3, sizeof c3, &err);
   CHV_CHECK_EQ_INT(chv_thrift_skip(&r, 14), CHV_ECORRUPT);
   /* unknown fields of every kind are skipped, including bool ones */
-  static const uint8_t s1[] = {0x11, 0x12, 0x13, 0x7f, 0x18, 0x02, 'h', 'i',
-                               0x1d, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                               0, 0, 0, 0x00};
+  static const uint8_t s1[] = {
+      0x11, 0x12, 0x13, 0x7f, 0x18, 0x02, 'h', 'i', 0x1d, 0, 0, 0, 0,
+      0,    0,    0,    0,    0,    0,    0,   0,   0,    0, 0, 0, 0x00};
   chv_thrift_reader_init(&r, s1, sizeof s1, &err);
   CHV_CHECK_OK(chv_thrift_skip(&r, CHV_THRIFT_STRUCT), &err);
   CHV_CHECK_EQ_INT(r.pos, sizeof s1);
@@ -527,8 +542,7 @@ static void test_writer_misuse(void) {
 
   chv_thrift_writer_init(&w, &b);
   chv_thrift_write_struct_begin(&w);
-  CHV_CHECK_EQ_INT(chv_thrift_write_field(&w, 1, CHV_THRIFT_BOOL),
-                   CHV_EINVAL);
+  CHV_CHECK_EQ_INT(chv_thrift_write_field(&w, 1, CHV_THRIFT_BOOL), CHV_EINVAL);
   chv_thrift_writer_init(&w, &b);
   for (int i = 0; i < CHV_THRIFT_MAX_DEPTH; i++)
     CHV_CHECK_EQ_INT(chv_thrift_write_struct_begin(&w), CHV_OK);
