@@ -236,10 +236,6 @@ static int run_query(struct sql_session *s, const struct chv_sql_query *q,
 
 int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
                     struct chv_sql_pos *pos, struct chv_error *err) {
-  chv_catalog *cat = s->cat;
-  const char *db, *name;
-  int rc = sql_resolve(s, &st->name, &cat, &db, &name, err);
-  if (rc != CHV_OK) return rc;
   if (st->ncolumns)
     return sql_err(err, CHV_ENOTSUP,
                    "INSERT with a column list is not supported yet");
@@ -247,8 +243,9 @@ int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
     return sql_err(err, CHV_ENOTSUP, "table hints are not supported yet");
   if (!st->query) return sql_err(err, CHV_EINVAL, "INSERT without rows");
   bool from_query = st->query->kind != CHV_SQL_QUERY_VALUES;
+  chv_catalog *cat;
   struct chv_table t;
-  rc = chv_catalog_get_table(cat, db, name, &t, err);
+  int rc = sql_get_table(s, &st->name, &cat, &t, err);
   if (rc != CHV_OK) return rc;
   chv_arena *a = NULL;
   chv_sink *sink = NULL;
@@ -1743,12 +1740,9 @@ static int run_query(struct sql_session *s, const struct chv_sql_query *q,
   const char *what = unsupported_query(q, pos);
   if (what) return sql_err(err, CHV_ENOTSUP, "%s is not supported yet", what);
   if (!q->from) return query_values(s, q, stpos, explain, ins, pos, err);
-  const char *db, *name;
   *pos = q->from->pos;
-  int rc = sql_resolve(s, &q->from->table, &cat, &db, &name, err);
-  if (rc != CHV_OK) return rc;
   struct chv_table t;
-  rc = chv_catalog_get_table(cat, db, name, &t, err);
+  int rc = sql_get_table(s, &q->from->table, &cat, &t, err);
   if (rc != CHV_OK) return rc;
   chv_arena *a = NULL;
   chv_scan *scan = NULL;
@@ -1942,12 +1936,9 @@ static int name_cmp(const void *x, const void *y) {
 
 int sql_exec_load(struct sql_session *s, const struct chv_sql_stmt *st,
                   struct chv_sql_pos *pos, struct chv_error *err) {
-  chv_catalog *cat = s->cat;
-  const char *db, *name;
-  int rc = sql_resolve(s, &st->name, &cat, &db, &name, err);
-  if (rc != CHV_OK) return rc;
+  chv_catalog *cat;
   struct chv_table t;
-  rc = chv_catalog_get_table(cat, db, name, &t, err);
+  int rc = sql_get_table(s, &st->name, &cat, &t, err);
   if (rc != CHV_OK) return rc;
   chv_arena *a = NULL;
   chv_sink *sink = NULL;

@@ -38,6 +38,15 @@ int sql_resolve(struct sql_session *s, const struct chv_sql_name *n,
   return CHV_OK;
 }
 
+int sql_get_table(struct sql_session *s, const struct chv_sql_name *n,
+                  chv_catalog **cat, struct chv_table *t,
+                  struct chv_error *err) {
+  const char *db = NULL, *name = NULL;
+  int rc = sql_resolve(s, n, cat, &db, &name, err);
+  if (rc == CHV_OK) rc = chv_catalog_get_table(*cat, db, name, t, err);
+  return rc;
+}
+
 /* The database a one- or two-part name names (catalog.db or db). */
 static int resolve_db(struct sql_session *s, const struct chv_sql_name *n,
                       chv_catalog **cat, const char **db,
@@ -506,12 +515,9 @@ static int create_like(struct sql_session *s, const struct chv_sql_stmt *st,
                        struct chv_sql_pos *pos, struct chv_error *err) {
   const struct chv_sql_create_table *ct = st->create_table;
   chv_catalog *scat;
-  const char *sdb, *sname;
-  *pos = ct->like.pos;
-  int rc = sql_resolve(s, &ct->like, &scat, &sdb, &sname, err);
-  if (rc != CHV_OK) return rc;
   struct chv_table src;
-  rc = chv_catalog_get_table(scat, sdb, sname, &src, err);
+  *pos = ct->like.pos;
+  int rc = sql_get_table(s, &ct->like, &scat, &src, err);
   if (rc != CHV_OK) return rc;
   struct chv_kv *params = NULL, *tp = NULL;
   int np = 0, ntp = 0;
@@ -752,12 +758,9 @@ static int kv_cmp(const void *x, const void *y) {
 
 static int exec_describe(struct sql_session *s, const struct chv_sql_stmt *st,
                          struct chv_error *err) {
-  chv_catalog *cat = s->cat;
-  const char *db, *name;
-  int rc = sql_resolve(s, &st->name, &cat, &db, &name, err);
-  if (rc != CHV_OK) return rc;
+  chv_catalog *cat;
   struct chv_table t;
-  rc = chv_catalog_get_table(cat, db, name, &t, err);
+  int rc = sql_get_table(s, &st->name, &cat, &t, err);
   if (rc != CHV_OK) return rc;
   bool formatted = st->describe_mode != NULL;
   struct sql_result r;
@@ -811,12 +814,9 @@ static int exec_describe(struct sql_session *s, const struct chv_sql_stmt *st,
 static int exec_partitions(struct sql_session *s, const struct chv_sql_stmt *st,
                            chv_arena *a, struct chv_sql_pos *pos,
                            struct chv_error *err) {
-  chv_catalog *cat = s->cat;
-  const char *db, *name;
-  int rc = sql_resolve(s, &st->name, &cat, &db, &name, err);
-  if (rc != CHV_OK) return rc;
+  chv_catalog *cat;
   struct chv_table t;
-  rc = chv_catalog_get_table(cat, db, name, &t, err);
+  int rc = sql_get_table(s, &st->name, &cat, &t, err);
   if (rc != CHV_OK) return rc;
   if (t.npkeys == 0) {
     rc = sql_err(err, CHV_EINVAL, "table %s.%s is not partitioned", t.db,

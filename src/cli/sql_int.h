@@ -114,6 +114,11 @@ int sql_check_part_value(const struct chv_column *key,
 int sql_resolve(struct sql_session *s, const struct chv_sql_name *n,
                 chv_catalog **cat, const char **db, const char **table,
                 struct chv_error *err);
+/* The table a name names, with its catalog: sql_resolve() then
+** chv_catalog_get_table().  t: free with chv_table_free(). */
+int sql_get_table(struct sql_session *s, const struct chv_sql_name *n,
+                  chv_catalog **cat, struct chv_table *t,
+                  struct chv_error *err);
 /* The session catalog called name (case-insensitively), or -1. */
 int sql_catalog_find(const struct sql_session *s, const char *name);
 /* CREATE CATALOG name WITH (props) (sql_catalog.c). */

@@ -175,12 +175,9 @@ static int show_create(struct sql_result *r, const struct chv_table *t) {
 int sql_show_create_table(struct sql_session *s, const struct chv_sql_stmt *st,
                           struct chv_sql_pos *pos, struct chv_error *err) {
   chv_catalog *cat;
-  const char *db, *name;
-  *pos = st->name.pos;
-  int rc = sql_resolve(s, &st->name, &cat, &db, &name, err);
-  if (rc != CHV_OK) return rc;
   struct chv_table t;
-  rc = chv_catalog_get_table(cat, db, name, &t, err);
+  *pos = st->name.pos;
+  int rc = sql_get_table(s, &st->name, &cat, &t, err);
   if (rc != CHV_OK) return rc;
   struct sql_result r;
   sql_result_init(&r);
