@@ -15,9 +15,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define CHECK(x)                                                              \
-  do {                                                                        \
-    if (!(x)) abort();                                                        \
+#define CHECK(x)                                                               \
+  do {                                                                         \
+    if (!(x)) abort();                                                         \
   } while (0)
 
 static void map_schema(const struct chv_pq_file_meta *m) {
@@ -39,8 +39,7 @@ static void rewrite(const struct chv_pq_file_meta *m) {
   struct chv_error err;
   CHECK(chv_pq_file_meta_write(m, &b, &err) == CHV_OK);
   struct chv_pq_file_meta *m2;
-  CHECK(chv_pq_file_meta_decode(b.data, b.len, -1, "f", &m2, &err) ==
-        CHV_OK);
+  CHECK(chv_pq_file_meta_decode(b.data, b.len, -1, "f", &m2, &err) == CHV_OK);
   CHECK(m2->nschema == m->nschema && m2->nleaves == m->nleaves &&
         m2->nrow_groups == m->nrow_groups);
   chv_pq_file_meta_close(m2);
@@ -61,8 +60,8 @@ static void page_headers(const uint8_t *file, size_t size,
         struct chv_pq_page_header h;
         size_t used;
         struct chv_error err;
-        if (chv_pq_page_header_parse(file + pos, (size_t)(end - pos), "f",
-                                     pos, &h, &used, &err) != CHV_OK)
+        if (chv_pq_page_header_parse(file + pos, (size_t)(end - pos), "f", pos,
+                                     &h, &used, &err) != CHV_OK)
           break;
         CHECK(used > 0 && used <= (size_t)(end - pos));
         CHECK(h.compressed_page_size >= 0);
@@ -108,8 +107,7 @@ static void as_page_header(const uint8_t *data, size_t size) {
   struct chv_error err;
   struct chv_pq_page_header h;
   size_t used;
-  if (chv_pq_page_header_parse(data, size, "f", 0, &h, &used, &err) !=
-      CHV_OK)
+  if (chv_pq_page_header_parse(data, size, "f", 0, &h, &used, &err) != CHV_OK)
     return;
   CHECK(used <= size);
   struct chv_buf b;
@@ -132,15 +130,13 @@ static void as_page_index(const uint8_t *data, size_t size) {
   struct chv_pq_column_index ci;
   struct chv_buf b;
   chv_buf_init(&b);
-  if (chv_pq_offset_index_parse(data, size, arena, "f", &oi, &err) ==
-      CHV_OK) {
+  if (chv_pq_offset_index_parse(data, size, arena, "f", &oi, &err) == CHV_OK) {
     CHECK(chv_pq_offset_index_write(&oi, &b, &err) == CHV_OK);
     CHECK(chv_pq_offset_index_parse(b.data, b.len, arena, "f", &oi, &err) ==
           CHV_OK);
   }
   chv_buf_reset(&b);
-  if (chv_pq_column_index_parse(data, size, arena, "f", &ci, &err) ==
-      CHV_OK) {
+  if (chv_pq_column_index_parse(data, size, arena, "f", &ci, &err) == CHV_OK) {
     CHECK(chv_pq_column_index_write(&ci, &b, &err) == CHV_OK);
     CHECK(chv_pq_column_index_parse(b.data, b.len, arena, "f", &ci, &err) ==
           CHV_OK);

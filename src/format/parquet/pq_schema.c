@@ -120,6 +120,11 @@ static int place(struct builder *b, struct chv_pq_node *n) {
       return chv_error_set(b->err, CHV_ENOMEM, "out of memory");
   }
   for (int i = 0; i < n->nchildren; i++) {
+    /* Earlier children's subtrees may have used up the elements. */
+    if (b->next >= m->nschema)
+      return tree_fail(b, CHV_ECORRUPT, n->index,
+                       "declares %d children but the schema ends after %d",
+                       n->nchildren, i);
     struct chv_pq_node *c = &m->nodes[b->next];
     c->index = b->next++;
     c->el = &m->schema[c->index];

@@ -1681,6 +1681,13 @@ static void test_schema_errors(void) {
   EXPECT_FAIL(e1, CHV_ECORRUPT,
               "s: schema element 0 ('schema'): declares 3 "
               "children but only 1 elements follow");
+  /* The root's second child is missing: its first one took the rest. */
+  struct chv_pq_schema_element e1b[] = {group("schema", -1, 2),
+                                        group("g", O, 1),
+                                        leaf("a", O, CHV_PQ_TYPE_INT32)};
+  EXPECT_FAIL(e1b, CHV_ECORRUPT,
+              "s: schema element 0 ('schema'): declares 2 "
+              "children but the schema ends after 1");
   struct chv_pq_schema_element e2[] = {group("schema", -1, 1),
                                        leaf("a", O, CHV_PQ_TYPE_INT32),
                                        leaf("b", O, CHV_PQ_TYPE_INT32)};
