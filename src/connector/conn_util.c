@@ -38,15 +38,6 @@ int conn_table_schema(const struct chv_table *t, bool with_pkeys,
 int conn_table_text_options(const struct chv_table *t,
                             struct chv_text_options *o,
                             struct chv_error *err) {
-  const char *serde = t->serde_lib ? t->serde_lib : "";
-  const char *in = t->input_format ? t->input_format : "";
-  bool text = (serde[0] == '\0' || strstr(serde, "LazySimpleSerDe")) &&
-              (in[0] == '\0' || strstr(in, "TextInputFormat"));
-  if (!text)
-    return chv_error_set(err, CHV_ENOTSUP,
-                         "table %s.%s: storage format (SerDe '%s', input "
-                         "format '%s') is not supported yet; TEXTFILE is",
-                         t->db, t->name, serde, in);
   struct chv_text_param *params =
       chv_calloc((size_t)t->nserde_params + 1, sizeof *params);
   if (params == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");

@@ -14,10 +14,67 @@
 int conn_table_schema(const struct chv_table *t, bool with_pkeys,
                       struct chv_type **out, struct chv_error *err);
 
-/* LazySimpleSerDe options from the table's SerDe parameters; CHV_ENOTSUP
-** naming the format when the table is not a TEXTFILE table. */
+/* LazySimpleSerDe options from the table's SerDe parameters (of a table
+** conn_table_format() found to be TEXTFILE). */
 int conn_table_text_options(const struct chv_table *t,
                             struct chv_text_options *o, struct chv_error *err);
+
+/* ---- file formats (format.c) ---------------------------------------------- */
+
+enum conn_fmt { CONN_FMT_TEXT };
+
+/* What a table's files are and how to read and write them. */
+struct conn_format {
+  enum conn_fmt kind;
+  struct chv_text_options text; /* TEXTFILE: the SerDe parameters */
+};
+
+/* The format of t's files from its SerDe and input format; CHV_ENOTSUP
+** naming both when chive cannot read it. */
+int conn_table_format(const struct chv_table *t, struct conn_format *f,
+                      struct chv_error *err);
+/* What new file names end with (".gz" for gzipped text, else ""). */
+const char *conn_format_suffix(const struct conn_format *f);
+
+struct conn_reader {
+  enum conn_fmt kind;
+  chv_text_reader *text;
+};
+struct conn_read_stats {
+  int64_t malformed; /* text fields read as NULL */
+};
+/* Read path's rows: the file columns cols (indexes into file_schema, in
+** output order; NULL with 0 = all); batch_rows when no column is read. */
+int conn_reader_open(const struct conn_format *f, const struct chv_fs *fs,
+                     const char *path, const struct chv_type *file_schema,
+                     const int *cols, int ncols, int64_t batch_rows,
+                     struct conn_reader *r, struct chv_error *err);
+const struct chv_type *conn_reader_schema(const struct conn_reader *r);
+int conn_reader_next(struct conn_reader *r, struct chv_batch *b,
+                     int64_t *nrows, struct chv_error *err);
+/* Adds the reader's counts to st (may be NULL) and closes it. */
+void conn_reader_close(struct conn_reader *r, struct conn_read_stats *st);
+
+struct conn_writer {
+  enum conn_fmt kind;
+  chv_text_writer *text;
+};
+struct conn_write_stats {
+  int64_t rows;
+  int64_t raw_bytes;  /* rawDataSize */
+  int64_t file_bytes; /* totalSize */
+};
+int conn_writer_open(const struct conn_format *f, const struct chv_fs *fs,
+                     const char *path, const struct chv_type *schema,
+                     struct conn_writer *w, struct chv_error *err);
+bool conn_writer_is_open(const struct conn_writer *w);
+/* *raw_bytes: what the batch added to rawDataSize. */
+int conn_writer_write(struct conn_writer *w, const struct chv_batch *b,
+                      int64_t *raw_bytes, struct chv_error *err);
+/* Finishes and closes the file. */
+int conn_writer_finish(struct conn_writer *w, struct conn_write_stats *st,
+                       struct chv_error *err);
+void conn_writer_close(struct conn_writer *w);
 
 /* A random (version 4) UUID as 36 characters and a NUL. */
 int conn_uuid(char out[37], struct chv_error *err);

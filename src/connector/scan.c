@@ -27,7 +27,7 @@ struct chv_scan {
   struct chv_table table;
   struct chv_type *file_schema;  /* STRUCT of the data columns */
   struct chv_type *out_schema;   /* STRUCT of the projected columns */
-  struct chv_text_options text;
+  struct conn_format fmt;
   struct scan_col *cols;
   int ncols;
   int *file_cols;                /* projected data columns, file order */
@@ -40,7 +40,8 @@ struct chv_scan {
   int part_idx;                  /* next partition to open */
   struct chv_dirlist files;      /* files of the current partition */
   size_t file_idx;
-  chv_text_reader *reader;
+  struct conn_reader reader;
+  bool reading;                  /* reader is open */
   struct chv_batch *rbatch;      /* the reader's batch */
   struct chv_batch out;          /* view: vectors borrowed from rbatch/pvec */
   struct chv_scan_stats stats;
@@ -168,7 +169,7 @@ int chv_scan_open(chv_catalog *cat, const char *db, const char *table,
   const char *inner;
   int rc = chv_catalog_get_table(cat, db, table, &s->table, err);
   if (rc != CHV_OK) goto out_free;
-  rc = conn_table_text_options(&s->table, &s->text, err);
+  rc = conn_table_format(&s->table, &s->fmt, err);
   if (rc != CHV_OK) goto out_free;
   rc = chv_fs_for_path(s->table.location, &s->fs, &inner, err);
   if (rc != CHV_OK) goto out_free;
@@ -226,9 +227,6 @@ int chv_scan_open(chv_catalog *cat, const char *db, const char *table,
     for (int j = 0; j < s->nfile_cols; j++)
       if (s->file_cols[j] == s->cols[i].index) s->cols[i].reader_pos = j;
   }
-  s->text.columns = s->file_cols;
-  s->text.ncolumns = s->nfile_cols;
-  s->text.batch_rows = s->batch_rows;
 
   /* Files that writes in progress have moved in but not yet published, or
   ** replaced but not yet deleted, are not part of the table. */
@@ -290,12 +288,11 @@ out_free:
 
 /* Close the current file's reader. */
 static void scan_close_file(chv_scan *s) {
-  if (s->reader) {
-    struct chv_text_stats ts;
-    chv_text_reader_stats(s->reader, &ts);
-    s->stats.malformed += ts.malformed;
-    chv_text_reader_close(s->reader);
-    s->reader = NULL;
+  if (s->reading) {
+    struct conn_read_stats rs = {0};
+    conn_reader_close(&s->reader, &rs);
+    s->stats.malformed += rs.malformed;
+    s->reading = false;
   }
   chv_batch_close(s->rbatch);
   s->rbatch = NULL;
@@ -337,17 +334,19 @@ static int scan_open_next_file(chv_scan *s, struct chv_error *err) {
   }
   const char *path = s->files.entries[s->file_idx++].path;
   if (conn_path_hidden(s->hidden, s->nhidden, path)) return CHV_OK;
-  CHV_RETURN_IF_ERR(chv_text_reader_open(s->fs, path, s->file_schema,
-                                         &s->text, &s->reader, err));
+  CHV_RETURN_IF_ERR(conn_reader_open(&s->fmt, s->fs, path, s->file_schema,
+                                    s->file_cols, s->nfile_cols, s->batch_rows,
+                                    &s->reader, err));
+  s->reading = true;
   s->stats.files_read++;
-  return chv_batch_open(chv_text_reader_schema(s->reader), s->batch_rows,
+  return chv_batch_open(conn_reader_schema(&s->reader), s->batch_rows,
                         &s->rbatch, err);
 }
 
 int chv_scan_next(chv_scan *s, struct chv_batch **out, struct chv_error *err) {
   *out = NULL;
   while (!s->done) {
-    if (s->reader == NULL) {
+    if (!s->reading) {
       CHV_RETURN_IF_ERR(scan_open_next_file(s, err));
       continue;
     }
@@ -361,7 +360,7 @@ int chv_scan_next(chv_scan *s, struct chv_batch **out, struct chv_error *err) {
           chv_batch_open(rs, s->limit - s->stats.rows, &s->rbatch, err));
     }
     int64_t n = 0;
-    CHV_RETURN_IF_ERR(chv_text_reader_next(s->reader, s->rbatch, &n, err));
+    CHV_RETURN_IF_ERR(conn_reader_next(&s->reader, s->rbatch, &n, err));
     if (n == 0) {
       scan_close_file(s);
       continue;

@@ -28,7 +28,7 @@ struct sink_part {
   struct sink_file *files;
   int nfiles;
   int cap_files;
-  chv_text_writer *w;   /* writing files[nfiles - 1], or NULL */
+  struct conn_writer w; /* writing files[nfiles - 1] when open */
   uint64_t last_use;    /* sink clock at the last write, for closing the
                            least recently used writer */
 };
@@ -38,7 +38,7 @@ struct chv_sink {
   const struct chv_fs *fs;
   struct chv_table table;
   struct chv_type *schema;       /* STRUCT of the data columns */
-  struct chv_text_options text;
+  struct conn_format fmt;
   struct chv_sink_options opts;
   bool success_file;             /* policy 'success-file' */
   char *success_file_name;       /* sink.partition-commit.success-file.name */
@@ -73,7 +73,7 @@ static int sink_read_options(chv_sink *s, struct chv_error *err) {
   chv_opt_value_init(&v);
   int rc = conn_table_option(t, cfg, "hive.exec.compress.output", &v, err);
   if (rc != CHV_OK) return rc;
-  s->text.compress = v.b;
+  s->fmt.text.compress = v.b;
   chv_opt_value_free(&v);
 
   rc = conn_table_option(t, cfg, "sink.partition-commit.success-file.name", &v,
@@ -147,7 +147,7 @@ int chv_sink_open(chv_catalog *cat, const char *db, const char *table,
   const char *inner;
   int rc = chv_catalog_get_table(cat, db, table, &s->table, err);
   if (rc != CHV_OK) goto out_free;
-  rc = conn_table_text_options(&s->table, &s->text, err);
+  rc = conn_table_format(&s->table, &s->fmt, err);
   if (rc != CHV_OK) goto out_free;
   rc = sink_read_options(s, err);
   if (rc != CHV_OK) goto out_free;
@@ -248,11 +248,9 @@ out_free:
 /* Finish part p's open file, recording its statistics. */
 static int sink_part_finish(chv_sink *s, struct sink_part *p,
                             struct chv_error *err) {
-  if (p->w == NULL) return CHV_OK;
-  struct chv_text_write_stats st;
-  int rc = chv_text_writer_finish(p->w, &st, err);
-  chv_text_writer_close(p->w);
-  p->w = NULL;
+  if (!conn_writer_is_open(&p->w)) return CHV_OK;
+  struct conn_write_stats st;
+  int rc = conn_writer_finish(&p->w, &st, err);
   s->open_writers--;
   if (rc != CHV_OK) return rc;
   struct sink_file *f = &p->files[p->nfiles - 1];
@@ -282,7 +280,7 @@ static int sink_part_new_file(chv_sink *s, struct sink_part *p,
   memset(f, 0, sizeof *f);
   f->name = name ? chv_strdup(name)
                  : chv_asprintf("part-%s-task-0-file-%d%s", s->id,
-                                s->file_seq++, s->text.compress ? ".gz" : "");
+                                s->file_seq++, conn_format_suffix(&s->fmt));
   char *dir = chv_path_join(s->task_dir, p->relpath);
   f->staged = f->name && dir ? chv_path_join(dir, f->name) : NULL;
   int rc = f->staged ? s->fs->mkdirs(s->fs, dir, err)
@@ -306,18 +304,17 @@ static int sink_part_new_file(chv_sink *s, struct sink_part *p,
 static int sink_part_writer(chv_sink *s, struct sink_part *p,
                             struct chv_error *err) {
   p->last_use = ++s->clock;
-  if (p->w) return CHV_OK;
+  if (conn_writer_is_open(&p->w)) return CHV_OK;
   if (s->open_writers >= s->max_open_writers) {
     struct sink_part *lru = NULL;
     for (int i = 0; i < s->nparts; i++)
-      if (s->parts[i].w && (lru == NULL || s->parts[i].last_use < lru->last_use))
+      if (conn_writer_is_open(&s->parts[i].w) && (lru == NULL || s->parts[i].last_use < lru->last_use))
         lru = &s->parts[i];
     if (lru) CHV_RETURN_IF_ERR(sink_part_finish(s, lru, err));
   }
   CHV_RETURN_IF_ERR(sink_part_new_file(s, p, NULL, err));
   struct sink_file *f = &p->files[p->nfiles - 1];
-  int rc = chv_text_writer_open(s->fs, f->staged, s->schema, &s->text, &p->w,
-                                err);
+  int rc = conn_writer_open(&s->fmt, s->fs, f->staged, s->schema, &p->w, err);
   if (rc != CHV_OK) {
     p->nfiles--;
     chv_free(f->name);
@@ -347,13 +344,11 @@ int chv_sink_write(chv_sink *s, char *const *part_values,
   CHV_RETURN_IF_ERR(sink_part_get(s, part_values, &p, err));
   if (batch->nrows == 0) return CHV_OK; /* the partition is still written */
   CHV_RETURN_IF_ERR(sink_part_writer(s, p, err));
-  struct chv_text_write_stats before, after;
-  chv_text_writer_stats(p->w, &before);
-  int rc = chv_text_writer_write(p->w, batch, err);
+  int64_t raw = 0;
+  int rc = conn_writer_write(&p->w, batch, &raw, err);
   if (rc != CHV_OK) return rc;
-  chv_text_writer_stats(p->w, &after);
   s->rows += batch->nrows;
-  s->bytes += after.raw_bytes - before.raw_bytes;
+  s->bytes += raw;
   return CHV_OK;
 }
 
@@ -843,7 +838,7 @@ void chv_sink_close(chv_sink *s) {
   if (s == NULL) return;
   for (int i = 0; i < s->nparts; i++) {
     struct sink_part *p = &s->parts[i];
-    chv_text_writer_close(p->w);
+    conn_writer_close(&p->w);
     chv_strv_free(p->values, s->table.npkeys);
     chv_free(p->relpath);
     for (int k = 0; k < p->nfiles; k++) {
