@@ -93,6 +93,20 @@ bool chv_str_nieq(const char *a, const char *b, size_t n);
 /* Trim ASCII white space in place, returning the start within s. */
 char *chv_str_trim(char *s);
 
+/* ---- thread pool (pool.c) --------------------------------------------- */
+
+/* Parallel loops over worker threads.  fn is called once per index of
+** [0, n) with a cleared error; a failure's status and message (the lowest
+** failing index's) become chv_pool_for()'s. */
+typedef struct chv_pool chv_pool;
+typedef int (*chv_pool_fn)(void *arg, int64_t i, struct chv_error *err);
+/* nthreads counts the caller: 1 runs loops on the caller alone. */
+int chv_pool_open(int nthreads, chv_pool **out, struct chv_error *err);
+int chv_pool_threads(const chv_pool *p);
+int chv_pool_for(chv_pool *p, int64_t n, chv_pool_fn fn, void *arg,
+                 struct chv_error *err);
+void chv_pool_close(chv_pool *p);
+
 /* ---- time -------------------------------------------------------------- */
 
 /* Wall-clock milliseconds since the epoch, and a monotonic clock in ns. */
