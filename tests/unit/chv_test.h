@@ -106,6 +106,15 @@ static inline const char *chv_test_source_dir(void) {
   return s ? s : ".";
 }
 
+/* The format fixtures folder (shared/fixtures: parquet/, orc/), as CMake
+** found it; a test that needs it and finds it missing exits 77 (skipped). */
+static inline const char *chv_test_fixtures(void) {
+  const char *s = getenv("CHV_FIXTURES_DIR");
+  if (s && *s) return s;
+  fprintf(stderr, "# the format fixtures were not found; skipped\n");
+  exit(77);
+}
+
 /* A fresh empty folder under $TMPDIR for this test; the caller may leave it
 ** behind (it is removed at the end of a passing run). */
 static char chv_test_tmp_root_[512];

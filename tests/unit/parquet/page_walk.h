@@ -7,7 +7,7 @@
 **
 **   int n = pw_walk("delta_binary_packed.parquet", fn, ctx);
 **
-** Fixtures live in ../shared/fixtures/parquet beside the source tree; pw_walk
+** Fixtures live in shared/fixtures/parquet (chv_test_fixtures()); pw_walk
 ** returns -1 when the file is not there (the caller skips).
 */
 #ifndef CHV_TEST_PAGE_WALK_H
@@ -126,9 +126,7 @@ static void pw_skip(struct pw_th *t, int type, int depth) {
 /* Read a fixture into memory; NULL when it is not there. */
 static uint8_t *pw_load(const char *name, size_t *len) {
   char path[1024];
-  const char *src = getenv("CHV_SOURCE_DIR");
-  snprintf(path, sizeof path, "%s/../shared/fixtures/parquet/%s",
-           src ? src : ".", name);
+  snprintf(path, sizeof path, "%s/parquet/%s", chv_test_fixtures(), name);
   FILE *f = fopen(path, "rb");
   if (f == NULL) return NULL;
   fseek(f, 0, SEEK_END);
