@@ -12,6 +12,7 @@
 #include <poll.h>
 #include <pty.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,13 +77,22 @@ static int session(const char *chive, const char *dir, int round) {
     bad |= wait_for(fd, "edited\r\n(1 row)");
   }
   type(fd, "\x04"); /* Ctrl-D */
+  /* Drain what it prints until it exits (the terminal reads EIO once the
+  ** child has closed it, which may come before the process is gone: a
+  ** sanitizer's exit checks take a while), for up to 20 s. */
   int st = 0;
-  for (int i = 0; i < 100 && waitpid(pid, &st, WNOHANG) == 0; i++) {
+  pid_t done = 0;
+  bool open_ = true;
+  for (int i = 0; i < 200 && (done = waitpid(pid, &st, WNOHANG)) == 0; i++) {
     char buf[256];
     struct pollfd p = {fd, POLLIN, 0};
-    if (poll(&p, 1, 100) > 0 && read(fd, buf, sizeof buf) < 0) break;
+    if (open_ && poll(&p, 1, 100) > 0) {
+      if (read(fd, buf, sizeof buf) < 0) open_ = false;
+    } else if (!open_) {
+      usleep(100000);
+    }
   }
-  if (waitpid(pid, &st, WNOHANG) == 0) {
+  if (done == 0) {
     fprintf(stderr, "chive sql did not leave on Ctrl-D\n");
     kill(pid, SIGKILL);
     waitpid(pid, &st, 0);
