@@ -18,6 +18,7 @@
 **   chive/catalog.h     databases, tables, partitions, statistics
 **   chive/text.h        TEXTFILE (LazySimpleSerDe) reader and writer
 **   chive/jsonl.h       JSON Lines printing of batches
+**   chive/parquet.h     Parquet reader, predicates for row groups
 **   chive/connector.h   batch sink (INSERT) and table scan (SELECT)
 **
 ** Thread safety and ownership are stated in each header.
@@ -35,6 +36,7 @@
 #include "chive/catalog.h"
 #include "chive/text.h"
 #include "chive/jsonl.h"
+#include "chive/parquet.h"
 #include "chive/connector.h"
 #include "chive/sql.h"
 

@@ -8,6 +8,12 @@
 **   pq_meta.c       FileMetaData, PageHeader and friends <-> Thrift compact
 **   pq_schema.c     the schema tree with levels; Parquet -> Hive types
 **   pq_encoding.c   RLE/bit-packed hybrid, DELTA_*, BYTE_STREAM_SPLIT
+**   pq_read.h       reader internals: the reader, column chunk readers,
+**                   the produced value tree
+**   pq_reader.c     chv_pq_reader: open, table mapping, predicates, batches
+**   pq_column.c     one column chunk: pages, CRC, levels, values
+**   pq_values.c     stored values -> vector values, dictionaries, NULLs
+**   pq_assemble.c   levels -> ARRAY, MAP and STRUCT vectors
 */
 #ifndef CHV_FORMAT_PARQUET_H
 #define CHV_FORMAT_PARQUET_H
