@@ -1261,7 +1261,7 @@ int chv_orc_metadata_open(const struct chv_orc_tail *t,
   chv_buf_init(&tmp);
   chv_buf_init(&sect);
   chv_orc_codec *codec = NULL;
-  int rc;
+  int rc = CHV_OK;
   struct chv_orc_metadata *md = chv_arena_alloc(arena, sizeof *md);
   if (md == NULL) {
     rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
