@@ -272,10 +272,58 @@ static int ba_scratch(struct pq_leaf *lf, size_t n, struct chv_error *err) {
   return CHV_OK;
 }
 
+/* Largest values section copied in one pass (its size is reserved in the
+** vector's heap first). */
+#define PQ_ONE_PASS_BYTES ((size_t)8 << 20)
+
+/* n PLAIN byte arrays of the span appended to a STRING or BINARY vector,
+** parsed and copied in one pass: the heap is grown by the bytes left in
+** the span (which hold the values and their lengths) plus 16, so short
+** values are copied 16 bytes at a time. */
+static int plain_strings(struct chv_pq_plain_dec *pd, size_t n,
+                         struct chv_vector *v, struct chv_error *err) {
+  const uint8_t *q = pd->p, *end = pd->end;
+  size_t rem = (size_t)(end - q);
+  int64_t pos = v->length;
+  CHV_RETURN_IF_ERR(chv_vector_reserve(v, pos + (int64_t)n, err));
+  CHV_RETURN_IF_ERR(chv_vector_reserve_bytes(v, (int64_t)rem + 16, err));
+  char *heap = v->bytes;
+  int64_t at = v->bytes_len;
+  int32_t *o = v->offsets + pos;
+  for (size_t i = 0; i < n; i++) {
+    if (end - q < 4)
+      return corrupt(err, "PLAIN: byte array %zu of %zu: length is truncated",
+                     i, n);
+    uint32_t l;
+    memcpy(&l, q, 4);
+    q += 4;
+    if (l > (size_t)(end - q))
+      return corrupt(err,
+                     "PLAIN: byte array %zu of %zu bytes exceeds the %zu "
+                     "bytes left",
+                     i, (size_t)l, (size_t)(end - q));
+    if (l <= 16 && end - q >= 16)
+      memcpy(heap + at, q, 16);
+    else
+      memcpy(heap + at, q, l);
+    at += l;
+    q += l;
+    o[i + 1] = (int32_t)at;
+  }
+  pd->p = q;
+  v->bytes_len = at;
+  v->length = pos + (int64_t)n;
+  return CHV_OK;
+}
+
 /* n PLAIN values from pd appended to v. */
 static int plain_values(struct pq_leaf *lf, struct chv_pq_plain_dec *pd,
                         size_t n, struct chv_vector *v, struct chv_error *err) {
   struct pq_phys ph = {n, NULL, NULL, NULL, NULL};
+  if (lf->ptype == CHV_PQ_TYPE_BYTE_ARRAY && lf->conv == CHV_PQ_CONV_PLAIN &&
+      (v->type->id == CHV_TYPE_STRING || v->type->id == CHV_TYPE_BINARY) &&
+      chv_pq_plain_remaining(pd) <= PQ_ONE_PASS_BYTES)
+    return plain_strings(pd, n, v, err);
   switch (lf->ptype) {
   case CHV_PQ_TYPE_BOOLEAN:
     CHV_RETURN_IF_ERR(pq_scratch(&lf->scratch, &lf->scratch_cap, n, err));
@@ -497,6 +545,9 @@ static int load_dictionary(struct pq_leaf *lf,
   struct chv_pq_plain_dec pd;
   chv_pq_plain_init(&pd, page, usz);
   int rc = plain_values(lf, &pd, (size_t)n, d, err);
+  /* Slack after the heap: gathers copy short values 16 bytes at a time. */
+  if (rc == CHV_OK && chv_type_is_string_like(d->type->id))
+    rc = chv_vector_reserve_bytes(d, 16, err);
   if (rc != CHV_OK) {
     chv_vector_close(d);
     return rc;
@@ -673,6 +724,23 @@ static int decode_levels(struct pq_leaf *lf, size_t k, struct chv_error *err) {
   return CHV_OK;
 }
 
+/* Bytes of d[0, k) equal to m, eight at a time. */
+static size_t count_eq(const uint8_t *d, size_t k, uint8_t m) {
+  const uint64_t ones = 0x0101010101010101ull, low7 = 0x7f7f7f7f7f7f7f7full;
+  const uint64_t mm = m * ones;
+  size_t c = 0, i = 0;
+  for (; i + 8 <= k; i += 8) {
+    uint64_t w;
+    memcpy(&w, d + i, 8);
+    uint64_t x = w ^ mm; /* bytes equal to m are 0 */
+    uint64_t t = (((x & low7) + low7) | x) >> 7 & ones; /* 1 where not */
+    c += 8 - (size_t)((t * ones) >> 56);
+  }
+  for (; i < k; i++)
+    c += d[i] == m;
+  return c;
+}
+
 static int keep_levels(struct pq_leaf *lf, size_t a, size_t k,
                        struct chv_error *err) {
   if (lf->lcount + (int64_t)k > lf->lcap) {
@@ -710,14 +778,16 @@ static int consume(struct pq_leaf *lf, size_t a, size_t k, struct chv_vector *v,
   int64_t nv = (int64_t)k, slots = (int64_t)k;
   const uint8_t *d = lf->win_def + a;
   if (lf->max_def > 0) {
-    int md = lf->max_def, sd = lf->slot_def;
-    int64_t cv = 0, cs = 0;
-    for (size_t i = 0; i < k; i++) {
-      cv += d[i] >= md;
-      cs += d[i] >= sd;
+    /* Levels are at most max_def (checked): values are those equal to
+    ** it. */
+    nv = (int64_t)count_eq(d, k, (uint8_t)lf->max_def);
+    if (lf->slot_def > 0) {
+      int sd = lf->slot_def;
+      int64_t cs = 0;
+      for (size_t i = 0; i < k; i++)
+        cs += d[i] >= sd;
+      slots = cs;
     }
-    nv = cv;
-    slots = cs;
   }
   int64_t pos = v->length;
   CHV_RETURN_IF_ERR(chv_vector_reserve(v, pos + slots, err));

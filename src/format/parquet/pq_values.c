@@ -457,14 +457,18 @@ int pq_gather(const struct chv_vector *dict, const uint32_t *idx, size_t n,
     if (total > INT32_MAX)
       return chv_error_set(err, CHV_ERANGE,
                            "string data of one vector exceeds 2 GiB");
-    CHV_RETURN_IF_ERR(chv_vector_reserve_bytes(v, (int64_t)total, err));
+    CHV_RETURN_IF_ERR(chv_vector_reserve_bytes(v, (int64_t)total + 16, err));
     char *heap = v->bytes;
     const char *src = dict->bytes;
-    int64_t at = v->bytes_len;
+    int64_t at = v->bytes_len, scap = dict->bytes_cap;
     int32_t *o = v->offsets + pos;
     for (size_t i = 0; i < n; i++) {
       int32_t a = so[idx[i]], l = so[idx[i] + 1] - a;
-      memcpy(heap + at, src + a, (size_t)l);
+      /* Short values as one 16-byte move where both heaps have room. */
+      if (l <= 16 && scap - a >= 16)
+        memcpy(heap + at, src + a, 16);
+      else
+        memcpy(heap + at, src + a, (size_t)l);
       at += l;
       o[i + 1] = (int32_t)at;
     }
