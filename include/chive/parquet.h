@@ -154,7 +154,133 @@ CHV_API int chv_pq_file_stats(const struct chv_fs *fs, const char *path,
                               struct chv_pq_file_stats *out,
                               struct chv_error *err);
 
-/* ---- writer: see the section below (added with the writer) ---------- */
+/* ---- writer ------------------------------------------------------------- */
+
+typedef struct chv_pq_writer chv_pq_writer;
+
+/* Units of INT64 timestamps (hive.parquet.timestamp.time.unit). */
+enum chv_pq_ts_unit {
+  CHV_PQ_TS_MILLIS = 1,
+  CHV_PQ_TS_MICROS = 2,
+  CHV_PQ_TS_NANOS = 3
+};
+
+/* One key_value_metadata entry of the footer. */
+struct chv_pq_write_kv {
+  const char *key;
+  const char *value;
+};
+
+/* How a file is written.  chv_pq_write_options_init() gives Hive's
+** defaults (those of the parquet-mr writer Hive uses); the table properties
+** chv_pq_write_options_set() understands set the fields:
+**
+**   parquet.compression          codec: SNAPPY (default), GZIP, ZSTD,
+**                                LZ4_RAW, BROTLI, UNCOMPRESSED (or NONE);
+**                                case-insensitive
+**   parquet.compression.codec.zstd.level   1..22 (3)
+**   zlib.compress.level          GZIP level 1..9 or BEST_SPEED,
+**                                DEFAULT_COMPRESSION, BEST_COMPRESSION (6)
+**   parquet.block.size           row group size in bytes (134217728)
+**   parquet.page.size            data page size in bytes (1048576)
+**   parquet.page.row.count.limit rows per data page at most (20000)
+**   parquet.dictionary.page.size dictionary bytes before a column chunk
+**                                falls back to plain encoding (1048576)
+**   parquet.enable.dictionary    true / false (true)
+**   parquet.writer.version       v1 (data page v1, the default) or v2 (data
+**                                page v2 and the DELTA encodings);
+**                                PARQUET_1_0 / PARQUET_2_0 too
+**   parquet.page.write-checksum.enabled    CRC-32 in page headers (true)
+**   hive.parquet.write.int64.timestamp     true: TIMESTAMP as INT64
+**                                TIMESTAMP(isAdjustedToUTC=false); false
+**                                (the default): INT96 as Hive writes it
+**   hive.parquet.timestamp.time.unit       millis, micros (default), nanos
+**
+** Sizes are whole numbers of bytes, optionally with a k, m or g suffix
+** (binary multiples).  Integers in the struct are bounded as the setter
+** bounds them; the writer refuses out-of-range fields with CHV_EINVAL. */
+struct chv_pq_write_options {
+  int codec;                  /* Parquet CompressionCodec id: 0 UNCOMPRESSED,
+                                 1 SNAPPY, 2 GZIP, 4 BROTLI, 6 ZSTD,
+                                 7 LZ4_RAW */
+  int zstd_level;             /* 0 = 3 */
+  int gzip_level;             /* 0 = 6 */
+  int64_t block_size;         /* row group bytes, buffered before a flush */
+  int64_t page_size;          /* data page bytes, encoded */
+  int64_t page_row_limit;     /* rows per data page */
+  int64_t dictionary_page_size; /* dictionary bytes before falling back */
+  bool dictionary;            /* try dictionary encoding first */
+  bool data_page_v2;          /* DATA_PAGE_V2 and DELTA encodings */
+  bool page_checksum;         /* crc field of page headers */
+  bool timestamp_int64;       /* INT64 TIMESTAMP instead of INT96 */
+  int timestamp_unit;         /* enum chv_pq_ts_unit, for timestamp_int64 */
+  /* Extra footer key_value_metadata (borrowed; copied by
+  ** chv_pq_writer_open()).  The writer adds writer.time.zone=UTC and
+  ** writer.date.proleptic=true itself. */
+  const struct chv_pq_write_kv *metadata;
+  int nmetadata;
+};
+
+/* What a writer has done.  raw_bytes is what Hive's rawDataSize takes from
+** a Parquet file: the sum of the row groups' total_byte_size (uncompressed
+** bytes of their pages, headers included). */
+struct chv_pq_write_stats {
+  int64_t rows;           /* rows taken by chv_pq_writer_write() */
+  int64_t file_bytes;     /* bytes written to the file so far */
+  int64_t raw_bytes;      /* total_byte_size of the row groups written */
+  int64_t buffered_bytes; /* estimate of the row group being buffered */
+  int row_groups;         /* row groups written */
+};
+
+CHV_API void chv_pq_write_options_init(struct chv_pq_write_options *o);
+
+/* Apply one table property (key and value as the metastore holds them).
+** Keys not listed above are ignored (CHV_OK): a table carries many
+** properties that are not the writer's.  A value the key does not take is
+** CHV_EINVAL naming key and value (o is then unchanged). */
+CHV_API int chv_pq_write_options_set(struct chv_pq_write_options *o,
+                                     const char *key, const char *value,
+                                     struct chv_error *err);
+
+/* Create (or truncate) path on fs and start a Parquet file for rows of
+** schema, a STRUCT whose fields are the file's columns (borrowed: it must
+** outlive the writer).  opts NULL means defaults; it is copied.  Every Hive
+** type is written (docs/parquet.md, "Writer", has the mapping); a schema
+** nesting deeper than Parquet readers take is CHV_ENOTSUP, bad options
+** CHV_EINVAL, file system failures as the fs reports them.
+** out: close with chv_pq_writer_close(). */
+CHV_API int chv_pq_writer_open(const struct chv_fs *fs, const char *path,
+                               const struct chv_type *schema,
+                               const struct chv_pq_write_options *opts,
+                               chv_pq_writer **out, struct chv_error *err);
+
+/* Append the batch's rows.  The batch must be of the writer's schema
+** (CHV_ETYPE otherwise, and for vectors whose shape does not match it:
+** lengths, offsets, missing buffers).  Values the file cannot hold are
+** CHV_ERANGE naming the column and the row (a decimal with more digits than
+** its precision, a timestamp outside the INT64 unit's range), a NULL map
+** key CHV_EINVAL; on these errors nothing of the batch was taken and the
+** writer can go on.  Other failures (CHV_EIO, CHV_ENOMEM) leave the writer
+** failed: every later call returns the error again.  Rows are buffered as
+** encoded pages; a row group is written when its estimated size reaches
+** parquet.block.size. */
+CHV_API int chv_pq_writer_write(chv_pq_writer *w, const struct chv_batch *b,
+                                struct chv_error *err);
+
+/* What was written so far (row groups and bytes on the file). */
+CHV_API void chv_pq_writer_stats(const chv_pq_writer *w,
+                                 struct chv_pq_write_stats *out);
+
+/* Write the last row group and the footer, sync and close the file; out
+** (may be NULL) gets the final statistics.  A file without rows has no row
+** groups.  Calling it again returns the same result. */
+CHV_API int chv_pq_writer_finish(chv_pq_writer *w,
+                                 struct chv_pq_write_stats *out,
+                                 struct chv_error *err);
+
+/* Release the writer (NULL is a no-op); an unfinished file is left as far
+** as it was written (without a footer it is not a Parquet file). */
+CHV_API void chv_pq_writer_close(chv_pq_writer *w);
 
 #ifdef __cplusplus
 }

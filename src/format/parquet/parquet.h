@@ -14,6 +14,11 @@
 **   pq_column.c     one column chunk: pages, CRC, levels, values
 **   pq_values.c     stored values -> vector values, dictionaries, NULLs
 **   pq_assemble.c   levels -> ARRAY, MAP and STRUCT vectors
+**   pq_write.h      writer internals: the column chunk writer
+**   pq_writer.c     chv_pq_writer: options, Hive -> Parquet schema, row
+**                   groups, footer
+**   pq_wcolumn.c    one column chunk: levels, values, dictionary,
+**                   statistics, pages
 */
 #ifndef CHV_FORMAT_PARQUET_H
 #define CHV_FORMAT_PARQUET_H
