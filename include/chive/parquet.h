@@ -226,7 +226,9 @@ struct chv_pq_write_options {
 ** bytes of their pages, headers included). */
 struct chv_pq_write_stats {
   int64_t rows;           /* rows taken by chv_pq_writer_write() */
-  int64_t file_bytes;     /* bytes written to the file so far */
+  int64_t file_bytes;     /* bytes of the file so far (row groups written;
+                             up to 1 MiB may still be in the writer's
+                             output buffer until the next write or finish) */
   int64_t raw_bytes;      /* total_byte_size of the row groups written */
   int64_t buffered_bytes; /* estimate of the row group being buffered */
   int row_groups;         /* row groups written */
@@ -267,7 +269,9 @@ CHV_API int chv_pq_writer_open(const struct chv_fs *fs, const char *path,
 CHV_API int chv_pq_writer_write(chv_pq_writer *w, const struct chv_batch *b,
                                 struct chv_error *err);
 
-/* What was written so far (row groups and bytes on the file). */
+/* What was written so far.  file_bytes + buffered_bytes estimates the
+** file's size if it were finished now (before compression of the pages
+** being filled), for rolling files by size. */
 CHV_API void chv_pq_writer_stats(const chv_pq_writer *w,
                                  struct chv_pq_write_stats *out);
 
