@@ -16,8 +16,9 @@
 **   - bit widths: 0..32 for RLE/bit-packed data and levels, 0..64 for
 **     DELTA_BINARY_PACKED miniblocks;
 **   - RLE runs must fit the number of values the caller says the stream
-**     holds (bit-packed runs may overshoot by their padding, < 8 values),
-**     and a repeated value must fit the bit width;
+**     holds (a bit-packed run may hold more: the values past that count
+**     are padding, never returned), and a repeated value must fit the bit
+**     width;
 **   - DELTA_BINARY_PACKED: block size a multiple of 128 up to
 **     CHV_PQ_DELTA_MAX_BLOCK, miniblocks of a multiple of 32 values, varints
 **     of at most 10 bytes; arithmetic wraps (two's complement) as the spec
