@@ -197,6 +197,11 @@ static int gather(const struct chv_vector *src, const uint32_t *sel,
   chv_vector_reset(out);
   CHV_RETURN_IF_ERR(chv_vector_reserve(out, n > 0 ? n : 1, err));
   enum chv_type_id id = src->type->id;
+  if (!chv_type_is_primitive(id)) { /* ARRAY, MAP, STRUCT: value by value */
+    for (int64_t i = 0; i < n; i++)
+      CHV_RETURN_IF_ERR(chv_vector_append_from(out, src, sel ? sel[i] : i, err));
+    return CHV_OK;
+  }
   if (chv_type_is_string_like(id)) {
     int64_t total = 0;
     for (int64_t i = 0; i < n; i++) {

@@ -83,9 +83,9 @@ static struct chv_expr *node(chv_arena *a, enum chv_expr_kind k,
 
 int chv_expr_column(chv_arena *a, int column, const struct chv_type *type,
                     struct chv_expr **out, struct chv_error *err) {
-  if (column < 0 || type == NULL || !chv_type_is_primitive(type->id))
-    return chv_error_set(err, CHV_EINVAL, "column reference %d: bad column "
-                         "or non-primitive type", column);
+  if (column < 0 || type == NULL)
+    return chv_error_set(err, CHV_EINVAL, "column reference %d: bad column",
+                         column);
   struct chv_expr *e = node(a, CHV_EXPR_COLUMN, type, 0);
   if (e == NULL) return oom(err);
   e->column = column;
