@@ -18,6 +18,7 @@
 #define CHIVE_CONNECTOR_H
 
 #include "chive/catalog.h"
+#include "chive/parquet.h"
 #include "chive/config.h"
 #include "chive/fs.h"
 #include "chive/types.h"
@@ -164,6 +165,11 @@ struct chv_scan_options {
   int ncolumns;
   int64_t limit;              /* rows; < 0 = no limit */
   int64_t batch_rows;         /* rows per batch; 0 = 4096 */
+  /* Predicates on data columns (a conjunction) the columnar readers use to
+  ** skip row groups whose statistics exclude every row; rows are not
+  ** filtered by them (the caller still filters).  Borrowed. */
+  const struct chv_pred *preds;
+  int npreds;
 };
 
 CHV_API void chv_scan_options_init(struct chv_scan_options *o);
@@ -174,6 +180,8 @@ struct chv_scan_stats {
   int64_t files_read;
   int64_t rows;
   int64_t malformed;          /* fields read as NULL (text) */
+  int64_t row_groups;         /* Parquet row groups of the files read */
+  int64_t row_groups_skipped; /* of them, excluded by the predicates */
 };
 
 /* Open a scan: partitions are pruned by the catalog, files listed lazily,

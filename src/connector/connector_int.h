@@ -6,6 +6,7 @@
 
 #include "connector/connector.h"
 #include "config/config.h"
+#include "chive/parquet.h"
 #include "format/text/text.h"
 
 /* STRUCT type of the table's data columns, followed by its partition keys
@@ -21,33 +22,42 @@ int conn_table_text_options(const struct chv_table *t,
 
 /* ---- file formats (format.c) ---------------------------------------------- */
 
-enum conn_fmt { CONN_FMT_TEXT };
+enum conn_fmt { CONN_FMT_TEXT, CONN_FMT_PARQUET };
 
 /* What a table's files are and how to read and write them. */
 struct conn_format {
   enum conn_fmt kind;
-  struct chv_text_options text; /* TEXTFILE: the SerDe parameters */
+  struct chv_text_options text;           /* TEXTFILE: SerDe parameters */
+  struct chv_pq_write_options parquet;    /* Parquet: writer options */
 };
 
-/* The format of t's files from its SerDe and input format; CHV_ENOTSUP
-** naming both when chive cannot read it. */
-int conn_table_format(const struct chv_table *t, struct conn_format *f,
-                      struct chv_error *err);
+/* The format of t's files from its SerDe and input format (writer options
+** layered over cfg, which may be NULL); CHV_ENOTSUP naming both when
+** chive cannot read it. */
+int conn_table_format(const struct chv_table *t, const chv_config *cfg,
+                      struct conn_format *f, struct chv_error *err);
 /* What new file names end with (".gz" for gzipped text, else ""). */
 const char *conn_format_suffix(const struct conn_format *f);
 
+#define CONN_MAX_COLUMNS 4096
 struct conn_reader {
   enum conn_fmt kind;
   chv_text_reader *text;
+  chv_pq_reader *pq;
+  const char *names[CONN_MAX_COLUMNS]; /* Parquet: projected column names */
 };
 struct conn_read_stats {
-  int64_t malformed; /* text fields read as NULL */
+  int64_t malformed;          /* text fields read as NULL */
+  int64_t row_groups;         /* Parquet row groups */
+  int64_t row_groups_skipped; /* of them, excluded by the predicates */
 };
 /* Read path's rows: the file columns cols (indexes into file_schema, in
-** output order; NULL with 0 = all); batch_rows when no column is read. */
+** output order); batch_rows when no column is read; preds (a conjunction)
+** let columnar formats skip row groups. */
 int conn_reader_open(const struct conn_format *f, const struct chv_fs *fs,
                      const char *path, const struct chv_type *file_schema,
                      const int *cols, int ncols, int64_t batch_rows,
+                     const struct chv_pred *preds, int npreds,
                      struct conn_reader *r, struct chv_error *err);
 const struct chv_type *conn_reader_schema(const struct conn_reader *r);
 int conn_reader_next(struct conn_reader *r, struct chv_batch *b,
@@ -58,6 +68,7 @@ void conn_reader_close(struct conn_reader *r, struct conn_read_stats *st);
 struct conn_writer {
   enum conn_fmt kind;
   chv_text_writer *text;
+  chv_pq_writer *pq;
 };
 struct conn_write_stats {
   int64_t rows;

@@ -34,6 +34,8 @@ struct chv_scan {
   int nfile_cols;
   int64_t limit;
   int64_t batch_rows;
+  const struct chv_pred *preds;  /* borrowed from the options */
+  int npreds;
 
   struct chv_partition *parts;   /* pruned partitions (or one pseudo) */
   int nparts;
@@ -165,11 +167,13 @@ int chv_scan_open(chv_catalog *cat, const char *db, const char *table,
   s->cat = cat;
   s->limit = opts->limit;
   s->batch_rows = opts->batch_rows > 0 ? opts->batch_rows : 4096;
+  s->preds = opts->preds;
+  s->npreds = opts->npreds;
   struct chv_type *all = NULL;
   const char *inner;
   int rc = chv_catalog_get_table(cat, db, table, &s->table, err);
   if (rc != CHV_OK) goto out_free;
-  rc = conn_table_format(&s->table, &s->fmt, err);
+  rc = conn_table_format(&s->table, NULL, &s->fmt, err);
   if (rc != CHV_OK) goto out_free;
   rc = chv_fs_for_path(s->table.location, &s->fs, &inner, err);
   if (rc != CHV_OK) goto out_free;
@@ -292,6 +296,8 @@ static void scan_close_file(chv_scan *s) {
     struct conn_read_stats rs = {0};
     conn_reader_close(&s->reader, &rs);
     s->stats.malformed += rs.malformed;
+    s->stats.row_groups += rs.row_groups;
+    s->stats.row_groups_skipped += rs.row_groups_skipped;
     s->reading = false;
   }
   chv_batch_close(s->rbatch);
@@ -336,7 +342,7 @@ static int scan_open_next_file(chv_scan *s, struct chv_error *err) {
   if (conn_path_hidden(s->hidden, s->nhidden, path)) return CHV_OK;
   CHV_RETURN_IF_ERR(conn_reader_open(&s->fmt, s->fs, path, s->file_schema,
                                     s->file_cols, s->nfile_cols, s->batch_rows,
-                                    &s->reader, err));
+                                    s->preds, s->npreds, &s->reader, err));
   s->reading = true;
   s->stats.files_read++;
   return chv_batch_open(conn_reader_schema(&s->reader), s->batch_rows,

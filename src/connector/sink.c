@@ -44,6 +44,7 @@ struct chv_sink {
   char *success_file_name;       /* sink.partition-commit.success-file.name */
   bool metastore_policy;         /* policy 'metastore' */
   bool gather_stats;             /* ...statistic-auto-gather.enable */
+  int stats_threads;             /* ...statistic-auto-gather.thread-num */
   char *staging;                 /* <location>/.staging_<ms> */
   char *task_dir;                /* <staging>/task-0-attempt-0 */
   char id[37];                   /* random UUID shared by the files */
@@ -113,6 +114,11 @@ static int sink_read_options(chv_sink *s, struct chv_error *err) {
   if (rc != CHV_OK) return rc;
   s->gather_stats = v.b;
   chv_opt_value_free(&v);
+  rc = conn_table_option(
+      t, cfg, "table.exec.hive.sink.statistic-auto-gather.thread-num", &v, err);
+  if (rc != CHV_OK) return rc;
+  s->stats_threads = (int)v.i;
+  chv_opt_value_free(&v);
   if (t->npkeys > 0 && s->gather_stats && !s->metastore_policy)
     return chv_error_set(err, CHV_EINVAL,
                          "table %s.%s: a batch write into a partitioned table "
@@ -147,7 +153,7 @@ int chv_sink_open(chv_catalog *cat, const char *db, const char *table,
   const char *inner;
   int rc = chv_catalog_get_table(cat, db, table, &s->table, err);
   if (rc != CHV_OK) goto out_free;
-  rc = conn_table_format(&s->table, &s->fmt, err);
+  rc = conn_table_format(&s->table, s->opts.config, &s->fmt, err);
   if (rc != CHV_OK) goto out_free;
   rc = sink_read_options(s, err);
   if (rc != CHV_OK) goto out_free;
@@ -750,6 +756,58 @@ static int sink_publish(chv_sink *s, struct chv_partition *entries,
   return rc;
 }
 
+/* Rows and raw size of the loaded Parquet files (whose numbers the sink
+** does not know) from their footers, read on statistic-auto-gather
+** .thread-num threads as Flink reads them; a file that is not Parquet
+** fails the commit, naming it. */
+struct footer_job {
+  const struct chv_fs *fs;
+  struct sink_file **files;
+};
+
+static int footer_stats(void *arg, int64_t i, struct chv_error *err) {
+  struct footer_job *j = arg;
+  struct sink_file *f = j->files[i];
+  struct chv_pq_file_stats ps;
+  int rc = chv_pq_file_stats(j->fs, f->staged, &ps, err);
+  if (rc != CHV_OK) {
+    /* name the file loaded, not its staged copy */
+    const char *msg = err->msg;
+    size_t n = strlen(f->staged);
+    if (!strncmp(msg, f->staged, n) && !strncmp(msg + n, ": ", 2)) msg += n + 2;
+    char rest[sizeof err->msg];
+    snprintf(rest, sizeof rest, "%s", msg);
+    return chv_error_set(err, rc, "%s: %s",
+                         f->move_from ? f->move_from : f->name, rest);
+  }
+  f->rows = ps.num_rows;
+  f->raw_bytes = ps.raw_data_size;
+  return CHV_OK;
+}
+
+static int sink_footer_stats(chv_sink *s, struct chv_error *err) {
+  if (s->fmt.kind != CONN_FMT_PARQUET || !s->gather_stats) return CHV_OK;
+  int n = 0;
+  for (int i = 0; i < s->nparts; i++)
+    for (int k = 0; k < s->parts[i].nfiles; k++) n += s->parts[i].files[k].rows < 0;
+  if (n == 0) return CHV_OK;
+  struct sink_file **v = chv_calloc((size_t)n, sizeof *v);
+  if (v == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  n = 0;
+  for (int i = 0; i < s->nparts; i++)
+    for (int k = 0; k < s->parts[i].nfiles; k++)
+      if (s->parts[i].files[k].rows < 0) v[n++] = &s->parts[i].files[k];
+  chv_pool *pool;
+  int rc = chv_pool_open(CHV_MIN(s->stats_threads, n), &pool, err);
+  if (rc == CHV_OK) {
+    struct footer_job job = {s->fs, v};
+    rc = chv_pool_for(pool, n, footer_stats, &job, err);
+    chv_pool_close(pool);
+  }
+  chv_free(v);
+  return rc;
+}
+
 int chv_sink_commit(chv_sink *s, struct chv_error *err) {
   if (s->committed)
     return chv_error_set(err, CHV_EINVAL, "sink of %s.%s: already committed",
@@ -759,6 +817,7 @@ int chv_sink_commit(chv_sink *s, struct chv_error *err) {
   /* Finish every file before anything becomes visible. */
   for (int i = 0; i < s->nparts; i++)
     CHV_RETURN_IF_ERR(sink_part_finish(s, &s->parts[i], err));
+  CHV_RETURN_IF_ERR(sink_footer_stats(s, err));
 
   struct undo_log log = {0};
   struct pathv newv = {0}, oldv = {0};
