@@ -612,8 +612,43 @@ static bool qualifier_ok(const struct chv_sql_name *n, int nq,
 
 /* The EXPLAIN line: partitions read/total, the scan's columns, the limit,
 ** the partition predicate and the residual filter (NULL: none). */
-static void print_plan(struct sql_session *s, const struct chv_table *t,
-                       chv_scan *scan, const char *const *scols, int nscols,
+/* Whether t's files are columnar (Parquet), whose readers skip row groups
+** by pushed predicates. */
+static bool table_columnar(const struct chv_table *t) {
+  return t->input_format && strcasestr(t->input_format, "parquet");
+}
+
+/* Row groups of the scan's Parquet files and how many the predicates
+** skip: a scan of no columns reads the footers and nothing else. */
+static void count_row_groups(chv_catalog *cat, const struct chv_table *t,
+                             const struct chv_scan_options *base,
+                             int64_t *total, int64_t *skipped) {
+  *total = *skipped = -1;
+  if (!table_columnar(t)) return;
+  struct chv_scan_options so = *base;
+  static const char *const none[1] = {NULL};
+  so.columns = none;
+  so.ncolumns = 0;
+  so.limit = -1;
+  chv_scan *sc;
+  struct chv_error e;
+  if (chv_scan_open(cat, t->db, t->name, &so, &sc, &e) != CHV_OK) return;
+  struct chv_batch *b;
+  int rc;
+  while ((rc = chv_scan_next(sc, &b, &e)) == CHV_OK && b) {
+  }
+  struct chv_scan_stats ss;
+  chv_scan_stats(sc, &ss);
+  chv_scan_close(sc);
+  if (rc != CHV_OK) return;
+  *total = ss.row_groups;
+  *skipped = ss.row_groups_skipped;
+}
+
+static void print_plan(struct sql_session *s, chv_catalog *cat,
+                       const struct chv_table *t, chv_scan *scan,
+                       const struct chv_scan_options *so,
+                       const char *const *scols, int nscols,
                        int64_t limit, const struct chv_buf *where,
                        const struct chv_buf *filter) {
   struct chv_buf line;
@@ -644,6 +679,22 @@ static void print_plan(struct sql_session *s, const struct chv_table *t,
   if (filter && filter->len) {
     chv_buf_puts(&line, " filter=");
     chv_buf_append(&line, filter->data, filter->len);
+  }
+  for (int i = 0; i < so->npreds; i++) {
+    static const char *const ops[] = {"=", "<>", "<", "<=", ">", ">=",
+                                      "IS NULL", "IS NOT NULL"};
+    const struct chv_pred *p = &so->preds[i];
+    chv_buf_puts(&line, i ? ", " : " pushed=[");
+    chv_buf_printf(&line, "%s %s", p->column, ops[p->op]);
+    if (p->value) chv_buf_printf(&line, " '%s'", p->value);
+    if (i + 1 == so->npreds) chv_buf_putc(&line, ']');
+  }
+  int64_t rg, rgskip;
+  count_row_groups(cat, t, so, &rg, &rgskip);
+  if (rg >= 0) {
+    snprintf(num, sizeof num, " row_groups=%lld/%lld",
+             (long long)(rg - rgskip), (long long)rg);
+    chv_buf_puts(&line, num);
   }
   if (s->format == SQL_FMT_JSONL) {
     struct chv_buf j;
@@ -880,6 +931,87 @@ out:
 static bool qualifier_ok(const struct chv_sql_name *n, int nq,
                          const struct chv_table *t, const char *alias);
 
+/* The residual conjuncts that compare a data column with a literal, as
+** predicates a columnar reader can test row groups against (the rows are
+** still filtered by the conjuncts themselves). */
+static int resid_preds(const struct chv_table *t, chv_arena *a,
+                       const struct chv_sql_expr *const *resid, size_t nresid,
+                       struct chv_pred **out, int *nout) {
+  *out = NULL;
+  *nout = 0;
+  if (!table_columnar(t)) return CHV_OK; /* only columnar files use them */
+  struct chv_pred *v = chv_arena_alloc(a, sizeof *v * (2 * nresid + 1));
+  if (!v) return CHV_ENOMEM;
+  int n = 0;
+  struct chv_error ignored;
+  for (size_t i = 0; i < nresid; i++) {
+    const struct chv_sql_expr *e = resid[i], *col = NULL, *lit = NULL;
+    enum chv_pred_op op = CHV_PRED_EQ;
+    bool flip = false;
+    if (e->kind == CHV_SQL_EXPR_BINARY) {
+      switch (e->u.binary.op) {
+      case CHV_SQL_OP_EQ: op = CHV_PRED_EQ; break;
+      case CHV_SQL_OP_NE: op = CHV_PRED_NE; break;
+      case CHV_SQL_OP_LT: op = CHV_PRED_LT; break;
+      case CHV_SQL_OP_LE: op = CHV_PRED_LE; break;
+      case CHV_SQL_OP_GT: op = CHV_PRED_GT; break;
+      case CHV_SQL_OP_GE: op = CHV_PRED_GE; break;
+      default: continue;
+      }
+      col = e->u.binary.left;
+      lit = e->u.binary.right;
+      if (col->kind != CHV_SQL_EXPR_COLUMN) {
+        col = e->u.binary.right;
+        lit = e->u.binary.left;
+        flip = true;
+      }
+    } else if (e->kind == CHV_SQL_EXPR_IS && !e->u.is.what) {
+      col = e->u.is.arg;
+      op = e->u.is.negated ? CHV_PRED_IS_NOT_NULL : CHV_PRED_IS_NULL;
+    } else if (e->kind == CHV_SQL_EXPR_BETWEEN && !e->u.between.negated) {
+      col = e->u.between.arg;
+      const char *lo, *hi;
+      if (col->kind != CHV_SQL_EXPR_COLUMN ||
+          sql_literal_text(e->u.between.low, a, &lo, &ignored) != CHV_OK ||
+          sql_literal_text(e->u.between.high, a, &hi, &ignored) != CHV_OK ||
+          !lo || !hi)
+        continue;
+      const char *name;
+      if (find_column(t, col->u.column.parts[col->u.column.nparts - 1],
+                      &name) != CHV_OK)
+        continue;
+      v[n++] = (struct chv_pred){name, CHV_PRED_GE, lo};
+      v[n++] = (struct chv_pred){name, CHV_PRED_LE, hi};
+      continue;
+    } else {
+      continue;
+    }
+    if (col->kind != CHV_SQL_EXPR_COLUMN) continue;
+    const char *name, *text = NULL;
+    if (find_column(t, col->u.column.parts[col->u.column.nparts - 1], &name) !=
+        CHV_OK)
+      continue;
+    bool key = false; /* partition keys are pruned, not tested */
+    for (int k = 0; k < t->npkeys; k++) key |= t->pkeys[k].name == name;
+    if (key) continue;
+    if (lit && (sql_literal_text(lit, a, &text, &ignored) != CHV_OK || !text))
+      continue;
+    if (flip) {
+      static const enum chv_pred_op mirror[] = {
+          [CHV_PRED_EQ] = CHV_PRED_EQ, [CHV_PRED_NE] = CHV_PRED_NE,
+          [CHV_PRED_LT] = CHV_PRED_GT, [CHV_PRED_LE] = CHV_PRED_GE,
+          [CHV_PRED_GT] = CHV_PRED_LT, [CHV_PRED_GE] = CHV_PRED_LE};
+      op = mirror[op];
+    }
+    v[n++] = (struct chv_pred){name, op, text};
+  }
+  *out = v;
+  *nout = n;
+  return CHV_OK;
+}
+
+
+
 
 /* INSERT ... SELECT: checks the column count and casts each output
 ** expression ex[c] to the target column's type (an error naming the
@@ -1101,6 +1233,11 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   so.columns = b.cols;
   so.ncolumns = b.ncols;
   so.limit = pred || nok ? -1 : limit;
+  if (nresid && resid_preds(t, a, resid, nresid, (struct chv_pred **)&so.preds,
+                            &so.npreds) != CHV_OK) {
+    rc = sql_err(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
   *pos = stpos;
   if (t->name) {
     rc = chv_scan_open(cat, t->db, t->name, &so, &scan, err);
@@ -1109,7 +1246,7 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   }
   if (explain) {
     if (scan)
-      print_plan(s, t, scan, b.cols, b.ncols, limit, where, &ftext);
+      print_plan(s, cat, t, scan, &so, b.cols, b.ncols, limit, where, &ftext);
     else
       fprintf(s->out, "Values: 1 row%s%s\n", ftext.len ? " filter=" : "",
               ftext.len ? ftext.data : "");
@@ -1563,12 +1700,17 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
   so.columns = b.cols;
   so.ncolumns = b.ncols;
   if (ins && ins->describe) so.limit = 0; /* the result's types only */
+  if (nresid && resid_preds(t, a, resid, nresid, (struct chv_pred **)&so.preds,
+                            &so.npreds) != CHV_OK) {
+    rc = sql_err(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
   *pos = stpos;
   rc = chv_scan_open(cat, t->db, t->name, &so, &scan, err);
   if (rc == CHV_ETYPE && q->where) *pos = q->where->pos;
   if (rc != CHV_OK) goto out;
   if (explain) {
-    print_plan(s, t, scan, b.cols, b.ncols, -1, where, &ftext);
+    print_plan(s, cat, t, scan, &so, b.cols, b.ncols, -1, where, &ftext);
     goto out;
   }
   int64_t selcap = 0;
@@ -1864,7 +2006,7 @@ static int run_query(struct sql_session *s, const struct chv_sql_query *q,
   if (rc == CHV_ETYPE && q->where) *pos = q->where->pos; /* a literal */
   if (rc != CHV_OK) goto out;
   if (explain) {
-    print_plan(s, &t, scan, scols, nscols, limit, &where, NULL);
+    print_plan(s, cat, &t, scan, &so, scols, nscols, limit, &where, NULL);
     goto out;
   }
   rc = sql_result_columns(&r, ncols, heads);

@@ -385,11 +385,20 @@ static int map_type(const char *col, const char *text, char **out,
 static int check_prop(const char *key, const char *value,
                       struct chv_error *err) {
   const struct chv_option *opt = chv_option_find(key);
-  if (!opt) return CHV_OK;
-  struct chv_opt_value v;
-  chv_opt_value_init(&v);
-  int rc = chv_option_parse(opt, value ? value : "", &v, err);
-  chv_opt_value_free(&v);
+  int rc = CHV_OK;
+  if (opt) {
+    struct chv_opt_value v;
+    chv_opt_value_init(&v);
+    rc = chv_option_parse(opt, value ? value : "", &v, err);
+    chv_opt_value_free(&v);
+  }
+  /* the Parquet writer's own rules (codec names, sizes) */
+  if (rc == CHV_OK && (!strncmp(key, "parquet.", 8) ||
+                       !strncmp(key, "hive.parquet.", 13))) {
+    struct chv_pq_write_options o;
+    chv_pq_write_options_init(&o);
+    rc = chv_pq_write_options_set(&o, key, value ? value : "", err);
+  }
   return rc;
 }
 
@@ -423,25 +432,56 @@ static const char *unsupported_create(const struct chv_sql_create_table *ct) {
   return NULL;
 }
 
-#define TEXT_SERDE "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe"
-#define TEXT_INPUT "org.apache.hadoop.mapred.TextInputFormat"
-#define TEXT_OUTPUT "org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat"
+/* The storage classes of a format Hive names in STORED AS. */
+struct storage {
+  const char *name; /* STORED AS name */
+  const char *serde, *input, *output;
+};
+static const struct storage storages[] = {
+    {"TEXTFILE", "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe",
+     "org.apache.hadoop.mapred.TextInputFormat",
+     "org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat"},
+    {"PARQUET", "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe",
+     "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat",
+     "org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat"},
+};
+
+static const struct storage *storage_named(const char *name) {
+  for (size_t i = 0; i < CHV_ARRAY_SIZE(storages); i++)
+    if (!strcasecmp(storages[i].name, name)) return &storages[i];
+  return NULL;
+}
 
 /* ROW FORMAT SERDE and STORED AS INPUTFORMAT ... OUTPUTFORMAT name classes;
-** the ones of TEXTFILE tables are understood (what SHOW CREATE TABLE
-** prints), others are not supported yet. */
+** those of the formats chive reads and writes are understood (what SHOW
+** CREATE TABLE prints), others are not supported yet.  *st: the format
+** the classes name (NULL when none is given). */
 static int check_classes(const struct chv_sql_create_table *ct,
-                         struct chv_sql_pos *pos, struct chv_error *err) {
-  if (ct->row_format == CHV_SQL_ROW_FORMAT_SERDE && strcmp(ct->serde, TEXT_SERDE))
-    return sql_err(err, CHV_ENOTSUP, "SerDe '%s' is not supported yet (only "
-                   "%s)", ct->serde, TEXT_SERDE);
-  if (ct->input_format && strcmp(ct->input_format, TEXT_INPUT))
-    return sql_err(err, CHV_ENOTSUP, "input format '%s' is not supported yet "
-                   "(only %s)", ct->input_format, TEXT_INPUT);
-  if (ct->output_format && strcmp(ct->output_format, TEXT_OUTPUT) &&
-      strcmp(ct->output_format, "org.apache.hadoop.mapred.IgnoreKeyTextOutputFormat"))
-    return sql_err(err, CHV_ENOTSUP, "output format '%s' is not supported "
-                   "yet (only %s)", ct->output_format, TEXT_OUTPUT);
+                         const struct storage **st, struct chv_error *err) {
+  *st = NULL;
+  const char *cls[3] = {
+      ct->row_format == CHV_SQL_ROW_FORMAT_SERDE ? ct->serde : NULL,
+      ct->input_format, ct->output_format};
+  static const char *const what[3] = {"SerDe", "input format", "output format"};
+  for (int k = 0; k < 3; k++) {
+    if (!cls[k]) continue;
+    const struct storage *found = NULL;
+    for (size_t i = 0; i < CHV_ARRAY_SIZE(storages) && !found; i++) {
+      const char *c = k == 0 ? storages[i].serde
+                             : k == 1 ? storages[i].input : storages[i].output;
+      if (!strcmp(cls[k], c) ||
+          (k == 2 && i == 0 &&
+           !strcmp(cls[k], "org.apache.hadoop.mapred.IgnoreKeyTextOutputFormat")))
+        found = &storages[i];
+    }
+    if (!found)
+      return sql_err(err, CHV_ENOTSUP, "%s '%s' is not supported yet (those of "
+                     "TEXTFILE and PARQUET are)", what[k], cls[k]);
+    if (*st && *st != found)
+      return sql_err(err, CHV_EINVAL, "the %s '%s' is not of the %s format the "
+                     "other classes name", what[k], cls[k], (*st)->name);
+    *st = found;
+  }
   return CHV_OK;
 }
 
@@ -582,14 +622,36 @@ static int exec_create_table(struct sql_session *s,
     rc = sql_query_schema(s, ct->as_query, &qs, pos, err);
     if (rc != CHV_OK) return rc;
   }
-  rc = check_classes(ct, pos, err);
+  const struct storage *store;
+  rc = check_classes(ct, &store, err);
   if (rc != CHV_OK) return rc;
-  if (ct->stored_as && strcasecmp(ct->stored_as, "TEXTFILE")) {
-    char up[64];
-    snprintf(up, sizeof up, "%s", ct->stored_as);
-    for (char *c = up; *c; c++) *c = (char)toupper((unsigned char)*c);
-    return sql_err(err, CHV_ENOTSUP, "STORED AS %s is not supported yet", up);
+  if (ct->stored_as) {
+    store = storage_named(ct->stored_as);
+    if (!store) {
+      char up[64];
+      snprintf(up, sizeof up, "%s", ct->stored_as);
+      for (char *c = up; *c; c++) *c = (char)toupper((unsigned char)*c);
+      return sql_err(err, CHV_ENOTSUP, "STORED AS %s is not supported yet", up);
+    }
+  } else if (!store && ct->row_format != CHV_SQL_ROW_FORMAT_DELIMITED) {
+    /* hive.default.fileformat names the format of a plain CREATE TABLE */
+    struct chv_opt_value v;
+    chv_opt_value_init(&v);
+    rc = chv_config_get(s->cfg, "hive.default.fileformat", &v, err);
+    if (rc != CHV_OK) return rc;
+    store = storage_named(v.text ? v.text : "TextFile");
+    if (!store) {
+      rc = sql_err(err, CHV_ENOTSUP, "hive.default.fileformat '%s' is not "
+                   "supported yet (TextFile and Parquet are)", v.text);
+      chv_opt_value_free(&v);
+      return rc;
+    }
+    chv_opt_value_free(&v);
   }
+  if (store && store != &storages[0] &&
+      ct->row_format == CHV_SQL_ROW_FORMAT_DELIMITED)
+    return sql_err(err, CHV_EINVAL, "ROW FORMAT DELIMITED is for TEXTFILE "
+                   "tables, not %s", store->name);
   for (size_t i = 0; i < ct->with.n; i++)
     if (!strcasecmp(ct->with.items[i].key, "connector") &&
         strcasecmp(ct->with.items[i].value ? ct->with.items[i].value : "",
@@ -721,11 +783,14 @@ static int exec_create_table(struct sql_session *s,
       .pkeys = pkeys, .npkeys = npkeys, .location = (char *)ct->location,
       .type = ct->external ? CHV_EXTERNAL_TABLE : CHV_MANAGED_TABLE,
       .params = params, .nparams = np};
+  if (store && store != &storages[0] && !nsp)
+    serde[nserde++] = (struct chv_kv){"serialization.format", "1"};
   if (nserde || nsp || ct->row_format == CHV_SQL_ROW_FORMAT_SERDE ||
-      ct->input_format) {
-    t.input_format = TEXT_INPUT;
-    t.output_format = TEXT_OUTPUT;
-    t.serde_lib = TEXT_SERDE;
+      ct->input_format || (store && store != &storages[0])) {
+    if (!store) store = &storages[0];
+    t.input_format = (char *)store->input;
+    t.output_format = (char *)store->output;
+    t.serde_lib = (char *)store->serde;
     t.serde_params = nsp ? sp : serde;
     t.nserde_params = nsp ? nsp : nserde;
   }

@@ -25,7 +25,7 @@ SELECT * FROM t JOIN t t2 ON t.a = t2.a;
 -- run
 SELECT DISTINCT * FROM t;
 -- run
-CREATE TABLE t3 (a INT) STORED AS PARQUET;
+CREATE TABLE t3 (a INT) STORED AS ORC;
 -- run
 CREATE TABLE t3 (a INT, b FOO);
 -- run

@@ -10,7 +10,8 @@
 #   -- sh: COMMAND    ends a script, then runs COMMAND with bash in the work
 #                     folder, $WH naming the warehouse (partition folders,
 #                     data files); its output is kept too
-# The work folder's path and create times are masked in the output.
+# The work folder's path, create times and the random ids of data file names
+# are masked in the output.
 # usage: run.sh CHIVE DIR NAME [--update]
 set -u
 chive=$1 dir=$2 name=$3
@@ -43,6 +44,7 @@ while IFS= read -r line || [ -n "$line" ]; do
 done < "$dir/$name.sql"
 flush
 sed -e "s|$tmp|/tmp/chvsql.XXXXXX|g" \
+    -e 's/part-[0-9a-f-]\{36\}-task/part-<id>-task/g' \
     -e '/transient_lastDdlTime/s/[0-9]\{10\}/##########/' \
     "$tmp/out" > "$tmp/actual"
 if [ "${4:-}" = --update ]; then

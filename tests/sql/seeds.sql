@@ -119,12 +119,8 @@ INSERT INTO default_hive.db.`table` PARTITION (`date`='${date}') SELECT 'Ann', 3
 SELECT * FROM default_hive.db.table WHERE `date`='${date}';
 SELECT * FROM default_hive.db.mytable;
 SELECT * FROM default_hive.db.myparttable;
--- sh: find tiger-wh prod-wh -name 'part-*' | sed 's/part-.*/part-.../' | sort
--- Seed examples chive cannot run yet, with the error each gives.
--- (seed 001: the lookup join)
-SELECT   o.order_id,  o.customer_id,  c.customer_name FROM orders o LEFT JOIN customer_profiles FOR SYSTEM_TIME AS OF o.order_time AS c   ON o.customer_id = c.customer_id;
--- run
--- (seed 003: a Parquet table)
+-- (seed 003: a Parquet table, created in the current catalog)
+USE CATALOG default_hive;
 CREATE TABLE db.hive_table (
   user_id STRING,
   order_amount DOUBLE
@@ -134,3 +130,11 @@ CREATE TABLE db.hive_table (
   'sink.partition-commit.delay'='1 h',
   'sink.partition-commit.policy.kind'='metastore,success-file'
 );
+INSERT INTO TABLE default_hive.db.hive_table VALUES ('u1', 12.5, '2024-01-01', '10'), ('u2', 7.25, '2024-01-01', '11'), ('u1', 3.0, '2024-01-02', '10');
+SELECT * FROM default_hive.db.hive_table WHERE dt = '2024-01-01' ORDER BY hr;
+SELECT user_id, SUM(order_amount) FROM db.hive_table GROUP BY user_id ORDER BY user_id;
+-- sh: find tiger-wh prod-wh -name 'part-*' | sed 's/part-.*/part-.../' | sort && head -c 4 tiger-wh/db.db/hive_table/dt=2024-01-01/hr=10/part-* && echo
+-- Seed examples chive cannot run yet, with the error each gives.
+-- (seed 001: the lookup join)
+SELECT   o.order_id,  o.customer_id,  c.customer_name FROM orders o LEFT JOIN customer_profiles FOR SYSTEM_TIME AS OF o.order_time AS c   ON o.customer_id = c.customer_id;
+-- run
