@@ -36,6 +36,7 @@
 #include "chive/catalog.h"
 #include "chive/text.h"
 #include "chive/jsonl.h"
+#include "chive/pred.h"
 #include "chive/parquet.h"
 #include "chive/connector.h"
 #include "chive/sql.h"

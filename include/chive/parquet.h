@@ -36,6 +36,7 @@
 #define CHIVE_PARQUET_H
 
 #include "chive/fs.h"
+#include "chive/pred.h"
 #include "chive/types.h"
 
 #ifdef __cplusplus
@@ -44,27 +45,10 @@ extern "C" {
 
 /* ---- pushed predicates -------------------------------------------------- */
 
-/* A comparison of a column with a literal that row groups are tested
-** against.  The literal is text in Hive's canonical form for the column's
-** type ("42", "1.5", "2024-01-31", "2024-01-31 10:00:00", "abc"); a literal
-** that does not convert makes the predicate unusable, not an error.  A row
-** group is skipped only when its statistics prove no row can match. */
-enum chv_pred_op {
-  CHV_PRED_EQ,
-  CHV_PRED_NE,
-  CHV_PRED_LT,
-  CHV_PRED_LE,
-  CHV_PRED_GT,
-  CHV_PRED_GE,
-  CHV_PRED_IS_NULL,
-  CHV_PRED_IS_NOT_NULL
-};
-
-struct chv_pred {
-  const char *column; /* a top-level column, matched case-insensitively */
-  enum chv_pred_op op;
-  const char *value;  /* NULL for IS [NOT] NULL */
-};
+/* struct chv_pred (chive/pred.h): a row group is skipped when its
+** statistics prove no row can match; within the groups read, rows are left
+** out when the page index (ColumnIndex/OffsetIndex) of a predicate's column
+** proves their pages cannot match. */
 
 /* ---- reader ------------------------------------------------------------- */
 
