@@ -177,8 +177,8 @@ static void test_positions(void) {
 
 static void fixture_streams(const char *name, int32_t kind) {
   char path[700];
-  snprintf(path, sizeof path, "%s/../shared/fixtures/orc/%s",
-           chv_test_source_dir(), name);
+  snprintf(path, sizeof path, "%s/orc/%s",
+           chv_test_fixtures(), name);
   struct chv_error err;
   char *data;
   size_t len;

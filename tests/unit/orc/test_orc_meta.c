@@ -17,7 +17,7 @@
 
 static const char *fixture_dir(void) {
   static char dir[600];
-  snprintf(dir, sizeof dir, "%s/../shared/fixtures/orc", chv_test_source_dir());
+  snprintf(dir, sizeof dir, "%s/orc", chv_test_fixtures());
   return dir;
 }
 

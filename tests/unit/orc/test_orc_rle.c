@@ -573,8 +573,8 @@ static void test_decimal_and_nanos(void) {
 /* The expected file inflated: one JSON object per line. */
 static char *expected_lines(const char *name, size_t *nlines) {
   char path[700];
-  snprintf(path, sizeof path, "%s/../shared/fixtures/orc/expected/%s",
-           chv_test_source_dir(), name);
+  snprintf(path, sizeof path, "%s/orc/expected/%s",
+           chv_test_fixtures(), name);
   gzFile g = gzopen(path, "rb");
   if (g == NULL) return NULL;
   size_t cap = 1 << 20, len = 0;
@@ -632,8 +632,8 @@ struct column {
 static int open_file(const char *name, struct column *c,
                      struct chv_error *err) {
   char path[700];
-  snprintf(path, sizeof path, "%s/../shared/fixtures/orc/%s",
-           chv_test_source_dir(), name);
+  snprintf(path, sizeof path, "%s/orc/%s",
+           chv_test_fixtures(), name);
   CHV_RETURN_IF_ERR(
       chv_fs_read_all(chv_fs_local(), path, &c->data, &c->len, -1, err));
   CHV_RETURN_IF_ERR(chv_orc_tail_parse(c->data, c->len, name, &c->t, err));
