@@ -82,8 +82,13 @@ struct chv_pq_read_options {
 struct chv_pq_read_stats {
   int64_t rows;              /* rows produced */
   int row_groups;            /* in the file */
-  int row_groups_skipped;    /* by the predicates (decided at open) */
+  int row_groups_skipped;    /* by the predicates: the statistics (decided
+                                at open), the page index (as the scan
+                                reaches the group) */
   int64_t pages;             /* data and dictionary pages decoded */
+  int64_t pages_skipped;     /* data pages passed over unread (page index) */
+  int64_t rows_skipped;      /* rows of the groups read left out by the
+                                page index */
   int64_t bytes_read;        /* bytes read from the file (footer included) */
   int64_t bytes_decompressed; /* bytes pages inflated to */
 };

@@ -27,8 +27,13 @@
 **   "x.parquet: column a.list.element, row group 0, page 3: RLE run of 90
 **    values exceeds the 12 expected"
 **
-** INTERFACE: pq_leaf_begin(), pq_leaf_read(), pq_leaf_end(),
-** pq_leaf_free() (pq_read.h).
+** Records a predicate ruled out (by the page index) are passed over: their
+** levels decoded and their values skipped, or, for a page the chunk's
+** OffsetIndex shows to hold only such records and whose header agrees,
+** the page is not read at all.
+**
+** INTERFACE: pq_leaf_begin(), pq_leaf_read(), pq_leaf_skip(),
+** pq_leaf_end(), pq_leaf_free() (pq_read.h).
 */
 #include "format/parquet/pq_read.h"
 
@@ -84,6 +89,8 @@ int pq_leaf_begin(struct pq_leaf *lf, int rg, struct chv_error *err) {
   lf->pos = lf->chunk_len = 0;
   lf->data_seen = false;
   lf->first_entry = true;
+  lf->oi = NULL;
+  lf->oi_next = 0;
   reset_page_state(lf);
   chv_vector_close(lf->dict);
   lf->dict = NULL;
@@ -642,13 +649,33 @@ static int parse_header(struct pq_leaf *lf, struct chv_pq_page_header *h,
   return rc;
 }
 
-/* Move to the next data page with values; *got false at the chunk's end. */
-static int next_data_page(struct pq_leaf *lf, bool *got,
-                          struct chv_error *err) {
+/* Records of the data page at lf->pos by the chunk's OffsetIndex, or 0
+** when it does not list a page there. */
+static int64_t indexed_rows(struct pq_leaf *lf) {
+  const struct chv_pq_offset_index *oi = lf->oi;
+  if (oi == NULL) return 0;
+  int64_t off = lf->chunk_off + (int64_t)lf->pos;
+  while (lf->oi_next < oi->npages && oi->pages[lf->oi_next].offset < off)
+    lf->oi_next++;
+  int i = lf->oi_next;
+  if (i >= oi->npages || oi->pages[i].offset != off) return 0;
+  int64_t end = i + 1 < oi->npages ? oi->pages[i + 1].first_row_index
+                                   : lf->r->meta->row_groups[lf->rg].num_rows;
+  return end - oi->pages[i].first_row_index;
+}
+
+/* Move to the next data page with values; *got false at the chunk's end.
+** Whole pages of at most `skippable` records that the OffsetIndex lists
+** are passed over unread (their count added to *skipped) when their
+** header agrees: as many values as records without repetition, as many
+** rows (v2) with it. */
+static int next_data_page(struct pq_leaf *lf, int64_t skippable,
+                          int64_t *skipped, bool *got, struct chv_error *err) {
   *got = false;
   while (lf->pos < lf->chunk_len) {
     struct chv_pq_page_header h;
     size_t hl;
+    int64_t rows = skippable > 0 ? indexed_rows(lf) : 0;
     lf->cur_page = lf->page_no++;
     CHV_RETURN_IF_ERR(parse_header(lf, &h, &hl, err));
     size_t body = lf->pos + hl;
@@ -660,6 +687,18 @@ static int next_data_page(struct pq_leaf *lf, bool *got,
     const uint8_t *stored = lf->chunk + body;
     size_t csz = (size_t)h.compressed_page_size;
     lf->pos = body + csz;
+    if (rows > 0 && rows <= skippable &&
+        ((h.type == CHV_PQ_PAGE_DATA_PAGE && lf->max_rep == 0 &&
+          h.data_page.num_values == rows) ||
+         (h.type == CHV_PQ_PAGE_DATA_PAGE_V2 &&
+          (lf->max_rep == 0 ? h.data_page_v2.num_values
+                            : h.data_page_v2.num_rows) == rows))) {
+      lf->data_seen = true;
+      skippable -= rows;
+      *skipped += rows;
+      lf->r->st.pages_skipped++;
+      continue;
+    }
     if (h.has_crc && !lf->r->o.no_checksums &&
         (h.type == CHV_PQ_PAGE_DATA_PAGE ||
          h.type == CHV_PQ_PAGE_DATA_PAGE_V2 ||
@@ -809,7 +848,8 @@ static int read_flat(struct pq_leaf *lf, int64_t n, struct chv_vector *v,
   while (n > 0) {
     if (lf->page_left == 0) {
       bool got;
-      CHV_RETURN_IF_ERR(next_data_page(lf, &got, err));
+      int64_t none = 0;
+      CHV_RETURN_IF_ERR(next_data_page(lf, 0, &none, &got, err));
       if (!got) return short_chunk(lf, n, err);
     }
     size_t k = (size_t)CHV_MIN(n, CHV_MIN(lf->page_left, (int64_t)PQ_WIN));
@@ -821,6 +861,14 @@ static int read_flat(struct pq_leaf *lf, int64_t n, struct chv_vector *v,
   return CHV_OK;
 }
 
+/* True when the next page begins a record: the chunk has an OffsetIndex
+** (whose pages must begin on record boundaries) and lists a page at
+** lf->pos.  Without one a v1 page may continue the last record, and it is
+** read to find out. */
+static bool next_begins_record(struct pq_leaf *lf) {
+  return lf->pos < lf->chunk_len && indexed_rows(lf) > 0;
+}
+
 /* Repeated columns: records end where the next repetition level 0 is. */
 static int read_nested(struct pq_leaf *lf, int64_t nrec, struct chv_vector *v,
                        struct chv_error *err) {
@@ -828,8 +876,13 @@ static int read_nested(struct pq_leaf *lf, int64_t nrec, struct chv_vector *v,
   for (;;) {
     if (lf->win_pos == lf->win_len) {
       if (lf->page_left == 0) {
+        /* All records read and a page next that begins a record (the
+        ** chunk has an OffsetIndex, so every page does): the last one is
+        ** complete, and the page stays unread for a skip to pass over. */
+        if (recs == nrec && next_begins_record(lf)) return CHV_OK;
         bool got;
-        CHV_RETURN_IF_ERR(next_data_page(lf, &got, err));
+        int64_t none = 0;
+        CHV_RETURN_IF_ERR(next_data_page(lf, 0, &none, &got, err));
         if (!got) break;
       }
       size_t k = (size_t)CHV_MIN(lf->page_left, (int64_t)PQ_WIN);
@@ -857,6 +910,126 @@ static int read_nested(struct pq_leaf *lf, int64_t nrec, struct chv_vector *v,
   if (recs < nrec) return short_chunk(lf, nrec - recs, err);
   return CHV_OK;
 }
+
+/* ---- skipping records ------------------------------------------------- */
+
+/* Pass over nv values of the current page. */
+static int skip_values(struct pq_leaf *lf, size_t nv, struct chv_error *err) {
+  if (nv == 0) return CHV_OK;
+  switch (lf->enc) {
+  case CHV_PQ_ENC_PLAIN:
+    switch (lf->ptype) {
+    case CHV_PQ_TYPE_BOOLEAN:
+      return chv_pq_plain_next_bool(&lf->plain, nv, NULL, err);
+    case CHV_PQ_TYPE_BYTE_ARRAY:
+      return chv_pq_plain_next_ba(&lf->plain, nv, NULL, NULL, NULL, err);
+    default:
+      return chv_pq_plain_next_fixed(&lf->plain, phys_width(lf), nv, NULL, err);
+    }
+  case CHV_PQ_ENC_PLAIN_DICTIONARY:
+  case CHV_PQ_ENC_RLE_DICTIONARY:
+  case CHV_PQ_ENC_RLE:
+    return chv_pq_rle_skip(&lf->rle, nv, err);
+  case CHV_PQ_ENC_DELTA_BINARY_PACKED:
+    if (nv > chv_pq_delta_left(&lf->delta))
+      return corrupt(err,
+                     "DELTA_BINARY_PACKED holds %" PRIu64 " more values, "
+                     "%zu needed",
+                     chv_pq_delta_left(&lf->delta), nv);
+    return chv_pq_delta_skip(&lf->delta, nv, err);
+  case CHV_PQ_ENC_DELTA_LENGTH_BYTE_ARRAY:
+    return chv_pq_dlba_next(&lf->dlba, nv, NULL, NULL, NULL, err);
+  case CHV_PQ_ENC_DELTA_BYTE_ARRAY:
+    /* Each value's prefix comes from the one before: decode them. */
+    CHV_RETURN_IF_ERR(ba_scratch(lf, nv, err));
+    chv_buf_reset(&lf->heap);
+    return chv_pq_dba_next(&lf->dba, nv, &lf->heap, lf->offs32, err);
+  case CHV_PQ_ENC_BYTE_STREAM_SPLIT:
+    if (nv > lf->bss.count - lf->bss.pos)
+      return corrupt(err, "BYTE_STREAM_SPLIT holds %zu more values, %zu needed",
+                     lf->bss.count - lf->bss.pos, nv);
+    return chv_pq_bss_next(&lf->bss, nv, NULL, err);
+  default:
+    return chv_error_set(err, CHV_EINTERNAL, "no decoder for encoding %d",
+                         lf->enc);
+  }
+}
+
+/* Window entries [a, a + k) passed over. */
+static int pass(struct pq_leaf *lf, size_t a, size_t k, struct chv_error *err) {
+  if (!lf->values || k == 0) return CHV_OK;
+  size_t nv =
+      lf->max_def > 0 ? count_eq(lf->win_def + a, k, (uint8_t)lf->max_def) : k;
+  return skip_values(lf, nv, err);
+}
+
+static int skip_flat(struct pq_leaf *lf, int64_t n, struct chv_error *err) {
+  while (n > 0) {
+    if (lf->page_left == 0) {
+      bool got;
+      int64_t skipped = 0;
+      CHV_RETURN_IF_ERR(next_data_page(lf, n, &skipped, &got, err));
+      n -= skipped;
+      if (n == 0) break;
+      if (!got) return short_chunk(lf, n, err);
+    }
+    size_t k = (size_t)CHV_MIN(n, CHV_MIN(lf->page_left, (int64_t)PQ_WIN));
+    CHV_RETURN_IF_ERR(decode_levels(lf, k, err));
+    CHV_RETURN_IF_ERR(pass(lf, 0, k, err));
+    lf->page_left -= (int64_t)k;
+    n -= (int64_t)k;
+  }
+  return CHV_OK;
+}
+
+static int skip_nested(struct pq_leaf *lf, int64_t nrec,
+                       struct chv_error *err) {
+  int64_t recs = 0;
+  for (;;) {
+    if (lf->win_pos == lf->win_len) {
+      if (lf->page_left == 0) {
+        bool got;
+        int64_t skipped = 0;
+        /* Only v2 pages, which begin records, are passed over whole
+        ** (next_data_page() checks their num_rows): the record before
+        ** one ends with the page before. */
+        CHV_RETURN_IF_ERR(next_data_page(lf, nrec - recs, &skipped, &got, err));
+        recs += skipped;
+        if (!got) break;
+      }
+      size_t k = (size_t)CHV_MIN(lf->page_left, (int64_t)PQ_WIN);
+      CHV_RETURN_IF_ERR(decode_levels(lf, k, err));
+      lf->page_left -= (int64_t)k;
+      lf->win_pos = 0;
+      lf->win_len = (int)k;
+    }
+    int j = lf->win_pos;
+    bool full = false;
+    for (; j < lf->win_len; j++) {
+      if (lf->win_rep[j] == 0) {
+        if (recs == nrec) {
+          full = true;
+          break;
+        }
+        recs++;
+      }
+    }
+    CHV_RETURN_IF_ERR(
+        pass(lf, (size_t)lf->win_pos, (size_t)(j - lf->win_pos), err));
+    lf->win_pos = j;
+    if (full) return CHV_OK;
+  }
+  if (recs < nrec) return short_chunk(lf, nrec - recs, err);
+  return CHV_OK;
+}
+
+int pq_leaf_skip(struct pq_leaf *lf, int64_t nrec, struct chv_error *err) {
+  int rc =
+      lf->max_rep > 0 ? skip_nested(lf, nrec, err) : skip_flat(lf, nrec, err);
+  return wrap(lf, rc, err);
+}
+
+/* ---- entry points ------------------------------------------------------ */
 
 int pq_leaf_read(struct pq_leaf *lf, int64_t nrec, struct chv_vector *v,
                  struct chv_error *err) {

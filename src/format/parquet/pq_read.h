@@ -99,6 +99,11 @@ struct pq_leaf {
   bool data_seen;       /* a data page was met */
   bool first_entry;     /* the chunk's first level entry is still ahead */
 
+  /* The chunk's OffsetIndex, when pages may be skipped whole (NULL
+  ** otherwise; in the reader's row group arena). */
+  const struct chv_pq_offset_index *oi;
+  int oi_next; /* first page location not yet passed */
+
   /* Dictionary of the chunk, as values of the target type. */
   struct chv_vector *dict;
 
@@ -150,6 +155,13 @@ struct pq_rnode {
   const char *name;          /* dotted path, for messages */
 };
 
+/* Rows [first, end) of a row group. */
+struct pq_range {
+  int64_t first, end;
+};
+
+struct pq_ppred; /* a predicate prepared for statistics (pq_reader.c) */
+
 struct chv_pq_reader {
   const struct chv_fs *fs;
   struct chv_file *file;
@@ -166,10 +178,16 @@ struct chv_pq_reader {
   int *leaf_of_col;        /* file column -> index in leaves, or -1 */
   chv_arena *arena;        /* rnodes and their names */
   chv_block_ctx *bctx;
-  bool *skip;                 /* per row group: ruled out by predicates */
-  int next_rg;                /* next row group to consider */
-  int cur_rg;                 /* row group being read, or -1 */
-  int64_t rg_left;            /* its rows not yet produced */
+  bool *skip;            /* per row group: ruled out by predicates */
+  int next_rg;           /* next row group to consider */
+  int cur_rg;            /* row group being read, or -1 */
+  int64_t rg_rows;       /* its rows */
+  int64_t rg_pos;        /* rows of it consumed (read or skipped) */
+  struct pq_range *keep; /* its row ranges to produce (the page index
+                            rules the others out) */
+  int nkeep, keep_cap, keep_i;
+  chv_arena *rg_arena;        /* page indexes of the current row group */
+  struct pq_ppred *preds;     /* opts.preds, prepared */
   int batch_rg, batch_rg_end; /* row groups of the batch being filled */
   bool done;
   int failed;            /* status of an earlier failure, or 0 */
@@ -187,6 +205,11 @@ int pq_leaf_begin(struct pq_leaf *lf, int rg, struct chv_error *err);
 ** first. */
 int pq_leaf_read(struct pq_leaf *lf, int64_t nrec, struct chv_vector *v,
                  struct chv_error *err);
+/* Consume nrec records without producing them: levels decoded and values
+** skipped, whole pages passed over without being read or decompressed
+** where the chunk's OffsetIndex (lf->oi) says they hold only such rows
+** (and their headers agree). */
+int pq_leaf_skip(struct pq_leaf *lf, int64_t nrec, struct chv_error *err);
 /* After the row group's rows: the chunk must hold no further values. */
 int pq_leaf_end(struct pq_leaf *lf, struct chv_error *err);
 void pq_leaf_free(struct pq_leaf *lf);

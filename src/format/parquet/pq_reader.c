@@ -25,7 +25,10 @@
 ** timestamps, decimals on INT32/INT64, floats), never for byte arrays;
 ** NaN bounds are ignored, and a predicate NaN could satisfy (>, >=, <>)
 ** needs nan_count = 0.  A literal that does not convert exactly to the
-** column's type in the file makes its predicate unusable.
+** column's type in the file makes its predicate unusable.  When the scan
+** reaches a row group, the page index of each predicate's column rules out
+** pages the same way (plan_row_group()): the rows left are kept as ranges
+** (r->keep), and every leaf passes over the others (pq_leaf_skip()).
 **
 ** Batches.  next() fills the batch up to its capacity, row group after row
 ** group: every leaf reads the same n records of the current group, then
@@ -547,30 +550,57 @@ static int cmp_val(enum pq_sk k, const struct pq_sval *a,
   }
 }
 
-/* True when predicate p provably matches no row of row group g. */
-static bool rules_out(const struct chv_pq_reader *r, const struct chv_pred *p,
-                      int g) {
+/* A predicate prepared once: its file column and literal. */
+struct pq_ppred {
+  const struct chv_pred *p;
+  int leaf;           /* file column of a top-level primitive, or -1 */
+  struct pq_scol c;   /* how its statistics compare (kind NONE: none) */
+  bool lit_ok;        /* the literal converted exactly */
+  struct pq_sval lit; /* ... to this */
+};
+
+static void prepare_pred(const struct chv_pq_reader *r,
+                         const struct chv_pred *p, struct pq_ppred *pp) {
+  memset(pp, 0, sizeof *pp);
+  pp->p = p;
+  pp->leaf = -1;
   const struct chv_type *src =
       r->o.table_schema ? r->o.table_schema : r->hive->type;
-  if (p->column == NULL) return false;
+  if (p->column == NULL) return;
   int ti = chv_type_field_index(src, p->column);
-  if (ti < 0) return false;
+  if (ti < 0) return;
   int fi = r->o.table_schema
                ? chv_type_field_index(r->hive->type, src->names[ti])
                : ti;
-  if (fi < 0) return false; /* not in the file: no statistics */
+  if (fi < 0) return; /* not in the file: no statistics */
   const struct chv_pq_field *pf = &r->hive->root.children[fi];
-  if (pf->leaf < 0 || !chv_type_is_primitive(pf->type->id)) return false;
-  const struct chv_pq_row_group *rg = &r->meta->row_groups[g];
-  const struct chv_pq_column_meta *cm = rg->columns[pf->leaf].meta_data;
-  if (cm == NULL || !cm->has_statistics) return false;
-  const struct chv_pq_statistics *st = &cm->statistics;
-  bool all_null = st->has_null_count && st->null_count >= cm->num_values;
-  switch (p->op) {
+  if (pf->leaf < 0 || !chv_type_is_primitive(pf->type->id)) return;
+  pp->leaf = pf->leaf;
+  stat_col(pf, src->children[ti], &pp->c);
+  pp->lit_ok =
+      pp->c.kind != SK_NONE && p->value && lit_val(&pp->c, p->value, &pp->lit);
+}
+
+/* What statistics say of a set of rows: a column chunk or one page. */
+struct pq_bounds {
+  bool has_null_count;
+  int64_t null_count;
+  bool all_null;           /* every value is NULL */
+  bool have_min, have_max; /* bounds of the non-NULL, non-NaN values */
+  struct pq_sval mn, mx;
+  bool exact;    /* the bounds are values of the set */
+  bool nan_free; /* the set holds no NaN */
+};
+
+/* True when pp provably matches none of the rows b describes. */
+static bool rules_out_bounds(const struct pq_ppred *pp,
+                             const struct pq_bounds *b) {
+  enum chv_pred_op op = pp->p->op;
+  switch (op) {
   case CHV_PRED_IS_NULL:
-    return st->has_null_count && st->null_count == 0;
+    return b->has_null_count && b->null_count == 0;
   case CHV_PRED_IS_NOT_NULL:
-    return all_null;
+    return b->all_null;
   case CHV_PRED_EQ:
   case CHV_PRED_NE:
   case CHV_PRED_LT:
@@ -581,50 +611,225 @@ static bool rules_out(const struct chv_pq_reader *r, const struct chv_pred *p,
   default:
     return false;
   }
-  if (all_null) return true; /* a comparison with NULL is never true */
-  if (p->value == NULL) return false;
-  struct pq_scol c;
-  stat_col(pf, src->children[ti], &c);
-  if (c.kind == SK_NONE) return false;
-  struct pq_sval lit, mn, mx;
-  if (!lit_val(&c, p->value, &lit)) return false;
-  bool typed = r->meta->ncolumn_orders > pf->leaf &&
-               r->meta->column_orders[pf->leaf] == CHV_PQ_ORDER_TYPE_DEFINED;
-  bool have_min = false, have_max = false, exact = true;
-  if (typed && (st->has_min_value || st->has_max_value)) {
-    have_min = st->has_min_value && stat_val(&c, &st->min_value, &mn);
-    have_max = st->has_max_value && stat_val(&c, &st->max_value, &mx);
-    if (c.kind == SK_BYTES)
-      exact = st->has_is_min_value_exact && st->is_min_value_exact &&
-              st->has_is_max_value_exact && st->is_max_value_exact;
-  } else if (c.legacy_ok) {
-    have_min = st->has_min && stat_val(&c, &st->min, &mn);
-    have_max = st->has_max && stat_val(&c, &st->max, &mx);
-  }
+  if (b->all_null) return true; /* a comparison with NULL is never true */
+  if (!pp->lit_ok) return false;
+  enum pq_sk k = pp->c.kind;
+  const struct pq_sval *lit = &pp->lit;
   /* NaN is outside min and max; under a total order it exceeds every
   ** number, so >, >= and <> need to know there is none. */
-  if (c.kind == SK_REAL &&
-      (p->op == CHV_PRED_GT || p->op == CHV_PRED_GE || p->op == CHV_PRED_NE) &&
-      !(st->has_nan_count && st->nan_count == 0))
+  if (k == SK_REAL &&
+      (op == CHV_PRED_GT || op == CHV_PRED_GE || op == CHV_PRED_NE) &&
+      !b->nan_free)
     return false;
-  switch (p->op) {
+  switch (op) {
   case CHV_PRED_EQ:
-    return (have_min && cmp_val(c.kind, &lit, &mn) < 0) ||
-           (have_max && cmp_val(c.kind, &lit, &mx) > 0);
+    return (b->have_min && cmp_val(k, lit, &b->mn) < 0) ||
+           (b->have_max && cmp_val(k, lit, &b->mx) > 0);
   case CHV_PRED_NE:
-    return have_min && have_max && exact && cmp_val(c.kind, &mn, &lit) == 0 &&
-           cmp_val(c.kind, &mx, &lit) == 0;
+    return b->have_min && b->have_max && b->exact &&
+           cmp_val(k, &b->mn, lit) == 0 && cmp_val(k, &b->mx, lit) == 0;
   case CHV_PRED_LT:
-    return have_min && cmp_val(c.kind, &mn, &lit) >= 0;
+    return b->have_min && cmp_val(k, &b->mn, lit) >= 0;
   case CHV_PRED_LE:
-    return have_min && cmp_val(c.kind, &mn, &lit) > 0;
+    return b->have_min && cmp_val(k, &b->mn, lit) > 0;
   case CHV_PRED_GT:
-    return have_max && cmp_val(c.kind, &mx, &lit) <= 0;
+    return b->have_max && cmp_val(k, &b->mx, lit) <= 0;
   case CHV_PRED_GE:
-    return have_max && cmp_val(c.kind, &mx, &lit) < 0;
+    return b->have_max && cmp_val(k, &b->mx, lit) < 0;
   default:
     return false;
   }
+}
+
+/* min_value/max_value (and the page index's bounds) follow the column's
+** ColumnOrder: usable only where it is TYPE_ORDER. */
+static bool typed_order(const struct chv_pq_reader *r, int leaf) {
+  return r->meta->ncolumn_orders > leaf &&
+         r->meta->column_orders[leaf] == CHV_PQ_ORDER_TYPE_DEFINED;
+}
+
+/* True when pp provably matches no row of row group g (its column
+** chunk's statistics). */
+static bool rules_out(const struct chv_pq_reader *r, const struct pq_ppred *pp,
+                      int g) {
+  if (pp->leaf < 0) return false;
+  const struct chv_pq_column_meta *cm =
+      r->meta->row_groups[g].columns[pp->leaf].meta_data;
+  if (cm == NULL || !cm->has_statistics) return false;
+  const struct chv_pq_statistics *st = &cm->statistics;
+  const struct pq_scol *c = &pp->c;
+  struct pq_bounds b;
+  memset(&b, 0, sizeof b);
+  b.has_null_count = st->has_null_count;
+  b.null_count = st->null_count;
+  b.all_null = st->has_null_count && st->null_count >= cm->num_values;
+  b.exact = true;
+  b.nan_free = st->has_nan_count && st->nan_count == 0;
+  if (c->kind != SK_NONE) {
+    if (typed_order(r, pp->leaf) && (st->has_min_value || st->has_max_value)) {
+      b.have_min = st->has_min_value && stat_val(c, &st->min_value, &b.mn);
+      b.have_max = st->has_max_value && stat_val(c, &st->max_value, &b.mx);
+      if (c->kind == SK_BYTES)
+        b.exact = st->has_is_min_value_exact && st->is_min_value_exact &&
+                  st->has_is_max_value_exact && st->is_max_value_exact;
+    } else if (c->legacy_ok) {
+      b.have_min = st->has_min && stat_val(c, &st->min, &b.mn);
+      b.have_max = st->has_max && stat_val(c, &st->max, &b.mx);
+    }
+  }
+  return rules_out_bounds(pp, &b);
+}
+
+/* ---- the page index: row ranges of a row group ------------------------- */
+
+/* Read and decode a page index structure of length len at off. */
+static int read_index(chv_pq_reader *r, int64_t off, int32_t len, void **out,
+                      struct chv_error *err) {
+  if (len <= 0) return chv_error_set(err, CHV_ECORRUPT, "empty page index");
+  uint8_t *p = chv_arena_alloc(r->rg_arena, (size_t)len);
+  if (p == NULL) return oom(err);
+  size_t got = 0;
+  CHV_RETURN_IF_ERR(chv_file_pread(r->file, p, (size_t)len, off, &got, err));
+  r->st.bytes_read += (int64_t)got;
+  if (got != (size_t)len)
+    return chv_error_set(err, CHV_ECORRUPT,
+                         "%s: the file ends inside a page index", r->path);
+  *out = p;
+  return CHV_OK;
+}
+
+static int load_offset_index(chv_pq_reader *r, int g, int leaf,
+                             const struct chv_pq_offset_index **out,
+                             struct chv_error *err) {
+  const struct chv_pq_column_chunk *cc = &r->meta->row_groups[g].columns[leaf];
+  *out = NULL;
+  if (!cc->has_offset_index || cc->file_path) return CHV_OK;
+  void *p;
+  CHV_RETURN_IF_ERR(
+      read_index(r, cc->offset_index_offset, cc->offset_index_length, &p, err));
+  struct chv_pq_offset_index *oi = chv_arena_alloc(r->rg_arena, sizeof *oi);
+  if (oi == NULL) return oom(err);
+  CHV_RETURN_IF_ERR(chv_pq_offset_index_parse(
+      p, (size_t)cc->offset_index_length, r->rg_arena, r->path, oi, err));
+  *out = oi;
+  return CHV_OK;
+}
+
+/* Mark in excl[] (one flag per page of leaf's OffsetIndex oi) the pages
+** predicate pp rules out by the ColumnIndex. */
+static int page_exclusions(chv_pq_reader *r, int g, const struct pq_ppred *pp,
+                           const struct chv_pq_offset_index *oi, bool *excl,
+                           struct chv_error *err) {
+  const struct chv_pq_column_chunk *cc =
+      &r->meta->row_groups[g].columns[pp->leaf];
+  if (!cc->has_column_index) return CHV_OK;
+  void *p;
+  CHV_RETURN_IF_ERR(
+      read_index(r, cc->column_index_offset, cc->column_index_length, &p, err));
+  struct chv_pq_column_index ci;
+  CHV_RETURN_IF_ERR(chv_pq_column_index_parse(
+      p, (size_t)cc->column_index_length, r->rg_arena, r->path, &ci, err));
+  if (ci.npages != oi->npages) return CHV_OK; /* not the same pages */
+  bool typed = typed_order(r, pp->leaf) && pp->c.kind != SK_NONE;
+  for (int i = 0; i < ci.npages; i++) {
+    struct pq_bounds b;
+    memset(&b, 0, sizeof b);
+    b.all_null = ci.null_pages[i];
+    b.has_null_count = ci.null_counts != NULL;
+    b.null_count = ci.null_counts ? ci.null_counts[i] : 0;
+    b.nan_free = ci.nan_counts && ci.nan_counts[i] == 0;
+    b.exact = pp->c.kind != SK_BYTES; /* byte bounds may be cut short */
+    if (typed && !b.all_null) {
+      b.have_min = stat_val(&pp->c, &ci.min_values[i], &b.mn);
+      b.have_max = stat_val(&pp->c, &ci.max_values[i], &b.mx);
+    }
+    if (rules_out_bounds(pp, &b)) excl[i] = true;
+  }
+  return CHV_OK;
+}
+
+static int range_cmp(const void *a, const void *b) {
+  int64_t x = ((const struct pq_range *)a)->first;
+  int64_t y = ((const struct pq_range *)b)->first;
+  return (x > y) - (x < y);
+}
+
+static int range_add(chv_pq_reader *r, int64_t first, int64_t end,
+                     struct chv_error *err) {
+  if (first >= end) return CHV_OK;
+  if (r->nkeep && r->keep[r->nkeep - 1].end >= first) {
+    if (end > r->keep[r->nkeep - 1].end) r->keep[r->nkeep - 1].end = end;
+    return CHV_OK;
+  }
+  if (r->nkeep == r->keep_cap) {
+    int c = r->keep_cap ? r->keep_cap * 2 : 16;
+    struct pq_range *k = chv_realloc(r->keep, sizeof *k * (size_t)c);
+    if (k == NULL) return oom(err);
+    r->keep = k;
+    r->keep_cap = c;
+  }
+  r->keep[r->nkeep].first = first;
+  r->keep[r->nkeep].end = end;
+  r->nkeep++;
+  return CHV_OK;
+}
+
+/* r->keep: the row ranges of row group g no predicate rules out by the
+** page index (all of it without one).  Pages are given by each predicate
+** column's OffsetIndex; a row is left out when one predicate rules out
+** its page. */
+static int plan_row_group(chv_pq_reader *r, int g, struct chv_error *err) {
+  int64_t rows = r->meta->row_groups[g].num_rows;
+  r->nkeep = r->keep_i = 0;
+  /* Rows ruled out, as (first, end) pairs. */
+  struct pq_range *out = NULL;
+  int nout = 0, cap = 0, rc = CHV_OK;
+  for (int i = 0; i < r->o.npreds && rc == CHV_OK; i++) {
+    const struct pq_ppred *pp = &r->preds[i];
+    if (pp->leaf < 0) continue;
+    const struct chv_pq_offset_index *oi;
+    if ((rc = load_offset_index(r, g, pp->leaf, &oi, err)) != CHV_OK) break;
+    if (oi == NULL || oi->npages == 0) continue;
+    bool *excl = chv_arena_alloc(r->rg_arena, (size_t)oi->npages);
+    if (excl == NULL) {
+      rc = oom(err);
+      break;
+    }
+    memset(excl, 0, (size_t)oi->npages);
+    if ((rc = page_exclusions(r, g, pp, oi, excl, err)) != CHV_OK) break;
+    for (int p = 0; p < oi->npages; p++) {
+      if (!excl[p]) continue;
+      int64_t first = CHV_MIN(oi->pages[p].first_row_index, rows);
+      int64_t end = p + 1 < oi->npages
+                        ? CHV_MIN(oi->pages[p + 1].first_row_index, rows)
+                        : rows;
+      if (first >= end) continue;
+      if (nout == cap) {
+        cap = cap ? cap * 2 : 16;
+        struct pq_range *o = chv_realloc(out, sizeof *o * (size_t)cap);
+        if (o == NULL) {
+          rc = oom(err);
+          break;
+        }
+        out = o;
+      }
+      out[nout].first = first;
+      out[nout].end = end;
+      nout++;
+    }
+  }
+  if (rc == CHV_OK) {
+    /* Sort the ruled-out ranges by their start; keep what lies between. */
+    if (nout > 1) qsort(out, (size_t)nout, sizeof *out, range_cmp);
+    int64_t at = 0;
+    for (int i = 0; i < nout && rc == CHV_OK; i++) {
+      rc = range_add(r, at, out[i].first, err);
+      if (out[i].end > at) at = out[i].end;
+    }
+    if (rc == CHV_OK) rc = range_add(r, at, rows, err);
+  }
+  chv_free(out);
+  return rc;
 }
 
 /* ---- opening ----------------------------------------------------------- */
@@ -740,15 +945,30 @@ int chv_pq_reader_open(const struct chv_fs *fs, const char *path,
   }
   if ((rc = chv_block_ctx_open(&r->bctx, err)) != CHV_OK) goto out_close;
 
+  if (chv_arena_open(0, &r->rg_arena) != CHV_OK) {
+    rc = oom(err);
+    goto out_close;
+  }
+
   /* Row groups the predicates rule out. */
+  if (r->o.preds == NULL || r->o.npreds < 0) r->o.npreds = 0;
+  if (r->o.npreds) {
+    r->preds = chv_calloc((size_t)r->o.npreds, sizeof *r->preds);
+    if (r->preds == NULL) {
+      rc = oom(err);
+      goto out_close;
+    }
+    for (int i = 0; i < r->o.npreds; i++)
+      prepare_pred(r, &r->o.preds[i], &r->preds[i]);
+  }
   r->skip = chv_calloc((size_t)r->meta->nrow_groups + 1, sizeof *r->skip);
   if (r->skip == NULL) {
     rc = oom(err);
     goto out_close;
   }
   for (int g = 0; g < r->meta->nrow_groups; g++) {
-    for (int i = 0; i < r->o.npreds && r->o.preds && !r->skip[g]; i++)
-      r->skip[g] = rules_out(r, &r->o.preds[i], g);
+    for (int i = 0; i < r->o.npreds && !r->skip[g]; i++)
+      r->skip[g] = rules_out(r, &r->preds[i], g);
     if (r->skip[g]) r->st.row_groups_skipped++;
   }
   *out = r;
@@ -774,6 +994,9 @@ void chv_pq_reader_close(chv_pq_reader *r) {
   chv_free(r->leaves);
   chv_free(r->leaf_of_col);
   chv_free(r->skip);
+  chv_free(r->preds);
+  chv_free(r->keep);
+  chv_arena_close(r->rg_arena);
   chv_block_ctx_close(r->bctx);
   chv_type_free(r->schema);
   chv_pq_hive_schema_close(r->hive);
@@ -796,27 +1019,56 @@ static struct chv_vector *leaf_vector(const struct pq_leaf *lf,
   return v;
 }
 
-/* Finish the current row group (if any) and start the next one not
-** skipped; r->done at the end of the file. */
+/* Pass over n rows of the current row group in every leaf. */
+static int skip_rows(chv_pq_reader *r, int64_t n, struct chv_error *err) {
+  if (n <= 0) return CHV_OK;
+  for (int i = 0; i < r->nleaves; i++)
+    CHV_RETURN_IF_ERR(pq_leaf_skip(r->leaves[i], n, err));
+  r->rg_pos += n;
+  r->st.rows_skipped += n;
+  return CHV_OK;
+}
+
+/* Finish the current row group (if any) and start the next one with rows
+** to produce; r->done at the end of the file. */
 static int next_row_group(chv_pq_reader *r, struct chv_error *err) {
   if (r->cur_rg >= 0) {
+    CHV_RETURN_IF_ERR(skip_rows(r, r->rg_rows - r->rg_pos, err));
     for (int i = 0; i < r->nleaves; i++)
       CHV_RETURN_IF_ERR(pq_leaf_end(r->leaves[i], err));
     r->cur_rg = -1;
   }
   const struct chv_pq_file_meta *m = r->meta;
-  while (r->next_rg < m->nrow_groups &&
-         (r->skip[r->next_rg] || m->row_groups[r->next_rg].num_rows == 0))
-    r->next_rg++;
-  if (r->next_rg >= m->nrow_groups) {
-    r->done = true;
+  for (;;) {
+    while (r->next_rg < m->nrow_groups &&
+           (r->skip[r->next_rg] || m->row_groups[r->next_rg].num_rows == 0))
+      r->next_rg++;
+    if (r->next_rg >= m->nrow_groups) {
+      r->done = true;
+      return CHV_OK;
+    }
+    int g = r->next_rg++;
+    chv_arena_reset(r->rg_arena);
+    CHV_RETURN_IF_ERR(plan_row_group(r, g, err));
+    if (r->nkeep == 0) {
+      /* The page index rules out every row. */
+      r->st.row_groups_skipped++;
+      continue;
+    }
+    r->cur_rg = g;
+    r->rg_rows = m->row_groups[g].num_rows;
+    r->rg_pos = 0;
+    bool partial =
+        r->nkeep > 1 || r->keep[0].first > 0 || r->keep[0].end < r->rg_rows;
+    for (int i = 0; i < r->nleaves; i++) {
+      struct pq_leaf *lf = r->leaves[i];
+      CHV_RETURN_IF_ERR(pq_leaf_begin(lf, g, err));
+      /* Pages to pass over: each leaf's own OffsetIndex tells where. */
+      if (partial)
+        CHV_RETURN_IF_ERR(load_offset_index(r, g, lf->col, &lf->oi, err));
+    }
     return CHV_OK;
   }
-  r->cur_rg = r->next_rg++;
-  r->rg_left = m->row_groups[r->cur_rg].num_rows;
-  for (int i = 0; i < r->nleaves; i++)
-    CHV_RETURN_IF_ERR(pq_leaf_begin(r->leaves[i], r->cur_rg, err));
-  return CHV_OK;
 }
 
 static int fill(chv_pq_reader *r, struct chv_batch *batch, int64_t *nrows,
@@ -830,11 +1082,13 @@ static int fill(chv_pq_reader *r, struct chv_batch *batch, int64_t *nrows,
     r->leaves[i]->lcount = 0;
   int64_t rows = 0;
   while (rows < cap && !r->done) {
-    if (r->rg_left == 0) {
+    if (r->cur_rg < 0 || r->keep_i >= r->nkeep) {
       CHV_RETURN_IF_ERR(next_row_group(r, err));
       continue;
     }
-    int64_t n = CHV_MIN(cap - rows, r->rg_left);
+    const struct pq_range *k = &r->keep[r->keep_i];
+    CHV_RETURN_IF_ERR(skip_rows(r, k->first - r->rg_pos, err));
+    int64_t n = CHV_MIN(cap - rows, k->end - r->rg_pos);
     if (rows == 0) r->batch_rg = r->cur_rg;
     r->batch_rg_end = r->cur_rg;
     for (int i = 0; i < r->nleaves; i++) {
@@ -842,7 +1096,8 @@ static int fill(chv_pq_reader *r, struct chv_batch *batch, int64_t *nrows,
       CHV_RETURN_IF_ERR(pq_leaf_read(lf, n, leaf_vector(lf, batch), err));
     }
     rows += n;
-    r->rg_left -= n;
+    r->rg_pos += n;
+    if (r->rg_pos == k->end) r->keep_i++;
   }
   for (int k = 0; k < r->ncols; k++) {
     const struct pq_rnode *nd = &r->cols[k];

@@ -33,6 +33,10 @@ struct pb_page {
   bool crc;             /* write a CRC-32 */
   bool bad_crc;         /* ... a wrong one */
   int rows;             /* v2 num_rows (0: n) */
+  /* ColumnIndex entry (pb_chunk.page_index): PLAIN bounds, or a page of
+  ** NULLs only. */
+  struct chv_pq_bytes min, max;
+  bool null_page;
 };
 
 /* A page of the most common kind: PLAIN values, no checksum. */
@@ -50,6 +54,7 @@ struct pb_chunk {
   int codec; /* CHV_PQ_CODEC_* */
   bool has_stats;
   struct chv_pq_statistics stats; /* written as given */
+  bool page_index;                /* write its OffsetIndex and ColumnIndex */
 };
 
 struct pb_file {
@@ -126,6 +131,13 @@ static inline void pb_walk_node(struct pb_walk *w, int depth) {
     pb_walk_node(w, depth + 1);
 }
 
+/* Where the data pages of a chunk went (for its OffsetIndex). */
+struct pb_loc {
+  int n;
+  struct chv_pq_page_location pages[64];
+  const struct pb_page *page[64];
+};
+
 static inline int pb_write(const char *path, const struct pb_file *f,
                            struct chv_error *err) {
   struct pb_walk w;
@@ -146,6 +158,7 @@ static inline int pb_write(const char *path, const struct pb_file *f,
   struct chv_pq_row_group *rgs = chv_calloc((size_t)f->nrg + 1, sizeof *rgs);
   struct chv_pq_column_meta *cms =
       chv_calloc((size_t)(f->nrg * nl) + 1, sizeof *cms);
+  struct pb_loc *locs = chv_calloc((size_t)(f->nrg * nl) + 1, sizeof *locs);
   int32_t encs[3] = {CHV_PQ_ENC_PLAIN, CHV_PQ_ENC_RLE,
                      CHV_PQ_ENC_RLE_DICTIONARY};
   int64_t total_rows = 0;
@@ -166,8 +179,10 @@ static inline int pb_write(const char *path, const struct pb_file *f,
       cm->codec = ch->codec;
       cm->has_statistics = ch->has_stats;
       cm->statistics = ch->stats;
-      int64_t start = (int64_t)out.len, usum = 0;
+      int64_t start = (int64_t)out.len, usum = 0, row = 0;
       cm->data_page_offset = -1;
+      struct pb_loc *loc = &locs[g * nl + l];
+      loc->n = 0;
       for (int p = 0; p < ch->npages; p++) {
         const struct pb_page *pg = &ch->pages[p];
         struct chv_pq_page_header h;
@@ -233,6 +248,16 @@ static inline int pb_write(const char *path, const struct pb_file *f,
           cm->data_page_offset = (int64_t)out.len;
         chv_buf_reset(&hdr);
         chv_pq_page_header_write(&h, &hdr, err);
+        if (pg->type != CHV_PQ_PAGE_DICTIONARY_PAGE && loc->n < 64) {
+          loc->pages[loc->n].offset = (int64_t)out.len;
+          loc->pages[loc->n].compressed_page_size =
+              (int32_t)(hdr.len + comp.len);
+          loc->pages[loc->n].first_row_index = row;
+          loc->page[loc->n] = pg;
+          loc->n++;
+          for (int i = 0; i < pg->n; i++)
+            row += !pg->rep || pg->rep[i] == 0;
+        }
         usum += (int64_t)(hdr.len + page.len);
         chv_buf_append(&out, hdr.data, hdr.len);
         chv_buf_append(&out, comp.data, comp.len);
@@ -243,6 +268,41 @@ static inline int pb_write(const char *path, const struct pb_file *f,
       rg->columns[l].meta_data = cm;
       rg->columns[l].file_offset = start;
       rg->total_byte_size += usum;
+    }
+  }
+  /* Page indexes after the column data, as writers put them. */
+  for (int g = 0; g < f->nrg; g++) {
+    for (int l = 0; l < nl; l++) {
+      const struct pb_chunk *ch = &f->chunks[g * nl + l];
+      struct pb_loc *loc = &locs[g * nl + l];
+      if (!ch->page_index) continue;
+      struct chv_pq_column_chunk *cc = &rgs[g].columns[l];
+      struct chv_pq_column_index ci;
+      memset(&ci, 0, sizeof ci);
+      bool nulls[64];
+      struct chv_pq_bytes mins[64], maxs[64];
+      ci.npages = loc->n;
+      ci.null_pages = nulls;
+      ci.min_values = mins;
+      ci.max_values = maxs;
+      ci.boundary_order = CHV_PQ_BOUNDARY_UNORDERED;
+      for (int p = 0; p < loc->n; p++) {
+        nulls[p] = loc->page[p]->null_page;
+        mins[p] = loc->page[p]->min;
+        maxs[p] = loc->page[p]->max;
+      }
+      cc->has_column_index = true;
+      cc->column_index_offset = (int64_t)out.len;
+      chv_pq_column_index_write(&ci, &out, err);
+      cc->column_index_length = (int32_t)(out.len - cc->column_index_offset);
+      struct chv_pq_offset_index oi;
+      memset(&oi, 0, sizeof oi);
+      oi.npages = loc->n;
+      oi.pages = loc->pages;
+      cc->has_offset_index = true;
+      cc->offset_index_offset = (int64_t)out.len;
+      chv_pq_offset_index_write(&oi, &out, err);
+      cc->offset_index_length = (int32_t)(out.len - cc->offset_index_offset);
     }
   }
   struct chv_pq_file_meta m;
@@ -268,6 +328,7 @@ static inline int pb_write(const char *path, const struct pb_file *f,
     chv_free(rgs[g].columns);
   chv_free(rgs);
   chv_free(cms);
+  chv_free(locs);
   for (int i = 0; i < nl; i++)
     chv_free(w.paths[i]);
   chv_buf_free(&out);

@@ -732,6 +732,112 @@ static void test_predicates_sort_columns(void) {
   CHV_CHECK_EQ_INT(skipped(f, p7, 1, NULL), 0);
 }
 
+/* ---- the page index ---------------------------------------------------- */
+
+/* Rows of a JSON Lines text, split (the text is modified). */
+static int split_lines(char *t, char **lines, int max) {
+  int n = 0;
+  for (char *p = t; p && *p && n < max;) {
+    lines[n++] = p;
+    char *e = strchr(p, '\n');
+    if (e) *e++ = 0;
+    p = e;
+  }
+  return n;
+}
+
+/* Predicates over alltypes_tiny_pages (7300 rows in many pages, with a
+** page index): the rows produced are rows of the file, in order, and hold
+** every row that matches; pages and rows are skipped. */
+static void test_page_index(void) {
+  const char *f = fx("alltypes_tiny_pages.parquet");
+  struct chv_buf all;
+  chv_buf_init(&all);
+  int64_t nall;
+  struct chv_error err;
+  CHV_REQUIRE_OK(read_jsonl(f, NULL, 4096, &all, &nall, &err), &err);
+  CHV_REQUIRE(nall == 7300);
+  static char *rows[7300];
+  int n = split_lines(all.data, rows, 7300);
+  CHV_REQUIRE(n == 7300);
+  static const struct {
+    struct chv_pred p;
+    const char *match; /* text every matching row holds */
+    int64_t matches;
+    bool skips; /* the page index rules pages out */
+  } cases[] = {
+      {{"id", CHV_PRED_EQ, "100"}, "{\"id\":100,", 1, true},
+      {{"id", CHV_PRED_LT, "50"}, NULL, 50, true},
+      {{"id", CHV_PRED_GE, "7250"}, NULL, 50, true},
+      {{"ID", CHV_PRED_GT, "7000"}, NULL, 299, true},
+      {{"int_col", CHV_PRED_EQ, "3"}, "\"int_col\":3,", 730, false},
+      {{"string_col", CHV_PRED_EQ, "3"}, "\"string_col\":\"3\",", 730, false},
+      /* INT96 has no usable order */
+      {{"timestamp_col", CHV_PRED_EQ, "2009-01-13 01:02:05.41"},
+       NULL,
+       1,
+       false},
+  };
+  for (size_t c = 0; c < CHV_ARRAY_SIZE(cases); c++) {
+    for (int64_t cap = 1; cap <= 4096; cap *= 64) {
+      struct chv_pq_read_options o;
+      chv_pq_read_options_init(&o);
+      o.preds = &cases[c].p;
+      o.npreds = 1;
+      chv_pq_reader *r;
+      CHV_REQUIRE_OK(chv_pq_reader_open(chv_fs_local(), f, &o, &r, &err), &err);
+      struct chv_batch *b;
+      CHV_REQUIRE_OK(chv_batch_open(chv_pq_reader_schema(r), cap, &b, &err),
+                     &err);
+      struct chv_buf line;
+      chv_buf_init(&line);
+      int at = 0, produced = 0;
+      int64_t got;
+      bool in_order = true;
+      while (chv_pq_reader_next(r, b, &got, &err) == CHV_OK && got > 0) {
+        for (int64_t i = 0; i < got; i++) {
+          chv_buf_reset(&line);
+          chv_jsonl_row(b, i, &line);
+          line.data[line.len - 1] = 0;
+          /* The row is the next file row with this text. */
+          while (at < n && strcmp(rows[at], line.data))
+            at++;
+          if (at == n) in_order = false;
+          at++;
+          produced++;
+        }
+      }
+      CHV_CHECK(in_order);
+      struct chv_pq_read_stats st;
+      chv_pq_reader_stats(r, &st);
+      CHV_CHECK_EQ_INT(st.rows, produced);
+      CHV_CHECK_EQ_INT(st.rows + st.rows_skipped, 7300);
+      if (cases[c].skips != (st.pages_skipped > 0))
+        fprintf(stderr, "page index case %zu: %lld pages skipped\n", c,
+                (long long)st.pages_skipped);
+      CHV_CHECK(cases[c].skips == (st.pages_skipped > 0));
+      CHV_CHECK(cases[c].skips == (produced < 7300));
+      chv_buf_free(&line);
+      chv_batch_close(b);
+      chv_pq_reader_close(r);
+      if (cap == 1 && cases[c].match) {
+        /* Every matching row was produced (counted by a second read). */
+        struct chv_buf out;
+        chv_buf_init(&out);
+        int64_t m;
+        CHV_CHECK_OK(read_jsonl(f, &o, 100, &out, &m, &err), &err);
+        int64_t hits = 0;
+        for (const char *p = out.data; p && (p = strstr(p, cases[c].match));
+             p++)
+          hits++;
+        CHV_CHECK_EQ_INT(hits, cases[c].matches);
+        chv_buf_free(&out);
+      }
+    }
+  }
+  chv_buf_free(&all);
+}
+
 /* ---- files written page by page ---------------------------------------- */
 
 static const char *tmpfile_path(const char *name) {
@@ -931,7 +1037,7 @@ static void test_records_across_pages(void) {
   struct pb_page pg[3] = {PG(CHV_PQ_PAGE_DATA_PAGE, 2, d0, r0, &b0),
                           PG(CHV_PQ_PAGE_DATA_PAGE, 4, d1, r1, &b1),
                           PG(CHV_PQ_PAGE_DATA_PAGE, 2, d2, r2, &b2)};
-  struct pb_chunk ch = {3, pg, 3, 1, CHV_PQ_CODEC_SNAPPY, false, {0}};
+  struct pb_chunk ch = {3, pg, 3, 1, CHV_PQ_CODEC_SNAPPY, false, {0}, false};
   const int64_t rows[1] = {5};
   struct pb_file f = {s, 4, 1, rows, &ch, false};
   struct chv_error err;
@@ -974,6 +1080,129 @@ static void test_records_across_pages(void) {
   chv_buf_free(&b0);
   chv_buf_free(&b1);
   chv_buf_free(&b2);
+}
+
+/* Pages skipped by the page index in a flat column (v1, whole pages
+** passed over), a list column (v2 pages, which begin records, passed
+** over) and a column whose pages straddle the rows kept (decoded and
+** skipped). */
+static void test_page_skipping(void) {
+  const char *path = tmpfile_path("pageskip.parquet");
+  struct chv_pq_schema_element s[6] = {
+      pb_group("schema", -1, 3, -1),
+      pb_leaf("x", CHV_PQ_REP_REQUIRED, CHV_PQ_TYPE_INT64, -1),
+      pb_group("l", CHV_PQ_REP_OPTIONAL, 1, CHV_PQ_CT_LIST),
+      pb_group("list", CHV_PQ_REP_REPEATED, 1, -1),
+      pb_leaf("element", CHV_PQ_REP_OPTIONAL, CHV_PQ_TYPE_INT64, -1),
+      pb_leaf("s", CHV_PQ_REP_OPTIONAL, CHV_PQ_TYPE_BYTE_ARRAY, CHV_PQ_CT_UTF8),
+  };
+  static const int64_t xv[6] = {1, 2, 3, 4, 5, 6};
+  struct chv_buf xb[3], lb[3], sb[2];
+  struct pb_page xp[3], lp[3], sp[2];
+  for (int i = 0; i < 3; i++) {
+    chv_buf_init(&xb[i]);
+    plain_i64(&xb[i], xv + 2 * i, 2);
+    xp[i] = PG(CHV_PQ_PAGE_DATA_PAGE, 2, NULL, NULL, &xb[i]);
+    xp[i].min = pbytes(&xv[2 * i], 8);
+    xp[i].max = pbytes(&xv[2 * i + 1], 8);
+  }
+  /* l: [1,2], NULL | [], [3] | [4,5,6], [NULL] */
+  static const uint8_t ld0[] = {3, 3, 0}, lr0[] = {0, 1, 0};
+  static const uint8_t ld1[] = {1, 3}, lr1[] = {0, 0};
+  static const uint8_t ld2[] = {3, 3, 3, 2}, lr2[] = {0, 1, 1, 0};
+  static const int64_t lv0[] = {1, 2}, lv1[] = {3}, lv2[] = {4, 5, 6};
+  const uint8_t *ld[3] = {ld0, ld1, ld2}, *lr[3] = {lr0, lr1, lr2};
+  const int64_t *lv[3] = {lv0, lv1, lv2};
+  const int ln[3] = {3, 2, 4}, lvn[3] = {2, 1, 3};
+  for (int i = 0; i < 3; i++) {
+    chv_buf_init(&lb[i]);
+    plain_i64(&lb[i], lv[i], (size_t)lvn[i]);
+    lp[i] = PG(CHV_PQ_PAGE_DATA_PAGE_V2, ln[i], ld[i], lr[i], &lb[i]);
+    lp[i].rows = 2;
+  }
+  /* s: "a", NULL, "c" | "d", "e", NULL */
+  static const uint8_t sd0[] = {1, 0, 1}, sd1[] = {1, 1, 0};
+  static const char *sv0[] = {"a", "c"}, *sv1[] = {"d", "e"};
+  chv_buf_init(&sb[0]);
+  chv_buf_init(&sb[1]);
+  plain_str(&sb[0], sv0, 2);
+  plain_str(&sb[1], sv1, 2);
+  sp[0] = PG(CHV_PQ_PAGE_DATA_PAGE, 3, sd0, NULL, &sb[0]);
+  sp[1] = PG(CHV_PQ_PAGE_DATA_PAGE, 3, sd1, NULL, &sb[1]);
+  struct pb_chunk ch[3] = {
+      {3, xp, 0, 0, CHV_PQ_CODEC_SNAPPY, false, {0}, true},
+      {3, lp, 3, 1, CHV_PQ_CODEC_ZSTD, false, {0}, true},
+      {2, sp, 1, 0, CHV_PQ_CODEC_UNCOMPRESSED, false, {0}, true},
+  };
+  const int64_t rows[1] = {6};
+  struct pb_file f = {s, 6, 1, rows, ch, true};
+  struct chv_error err;
+  CHV_REQUIRE_OK(pb_write(path, &f, &err), &err);
+  /* Without predicates: everything. */
+  const char *all = "{\"x\":1,\"l\":[1,2],\"s\":\"a\"}\n"
+                    "{\"x\":2,\"l\":null,\"s\":null}\n"
+                    "{\"x\":3,\"l\":[],\"s\":\"c\"}\n"
+                    "{\"x\":4,\"l\":[3],\"s\":\"d\"}\n"
+                    "{\"x\":5,\"l\":[4,5,6],\"s\":\"e\"}\n"
+                    "{\"x\":6,\"l\":[null],\"s\":null}\n";
+  struct chv_buf out;
+  chv_buf_init(&out);
+  int64_t n;
+  CHV_CHECK_OK(read_jsonl(path, NULL, 4, &out, &n, &err), &err);
+  CHV_CHECK(lines_same("pageskip", out.data ? out.data : "", out.len, all,
+                       strlen(all)));
+  /* x = 3: its pages 0 and 2 are ruled out, rows 2 and 3 are read. */
+  static const struct {
+    struct chv_pred p;
+    const char *want;
+    int64_t pages_skipped;
+  } cases[] = {
+      {{"x", CHV_PRED_EQ, "3"},
+       "{\"x\":3,\"l\":[],\"s\":\"c\"}\n"
+       "{\"x\":4,\"l\":[3],\"s\":\"d\"}\n",
+       4},
+      {{"x", CHV_PRED_GE, "5"},
+       "{\"x\":5,\"l\":[4,5,6],\"s\":\"e\"}\n"
+       "{\"x\":6,\"l\":[null],\"s\":null}\n",
+       5},
+      {{"x", CHV_PRED_LT, "3"},
+       "{\"x\":1,\"l\":[1,2],\"s\":\"a\"}\n"
+       "{\"x\":2,\"l\":null,\"s\":null}\n",
+       5},
+  };
+  for (size_t c = 0; c < CHV_ARRAY_SIZE(cases); c++) {
+    for (int64_t cap = 1; cap <= 3; cap++) {
+      struct chv_pq_read_options o;
+      chv_pq_read_options_init(&o);
+      o.preds = &cases[c].p;
+      o.npreds = 1;
+      chv_buf_reset(&out);
+      CHV_CHECK_OK(read_jsonl(path, &o, cap, &out, &n, &err), &err);
+      CHV_CHECK(lines_same("pageskip", out.data ? out.data : "", out.len,
+                           cases[c].want, strlen(cases[c].want)));
+      chv_pq_reader *r;
+      CHV_REQUIRE_OK(chv_pq_reader_open(chv_fs_local(), path, &o, &r, &err),
+                     &err);
+      struct chv_batch *b;
+      CHV_REQUIRE_OK(chv_batch_open(chv_pq_reader_schema(r), cap, &b, &err),
+                     &err);
+      while (chv_pq_reader_next(r, b, &n, &err) == CHV_OK && n > 0) {
+      }
+      struct chv_pq_read_stats st;
+      chv_pq_reader_stats(r, &st);
+      CHV_CHECK_EQ_INT(st.rows_skipped, 4);
+      CHV_CHECK_EQ_INT(st.pages_skipped, cases[c].pages_skipped);
+      chv_batch_close(b);
+      chv_pq_reader_close(r);
+    }
+  }
+  chv_buf_free(&out);
+  for (int i = 0; i < 3; i++) {
+    chv_buf_free(&xb[i]);
+    chv_buf_free(&lb[i]);
+  }
+  chv_buf_free(&sb[0]);
+  chv_buf_free(&sb[1]);
 }
 
 /* Level streams that contradict the schema or each other. */
@@ -1021,8 +1250,8 @@ static void test_bad_levels(void) {
         PG(CHV_PQ_PAGE_DATA_PAGE, cases[i].nx, cases[i].dx, cases[i].rx, &b);
     struct pb_page py =
         PG(CHV_PQ_PAGE_DATA_PAGE, cases[i].ny, cases[i].dy, cases[i].ry, &b);
-    struct pb_chunk ch[2] = {{1, &px, 3, 1, 0, false, {0}},
-                             {1, &py, 3, 1, 0, false, {0}}};
+    struct pb_chunk ch[2] = {{1, &px, 3, 1, 0, false, {0}, false},
+                             {1, &py, 3, 1, 0, false, {0}, false}};
     struct pb_file f = {s, 5, 1, rows, ch, false};
     struct chv_error err;
     CHV_REQUIRE_OK(pb_write(path, &f, &err), &err);
@@ -1032,8 +1261,8 @@ static void test_bad_levels(void) {
   /* More rows in a chunk than its row group says; fewer. */
   static const uint8_t d[3] = {3, 3, 3}, r2[3] = {0, 0, 0};
   struct pb_page p = PG(CHV_PQ_PAGE_DATA_PAGE, 3, d, r2, &b);
-  struct pb_chunk ch[2] = {{1, &p, 3, 1, 0, false, {0}},
-                           {1, &p, 3, 1, 0, false, {0}}};
+  struct pb_chunk ch[2] = {{1, &p, 3, 1, 0, false, {0}, false},
+                           {1, &p, 3, 1, 0, false, {0}, false}};
   struct pb_file f = {s, 5, 1, rows, ch, false};
   struct chv_error err;
   CHV_REQUIRE_OK(pb_write(path, &f, &err), &err);
@@ -1054,7 +1283,7 @@ static void test_bad_levels(void) {
   };
   static const uint8_t d3[2] = {2, 3};
   struct pb_page p3 = PG(CHV_PQ_PAGE_DATA_PAGE, 2, d3, NULL, &b);
-  struct pb_chunk c3 = {1, &p3, 2, 0, 0, false, {0}};
+  struct pb_chunk c3 = {1, &p3, 2, 0, 0, false, {0}, false};
   const int64_t two[1] = {2};
   struct pb_file f3 = {s2, 3, 1, two, &c3, false};
   CHV_REQUIRE_OK(pb_write(path, &f3, &err), &err);
@@ -1087,7 +1316,7 @@ static void test_dictionary(void) {
       PG(CHV_PQ_PAGE_DATA_PAGE_V2, 3, d1, NULL, &i1),
   };
   pg[1].enc = pg[2].enc = CHV_PQ_ENC_RLE_DICTIONARY;
-  struct pb_chunk ch = {3, pg, 1, 0, CHV_PQ_CODEC_GZIP, false, {0}};
+  struct pb_chunk ch = {3, pg, 1, 0, CHV_PQ_CODEC_GZIP, false, {0}, false};
   const int64_t rows[1] = {7};
   struct pb_file f = {s, 2, 1, rows, &ch, false};
   struct chv_error err;
@@ -1209,6 +1438,6 @@ CHV_TEST_MAIN("pq_reader", test_fixtures_expected,
               test_byte_stream_split_extended, test_lz4_legacy,
               test_map_no_value, test_large_brotli, test_malformed_fixtures,
               test_projection, test_table_schema, test_file_stats,
-              test_predicates_sort_columns, test_predicates,
-              test_records_across_pages, test_bad_levels, test_dictionary,
-              test_mutations, test_out_of_memory)
+              test_predicates_sort_columns, test_predicates, test_page_index,
+              test_page_skipping, test_records_across_pages, test_bad_levels,
+              test_dictionary, test_mutations, test_out_of_memory)
