@@ -9,7 +9,7 @@
 ** (CHV_ECORRUPT, CHV_ERANGE, CHV_ENOTSUP, CHV_ETYPE), never a crash, a
 ** leak or an inconsistent vector.  The input's length picks the batch
 ** size, whether checksums are verified and a projection of the first
-** column.
+** column, or predicates on it.
 */
 #include "chive/jsonl.h"
 #include "chive/parquet.h"
@@ -120,27 +120,44 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   const struct chv_type *t = chv_pq_reader_schema(r);
-  if ((size & 3) == 2 && t->nchildren > 1) {
-    /* Read the first column alone, through a table schema naming it. */
-    const char *first[1] = {t->names[0]};
-    chv_pq_reader *r2;
-    o.columns = first;
-    o.ncolumns = 1;
-    o.table_schema = t;
+  const char *first[1] = {t->nchildren ? t->names[0] : ""};
+  chv_pq_reader *r2 = NULL;
+  struct chv_pred preds[2];
+  if ((size & 3) == 3 && t->nchildren > 0) {
+    /* Predicates on the first column: row groups and pages skipped by
+    ** statistics and the page index. */
+    preds[0].column = t->names[0];
+    preds[0].op = (size & 4) ? CHV_PRED_GT : CHV_PRED_EQ;
+    preds[0].value = "1";
+    preds[1].column = t->names[0];
+    preds[1].op = (size & 8) ? CHV_PRED_IS_NULL : CHV_PRED_IS_NOT_NULL;
+    preds[1].value = NULL;
+    o.preds = preds;
+    o.npreds = 2;
     rc = chv_pq_reader_open(&mem_fs, "fuzz.parquet", &o, &r2, &err);
-    chv_pq_reader_close(r);
     if (rc != CHV_OK) {
       CHECK(clean(rc));
-      return 0;
+      goto out_close;
     }
-    r = r2;
   }
+  if ((size & 3) == 2 && t->nchildren > 1) {
+    /* Read the first column alone, through a table schema naming it. */
+    o.columns = first;
+    o.ncolumns = 1;
+    o.table_schema = t; /* the first reader's: it stays open */
+    rc = chv_pq_reader_open(&mem_fs, "fuzz.parquet", &o, &r2, &err);
+    if (rc != CHV_OK) {
+      CHECK(clean(rc));
+      goto out_close;
+    }
+  }
+  chv_pq_reader *rd = r2 ? r2 : r;
   struct chv_batch *b;
-  if (chv_batch_open(chv_pq_reader_schema(r), cap, &b, &err) == CHV_OK) {
+  if (chv_batch_open(chv_pq_reader_schema(rd), cap, &b, &err) == CHV_OK) {
     struct chv_buf out;
     chv_buf_init(&out);
     int64_t n, total = 0;
-    while ((rc = chv_pq_reader_next(r, b, &n, &err)) == CHV_OK && n > 0) {
+    while ((rc = chv_pq_reader_next(rd, b, &n, &err)) == CHV_OK && n > 0) {
       CHECK(n <= cap && b->nrows == n);
       for (int c = 0; c < b->ncols; c++) CHECK(b->cols[c]->length == n);
       for (int64_t i = 0; i < n; i++) {
@@ -155,11 +172,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (rc != CHV_OK) {
       CHECK(clean(rc));
       /* Sticky. */
-      CHECK(chv_pq_reader_next(r, b, &n, &err) == rc);
+      CHECK(chv_pq_reader_next(rd, b, &n, &err) == rc);
     }
     chv_buf_free(&out);
     chv_batch_close(b);
   }
+out_close:
+  chv_pq_reader_close(r2);
   chv_pq_reader_close(r);
   return 0;
 }
