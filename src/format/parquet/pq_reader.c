@@ -788,7 +788,12 @@ static int plan_row_group(chv_pq_reader *r, int g, struct chv_error *err) {
     const struct pq_ppred *pp = &r->preds[i];
     if (pp->leaf < 0) continue;
     const struct chv_pq_offset_index *oi;
-    if ((rc = load_offset_index(r, g, pp->leaf, &oi, err)) != CHV_OK) break;
+    /* A damaged page index only costs its skipping: the pages themselves
+    ** are checked as they are read. */
+    if ((rc = load_offset_index(r, g, pp->leaf, &oi, err)) != CHV_OK) {
+      if (rc == CHV_ECORRUPT) rc = CHV_OK;
+      continue;
+    }
     if (oi == NULL || oi->npages == 0) continue;
     bool *excl = chv_arena_alloc(r->rg_arena, (size_t)oi->npages);
     if (excl == NULL) {
@@ -796,7 +801,10 @@ static int plan_row_group(chv_pq_reader *r, int g, struct chv_error *err) {
       break;
     }
     memset(excl, 0, (size_t)oi->npages);
-    if ((rc = page_exclusions(r, g, pp, oi, excl, err)) != CHV_OK) break;
+    if ((rc = page_exclusions(r, g, pp, oi, excl, err)) != CHV_OK) {
+      if (rc == CHV_ECORRUPT) rc = CHV_OK;
+      continue;
+    }
     for (int p = 0; p < oi->npages; p++) {
       if (!excl[p]) continue;
       int64_t first = CHV_MIN(oi->pages[p].first_row_index, rows);
@@ -1063,9 +1071,12 @@ static int next_row_group(chv_pq_reader *r, struct chv_error *err) {
     for (int i = 0; i < r->nleaves; i++) {
       struct pq_leaf *lf = r->leaves[i];
       CHV_RETURN_IF_ERR(pq_leaf_begin(lf, g, err));
-      /* Pages to pass over: each leaf's own OffsetIndex tells where. */
-      if (partial)
-        CHV_RETURN_IF_ERR(load_offset_index(r, g, lf->col, &lf->oi, err));
+      /* Pages to pass over: each leaf's own OffsetIndex tells where (a
+      ** damaged one is not used). */
+      if (partial) {
+        int rc = load_offset_index(r, g, lf->col, &lf->oi, err);
+        if (rc != CHV_OK && rc != CHV_ECORRUPT) return rc;
+      }
     }
     return CHV_OK;
   }

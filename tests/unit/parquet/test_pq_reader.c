@@ -1082,6 +1082,42 @@ static void test_records_across_pages(void) {
   chv_buf_free(&b2);
 }
 
+/* A damaged page index costs only its skipping. */
+static void test_page_index_damaged(void) {
+  size_t len;
+  char *data = load_text(fx("alltypes_tiny_pages.parquet"), &len);
+  CHV_REQUIRE(data != NULL);
+  struct chv_pq_file_meta *m;
+  struct chv_error err;
+  CHV_REQUIRE_OK(chv_pq_footer_parse(data, len, "t", &m, &err), &err);
+  const struct chv_pq_column_chunk *cc = &m->row_groups[0].columns[0];
+  CHV_REQUIRE(cc->has_column_index && cc->has_offset_index);
+  memset(data + cc->column_index_offset, 0xff, (size_t)cc->column_index_length);
+  memset(data + cc->offset_index_offset + 1, 0x7f, 8);
+  chv_pq_file_meta_close(m);
+  const char *path = tmpfile_path("damaged_index.parquet");
+  CHV_REQUIRE_OK(chv_fs_write_atomic(chv_fs_local(), path, data, len, &err),
+                 &err);
+  chv_free(data);
+  struct chv_pred p = {"id", CHV_PRED_EQ, "100"};
+  struct chv_pq_read_options o;
+  chv_pq_read_options_init(&o);
+  o.preds = &p;
+  o.npreds = 1;
+  struct chv_buf a, b;
+  chv_buf_init(&a);
+  chv_buf_init(&b);
+  int64_t na, nb;
+  CHV_CHECK_OK(read_jsonl(path, &o, 100, &a, &na, &err), &err);
+  CHV_CHECK_OK(
+      read_jsonl(fx("alltypes_tiny_pages.parquet"), NULL, 100, &b, &nb, &err),
+      &err);
+  CHV_CHECK_EQ_INT(na, 7300);
+  CHV_CHECK(a.len == b.len && !memcmp(a.data, b.data, a.len));
+  chv_buf_free(&a);
+  chv_buf_free(&b);
+}
+
 /* Pages skipped by the page index in a flat column (v1, whole pages
 ** passed over), a list column (v2 pages, which begin records, passed
 ** over) and a column whose pages straddle the rows kept (decoded and
@@ -1439,5 +1475,6 @@ CHV_TEST_MAIN("pq_reader", test_fixtures_expected,
               test_map_no_value, test_large_brotli, test_malformed_fixtures,
               test_projection, test_table_schema, test_file_stats,
               test_predicates_sort_columns, test_predicates, test_page_index,
-              test_page_skipping, test_records_across_pages, test_bad_levels,
-              test_dictionary, test_mutations, test_out_of_memory)
+              test_page_index_damaged, test_page_skipping,
+              test_records_across_pages, test_bad_levels, test_dictionary,
+              test_mutations, test_out_of_memory)
