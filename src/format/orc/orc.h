@@ -11,6 +11,17 @@
 **   orc_rle.h/.c    byte, boolean and integer (v1, v2) run-length
 **                   encodings; decimal and nanosecond varints
 **   orc_schema.c    ORC types -> Hive types; ORC's type spelling
+**   orc_writer.c    the file writer: options, types, stripes, the tail
+**   orc_wcolumn.c   column writers: values into streams, statistics,
+**                   bloom filters, string dictionaries, row index positions
+**   orc_write.h     the column writers' shared structs
+**   orc_wapi.h      the writer's interface
+**   orc_read.h      the reader's internals (chive/orc.h's reader):
+**     orc_reader.c  open, table mapping, stripes, row groups, batches
+**     orc_column.c  one column's streams decoded into vectors
+**     orc_pred.c    predicates against statistics and bloom filters
+**     orc_tz.c      writer time zones of TIMESTAMP columns (TZif files)
+**     orc_bloom.c   ORC's bloom filter hashes
 */
 #ifndef CHV_FORMAT_ORC_H
 #define CHV_FORMAT_ORC_H
