@@ -19,6 +19,7 @@
 **   chive/text.h        TEXTFILE (LazySimpleSerDe) reader and writer
 **   chive/jsonl.h       JSON Lines printing of batches
 **   chive/parquet.h     Parquet reader, predicates for row groups
+**   chive/orc.h         ORC reader, predicates for stripes and row groups
 **   chive/connector.h   batch sink (INSERT) and table scan (SELECT)
 **
 ** Thread safety and ownership are stated in each header.
@@ -38,6 +39,7 @@
 #include "chive/jsonl.h"
 #include "chive/pred.h"
 #include "chive/parquet.h"
+#include "chive/orc.h"
 #include "chive/connector.h"
 #include "chive/sql.h"
 

@@ -537,6 +537,7 @@ static int load_chunk(struct chv_orc_stream *s, size_t at,
     s->cur = s->scratch;
     s->cur_len = got;
   }
+  s->produced += s->cur_len;
   s->chunk = at;
   s->cur_pos = 0;
   s->next = at + 3 + (size_t)len;

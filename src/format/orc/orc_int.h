@@ -615,6 +615,7 @@ struct chv_orc_stream {
   size_t cur_pos;   /* next byte of cur to hand out */
   uint8_t *scratch; /* owned: decompressed chunk (block size) */
   size_t scratch_cap;
+  uint64_t produced; /* bytes of the chunks loaded so far, inflated */
   const char *name; /* borrowed, for messages ("x.orc: stripe 0, column 3
                        DATA") */
 };
