@@ -10,6 +10,9 @@
 ** that did not parse are reported on stderr once, after the rows.  Parquet
 ** files (magic "PAR1") print their own columns; a --schema given for one is
 ** a table schema its columns are read as (by name, missing ones NULL).
+** ORC files (magic "ORC" at offset 0, or an empty file named *.orc) print
+** their own columns likewise; a --schema is a table schema read as Hive
+** reads one (by position when the file's names are _col0, _col1, ...).
 ** Exit status: 0 done, 1 the file could not be read, 2 usage error.
 */
 #include "cli/cli.h"
@@ -17,6 +20,7 @@
 #include "format/text/jsonl.h"
 #include "format/text/text.h"
 
+#include "chive/orc.h"
 #include "chive/parquet.h"
 
 #include <errno.h>
@@ -247,6 +251,78 @@ out_close:
   return status;
 }
 
+/* Print an ORC file's rows: its own columns, or those of `schema` read from
+** it; `columns` a comma-separated projection (NULL: all). */
+static int dump_orc(const char *path, const struct chv_type *schema,
+                    const char *columns, long long limit) {
+  struct chv_error err;
+  const struct chv_fs *fs;
+  const char *inner;
+  chv_orc_reader *r = NULL;
+  struct chv_batch *batch = NULL;
+  struct chv_buf out;
+  chv_buf_init(&out);
+  int status = 1;
+  char *copy = NULL;
+  const char **names = NULL;
+  struct chv_orc_read_options o;
+  chv_orc_read_options_init(&o);
+  o.table_schema = schema;
+  if (columns) {
+    copy = strdup(columns);
+    names = calloc(strlen(columns) + 1, sizeof *names);
+    if (copy == NULL || names == NULL) {
+      fprintf(stderr, "chive dump: out of memory\n");
+      goto out_close;
+    }
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save))
+      names[o.ncolumns++] = chv_str_trim(tok);
+    o.columns = names;
+  }
+  if (chv_fs_for_path(path, &fs, &inner, &err) != CHV_OK ||
+      chv_orc_reader_open(fs, inner, &o, &r, &err) != CHV_OK ||
+      chv_batch_open(chv_orc_reader_schema(r), 1024, &batch, &err) != CHV_OK) {
+    fprintf(stderr, "chive dump: %s\n", err.msg);
+    goto out_close;
+  }
+  long long printed = 0;
+  while (limit < 0 || printed < limit) {
+    int64_t n;
+    if (chv_orc_reader_next(r, batch, &n, &err) != CHV_OK) {
+      flush_out(&out);
+      fflush(stdout);
+      fprintf(stderr, "chive dump: %s\n", err.msg);
+      goto out_close;
+    }
+    if (n == 0) break;
+    for (int64_t i = 0; i < n && (limit < 0 || printed < limit); i++) {
+      if (chv_jsonl_row(batch, i, &out) != CHV_OK) {
+        fprintf(stderr, "chive dump: out of memory\n");
+        goto out_close;
+      }
+      printed++;
+      if (out.len >= (1 << 16) && flush_out(&out) != 0) {
+        fprintf(stderr, "chive dump: writing output: %s\n", strerror(errno));
+        goto out_close;
+      }
+    }
+  }
+  if (flush_out(&out) != 0 || fflush(stdout) != 0) {
+    fprintf(stderr, "chive dump: writing output: %s\n", strerror(errno));
+    goto out_close;
+  }
+  status = 0;
+out_close:
+  chv_buf_free(&out);
+  chv_batch_close(batch);
+  chv_orc_reader_close(r);
+  free(names);
+  free(copy);
+  return status;
+}
+
 int cli_dump(int argc, char **argv) {
   const char *schema_text = NULL, *columns = NULL, *file = NULL;
   long long limit = -1;
@@ -318,9 +394,15 @@ int cli_dump(int argc, char **argv) {
     chv_type_free(ts);
     return status;
   }
-  if (got >= 3 && !memcmp(magic, "ORC", 3)) {
-    fprintf(stderr, "chive dump: %s: ORC files are not supported yet\n", file);
-    return 1;
+  size_t flen = strlen(file);
+  if ((got >= 3 && !memcmp(magic, "ORC", 3)) ||
+      (got == 0 && flen > 4 && !strcmp(file + flen - 4, ".orc"))) {
+    struct chv_type *ts = NULL;
+    if (schema_text && chv_type_parse_columns(schema_text, &ts, &err) != CHV_OK)
+      return usage_error("--schema: %s", err.msg);
+    int status = dump_orc(file, ts, columns, limit);
+    chv_type_free(ts);
+    return status;
   }
 
   if (schema_text == NULL)
