@@ -858,17 +858,9 @@ static int range_err(const struct ow_col *c, int64_t row, struct chv_error *err,
                        c->name, row, what);
 }
 
-static bool subtree_checked(const struct ow_col *c) {
-  if (c->kind == CHV_ORC_KIND_DECIMAL || c->kind == CHV_ORC_KIND_TIMESTAMP)
-    return true;
-  for (int i = 0; i < c->nchildren; i++)
-    if (subtree_checked(c->children[i])) return true;
-  return false;
-}
-
 int ow_col_check(const struct ow_col *c, const struct chv_vector *v, int64_t r0,
                  int64_t r1, int64_t top, struct chv_error *err) {
-  if (r1 <= r0 || !subtree_checked(c)) return CHV_OK;
+  if (r1 <= r0 || !c->needs_check) return CHV_OK;
   const uint8_t *valid = v->validity;
   switch (c->kind) {
   case CHV_ORC_KIND_DECIMAL: {

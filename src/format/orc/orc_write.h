@@ -133,6 +133,7 @@ struct ow_col {
   bool nullable;            /* every column but the root */
   bool bloom;               /* orc.bloom.filter.columns names it */
   chv_i128 dec_limit;       /* DECIMAL: 10^precision */
+  bool needs_check;         /* a DECIMAL or TIMESTAMP in the subtree */
 
   /* ---- streams ---- */
   struct chv_orc_out s[OW_NSTREAMS];

@@ -530,6 +530,14 @@ static int build_schema(chv_orc_writer *w, struct chv_error *err) {
   CHV_RETURN_IF_ERR(mark_bloom(w, err));
   for (uint32_t i = 0; i < n; i++)
     CHV_RETURN_IF_ERR(ow_col_init(&w->cols[i], &w->cx, err));
+  /* Children follow their parents: decide bottom up. */
+  for (uint32_t i = n; i-- > 0;) {
+    struct ow_col *c = &w->cols[i];
+    c->needs_check = c->kind == CHV_ORC_KIND_DECIMAL ||
+                     c->kind == CHV_ORC_KIND_TIMESTAMP;
+    for (int k = 0; k < c->nchildren; k++)
+      c->needs_check |= c->children[k]->needs_check;
+  }
   return CHV_OK;
 }
 
