@@ -22,8 +22,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "chive/orc.h"
 #include "chive/parquet.h"
-#include "format/orc/orc_wapi.h"
 
 #define BATCH 8192
 

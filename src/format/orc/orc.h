@@ -15,7 +15,6 @@
 **   orc_wcolumn.c   column writers: values into streams, statistics,
 **                   bloom filters, string dictionaries, row index positions
 **   orc_write.h     the column writers' shared structs
-**   orc_wapi.h      the writer's interface
 **   orc_read.h      the reader's internals (chive/orc.h's reader):
 **     orc_reader.c  open, table mapping, stripes, row groups, batches
 **     orc_column.c  one column's streams decoded into vectors

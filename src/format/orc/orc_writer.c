@@ -49,8 +49,7 @@
 */
 #include "format/orc/orc_write.h"
 
-#include "chive/fs.h"
-#include "format/orc/orc_wapi.h"
+#include "chive/orc.h"
 
 #include <inttypes.h>
 #include <math.h>
