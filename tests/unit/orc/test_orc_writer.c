@@ -15,6 +15,7 @@
 
 #include "chive/fs.h"
 #include "chive/jsonl.h"
+#include "common/common.h"
 #include "chive/orc.h"
 
 #include <math.h>
@@ -1840,7 +1841,56 @@ static void test_reader_tiny(void) {
   }
 }
 
+/* Every allocation failing in turn: CHV_ENOMEM each time (no other error,
+** no crash, nothing leaked), then a good file. */
+static void test_oom(void) {
+  struct chv_error err;
+  struct chv_type *s;
+  CHV_REQUIRE_OK(chv_type_parse_columns("id bigint, s string, "
+                                        "a array<struct<d:decimal(20,3),"
+                                        "t:timestamp>>, "
+                                        "mp map<string,double>",
+                                        &s, &err),
+                 &err);
+  struct chv_batch *b;
+  CHV_REQUIRE_OK(chv_batch_open(s, 300, &b, &err), &err);
+  CHV_REQUIRE_OK(rt_fill(b, 300, &err), &err);
+  struct chv_orc_write_options o;
+  chv_orc_write_options_init(&o);
+  o.row_index_stride = 50;
+  o.stripe_size = 6000;
+  o.compress_size = 500;
+  o.bloom_filter_columns = "s,a";
+  char path[700];
+  snprintf(path, sizeof path, "%s/oom.orc", chv_test_tmpdir());
+  int k;
+  for (k = 1; k < 1000000; k++) {
+    chv_orc_writer *w = NULL;
+    chv_alloc_fail_after(k);
+    int rc = chv_orc_writer_open(chv_fs_local(), path, s, &o, &w, &err);
+    if (rc == CHV_OK) rc = chv_orc_writer_write(w, b, &err);
+    if (rc == CHV_OK) rc = chv_orc_writer_write(w, b, &err);
+    if (rc == CHV_OK) rc = chv_orc_writer_finish(w, NULL, &err);
+    chv_alloc_fail_after(0);
+    chv_orc_writer_close(w);
+    if (rc == CHV_OK) break;
+    if (rc != CHV_ENOMEM) {
+      fprintf(stderr, "allocation %d: %d %s\n", k, rc, err.msg);
+      CHV_CHECK_EQ_INT(rc, CHV_ENOMEM);
+      break;
+    }
+  }
+  CHV_CHECK(k > 100 && k < 1000000);
+  struct wfile f;
+  CHV_REQUIRE_OK(wfile_open(path, &f, &err), &err);
+  CHV_CHECK_EQ_INT(f.t->nrows, 600);
+  CHV_CHECK(f.t->footer.nstripes > 1);
+  wfile_close(&f);
+  chv_batch_close(b);
+  chv_type_free(s);
+}
+
 CHV_TEST_MAIN("orc_writer", test_hashes, test_options, test_empty,
               test_flat_codecs, test_flat_stripes, test_nested, test_bloom,
               test_stats, test_errors, test_memory_bound, test_reader_roundtrip,
-              test_reader_skips, test_reader_tiny)
+              test_reader_skips, test_reader_tiny, test_oom)
