@@ -19,7 +19,8 @@
 **   chive/text.h        TEXTFILE (LazySimpleSerDe) reader and writer
 **   chive/jsonl.h       JSON Lines printing of batches
 **   chive/parquet.h     Parquet reader, predicates for row groups
-**   chive/orc.h         ORC reader, predicates for stripes and row groups
+**   chive/orc.h         ORC reader (predicates for stripes and row
+**                       groups) and writer
 **   chive/connector.h   batch sink (INSERT) and table scan (SELECT)
 **
 ** Thread safety and ownership are stated in each header.
