@@ -78,9 +78,10 @@ struct chv_orc_read_options {
   int64_t range_start;
   int64_t range_length;
   int64_t batch_rows;       /* rows per batch when no column is read; 4096 */
-  /* The largest string dictionary accepted, and the most string bytes, and
-  ** list and map elements, one batch may decode in one column (CHV_ERANGE
-  ** beyond: read smaller batches); 0 = 1 GiB. */
+  /* The largest stream accepted after decompression (a stream inflating
+  ** past it is CHV_ERANGE, which bounds what a decompression bomb costs),
+  ** and the most string bytes, and list and map elements, one batch may
+  ** decode in one column (CHV_ERANGE: read smaller batches); 0 = 1 GiB. */
   int64_t max_stream_bytes;
 };
 

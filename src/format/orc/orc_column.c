@@ -150,27 +150,46 @@ static bool is_string_kind(int32_t k) {
          k == CHV_ORC_KIND_GEOMETRY || k == CHV_ORC_KIND_GEOGRAPHY;
 }
 
-/* Scratch for the kinds that need it. */
-static int alloc_scratch(struct or_col *c) {
-  c->valid = chv_malloc(OR_SLICE);
-  c->u8 = chv_malloc(OR_SLICE);
-  c->i64 = chv_malloc(OR_SLICE * sizeof *c->i64);
-  if (!c->valid || !c->u8 || !c->i64) return CHV_ENOMEM;
-  if (c->kind == CHV_ORC_KIND_DECIMAL || c->kind == CHV_ORC_KIND_TIMESTAMP ||
-      c->kind == CHV_ORC_KIND_TIMESTAMP_INSTANT ||
-      c->kind == CHV_ORC_KIND_UNION) {
-    c->i64b = chv_malloc(OR_SLICE * sizeof *c->i64b);
-    if (!c->i64b) return CHV_ENOMEM;
+/* Scratch for slices of n rows (grown on demand, so that a column costs
+** memory in proportion to the rows it is asked for). */
+static int scratch_reserve(struct or_col *c, int64_t n, struct chv_error *err) {
+  if (n <= c->scratch_cap) return CHV_OK;
+  size_t m = (size_t)n;
+  bool wide = c->kind == CHV_ORC_KIND_DECIMAL ||
+              c->kind == CHV_ORC_KIND_TIMESTAMP ||
+              c->kind == CHV_ORC_KIND_TIMESTAMP_INSTANT ||
+              c->kind == CHV_ORC_KIND_UNION;
+  uint8_t *a = chv_realloc(c->valid, m), *b = a ? chv_realloc(c->u8, m) : NULL;
+  if (a) c->valid = a;
+  if (b) c->u8 = b;
+  int64_t *x = b ? chv_realloc(c->i64, m * sizeof *x) : NULL;
+  if (x) c->i64 = x;
+  if (x == NULL) return oom(err);
+  if (wide) {
+    int64_t *y = chv_realloc(c->i64b, m * sizeof *y);
+    if (y == NULL) return oom(err);
+    c->i64b = y;
   }
   if (c->kind == CHV_ORC_KIND_DECIMAL) {
-    c->dec = chv_malloc(OR_SLICE * sizeof *c->dec);
-    if (!c->dec) return CHV_ENOMEM;
+    chv_i128 *d = chv_realloc(c->dec, m * sizeof *d);
+    if (d == NULL) return oom(err);
+    c->dec = d;
   }
   if (c->kind == CHV_ORC_KIND_UNION) {
-    c->mask = chv_malloc(OR_SLICE);
-    if (!c->mask) return CHV_ENOMEM;
+    uint8_t *k = chv_realloc(c->mask, m);
+    if (k == NULL) return oom(err);
+    c->mask = k;
   }
+  c->scratch_cap = n;
   return CHV_OK;
+}
+
+/* Set up an integer decoder (allocated on first use: only the kinds with
+** integer streams pay for one). */
+static int int_init(struct chv_orc_int_rle **d, struct chv_orc_stream *s,
+                    int version, bool is_signed, struct chv_error *err) {
+  if (*d == NULL && (*d = chv_malloc(sizeof **d)) == NULL) return oom(err);
+  return chv_orc_int_rle_init(*d, s, version, is_signed, err);
 }
 
 /* A UNION's field name "fieldN" with N below nvariants: N, else -1. */
@@ -208,7 +227,7 @@ int or_col_build(struct chv_orc_reader *r, const struct chv_type *t, int64_t id,
   chv_buf_init(&c->dict_blob);
   chv_buf_init(&c->sbuf);
   int rc = CHV_OK;
-  if (c->name == NULL || alloc_scratch(c) != CHV_OK) {
+  if (c->name == NULL) {
     rc = oom(err);
     goto out_free;
   }
@@ -314,6 +333,9 @@ void or_col_free(struct or_col *c) {
   chv_free(c->i64);
   chv_free(c->i64b);
   chv_free(c->dec);
+  chv_free(c->ints);
+  chv_free(c->lens);
+  chv_free(c->secs);
   chv_free(c->name);
   chv_free(c);
 }
@@ -395,9 +417,10 @@ static int load_dictionary(struct or_col *c, const struct chv_orc_encoding *e,
     c->dict_cap = n + 1;
   }
   uint64_t off = 0;
+  CHV_RETURN_IF_ERR(scratch_reserve(c, CHV_MIN((int64_t)n, OR_SLICE), err));
   for (uint32_t i = 0; i < n;) {
-    size_t m = CHV_MIN((size_t)(n - i), (size_t)OR_SLICE);
-    CHV_RETURN_IF_ERR(chv_orc_int_rle_read(&c->lens, c->i64, m, err));
+    size_t m = CHV_MIN((size_t)(n - i), (size_t)c->scratch_cap);
+    CHV_RETURN_IF_ERR(chv_orc_int_rle_read(c->lens, c->i64, m, err));
     for (size_t j = 0; j < m; j++, i++) {
       int64_t len = c->i64[j];
       if (len < 0)
@@ -459,7 +482,7 @@ static int begin_own(struct or_col *c, struct chv_error *err) {
   case CHV_ORC_KIND_DATE:
     stream_open(c, &c->data, CHV_ORC_STREAM_DATA, "DATA");
     CHV_RETURN_IF_ERR(
-        chv_orc_int_rle_init(&c->ints, &c->data.s, c->rle, true, err));
+        int_init(&c->ints, &c->data.s, c->rle, true, err));
     break;
   case CHV_ORC_KIND_FLOAT:
   case CHV_ORC_KIND_DOUBLE:
@@ -469,11 +492,11 @@ static int begin_own(struct or_col *c, struct chv_error *err) {
     stream_open(c, &c->data, CHV_ORC_STREAM_DATA, "DATA");
     if (c->decimal64) {
       CHV_RETURN_IF_ERR(
-          chv_orc_int_rle_init(&c->ints, &c->data.s, 2, true, err));
+          int_init(&c->ints, &c->data.s, 2, true, err));
     } else {
       stream_open(c, &c->secondary, CHV_ORC_STREAM_SECONDARY, "SECONDARY");
       CHV_RETURN_IF_ERR(
-          chv_orc_int_rle_init(&c->secs, &c->secondary.s, c->rle, true, err));
+          int_init(&c->secs, &c->secondary.s, c->rle, true, err));
     }
     break;
   case CHV_ORC_KIND_TIMESTAMP:
@@ -481,9 +504,9 @@ static int begin_own(struct or_col *c, struct chv_error *err) {
     stream_open(c, &c->data, CHV_ORC_STREAM_DATA, "DATA");
     stream_open(c, &c->secondary, CHV_ORC_STREAM_SECONDARY, "SECONDARY");
     CHV_RETURN_IF_ERR(
-        chv_orc_int_rle_init(&c->ints, &c->data.s, c->rle, true, err));
+        int_init(&c->ints, &c->data.s, c->rle, true, err));
     CHV_RETURN_IF_ERR(
-        chv_orc_int_rle_init(&c->secs, &c->secondary.s, c->rle, false, err));
+        int_init(&c->secs, &c->secondary.s, c->rle, false, err));
     c->tz = NULL; /* resolved when a value needs it */
     break;
   }
@@ -491,7 +514,7 @@ static int begin_own(struct or_col *c, struct chv_error *err) {
   case CHV_ORC_KIND_MAP:
     stream_open(c, &c->length, CHV_ORC_STREAM_LENGTH, "LENGTH");
     CHV_RETURN_IF_ERR(
-        chv_orc_int_rle_init(&c->lens, &c->length.s, c->rle, false, err));
+        int_init(&c->lens, &c->length.s, c->rle, false, err));
     break;
   case CHV_ORC_KIND_STRUCT:
     break;
@@ -502,12 +525,12 @@ static int begin_own(struct or_col *c, struct chv_error *err) {
     stream_open(c, &c->data, CHV_ORC_STREAM_DATA, "DATA");
     stream_open(c, &c->length, CHV_ORC_STREAM_LENGTH, "LENGTH");
     CHV_RETURN_IF_ERR(
-        chv_orc_int_rle_init(&c->lens, &c->length.s, c->rle, false, err));
+        int_init(&c->lens, &c->length.s, c->rle, false, err));
     if (dict) {
       stream_open(c, &c->dict, CHV_ORC_STREAM_DICTIONARY_DATA,
                   "DICTIONARY_DATA");
       CHV_RETURN_IF_ERR(
-          chv_orc_int_rle_init(&c->ints, &c->data.s, c->rle, false, err));
+          int_init(&c->ints, &c->data.s, c->rle, false, err));
       CHV_RETURN_IF_ERR(load_dictionary(c, e, err));
     }
     break;
@@ -581,27 +604,27 @@ static int seek_own(struct or_col *c, uint32_t g, struct chv_error *err) {
   case CHV_ORC_KIND_INT:
   case CHV_ORC_KIND_LONG:
   case CHV_ORC_KIND_DATE:
-    return seek_ints(&c->data, &c->ints, pos, npos, &i, err);
+    return seek_ints(&c->data, c->ints, pos, npos, &i, err);
   case CHV_ORC_KIND_FLOAT:
   case CHV_ORC_KIND_DOUBLE:
     return seek_stream(&c->data, pos, npos, &i, err);
   case CHV_ORC_KIND_DECIMAL:
-    if (c->decimal64) return seek_ints(&c->data, &c->ints, pos, npos, &i, err);
+    if (c->decimal64) return seek_ints(&c->data, c->ints, pos, npos, &i, err);
     CHV_RETURN_IF_ERR(seek_stream(&c->data, pos, npos, &i, err));
-    return seek_ints(&c->secondary, &c->secs, pos, npos, &i, err);
+    return seek_ints(&c->secondary, c->secs, pos, npos, &i, err);
   case CHV_ORC_KIND_TIMESTAMP:
   case CHV_ORC_KIND_TIMESTAMP_INSTANT:
-    CHV_RETURN_IF_ERR(seek_ints(&c->data, &c->ints, pos, npos, &i, err));
-    return seek_ints(&c->secondary, &c->secs, pos, npos, &i, err);
+    CHV_RETURN_IF_ERR(seek_ints(&c->data, c->ints, pos, npos, &i, err));
+    return seek_ints(&c->secondary, c->secs, pos, npos, &i, err);
   case CHV_ORC_KIND_LIST:
   case CHV_ORC_KIND_MAP:
-    return seek_ints(&c->length, &c->lens, pos, npos, &i, err);
+    return seek_ints(&c->length, c->lens, pos, npos, &i, err);
   case CHV_ORC_KIND_STRUCT:
     return CHV_OK;
   default: /* strings and binaries */
-    if (dict) return seek_ints(&c->data, &c->ints, pos, npos, &i, err);
+    if (dict) return seek_ints(&c->data, c->ints, pos, npos, &i, err);
     CHV_RETURN_IF_ERR(seek_stream(&c->data, pos, npos, &i, err));
-    return seek_ints(&c->length, &c->lens, pos, npos, &i, err);
+    return seek_ints(&c->length, c->lens, pos, npos, &i, err);
   }
 }
 
@@ -699,6 +722,7 @@ static int presence(struct or_col *c, int64_t n, const uint8_t *pm,
 int or_col_mask(struct or_col *c, int64_t n, const uint8_t **valid,
                 struct chv_error *err) {
   int64_t k;
+  OWN(scratch_reserve(c, n, err));
   OWN(presence(c, n, NULL, valid, &k, err));
   return CHV_OK;
 }
@@ -787,7 +811,7 @@ static int read_ints(struct or_col *c, int64_t n, const uint8_t *valid,
       CHV_RETURN_IF_ERR(chv_orc_byte_rle_read(&c->bytes, c->u8, (size_t)k, err));
       for (int64_t i = 0; i < k; i++) c->i64[i] = (int8_t)c->u8[i];
     } else {
-      CHV_RETURN_IF_ERR(chv_orc_int_rle_read(&c->ints, c->i64, (size_t)k, err));
+      CHV_RETURN_IF_ERR(chv_orc_int_rle_read(c->ints, c->i64, (size_t)k, err));
     }
   }
   store_ints(v, pos, n, valid, c->i64);
@@ -873,7 +897,7 @@ static int read_decimals(struct or_col *c, int64_t n, const uint8_t *valid,
   if (k > 0) {
     CHV_RETURN_IF_ERR(need(&c->data, "DATA", err));
     if (c->decimal64) {
-      CHV_RETURN_IF_ERR(chv_orc_int_rle_read(&c->ints, c->i64, (size_t)k, err));
+      CHV_RETURN_IF_ERR(chv_orc_int_rle_read(c->ints, c->i64, (size_t)k, err));
       for (int64_t i = 0; i < k; i++) {
         c->dec[i] = c->i64[i];
         c->i64b[i] = c->ftype->scale;
@@ -883,7 +907,7 @@ static int read_decimals(struct or_col *c, int64_t n, const uint8_t *valid,
       for (int64_t i = 0; i < k; i++)
         CHV_RETURN_IF_ERR(chv_orc_decimal_read(&c->data.s, &c->dec[i], err));
       CHV_RETURN_IF_ERR(
-          chv_orc_int_rle_read(&c->secs, c->i64b, (size_t)k, err));
+          chv_orc_int_rle_read(c->secs, c->i64b, (size_t)k, err));
     }
   }
   chv_i128 *d = (chv_i128 *)v->data + pos;
@@ -930,8 +954,8 @@ static int read_timestamps(struct or_col *c, int64_t n, const uint8_t *valid,
   if (k > 0) {
     CHV_RETURN_IF_ERR(need(&c->data, "DATA", err));
     CHV_RETURN_IF_ERR(need(&c->secondary, "SECONDARY", err));
-    CHV_RETURN_IF_ERR(chv_orc_int_rle_read(&c->ints, c->i64, (size_t)k, err));
-    CHV_RETURN_IF_ERR(chv_orc_int_rle_read(&c->secs, c->i64b, (size_t)k, err));
+    CHV_RETURN_IF_ERR(chv_orc_int_rle_read(c->ints, c->i64, (size_t)k, err));
+    CHV_RETURN_IF_ERR(chv_orc_int_rle_read(c->secs, c->i64b, (size_t)k, err));
     if (c->tz == NULL) {
       /* The stripe's writer zone; none (Hive 0.11) reads as UTC, and
       ** TIMESTAMP_INSTANT values are instants. */
@@ -971,7 +995,7 @@ static int direct_lengths(struct or_col *c, int64_t k, int64_t *total,
   *total = 0;
   if (k == 0) return CHV_OK;
   CHV_RETURN_IF_ERR(need(&c->length, "LENGTH", err));
-  CHV_RETURN_IF_ERR(chv_orc_int_rle_read(&c->lens, c->i64, (size_t)k, err));
+  CHV_RETURN_IF_ERR(chv_orc_int_rle_read(c->lens, c->i64, (size_t)k, err));
   int64_t sum = 0;
   for (int64_t i = 0; i < k; i++) {
     int64_t len = c->i64[i];
@@ -993,7 +1017,7 @@ static int dict_ids(struct or_col *c, int64_t k, int64_t *total,
   *total = 0;
   if (k == 0) return CHV_OK;
   CHV_RETURN_IF_ERR(need(&c->data, "DATA", err));
-  CHV_RETURN_IF_ERR(chv_orc_int_rle_read(&c->ints, c->i64, (size_t)k, err));
+  CHV_RETURN_IF_ERR(chv_orc_int_rle_read(c->ints, c->i64, (size_t)k, err));
   int64_t sum = 0;
   for (int64_t i = 0; i < k; i++) {
     uint64_t id = (uint64_t)c->i64[i];
@@ -1131,7 +1155,7 @@ static int read_lists(struct or_col *c, int64_t n, const uint8_t *valid,
                       struct chv_error *err) {
   if (k > 0) {
     CHV_RETURN_IF_ERR(need(&c->length, "LENGTH", err));
-    CHV_RETURN_IF_ERR(chv_orc_int_rle_read(&c->lens, c->i64, (size_t)k, err));
+    CHV_RETURN_IF_ERR(chv_orc_int_rle_read(c->lens, c->i64, (size_t)k, err));
   }
   int32_t *o = v->offsets + pos;
   int64_t run = o[0];
@@ -1184,6 +1208,7 @@ static int read_slice(struct or_col *c, int64_t n, const uint8_t *pm,
   const uint8_t *valid;
   int64_t k;
   enum chv_type_id tid = v->type->id;
+  OWN(scratch_reserve(c, n, err));
   OWN(chv_vector_reserve(v, pos + n, err));
   OWN(presence(c, n, pm, &valid, &k, err));
   if (is_string_kind(c->kind) &&
@@ -1255,7 +1280,8 @@ static int read_slice(struct or_col *c, int64_t n, const uint8_t *pm,
       int var = -1;
       for (uint32_t j = 0; j < c->nvariants; j++)
         if (c->union_field[j] == i) var = (int)j;
-      for (int64_t s = 0; s < n; s++) c->mask[s] = slot[s] == var;
+      for (int64_t s = 0; s < n; s++)
+        c->mask[s] = (valid == NULL || valid[s]) && slot[s] == var;
       CHV_RETURN_IF_ERR(or_col_read(c->children[i], n, c->mask, f, err));
     }
     return CHV_OK;
@@ -1268,11 +1294,28 @@ static int read_slice(struct or_col *c, int64_t n, const uint8_t *pm,
   return CHV_OK;
 }
 
+/* A stream that inflates past max_stream_bytes (a decompression bomb, or
+** a stripe larger than the caller accepts) is refused. */
+static int inflate_limit(const struct or_col *c, struct chv_error *err) {
+  const struct or_stream *st[] = {&c->present, &c->data, &c->length,
+                                  &c->secondary};
+  static const char *const name[] = {"PRESENT", "DATA", "LENGTH", "SECONDARY"};
+  int64_t lim = c->r->o.max_stream_bytes;
+  for (int i = 0; i < 4; i++)
+    if (st[i]->s.produced > (uint64_t)lim)
+      return chv_error_set(err, CHV_ERANGE,
+                           "the %s stream inflates past max_stream_bytes "
+                           "(%" PRId64 " bytes)",
+                           name[i], lim);
+  return CHV_OK;
+}
+
 int or_col_read(struct or_col *c, int64_t n, const uint8_t *pm,
                 struct chv_vector *v, struct chv_error *err) {
   for (int64_t off = 0; off < n; off += OR_SLICE) {
     int64_t m = CHV_MIN(n - off, (int64_t)OR_SLICE);
     CHV_RETURN_IF_ERR(read_slice(c, m, pm ? pm + off : NULL, v, err));
+    OWN(inflate_limit(c, err));
   }
   return CHV_OK;
 }

@@ -25,10 +25,11 @@
 ** Only the streams of columns with a reader are read from a stripe.
 **
 ** Limits: a stream's chunks are decompressed one at a time into a buffer
-** of the codec's block size; a string dictionary is held whole (at most
-** max_stream_bytes); one batch's string bytes, and the elements of its
-** lists and maps, in one column, are at most max_stream_bytes
-** (CHV_ERANGE: read smaller batches).
+** of the codec's block size, and a stream may inflate to max_stream_bytes
+** in all; a string dictionary is held whole (at most max_stream_bytes);
+** one batch's string bytes, and the elements of its lists and maps, in one
+** column, are at most max_stream_bytes (CHV_ERANGE: read smaller
+** batches).
 **
 ** Thread safety: none; a reader belongs to one thread at a time.
 */
@@ -104,9 +105,10 @@ struct or_col {
   struct chv_orc_bool_rle pbits;  /* PRESENT */
   struct chv_orc_bool_rle bools;  /* BOOLEAN DATA */
   struct chv_orc_byte_rle bytes;  /* BYTE DATA, UNION tags */
-  struct chv_orc_int_rle ints;    /* integer DATA, dictionary ids */
-  struct chv_orc_int_rle lens;    /* LENGTH */
-  struct chv_orc_int_rle secs;    /* SECONDARY */
+  struct chv_orc_int_rle *ints;   /* integer DATA, dictionary ids (owned,
+                                     allocated for the kinds using it) */
+  struct chv_orc_int_rle *lens;   /* LENGTH (likewise) */
+  struct chv_orc_int_rle *secs;   /* SECONDARY (likewise) */
   struct chv_buf dict_blob;       /* the dictionary's bytes */
   uint32_t *dict_off;             /* dict_n + 1 offsets into the blob */
   uint32_t dict_n, dict_cap;
@@ -114,7 +116,8 @@ struct or_col {
   int64_t ts_base;                /* ... its 2015-01-01, UTC seconds */
   bool ts_utc;                    /* ... it has offset 0 throughout */
 
-  /* ---- scratch, OR_SLICE entries each ---- */
+  /* ---- scratch, scratch_cap (<= OR_SLICE) entries each ---- */
+  int64_t scratch_cap;
   uint8_t *valid;  /* the slice's rows holding a value */
   uint8_t *u8;     /* PRESENT bits, bytes, tags, booleans */
   uint8_t *mask;   /* UNION: one variant's rows */

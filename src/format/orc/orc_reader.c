@@ -347,7 +347,10 @@ static int next_stripe(struct chv_orc_reader *r, struct chv_error *err) {
       r->nrg = (uint32_t)g;
       r->st.row_groups += (int64_t)g;
     }
-    bool filter = r->nrg > 0 && or_preds_usable(r);
+    /* Each row index entry takes bytes of the index section: a stripe
+    ** claiming more groups than that has no usable index. */
+    bool filter =
+        r->nrg > 0 && r->nrg <= si->index_length && or_preds_usable(r);
     if (filter) {
       bool read;
       CHV_RETURN_IF_ERR(plan_groups(r, s, &read, err));

@@ -799,9 +799,24 @@ static void test_corrupt_files(void) {
   CHV_CHECK_EQ_INT(b->nrows, 0);
   chv_batch_close(b);
   chv_orc_reader_close(r);
+  /* Streams inflating past max_stream_bytes; a dictionary past it. */
+  struct chv_orc_read_options o;
+  chv_orc_read_options_init(&o);
+  o.max_stream_bytes = 10000;
+  int64_t rows;
+  int rc;
+  char *s = dump("TestOrcFile.testSnappy.orc", &o, 4096, &rows, &rc, &err);
+  CHV_CHECK(s == NULL && rc == CHV_ERANGE);
+  CHV_CHECK_CONTAINS(err.msg, "TestOrcFile.testSnappy.orc: column int1, stripe "
+                              "0: the DATA stream inflates past "
+                              "max_stream_bytes (10000 bytes)");
+  o.max_stream_bytes = 100;
+  s = dump("TestOrcFile.testWithoutIndex.orc", &o, 4096, &rows, &rc, &err);
+  CHV_CHECK(s == NULL && rc == CHV_ERANGE);
+  CHV_CHECK_CONTAINS(err.msg, "dictionary exceeds max_stream_bytes");
   /* Not ORC at all; a missing file. */
-  int rc = chv_orc_reader_open(chv_fs_local(), fx("expected/decimal.jsn.gz"),
-                               NULL, &r, &err);
+  rc = chv_orc_reader_open(chv_fs_local(), fx("expected/decimal.jsn.gz"), NULL,
+                           &r, &err);
   CHV_CHECK_EQ_INT(rc, CHV_ECORRUPT);
   rc = chv_orc_reader_open(chv_fs_local(), fx("no-such-file.orc"), NULL, &r,
                            &err);
@@ -1619,6 +1634,235 @@ static void test_bloom_skipping(void) {
   }
 }
 
+/* ---- files chive's writer wrote ---------------------------------------- */
+
+#define RT_SCHEMA                                                              \
+  "b boolean, t tinyint, s smallint, i int, l bigint, f float, d double, "    \
+  "dec decimal(12,3), big decimal(38,10), str string, vc varchar(5), "        \
+  "ch char(3), bin binary, dt date, ts timestamp, arr array<int>, "           \
+  "m map<string,double>, st struct<x:int,y:array<string>>"
+
+static uint64_t rt_seed;
+static uint64_t rt_rnd(void) {
+  rt_seed = rt_seed * 6364136223846793005ULL + 1442695040888963407ULL;
+  return rt_seed >> 17;
+}
+
+/* Row r of RT_SCHEMA appended to b (NULLs now and then). */
+static int rt_row(struct chv_batch *b, int64_t r, struct chv_error *err) {
+  struct chv_vector **c = b->cols;
+  for (int col = 0; col < b->ncols; col++) {
+    struct chv_vector *v = c[col];
+    if (col != 4 && rt_rnd() % 9 == 0) {
+      CHV_RETURN_IF_ERR(chv_vector_append_null(v, err));
+      continue;
+    }
+    uint64_t x = rt_rnd();
+    char sb[64];
+    switch (col) {
+    case 0: {
+      bool y = x & 1;
+      CHV_RETURN_IF_ERR(chv_vector_append_value(v, &y, err));
+      break;
+    }
+    case 1: {
+      int8_t y = (int8_t)x;
+      CHV_RETURN_IF_ERR(chv_vector_append_value(v, &y, err));
+      break;
+    }
+    case 2: {
+      int16_t y = (int16_t)(r % 3000 - 1500);
+      CHV_RETURN_IF_ERR(chv_vector_append_value(v, &y, err));
+      break;
+    }
+    case 3: {
+      int32_t y = (int32_t)(x % 2000000) - 1000000;
+      CHV_RETURN_IF_ERR(chv_vector_append_value(v, &y, err));
+      break;
+    }
+    case 4: {
+      int64_t y = r * 7919 % 100003; /* a hash: statistics say little */
+      CHV_RETURN_IF_ERR(chv_vector_append_value(v, &y, err));
+      break;
+    }
+    case 5: {
+      float y = (float)(int64_t)(x % 100000) / 7.0f;
+      CHV_RETURN_IF_ERR(chv_vector_append_value(v, &y, err));
+      break;
+    }
+    case 6: {
+      double y = (double)(int64_t)x / 1e7;
+      CHV_RETURN_IF_ERR(chv_vector_append_value(v, &y, err));
+      break;
+    }
+    case 7:
+    case 8: {
+      chv_i128 y = (chv_i128)(int64_t)(x % 2000000000) - 1000000000;
+      if (col == 8) y = y * (chv_i128)1000000000000000000LL + (chv_i128)x;
+      CHV_RETURN_IF_ERR(chv_vector_append_value(v, &y, err));
+      break;
+    }
+    case 9:
+    case 10:
+    case 11: {
+      int n = snprintf(sb, sizeof sb, "%s%d", col == 9 ? "name-" : "",
+                       (int)(x % (col == 9 ? 977 : 100000)));
+      CHV_RETURN_IF_ERR(chv_vector_append_string(v, sb, (size_t)n, err));
+      break;
+    }
+    case 12: {
+      size_t n = x % 20;
+      for (size_t k = 0; k < n; k++) sb[k] = (char)(x >> k);
+      CHV_RETURN_IF_ERR(chv_vector_append_bytes(v, sb, n, err));
+      break;
+    }
+    case 13: {
+      int32_t y = (int32_t)(x % 100000) - 50000;
+      CHV_RETURN_IF_ERR(chv_vector_append_value(v, &y, err));
+      break;
+    }
+    case 14: {
+      struct chv_timestamp y = {(int64_t)(x % 4000000000ULL) - 2000000000,
+                                (int32_t)(rt_rnd() % 1000000000), 0};
+      if (x & 1) y.nanos = y.nanos / 1000 * 1000;
+      CHV_RETURN_IF_ERR(chv_vector_append_value(v, &y, err));
+      break;
+    }
+    case 15: {
+      for (uint64_t k = 0; k < x % 5; k++) {
+        int32_t y = (int32_t)(k * 1000 + r);
+        if (k == 2)
+          CHV_RETURN_IF_ERR(chv_vector_append_null(v->children[0], err));
+        else
+          CHV_RETURN_IF_ERR(chv_vector_append_value(v->children[0], &y, err));
+      }
+      CHV_RETURN_IF_ERR(chv_vector_append_nested(v, err));
+      break;
+    }
+    case 16: {
+      for (uint64_t k = 0; k < x % 4; k++) {
+        int n = snprintf(sb, sizeof sb, "k%d", (int)k);
+        double y = (double)r + (double)k / 4;
+        CHV_RETURN_IF_ERR(chv_vector_append_bytes(v->children[0], sb,
+                                                  (size_t)n, err));
+        CHV_RETURN_IF_ERR(chv_vector_append_value(v->children[1], &y, err));
+      }
+      CHV_RETURN_IF_ERR(chv_vector_append_nested(v, err));
+      break;
+    }
+    default: {
+      int32_t y = (int32_t)r;
+      struct chv_vector *a = v->children[1];
+      CHV_RETURN_IF_ERR(chv_vector_append_value(v->children[0], &y, err));
+      if (x % 5 == 0) {
+        CHV_RETURN_IF_ERR(chv_vector_append_null(a, err));
+      } else {
+        for (uint64_t k = 0; k < x % 3; k++) {
+          int n = snprintf(sb, sizeof sb, "e%d", (int)(r + (int64_t)k));
+          CHV_RETURN_IF_ERR(chv_vector_append_bytes(a->children[0], sb,
+                                                    (size_t)n, err));
+        }
+        CHV_RETURN_IF_ERR(chv_vector_append_nested(a, err));
+      }
+      CHV_RETURN_IF_ERR(chv_vector_append_nested(v, err));
+      break;
+    }
+    }
+  }
+  b->nrows++;
+  return CHV_OK;
+}
+
+#define RT_ROWS 12000
+
+static void test_writer_round_trip(void) {
+  struct chv_error err;
+  struct chv_type *s;
+  CHV_REQUIRE_OK(chv_type_parse_columns(RT_SCHEMA, &s, &err), &err);
+  char path[700];
+  snprintf(path, sizeof path, "%.600s/rt.orc", chv_test_tmpdir());
+  const char *codecs[] = {"ZLIB", "SNAPPY", "LZ4", "ZSTD", "LZO", "NONE"};
+  for (size_t cdx = 0; cdx < CHV_ARRAY_SIZE(codecs); cdx++) {
+    struct chv_orc_write_options o;
+    chv_orc_write_options_init(&o);
+    CHV_REQUIRE_OK(chv_orc_write_options_set(&o, "orc.compress", codecs[cdx],
+                                             &err),
+                   &err);
+    o.row_index_stride = 1000;
+    o.stripe_size = cdx % 2 ? 64 << 10 : 1 << 20;
+    o.compress_size = 4096;
+    o.bloom_filter_columns = "l,str,d,dt";
+    chv_orc_writer *w;
+    CHV_REQUIRE_OK(chv_orc_writer_open(chv_fs_local(), path, s, &o, &w, &err),
+                   &err);
+    /* The rows, written in batches of 1000, kept as JSON lines. */
+    struct chv_buf want;
+    chv_buf_init(&want);
+    struct chv_batch *b;
+    CHV_REQUIRE_OK(chv_batch_open(s, 1000, &b, &err), &err);
+    rt_seed = 42 + cdx;
+    for (int64_t r = 0; r < RT_ROWS;) {
+      chv_batch_reset(b);
+      for (int k = 0; k < 1000; k++, r++) CHV_REQUIRE_OK(rt_row(b, r, &err), &err);
+      for (int64_t i = 0; i < b->nrows; i++) chv_jsonl_row(b, i, &want);
+      CHV_REQUIRE_OK(chv_orc_writer_write(w, b, &err), &err);
+    }
+    struct chv_orc_write_stats ws;
+    CHV_REQUIRE_OK(chv_orc_writer_finish(w, &ws, &err), &err);
+    chv_orc_writer_close(w);
+    chv_batch_close(b);
+    /* Read back whole, in batches of 333. */
+    chv_orc_reader *r;
+    CHV_REQUIRE_OK(chv_orc_reader_open(chv_fs_local(), path, NULL, &r, &err),
+                   &err);
+    struct chv_buf got;
+    chv_buf_init(&got);
+    int64_t rows;
+    CHV_CHECK_OK(read_all(r, 333, &got, &rows, &err), &err);
+    CHV_CHECK_EQ_INT(rows, RT_ROWS);
+    CHV_CHECK(got.len == want.len && !memcmp(got.data, want.data, want.len));
+    chv_orc_reader_close(r);
+    struct chv_orc_file_stats fs;
+    CHV_REQUIRE_OK(chv_orc_file_stats(chv_fs_local(), path, &fs, &err), &err);
+    CHV_CHECK_EQ_INT(fs.num_rows, RT_ROWS);
+    CHV_CHECK_EQ_INT(fs.stripes, ws.stripes);
+    if (cdx % 2) CHV_CHECK(ws.stripes > 1);
+    /* Equalities answered by the writer's bloom filters (and statistics):
+    ** every matching row is among those read, fewer groups are read. */
+    struct {
+      const char *col, *lit, *json;
+    } eqs[] = {{"l", "7919", "\"l\":7919,"},
+               {"str", "name-17", "\"str\":\"name-17\","}};
+    for (size_t q = 0; q < CHV_ARRAY_SIZE(eqs); q++) {
+      struct chv_pred p = {eqs[q].col, CHV_PRED_EQ, eqs[q].lit};
+      struct chv_orc_read_options ro;
+      chv_orc_read_options_init(&ro);
+      ro.preds = &p;
+      ro.npreds = 1;
+      CHV_REQUIRE_OK(chv_orc_reader_open(chv_fs_local(), path, &ro, &r, &err),
+                     &err);
+      struct chv_buf sub;
+      chv_buf_init(&sub);
+      CHV_CHECK_OK(read_all(r, 500, &sub, &rows, &err), &err);
+      struct chv_orc_read_stats st;
+      chv_orc_reader_stats(r, &st);
+      chv_orc_reader_close(r);
+      int64_t in_all = 0, in_sub = 0;
+      for (const char *t = want.data; (t = strstr(t, eqs[q].json)); t++) in_all++;
+      for (const char *t = sub.data ? sub.data : ""; (t = strstr(t, eqs[q].json)); t++)
+        in_sub++;
+      CHV_CHECK(in_all > 0);
+      CHV_CHECK_EQ_INT(in_sub, in_all);
+      CHV_CHECK(st.row_groups_skipped > 0);
+      CHV_CHECK(rows < RT_ROWS);
+      chv_buf_free(&sub);
+    }
+    chv_buf_free(&got);
+    chv_buf_free(&want);
+  }
+  chv_type_free(s);
+}
+
 /* ---- time zones -------------------------------------------------------- */
 
 static int64_t utc_of(int y, int m, int d, int hh) {
@@ -1766,5 +2010,5 @@ CHV_TEST_MAIN("orc_reader", test_expected_files, test_edge_files,
               test_projection, test_table_schema, test_stripe_predicates,
               test_row_group_predicates, test_row_group_seeks,
               test_bloom_hashing, test_bloom_real_filters,
-              test_bloom_skipping, test_time_zones, test_ranges,
-              test_file_stats)
+              test_bloom_skipping, test_writer_round_trip, test_time_zones,
+              test_ranges, test_file_stats)
