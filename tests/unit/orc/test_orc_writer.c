@@ -1890,7 +1890,172 @@ static void test_oom(void) {
   chv_type_free(s);
 }
 
+/* ---- statistics beside ORC Java's ---------------------------------------- */
+
+static bool dec_eq(const char *a, const char *b, int scale) {
+  if (a == NULL || b == NULL) return a == b;
+  chv_i128 x, y;
+  if (chv_decimal_parse(a, strlen(a), 38, scale, &x) != CHV_OK ||
+      chv_decimal_parse(b, strlen(b), 38, scale, &y) != CHV_OK)
+    return false;
+  return x == y;
+}
+
+static bool near(double a, double b) {
+  if (a == b) return true;
+  if (a != a && b != b) return true;
+  return fabs(a - b) <= 1e-9 * CHV_MAX(fabs(a), fabs(b));
+}
+
+/* Compare statistics a (ORC Java's) with b (chive's) of column `col`;
+** print what differs. */
+static int stats_diff(const char *file, uint32_t col,
+                      const struct chv_orc_type *t,
+                      const struct chv_orc_column_stats *a,
+                      const struct chv_orc_column_stats *b) {
+  int bad = 0;
+#define DIFF(cond, what)                                                       \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "%s column %u: %s differs\n", file, col, what);          \
+      bad++;                                                                   \
+    }                                                                          \
+  } while (0)
+  DIFF(a->number_of_values == b->number_of_values, "numberOfValues");
+  if (a->has_has_null) DIFF(a->has_null == b->has_null, "hasNull");
+  if (a->has_int) {
+    const struct chv_orc_int_stats *x = &a->int_stats, *y = &b->int_stats;
+    DIFF(b->has_int, "int statistics");
+    DIFF(x->has_min == y->has_min && (!x->has_min || x->min == y->min),
+         "int min");
+    DIFF(x->has_max == y->has_max && (!x->has_max || x->max == y->max),
+         "int max");
+    DIFF(x->has_sum == y->has_sum && (!x->has_sum || x->sum == y->sum),
+         "int sum");
+  }
+  if (a->has_double) {
+    const struct chv_orc_double_stats *x = &a->double_stats,
+                                      *y = &b->double_stats;
+    DIFF(b->has_double, "double statistics");
+    DIFF(x->has_min == y->has_min && (!x->has_min || near(x->min, y->min)),
+         "double min");
+    DIFF(x->has_max == y->has_max && (!x->has_max || near(x->max, y->max)),
+         "double max");
+    DIFF(!x->has_sum || near(x->sum, y->sum), "double sum");
+  }
+  if (a->has_string) {
+    const struct chv_orc_string_stats *x = &a->string_stats,
+                                      *y = &b->string_stats;
+    DIFF(b->has_string, "string statistics");
+    DIFF(x->has_min == y->has_min &&
+             (!x->has_min ||
+              (x->min.len == y->min.len &&
+               memcmp(x->min.data, y->min.data, x->min.len) == 0)),
+         "string min");
+    DIFF(x->has_max == y->has_max &&
+             (!x->has_max ||
+              (x->max.len == y->max.len &&
+               memcmp(x->max.data, y->max.data, x->max.len) == 0)),
+         "string max");
+    DIFF(x->has_sum == y->has_sum && (!x->has_sum || x->sum == y->sum),
+         "string sum");
+  }
+  if (a->has_binary)
+    DIFF(b->has_binary && a->binary_stats.sum == b->binary_stats.sum,
+         "binary sum");
+  if (a->has_bucket)
+    DIFF(b->has_bucket && a->bucket_stats.ncount >= 1 &&
+             b->bucket_stats.ncount >= 1 &&
+             a->bucket_stats.count[0] == b->bucket_stats.count[0],
+         "true count");
+  if (a->has_date)
+    DIFF(b->has_date && a->date_stats.has_min == b->date_stats.has_min &&
+             a->date_stats.min == b->date_stats.min &&
+             a->date_stats.max == b->date_stats.max,
+         "date min/max");
+  if (a->has_decimal) {
+    int sc = t->has_scale ? (int)t->scale : 18;
+    DIFF(b->has_decimal &&
+             dec_eq(a->decimal_stats.min, b->decimal_stats.min, sc) &&
+             dec_eq(a->decimal_stats.max, b->decimal_stats.max, sc),
+         "decimal min/max");
+    DIFF(dec_eq(a->decimal_stats.sum, b->decimal_stats.sum, sc), "decimal sum");
+  }
+  if (a->has_timestamp && a->timestamp_stats.has_min_utc) {
+    const struct chv_orc_timestamp_stats *x = &a->timestamp_stats,
+                                         *y = &b->timestamp_stats;
+    DIFF(y->has_min_utc && x->min_utc == y->min_utc && x->max_utc == y->max_utc,
+         "timestamp min/max");
+  }
+#undef DIFF
+  return bad;
+}
+
+/* Files ORC Java wrote, read with chive's reader and written again with
+** chive's writer: the footer statistics agree column by column. */
+static void test_fixture_stats(void) {
+  const char *dir = getenv("CHV_FIXTURES_DIR");
+  if (dir == NULL || *dir == '\0') {
+    fprintf(stderr, "# the format fixtures were not found; skipped\n");
+    return;
+  }
+  static const char *const files[] = {
+      "TestOrcFile.test1.orc",
+      "TestOrcFile.testStringAndBinaryStatistics.orc",
+      "TestOrcFile.testStripeLevelStats.orc",
+      "TestOrcFile.testSnappy.orc",
+      "TestOrcFile.testDate1900.orc",
+      "TestVectorOrcFile.testLz4.orc",
+      "TestVectorOrcFile.testZstd.0.12.orc",
+      "nulls-at-end-snappy.orc",
+      "decimal.orc",
+      "orc_index_int_string.orc",
+      "over1k_bloom.orc",
+      "complextypes_iceberg.orc",
+      "demo-12-zlib.orc",
+  };
+  for (size_t fi = 0; fi < CHV_ARRAY_SIZE(files); fi++) {
+    struct chv_error err;
+    char src[1024], dst[700];
+    snprintf(src, sizeof src, "%s/orc/%s", dir, files[fi]);
+    snprintf(dst, sizeof dst, "%s/again.orc", chv_test_tmpdir());
+    chv_orc_reader *r;
+    CHV_REQUIRE_OK(chv_orc_reader_open(chv_fs_local(), src, NULL, &r, &err),
+                   &err);
+    const struct chv_type *s = chv_orc_reader_schema(r);
+    chv_orc_writer *w;
+    CHV_REQUIRE_OK(chv_orc_writer_open(chv_fs_local(), dst, s, NULL, &w, &err),
+                   &err);
+    struct chv_batch *b;
+    CHV_REQUIRE_OK(chv_batch_open(s, 4096, &b, &err), &err);
+    int64_t n;
+    int rc;
+    while ((rc = chv_orc_reader_next(r, b, &n, &err)) == CHV_OK && n > 0)
+      CHV_REQUIRE_OK(chv_orc_writer_write(w, b, &err), &err);
+    CHV_CHECK_OK(rc, &err);
+    CHV_REQUIRE_OK(chv_orc_writer_finish(w, NULL, &err), &err);
+    chv_orc_writer_close(w);
+    chv_batch_close(b);
+    chv_orc_reader_close(r);
+    struct wfile a, c;
+    CHV_REQUIRE_OK(wfile_open(src, &a, &err), &err);
+    CHV_REQUIRE_OK(wfile_open(dst, &c, &err), &err);
+    CHV_CHECK_EQ_INT(a.t->footer.ntypes, c.t->footer.ntypes);
+    int bad = 0;
+    for (uint32_t col = 0;
+         col < a.t->footer.nstatistics && col < c.t->footer.nstatistics &&
+         col < a.t->footer.ntypes;
+         col++)
+      bad += stats_diff(files[fi], col, &a.t->footer.types[col],
+                        &a.t->footer.statistics[col],
+                        &c.t->footer.statistics[col]);
+    CHV_CHECK_EQ_INT(bad, 0);
+    wfile_close(&a);
+    wfile_close(&c);
+  }
+}
+
 CHV_TEST_MAIN("orc_writer", test_hashes, test_options, test_empty,
               test_flat_codecs, test_flat_stripes, test_nested, test_bloom,
               test_stats, test_errors, test_memory_bound, test_reader_roundtrip,
-              test_reader_skips, test_reader_tiny, test_oom)
+              test_reader_skips, test_reader_tiny, test_oom, test_fixture_stats)
