@@ -751,8 +751,7 @@ int ow_stats_to_orc(const struct ow_stats *s, int32_t kind, int scale,
   return ok ? CHV_OK : CHV_ENOMEM;
 }
 
-/* ---- the column ------------------------------------------------------------
- */
+/* ---- the column ---------------------------------------------------------- */
 
 static int oom(struct chv_error *err) {
   return chv_error_set(err, CHV_ENOMEM, "out of memory");
@@ -849,8 +848,7 @@ int64_t ow_col_buffered(const struct ow_col *c) {
   return n;
 }
 
-/* ---- checks ----------------------------------------------------------------
- */
+/* ---- checks -------------------------------------------------------------- */
 
 static int range_err(const struct ow_col *c, int64_t row, struct chv_error *err,
                      const char *what) {
@@ -923,8 +921,7 @@ int ow_col_check(const struct ow_col *c, const struct chv_vector *v, int64_t r0,
   }
 }
 
-/* ---- row groups and positions
- * ------------------------------------------------ */
+/* ---- row groups and positions -------------------------------------------- */
 
 static void record(uint64_t *pos, uint8_t *n, const uint64_t *p, int k) {
   for (int i = 0; i < k; i++)
@@ -1021,15 +1018,12 @@ int ow_col_rg_begin(struct ow_col *c, struct ow_ctx *cx,
   return CHV_OK;
 }
 
-/* ---- PRESENT
- * ------------------------------------------------------------------ */
-
-static const uint8_t ones[512] = {
-    [0 ... 511] = 0xFF,
-};
+/* ---- PRESENT ------------------------------------------------------------- */
 
 /* Write n true PRESENT bits. */
 static int present_ones(struct ow_col *c, uint64_t n, struct chv_error *err) {
+  uint8_t ones[64];
+  memset(ones, 0xFF, sizeof ones);
   while (n > 0) {
     size_t k = (size_t)CHV_MIN(n, (uint64_t)sizeof ones * 8);
     CHV_RETURN_IF_ERR(
@@ -1057,8 +1051,7 @@ static int present_catch_up(struct ow_col *c, struct chv_error *err) {
   return CHV_OK;
 }
 
-/* ---- strings: the dictionary
- * --------------------------------------------------- */
+/* ---- strings: the dictionary --------------------------------------------- */
 
 static uint32_t str_hash(const uint8_t *p, size_t n) {
   uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)n;
@@ -1273,8 +1266,7 @@ static int dict_write(struct ow_col *c, struct ow_ctx *cx,
   return rc;
 }
 
-/* ---- writing values
- * ------------------------------------------------------------ */
+/* ---- writing values ------------------------------------------------------ */
 
 /* Non-NULL rows of [r0, r1), in runs: `for each (i) in rows` with a
 ** validity bitmap or without. */
@@ -1649,8 +1641,7 @@ int ow_col_write(struct ow_col *c, struct ow_ctx *cx,
   return rc;
 }
 
-/* ---- ends of groups and stripes
- * ------------------------------------------------- */
+/* ---- ends of groups and stripes ------------------------------------------ */
 
 int ow_col_rg_end(struct ow_col *c, struct ow_ctx *cx, struct chv_error *err) {
   struct ow_rg *rg = &c->rgs[c->nrg - 1];

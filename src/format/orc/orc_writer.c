@@ -532,8 +532,8 @@ static int build_schema(chv_orc_writer *w, struct chv_error *err) {
   /* Children follow their parents: decide bottom up. */
   for (uint32_t i = n; i-- > 0;) {
     struct ow_col *c = &w->cols[i];
-    c->needs_check = c->kind == CHV_ORC_KIND_DECIMAL ||
-                     c->kind == CHV_ORC_KIND_TIMESTAMP;
+    c->needs_check =
+        c->kind == CHV_ORC_KIND_DECIMAL || c->kind == CHV_ORC_KIND_TIMESTAMP;
     for (int k = 0; k < c->nchildren; k++)
       c->needs_check |= c->children[k]->needs_check;
   }

@@ -341,8 +341,7 @@ out:
   return rc;
 }
 
-/* ---- a model of the rows written ------------------------------------------
- */
+/* ---- a model of the rows written ----------------------------------------- */
 
 /* Values of one column as the file should hold them. */
 struct col_model {
@@ -425,8 +424,7 @@ static bool same_values(const struct dec *d, const struct col_model *c,
   return v == d->nv;
 }
 
-/* ---- hashes ---------------------------------------------------------------
- */
+/* ---- hashes -------------------------------------------------------------- */
 
 static void test_hashes(void) {
   /* ORC's TestMurmur3.testHashCodeM3_64 and TestBloomFilter.testLongHash. */
@@ -467,8 +465,7 @@ static void test_hashes(void) {
     CHV_CHECK(ow_bloom_test(bits, 1024, 3, ow_wang64(k * 7)));
 }
 
-/* ---- options --------------------------------------------------------------
- */
+/* ---- options ------------------------------------------------------------- */
 
 static void test_options(void) {
   struct chv_orc_write_options o;
@@ -567,8 +564,7 @@ static void test_options(void) {
   chv_type_free(s);
 }
 
-/* ---- an empty file ----------------------------------------------------------
- */
+/* ---- an empty file ------------------------------------------------------- */
 
 static void test_empty(void) {
   struct chv_error err;
@@ -617,8 +613,7 @@ static void test_empty(void) {
   chv_type_free(s);
 }
 
-/* ---- every primitive type, every codec ------------------------------------
- */
+/* ---- every primitive type, every codec ----------------------------------- */
 
 static uint64_t rs = 88172645463325252ull;
 static uint64_t rnd(void) {
@@ -937,8 +932,7 @@ static void test_flat_stripes(void) {
   CHV_CHECK_EQ_INT(enc, CHV_ORC_ENC_DICTIONARY_V2);
 }
 
-/* ---- nesting ----------------------------------------------------------------
- */
+/* ---- nesting ------------------------------------------------------------- */
 
 /* Column models of the nested schema, by ORC column id, and for each column
 ** the entries the top-level rows before row r contributed (start[r]). */
@@ -1133,8 +1127,7 @@ static void test_nested(void) {
   }
 }
 
-/* ---- bloom filters
- * ------------------------------------------------------------ */
+/* ---- bloom filters ------------------------------------------------------- */
 
 static void test_bloom(void) {
   struct chv_error err;
@@ -1259,8 +1252,7 @@ static void test_bloom(void) {
   chv_type_free(s);
 }
 
-/* ---- statistics
- * ------------------------------------------------------------------ */
+/* ---- statistics ---------------------------------------------------------- */
 
 static void test_stats(void) {
   struct chv_error err;
@@ -1367,8 +1359,7 @@ static void test_stats(void) {
   chv_type_free(s);
 }
 
-/* ---- errors
- * ----------------------------------------------------------------------- */
+/* ---- errors -------------------------------------------------------------- */
 
 static void test_errors(void) {
   struct chv_error err;
