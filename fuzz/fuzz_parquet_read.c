@@ -11,102 +11,18 @@
 ** size, whether checksums are verified and a projection of the first
 ** column, or predicates on it.
 */
-#include "chive/jsonl.h"
 #include "chive/parquet.h"
-#include "common/common.h"
-
-#include <stdlib.h>
+#include "memfile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define CHECK(x)                                                               \
-  do {                                                                         \
-    if (!(x)) abort();                                                         \
-  } while (0)
-
-/* ---- a read-only file system of one file in memory --------------------- */
-
-static const uint8_t *mem_data;
-static size_t mem_size;
-
-struct mem_file {
-  struct chv_file base;
-};
-
-static int mem_open(const struct chv_fs *fs, const char *path,
-                    struct chv_file **out, struct chv_error *err) {
-  struct mem_file *f = chv_calloc(1, sizeof *f);
-  if (f == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
-  f->base.fs = fs;
-  f->base.path = NULL;
-  (void)path;
-  *out = &f->base;
-  return CHV_OK;
-}
-
-static void mem_close(struct chv_file *f) { chv_free(f); }
-
-static int mem_pread(struct chv_file *f, void *buf, size_t n, int64_t off,
-                     size_t *got, struct chv_error *err) {
-  (void)f;
-  (void)err;
-  size_t k = 0;
-  if (off >= 0 && (uint64_t)off < mem_size)
-    k = CHV_MIN(n, mem_size - (size_t)off);
-  if (k) memcpy(buf, mem_data + off, k);
-  *got = k;
-  return CHV_OK;
-}
-
-static int mem_size_fn(struct chv_file *f, int64_t *out,
-                       struct chv_error *err) {
-  (void)f;
-  (void)err;
-  *out = (int64_t)mem_size;
-  return CHV_OK;
-}
-
-static const struct chv_fs mem_fs = {
-    .version = 1,
-    .scheme = "mem",
-    .open = mem_open,
-    .close = mem_close,
-    .pread = mem_pread,
-    .size = mem_size_fn,
-};
-
-/* ---- the target -------------------------------------------------------- */
-
-static bool clean(int rc) {
-  return rc == CHV_ECORRUPT || rc == CHV_ERANGE || rc == CHV_ENOTSUP ||
-         rc == CHV_ETYPE || rc == CHV_EINVAL;
-}
-
-/* Export a copy of the batch and check it as an Arrow array. */
-static void check_arrow(const struct chv_batch *b) {
-  struct chv_batch *copy;
-  struct chv_error err;
-  if (chv_batch_copy(b, &copy, &err) != CHV_OK) return;
-  struct ArrowSchema s;
-  struct ArrowArray a;
-  if (chv_batch_export_schema(copy, &s, &err) != CHV_OK) {
-    chv_batch_close(copy);
-    return;
-  }
-  if (chv_batch_export(&copy, &a, &err) != CHV_OK) {
-    /* Timestamps outside Arrow's units stay with the caller. */
-    s.release(&s);
-    chv_batch_close(copy);
-    return;
-  }
-  CHECK(chv_arrow_validate(&s, &a, &err) == CHV_OK);
-  a.release(&a);
-  s.release(&s);
+static int next_rows(void *r, struct chv_batch *b, int64_t *n,
+                     struct chv_error *err) {
+  return chv_pq_reader_next(r, b, n, err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  mem_data = data;
-  mem_size = size;
+  fuzz_mem_set(data, size);
   struct chv_pq_read_options o;
   chv_pq_read_options_init(&o);
   o.max_page_bytes = 64 << 10;
@@ -114,9 +30,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   int64_t cap = 1 + (int64_t)(size % 7);
   chv_pq_reader *r;
   struct chv_error err;
-  int rc = chv_pq_reader_open(&mem_fs, "fuzz.parquet", &o, &r, &err);
+  int rc = chv_pq_reader_open(&fuzz_mem_fs, "fuzz.parquet", &o, &r, &err);
   if (rc != CHV_OK) {
-    CHECK(clean(rc));
+    CHECK(fuzz_clean(rc));
     return 0;
   }
   const struct chv_type *t = chv_pq_reader_schema(r);
@@ -134,9 +50,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     preds[1].value = NULL;
     o.preds = preds;
     o.npreds = 2;
-    rc = chv_pq_reader_open(&mem_fs, "fuzz.parquet", &o, &r2, &err);
+    rc = chv_pq_reader_open(&fuzz_mem_fs, "fuzz.parquet", &o, &r2, &err);
     if (rc != CHV_OK) {
-      CHECK(clean(rc));
+      CHECK(fuzz_clean(rc));
       goto out_close;
     }
   }
@@ -145,38 +61,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     o.columns = first;
     o.ncolumns = 1;
     o.table_schema = t; /* the first reader's: it stays open */
-    rc = chv_pq_reader_open(&mem_fs, "fuzz.parquet", &o, &r2, &err);
+    rc = chv_pq_reader_open(&fuzz_mem_fs, "fuzz.parquet", &o, &r2, &err);
     if (rc != CHV_OK) {
-      CHECK(clean(rc));
+      CHECK(fuzz_clean(rc));
       goto out_close;
     }
   }
   chv_pq_reader *rd = r2 ? r2 : r;
-  struct chv_batch *b;
-  if (chv_batch_open(chv_pq_reader_schema(rd), cap, &b, &err) == CHV_OK) {
-    struct chv_buf out;
-    chv_buf_init(&out);
-    int64_t n, total = 0;
-    while ((rc = chv_pq_reader_next(rd, b, &n, &err)) == CHV_OK && n > 0) {
-      CHECK(n <= cap && b->nrows == n);
-      for (int c = 0; c < b->ncols; c++) CHECK(b->cols[c]->length == n);
-      for (int64_t i = 0; i < n; i++) {
-        chv_buf_reset(&out);
-        chv_jsonl_row(b, i, &out);
-      }
-      check_arrow(b);
-      total += n;
-      /* A footer may claim any number of rows: stop somewhere. */
-      if (total > 20000) break;
-    }
-    if (rc != CHV_OK) {
-      CHECK(clean(rc));
-      /* Sticky. */
-      CHECK(chv_pq_reader_next(rd, b, &n, &err) == rc);
-    }
-    chv_buf_free(&out);
-    chv_batch_close(b);
-  }
+  fuzz_drain(next_rows, rd, chv_pq_reader_schema(rd), cap, 20000);
 out_close:
   chv_pq_reader_close(r2);
   chv_pq_reader_close(r);
