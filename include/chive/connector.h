@@ -180,8 +180,11 @@ struct chv_scan_stats {
   int64_t files_read;
   int64_t rows;
   int64_t malformed;          /* fields read as NULL (text) */
-  int64_t row_groups;         /* Parquet row groups of the files read */
+  int64_t row_groups;         /* Parquet row groups and ORC row index
+                                 groups of the files read */
   int64_t row_groups_skipped; /* of them, excluded by the predicates */
+  int64_t stripes;            /* ORC stripes of the files read */
+  int64_t stripes_skipped;    /* of them, excluded by the predicates */
 };
 
 /* Open a scan: partitions are pruned by the catalog, files listed lazily,

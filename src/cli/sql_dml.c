@@ -612,19 +612,21 @@ static bool qualifier_ok(const struct chv_sql_name *n, int nq,
 
 /* The EXPLAIN line: partitions read/total, the scan's columns, the limit,
 ** the partition predicate and the residual filter (NULL: none). */
-/* Whether t's files are columnar (Parquet), whose readers skip row groups
-** by pushed predicates. */
+/* Whether t's files are columnar (Parquet, ORC), whose readers skip row
+** groups (and ORC stripes) by pushed predicates. */
 static bool table_columnar(const struct chv_table *t) {
-  return t->input_format && strcasestr(t->input_format, "parquet");
+  return t->input_format && (strcasestr(t->input_format, "parquet") ||
+                             strcasestr(t->input_format, "orc"));
 }
 
-/* Row groups of the scan's Parquet files and how many the predicates
-** skip: a scan of no columns reads the footers and nothing else. */
-static void count_row_groups(chv_catalog *cat, const struct chv_table *t,
+/* What the scan's columnar files hold and the predicates skip (row groups,
+** ORC stripes): a scan of no columns reads the footers (and the row
+** indexes the predicates need) and nothing else.  false: not columnar, or
+** the scan failed. */
+static bool count_row_groups(chv_catalog *cat, const struct chv_table *t,
                              const struct chv_scan_options *base,
-                             int64_t *total, int64_t *skipped) {
-  *total = *skipped = -1;
-  if (!table_columnar(t)) return;
+                             struct chv_scan_stats *out) {
+  if (!table_columnar(t)) return false;
   struct chv_scan_options so = *base;
   static const char *const none[1] = {NULL};
   so.columns = none;
@@ -632,17 +634,14 @@ static void count_row_groups(chv_catalog *cat, const struct chv_table *t,
   so.limit = -1;
   chv_scan *sc;
   struct chv_error e;
-  if (chv_scan_open(cat, t->db, t->name, &so, &sc, &e) != CHV_OK) return;
+  if (chv_scan_open(cat, t->db, t->name, &so, &sc, &e) != CHV_OK) return false;
   struct chv_batch *b;
   int rc;
   while ((rc = chv_scan_next(sc, &b, &e)) == CHV_OK && b) {
   }
-  struct chv_scan_stats ss;
-  chv_scan_stats(sc, &ss);
+  chv_scan_stats(sc, out);
   chv_scan_close(sc);
-  if (rc != CHV_OK) return;
-  *total = ss.row_groups;
-  *skipped = ss.row_groups_skipped;
+  return rc == CHV_OK;
 }
 
 static void print_plan(struct sql_session *s, chv_catalog *cat,
@@ -689,12 +688,15 @@ static void print_plan(struct sql_session *s, chv_catalog *cat,
     if (p->value) chv_buf_printf(&line, " '%s'", p->value);
     if (i + 1 == so->npreds) chv_buf_putc(&line, ']');
   }
-  int64_t rg, rgskip;
-  count_row_groups(cat, t, so, &rg, &rgskip);
-  if (rg >= 0) {
-    snprintf(num, sizeof num, " row_groups=%lld/%lld",
-             (long long)(rg - rgskip), (long long)rg);
-    chv_buf_puts(&line, num);
+  struct chv_scan_stats cs;
+  if (count_row_groups(cat, t, so, &cs)) {
+    if (cs.stripes > 0)
+      chv_buf_printf(&line, " stripes=%lld/%lld",
+                     (long long)(cs.stripes - cs.stripes_skipped),
+                     (long long)cs.stripes);
+    chv_buf_printf(&line, " row_groups=%lld/%lld",
+                   (long long)(cs.row_groups - cs.row_groups_skipped),
+                   (long long)cs.row_groups);
   }
   if (s->format == SQL_FMT_JSONL) {
     struct chv_buf j;

@@ -399,6 +399,12 @@ static int check_prop(const char *key, const char *value,
     chv_pq_write_options_init(&o);
     rc = chv_pq_write_options_set(&o, key, value ? value : "", err);
   }
+  /* and the ORC writer's */
+  if (rc == CHV_OK && !strncmp(key, "orc.", 4)) {
+    struct chv_orc_write_options o;
+    chv_orc_write_options_init(&o);
+    rc = chv_orc_write_options_set(&o, key, value ? value : "", err);
+  }
   return rc;
 }
 
@@ -444,6 +450,9 @@ static const struct storage storages[] = {
     {"PARQUET", "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe",
      "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat",
      "org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat"},
+    {"ORC", "org.apache.hadoop.hive.ql.io.orc.OrcSerde",
+     "org.apache.hadoop.hive.ql.io.orc.OrcInputFormat",
+     "org.apache.hadoop.hive.ql.io.orc.OrcOutputFormat"},
 };
 
 static const struct storage *storage_named(const char *name) {
@@ -642,7 +651,7 @@ static int exec_create_table(struct sql_session *s,
     store = storage_named(v.text ? v.text : "TextFile");
     if (!store) {
       rc = sql_err(err, CHV_ENOTSUP, "hive.default.fileformat '%s' is not "
-                   "supported yet (TextFile and Parquet are)", v.text);
+                   "supported yet (TextFile, Parquet and ORC are)", v.text);
       chv_opt_value_free(&v);
       return rc;
     }

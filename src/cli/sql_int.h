@@ -23,6 +23,7 @@
 #include "chive/config.h"
 #include "chive/connector.h"
 #include "chive/jsonl.h"
+#include "chive/orc.h"
 #include "chive/sql.h"
 #include "chive/types.h"
 #include "sql/exec/exec.h"

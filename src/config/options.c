@@ -724,6 +724,15 @@ static const struct chv_option options[] = {
      .values = orc_codec_values,
      .scope = CHV_SCOPE_FORMAT,
      .source = CHV_SRC_ORC},
+    {.key = "orc.compress.size",
+     .type = CHV_OPT_MEMORY,
+     .default_text = "256kb",
+     .description = "Size of an ORC compression chunk. A smaller one is "
+                    "used when the stripe size divided by 20 times the "
+                    "columns is smaller, as ORC's writer does.",
+     BETWEEN(1, 8388607),
+     .scope = CHV_SCOPE_FORMAT,
+     .source = CHV_SRC_ORC},
     {.key = "orc.stripe.size",
      .type = CHV_OPT_MEMORY,
      .default_text = "64mb",
@@ -737,6 +746,13 @@ static const struct chv_option options[] = {
      .description = "Rows between two ORC row index entries; 0 disables the "
                     "row index.",
      BETWEEN(0, INT32_MAX),
+     .scope = CHV_SCOPE_FORMAT,
+     .source = CHV_SRC_ORC},
+    {.key = "orc.create.index",
+     .type = CHV_OPT_BOOL,
+     .default_text = "true",
+     .description = "Write ORC row indexes (false: none, whatever "
+                    "orc.row.index.stride says).",
      .scope = CHV_SCOPE_FORMAT,
      .source = CHV_SRC_ORC},
     {.key = "orc.dictionary.key.threshold",
@@ -757,7 +773,7 @@ static const struct chv_option options[] = {
      .source = CHV_SRC_ORC},
     {.key = "orc.bloom.filter.fpp",
      .type = CHV_OPT_DOUBLE,
-     .default_text = "0.01",
+     .default_text = "0.05",
      .description = "False positive probability of ORC bloom filters.",
      .dmin = 0.0,
      .dmax = 1.0,

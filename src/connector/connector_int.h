@@ -6,6 +6,7 @@
 
 #include "connector/connector.h"
 #include "config/config.h"
+#include "chive/orc.h"
 #include "chive/parquet.h"
 #include "format/text/text.h"
 
@@ -22,13 +23,15 @@ int conn_table_text_options(const struct chv_table *t,
 
 /* ---- file formats (format.c) ---------------------------------------------- */
 
-enum conn_fmt { CONN_FMT_TEXT, CONN_FMT_PARQUET };
+enum conn_fmt { CONN_FMT_TEXT, CONN_FMT_PARQUET, CONN_FMT_ORC };
 
 /* What a table's files are and how to read and write them. */
 struct conn_format {
   enum conn_fmt kind;
   struct chv_text_options text;           /* TEXTFILE: SerDe parameters */
   struct chv_pq_write_options parquet;    /* Parquet: writer options */
+  struct chv_orc_write_options orc;       /* ORC: writer options, but */
+  char orc_bloom[1024];                   /* orc.bloom.filter.columns */
 };
 
 /* The format of t's files from its SerDe and input format (writer options
@@ -44,12 +47,15 @@ struct conn_reader {
   enum conn_fmt kind;
   chv_text_reader *text;
   chv_pq_reader *pq;
-  const char *names[CONN_MAX_COLUMNS]; /* Parquet: projected column names */
+  chv_orc_reader *orc;
+  const char *names[CONN_MAX_COLUMNS]; /* columnar: projected column names */
 };
 struct conn_read_stats {
   int64_t malformed;          /* text fields read as NULL */
-  int64_t row_groups;         /* Parquet row groups */
+  int64_t row_groups;         /* Parquet row groups, ORC index groups */
   int64_t row_groups_skipped; /* of them, excluded by the predicates */
+  int64_t stripes;            /* ORC stripes */
+  int64_t stripes_skipped;    /* of them, excluded by the predicates */
 };
 /* Read path's rows: the file columns cols (indexes into file_schema, in
 ** output order); batch_rows when no column is read; preds (a conjunction)
@@ -69,6 +75,7 @@ struct conn_writer {
   enum conn_fmt kind;
   chv_text_writer *text;
   chv_pq_writer *pq;
+  chv_orc_writer *orc;
 };
 struct conn_write_stats {
   int64_t rows;

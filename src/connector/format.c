@@ -5,34 +5,40 @@
 ** and TextInputFormat, or nothing, which Hive reads as TEXTFILE; Parquet's
 ** ParquetHiveSerDe and MapredParquetInputFormat), and conn_reader and
 ** conn_writer dispatch to format/text or format/parquet.  Unknown formats
-** are CHV_ENOTSUP naming the classes.
+** are CHV_ENOTSUP naming the classes.  ORC tables (OrcSerde,
+** OrcInputFormat) go to format/orc the same way.
 **
 ** Parquet writer options come from the table's properties over the job's
 ** configuration (conn_table_option): parquet.compression, parquet.block.size,
 ** parquet.page.size, parquet.enable.dictionary, and the writer's own keys
-** (chv_pq_write_options_set) from the table properties.
+** (chv_pq_write_options_set) from the table properties; ORC's likewise
+** (orc.compress, orc.stripe.size, ..., chv_orc_write_options_set).
 */
 #include "connector/connector_int.h"
 
 #include <stdio.h>
 #include <string.h>
 
-/* The Parquet writer options of t: registered parquet.* options layered
-** (table, then cfg), then any other key the writer knows from the table. */
-static int parquet_options(const struct chv_table *t, const chv_config *cfg,
-                           struct chv_pq_write_options *o,
-                           struct chv_error *err) {
-  chv_pq_write_options_init(o);
-  static const char *const keys[] = {"parquet.compression", "parquet.block.size",
-                                     "parquet.page.size",
-                                     "parquet.enable.dictionary"};
-  for (size_t i = 0; i < CHV_ARRAY_SIZE(keys); i++) {
+/* Apply one writer option to a format's options (key and text value). */
+typedef int (*set_fn)(void *opts, const char *key, const char *value,
+                      struct chv_error *err);
+
+/* A format's writer options from t: the registered keys layered (table,
+** then cfg; a key without a value is left at its default), then any other
+** table property under one of the prefixes, which the writer checks. */
+static int writer_options(const struct chv_table *t, const chv_config *cfg,
+                          const char *const *keys, size_t nkeys,
+                          const char *const *prefixes, size_t nprefixes,
+                          set_fn set, void *opts, struct chv_error *err) {
+  for (size_t i = 0; i < nkeys; i++) {
     struct chv_opt_value v;
     chv_opt_value_init(&v);
     int rc = conn_table_option(t, cfg, keys[i], &v, err);
     char text[64];
     const char *val = NULL;
-    if (rc == CHV_OK) {
+    if (rc == CHV_ENOENT) {
+      rc = CHV_OK; /* no value, no default */
+    } else if (rc == CHV_OK) {
       switch (v.type) {
       case CHV_OPT_BOOL: val = v.b ? "true" : "false"; break;
       case CHV_OPT_MEMORY:
@@ -41,7 +47,7 @@ static int parquet_options(const struct chv_table *t, const chv_config *cfg,
         break;
       default: val = v.text; break;
       }
-      if (val) rc = chv_pq_write_options_set(o, keys[i], val, err);
+      if (val) rc = set(opts, keys[i], val, err);
     }
     chv_opt_value_free(&v);
     if (rc != CHV_OK) {
@@ -51,18 +57,64 @@ static int parquet_options(const struct chv_table *t, const chv_config *cfg,
   }
   for (int i = 0; i < t->nparams; i++) {
     const char *k = t->params[i].key;
-    bool done = false;
-    for (size_t j = 0; j < CHV_ARRAY_SIZE(keys) && !done; j++)
-      done = !strcmp(k, keys[j]);
-    if (done || (strncmp(k, "parquet.", 8) && strncmp(k, "hive.parquet.", 13)))
-      continue;
-    int rc = chv_pq_write_options_set(o, k, t->params[i].value, err);
+    bool done = false, ours = false;
+    for (size_t j = 0; j < nkeys && !done; j++) done = !strcmp(k, keys[j]);
+    for (size_t j = 0; j < nprefixes && !ours; j++)
+      ours = !strncmp(k, prefixes[j], strlen(prefixes[j]));
+    if (done || !ours) continue;
+    int rc = set(opts, k, t->params[i].value, err);
     if (rc != CHV_OK) {
       chv_error_wrap(err, "table %s.%s", t->db, t->name);
       return rc;
     }
   }
   return CHV_OK;
+}
+
+static int pq_set(void *o, const char *key, const char *value,
+                  struct chv_error *err) {
+  return chv_pq_write_options_set(o, key, value, err);
+}
+
+static int parquet_options(const struct chv_table *t, const chv_config *cfg,
+                           struct chv_pq_write_options *o,
+                           struct chv_error *err) {
+  static const char *const keys[] = {"parquet.compression", "parquet.block.size",
+                                     "parquet.page.size",
+                                     "parquet.enable.dictionary"};
+  static const char *const prefixes[] = {"parquet.", "hive.parquet."};
+  chv_pq_write_options_init(o);
+  return writer_options(t, cfg, keys, CHV_ARRAY_SIZE(keys), prefixes,
+                        CHV_ARRAY_SIZE(prefixes), pq_set, o, err);
+}
+
+/* orc.bloom.filter.columns is kept in the format (the writer borrows it). */
+static int orc_set(void *arg, const char *key, const char *value,
+                   struct chv_error *err) {
+  struct conn_format *f = arg;
+  if (strcmp(key, "orc.bloom.filter.columns") != 0)
+    return chv_orc_write_options_set(&f->orc, key, value, err);
+  if (strlen(value) >= sizeof f->orc_bloom)
+    return chv_error_set(err, CHV_ERANGE,
+                         "orc.bloom.filter.columns: longer than %zu bytes",
+                         sizeof f->orc_bloom - 1);
+  int rc = chv_orc_write_options_set(&f->orc, key, value, err);
+  if (rc == CHV_OK) snprintf(f->orc_bloom, sizeof f->orc_bloom, "%s", value);
+  f->orc.bloom_filter_columns = NULL; /* set again when a writer opens */
+  return rc;
+}
+
+static int orc_options(const struct chv_table *t, const chv_config *cfg,
+                       struct conn_format *f, struct chv_error *err) {
+  static const char *const keys[] = {
+      "orc.compress",         "orc.compress.size",
+      "orc.stripe.size",      "orc.row.index.stride",
+      "orc.create.index",     "orc.dictionary.key.threshold",
+      "orc.bloom.filter.columns", "orc.bloom.filter.fpp"};
+  static const char *const prefixes[] = {"orc."};
+  chv_orc_write_options_init(&f->orc);
+  return writer_options(t, cfg, keys, CHV_ARRAY_SIZE(keys), prefixes,
+                        CHV_ARRAY_SIZE(prefixes), orc_set, f, err);
 }
 
 static bool has(const char *s, const char *word) {
@@ -83,9 +135,14 @@ int conn_table_format(const struct chv_table *t, const chv_config *cfg,
     f->kind = CONN_FMT_PARQUET;
     return parquet_options(t, cfg, &f->parquet, err);
   }
+  if (has(serde, "orc") || has(in, "orc")) {
+    f->kind = CONN_FMT_ORC;
+    return orc_options(t, cfg, f, err);
+  }
   return chv_error_set(err, CHV_ENOTSUP,
                        "table %s.%s: storage format (SerDe '%s', input "
-                       "format '%s') is not supported yet; TEXTFILE is",
+                       "format '%s') is not supported; TEXTFILE, PARQUET "
+                       "and ORC are",
                        t->db, t->name, serde, in);
 }
 
@@ -117,6 +174,21 @@ int conn_reader_open(const struct conn_format *f, const struct chv_fs *fs,
     o.batch_rows = batch_rows;
     return chv_pq_reader_open(fs, path, &o, &r->pq, err);
   }
+  if (f->kind == CONN_FMT_ORC) {
+    if (ncols > CONN_MAX_COLUMNS)
+      return chv_error_set(err, CHV_ERANGE, "%s: more than %d columns", path,
+                           CONN_MAX_COLUMNS);
+    for (int i = 0; i < ncols; i++) r->names[i] = file_schema->names[cols[i]];
+    struct chv_orc_read_options o;
+    chv_orc_read_options_init(&o);
+    o.table_schema = file_schema;
+    o.columns = r->names;
+    o.ncolumns = ncols;
+    o.preds = preds;
+    o.npreds = npreds;
+    o.batch_rows = batch_rows;
+    return chv_orc_reader_open(fs, path, &o, &r->orc, err);
+  }
   struct chv_text_options o = f->text;
   o.columns = cols;
   o.ncolumns = ncols;
@@ -125,12 +197,15 @@ int conn_reader_open(const struct conn_format *f, const struct chv_fs *fs,
 }
 
 const struct chv_type *conn_reader_schema(const struct conn_reader *r) {
-  return r->pq ? chv_pq_reader_schema(r->pq) : chv_text_reader_schema(r->text);
+  if (r->pq) return chv_pq_reader_schema(r->pq);
+  if (r->orc) return chv_orc_reader_schema(r->orc);
+  return chv_text_reader_schema(r->text);
 }
 
 int conn_reader_next(struct conn_reader *r, struct chv_batch *b,
                      int64_t *nrows, struct chv_error *err) {
   if (r->pq) return chv_pq_reader_next(r->pq, b, nrows, err);
+  if (r->orc) return chv_orc_reader_next(r->orc, b, nrows, err);
   return chv_text_reader_next(r->text, b, nrows, err);
 }
 
@@ -143,6 +218,17 @@ void conn_reader_close(struct conn_reader *r, struct conn_read_stats *st) {
       st->row_groups_skipped += ps.row_groups_skipped;
     }
     chv_pq_reader_close(r->pq);
+  }
+  if (r->orc) {
+    struct chv_orc_read_stats os;
+    chv_orc_reader_stats(r->orc, &os);
+    if (st) {
+      st->stripes += os.stripes;
+      st->stripes_skipped += os.stripes_skipped;
+      st->row_groups += os.row_groups;
+      st->row_groups_skipped += os.row_groups_skipped;
+    }
+    chv_orc_reader_close(r->orc);
   }
   if (r->text) {
     struct chv_text_stats ts;
@@ -162,11 +248,16 @@ int conn_writer_open(const struct conn_format *f, const struct chv_fs *fs,
   w->kind = f->kind;
   if (f->kind == CONN_FMT_PARQUET)
     return chv_pq_writer_open(fs, path, schema, &f->parquet, &w->pq, err);
+  if (f->kind == CONN_FMT_ORC) {
+    struct chv_orc_write_options o = f->orc;
+    o.bloom_filter_columns = f->orc_bloom[0] ? f->orc_bloom : NULL;
+    return chv_orc_writer_open(fs, path, schema, &o, &w->orc, err);
+  }
   return chv_text_writer_open(fs, path, schema, &f->text, &w->text, err);
 }
 
 bool conn_writer_is_open(const struct conn_writer *w) {
-  return w->text != NULL || w->pq != NULL;
+  return w->text != NULL || w->pq != NULL || w->orc != NULL;
 }
 
 int conn_writer_write(struct conn_writer *w, const struct chv_batch *b,
@@ -176,6 +267,16 @@ int conn_writer_write(struct conn_writer *w, const struct chv_batch *b,
     chv_pq_writer_stats(w->pq, &before);
     int rc = chv_pq_writer_write(w->pq, b, err);
     chv_pq_writer_stats(w->pq, &after);
+    *raw_bytes = after.raw_bytes - before.raw_bytes;
+    return rc;
+  }
+  if (w->orc) {
+    /* ORC counts rawDataSize per stripe: a batch adds its share when the
+    ** stripe is written, and the file's total comes at finish. */
+    struct chv_orc_write_stats before, after;
+    chv_orc_writer_stats(w->orc, &before);
+    int rc = chv_orc_writer_write(w->orc, b, err);
+    chv_orc_writer_stats(w->orc, &after);
     *raw_bytes = after.raw_bytes - before.raw_bytes;
     return rc;
   }
@@ -200,6 +301,17 @@ int conn_writer_finish(struct conn_writer *w, struct conn_write_stats *st,
     st->file_bytes = ps.file_bytes;
     return CHV_OK;
   }
+  if (w->orc) {
+    struct chv_orc_write_stats os;
+    int rc = chv_orc_writer_finish(w->orc, &os, err);
+    chv_orc_writer_close(w->orc);
+    w->orc = NULL;
+    if (rc != CHV_OK) return rc;
+    st->rows = os.rows;
+    st->raw_bytes = os.raw_bytes;
+    st->file_bytes = os.file_bytes;
+    return CHV_OK;
+  }
   struct chv_text_write_stats ts;
   int rc = chv_text_writer_finish(w->text, &ts, err);
   chv_text_writer_close(w->text);
@@ -214,5 +326,6 @@ int conn_writer_finish(struct conn_writer *w, struct conn_write_stats *st,
 void conn_writer_close(struct conn_writer *w) {
   chv_text_writer_close(w->text);
   chv_pq_writer_close(w->pq);
+  chv_orc_writer_close(w->orc);
   memset(w, 0, sizeof *w);
 }

@@ -298,6 +298,8 @@ static void scan_close_file(chv_scan *s) {
     s->stats.malformed += rs.malformed;
     s->stats.row_groups += rs.row_groups;
     s->stats.row_groups_skipped += rs.row_groups_skipped;
+    s->stats.stripes += rs.stripes;
+    s->stats.stripes_skipped += rs.stripes_skipped;
     s->reading = false;
   }
   chv_batch_close(s->rbatch);

@@ -756,20 +756,32 @@ static int sink_publish(chv_sink *s, struct chv_partition *entries,
   return rc;
 }
 
-/* Rows and raw size of the loaded Parquet files (whose numbers the sink
-** does not know) from their footers, read on statistic-auto-gather
-** .thread-num threads as Flink reads them; a file that is not Parquet
-** fails the commit, naming it. */
+/* Rows and raw size of the loaded Parquet and ORC files (whose numbers
+** the sink does not know) from their footers, read on
+** statistic-auto-gather.thread-num threads as Flink reads them; a file
+** that is not of the table's format fails the commit, naming it. */
 struct footer_job {
   const struct chv_fs *fs;
+  enum conn_fmt kind;
   struct sink_file **files;
 };
 
 static int footer_stats(void *arg, int64_t i, struct chv_error *err) {
   struct footer_job *j = arg;
   struct sink_file *f = j->files[i];
-  struct chv_pq_file_stats ps;
-  int rc = chv_pq_file_stats(j->fs, f->staged, &ps, err);
+  int64_t rows = 0, raw = 0;
+  int rc;
+  if (j->kind == CONN_FMT_ORC) {
+    struct chv_orc_file_stats os;
+    rc = chv_orc_file_stats(j->fs, f->staged, &os, err);
+    rows = os.num_rows;
+    raw = os.raw_data_size;
+  } else {
+    struct chv_pq_file_stats ps;
+    rc = chv_pq_file_stats(j->fs, f->staged, &ps, err);
+    rows = ps.num_rows;
+    raw = ps.raw_data_size;
+  }
   if (rc != CHV_OK) {
     /* name the file loaded, not its staged copy */
     const char *msg = err->msg;
@@ -780,13 +792,13 @@ static int footer_stats(void *arg, int64_t i, struct chv_error *err) {
     return chv_error_set(err, rc, "%s: %s",
                          f->move_from ? f->move_from : f->name, rest);
   }
-  f->rows = ps.num_rows;
-  f->raw_bytes = ps.raw_data_size;
+  f->rows = rows;
+  f->raw_bytes = raw;
   return CHV_OK;
 }
 
 static int sink_footer_stats(chv_sink *s, struct chv_error *err) {
-  if (s->fmt.kind != CONN_FMT_PARQUET || !s->gather_stats) return CHV_OK;
+  if (s->fmt.kind == CONN_FMT_TEXT || !s->gather_stats) return CHV_OK;
   int n = 0;
   for (int i = 0; i < s->nparts; i++)
     for (int k = 0; k < s->parts[i].nfiles; k++) n += s->parts[i].files[k].rows < 0;
@@ -800,7 +812,7 @@ static int sink_footer_stats(chv_sink *s, struct chv_error *err) {
   chv_pool *pool;
   int rc = chv_pool_open(CHV_MIN(s->stats_threads, n), &pool, err);
   if (rc == CHV_OK) {
-    struct footer_job job = {s->fs, v};
+    struct footer_job job = {s->fs, s->fmt.kind, v};
     rc = chv_pool_for(pool, n, footer_stats, &job, err);
     chv_pool_close(pool);
   }

@@ -25,7 +25,7 @@ SELECT * FROM t JOIN t t2 ON t.a = t2.a;
 -- run
 SELECT DISTINCT * FROM t;
 -- run
-CREATE TABLE t3 (a INT) STORED AS ORC;
+CREATE TABLE t3 (a INT) STORED AS AVRO;
 -- run
 CREATE TABLE t3 (a INT, b FOO);
 -- run
