@@ -9,6 +9,7 @@
 **   chv_scan_open()/_schema()/_next()/_stats()/_close()     batch SELECT
 **   chv_scan_export_stream()  a scan as an Arrow C Stream (ArrowArrayStream)
 **   chv_part_value_append()   a partition value string onto a typed vector
+**   chv_split_plan_open()/_free()  the splits of a scan, as Flink plans them
 **
 ** Thread safety: a sink or scan belongs to one thread at a time.  Several
 ** processes may scan while one commits; a commit is seen whole or not at
@@ -200,6 +201,61 @@ CHV_API int chv_scan_next(chv_scan *s, struct chv_batch **out,
                           struct chv_error *err);
 CHV_API void chv_scan_stats(const chv_scan *s, struct chv_scan_stats *out);
 CHV_API void chv_scan_close(chv_scan *s);
+
+/* ---- splits -------------------------------------------------------------- */
+
+/* A part of a scan that one reader reads on its own: a byte range of one
+** file.  A columnar reader reads the units (ORC stripes) whose first byte
+** lies in the range; a split of a whole file is [0, file_size). */
+struct chv_split {
+  char *path;        /* the file (owned) */
+  int64_t start;     /* first byte */
+  int64_t length;    /* bytes */
+  int64_t file_size;
+  int partition;     /* index into the plan's partitions */
+};
+
+struct chv_split_plan {
+  struct chv_split *splits;        /* by partition, file path, start */
+  int nsplits;
+  struct chv_partition *partitions; /* pruned (an unpartitioned table: one,
+                                       its location, without values) */
+  int npartitions;
+  int64_t files;                   /* files the splits were cut from */
+  /* ORC tables: the split size Flink computes (below) and its inputs;
+  ** 0 for other formats. */
+  int64_t max_split_bytes;
+  int64_t total_weighted;          /* sum of (entry size + open cost) */
+  int64_t min_splits;              /* n of the formula */
+};
+
+struct chv_split_options {
+  const struct chv_part_filter *filter; /* on partition keys; NULL = all */
+  /* Flink's minNumSplits, the source's parallelism; <= 0: parallelism is
+  ** being inferred, and the formula takes infer-source-parallelism.max. */
+  int min_splits;
+  const chv_config *cfg; /* options (NULL: table properties and defaults) */
+};
+
+/* Plan the splits of a scan of db.table as Flink's Hive source plans them
+** (docs/splits.md).  ORC tables: the top-level entries of every pruned
+** partition folder are listed on calculate-partition-size.thread-num
+** threads and weighed, totalWeighted = sum(size + file-open-cost);
+** maxSplitBytes = min(split-max-size, max(file-open-cost, totalWeighted /
+** n)), n = min_splits (or infer-source-parallelism.max); then each file's
+** stripes are read from its tail (load-partition-splits.thread-num threads)
+** and packed in file order into splits that end at the first stripe
+** reaching maxSplitBytes, as Hive's OrcInputFormat packs them.  Other
+** formats: one split per file.  Files of writes in progress are left out,
+** sub-folders are read as read-partition-with-subdirectory.enabled says.
+** Errors name the file (not ORC, damaged) or the option.  out: free with
+** chv_split_plan_free(). */
+CHV_API int chv_split_plan_open(chv_catalog *cat, const char *db,
+                                const char *table,
+                                const struct chv_split_options *opts,
+                                struct chv_split_plan **out,
+                                struct chv_error *err);
+CHV_API void chv_split_plan_free(struct chv_split_plan *p);
 
 /* The rest of the scan as an Arrow C Stream (see chive/arrow_abi.h): its
 ** schema is chv_scan_schema() exported as a "+s" struct, and each

@@ -69,3 +69,26 @@ int conn_uuid(char out[37], struct chv_error *err) {
            b[11], b[12], b[13], b[14], b[15]);
   return CHV_OK;
 }
+
+int conn_scan_partitions(chv_catalog *cat, const struct chv_table *t,
+                         const struct chv_part_filter *filter,
+                         struct chv_partition **parts, int *nparts,
+                         int64_t *total, struct chv_error *err) {
+  *parts = NULL;
+  *nparts = 0;
+  *total = 1;
+  if (t->npkeys > 0) {
+    CHV_RETURN_IF_ERR(chv_catalog_count_partitions(cat, t->db, t->name, NULL,
+                                                   total, err));
+    return chv_catalog_list_partitions(cat, t->db, t->name, filter, parts,
+                                       nparts, err);
+  }
+  struct chv_partition *p = chv_calloc(1, sizeof *p);
+  if (p == NULL || (p->location = chv_strdup(t->location)) == NULL) {
+    chv_free(p);
+    return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  }
+  *parts = p;
+  *nparts = 1;
+  return CHV_OK;
+}

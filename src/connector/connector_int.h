@@ -16,6 +16,14 @@
 int conn_table_schema(const struct chv_table *t, bool with_pkeys,
                       struct chv_type **out, struct chv_error *err);
 
+/* The partitions a scan of t reads: those the filter keeps (pruned inside
+** the metastore), or for an unpartitioned table one without values at the
+** table's location; *total: all of them.  *parts: chv_partitions_free(). */
+int conn_scan_partitions(chv_catalog *cat, const struct chv_table *t,
+                         const struct chv_part_filter *filter,
+                         struct chv_partition **parts, int *nparts,
+                         int64_t *total, struct chv_error *err);
+
 /* LazySimpleSerDe options from the table's SerDe parameters (of a table
 ** conn_table_format() found to be TEXTFILE). */
 int conn_table_text_options(const struct chv_table *t,

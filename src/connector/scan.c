@@ -239,31 +239,9 @@ int chv_scan_open(chv_catalog *cat, const char *db, const char *table,
   if (rc != CHV_OK) goto out_free;
 
   /* Partitions, pruned inside the metastore. */
-  if (s->table.npkeys > 0) {
-    int64_t total;
-    rc = chv_catalog_count_partitions(cat, s->table.db, s->table.name, NULL,
-                                      &total, err);
-    if (rc != CHV_OK) goto out_free;
-    s->stats.partitions_total = total;
-    rc = chv_catalog_list_partitions(cat, s->table.db, s->table.name,
-                                     opts->filter, &s->parts, &s->nparts, err);
-    if (rc != CHV_OK) goto out_free;
-  } else {
-    s->parts = chv_calloc(1, sizeof *s->parts);
-    if (s->parts == NULL) {
-      rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
-      goto out_free;
-    }
-    s->parts[0].location = chv_strdup(s->table.location);
-    if (s->parts[0].location == NULL) {
-      chv_free(s->parts);
-      s->parts = NULL;
-      rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
-      goto out_free;
-    }
-    s->nparts = 1;
-    s->stats.partitions_total = 1;
-  }
+  rc = conn_scan_partitions(cat, &s->table, opts->filter, &s->parts,
+                            &s->nparts, &s->stats.partitions_total, err);
+  if (rc != CHV_OK) goto out_free;
   s->stats.partitions_read = s->nparts;
 
   s->out.schema = s->out_schema;

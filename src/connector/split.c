@@ -1,0 +1,287 @@
+/*
+** Split planning as Flink's Hive source does it (docs/splits.md).
+**
+** ORC tables get Flink's ORC sizing: every pruned partition folder's
+** top-level entries are weighed (size + file-open-cost) on
+** calculate-partition-size.thread-num threads, which gives
+**
+**   maxSplitBytes = min(split-max-size, max(file-open-cost, totalWeighted / n))
+**
+** and each file's stripes, read from its tail on load-partition-splits
+** .thread-num threads, are packed in file order into splits: a split ends
+** with the first stripe that brings it to maxSplitBytes, as the ETL
+** strategy of Hive's OrcInputFormat packs them.  Other formats get one
+** split per file.
+*/
+#include "connector/connector.h"
+#include "connector/connector_int.h"
+
+#include <stdlib.h>
+
+/* One file to cut into splits. */
+struct plan_file {
+  const struct chv_fs *fs;
+  const char *path; /* borrowed from its partition's listing */
+  int64_t size;
+  int part;
+  struct chv_orc_unit *units; /* ORC: its stripes */
+  int nunits;
+};
+
+struct planner {
+  struct chv_split_plan *plan;
+  bool orc;
+  bool recursive;
+  int64_t open_cost;
+  char **hidden; /* files of writes in progress */
+  int nhidden;
+  int64_t *weight;             /* per partition: sum(size + open cost) */
+  struct chv_dirlist *listing; /* per partition: its files */
+  const struct chv_fs **fs;    /* per partition: its file system */
+  struct plan_file *files;
+  int64_t nfiles;
+};
+
+/* Option key's value for the table, as a number (INT, MEMORY, BOOL). */
+static int option_num(const struct chv_table *t, const chv_config *cfg,
+                      const char *key, int64_t *out, struct chv_error *err) {
+  struct chv_opt_value v;
+  chv_opt_value_init(&v);
+  int rc = conn_table_option(t, cfg, key, &v, err);
+  if (rc == CHV_OK) {
+    switch (v.type) {
+    case CHV_OPT_MEMORY: *out = v.bytes; break;
+    case CHV_OPT_BOOL: *out = v.b; break;
+    default: *out = v.i; break;
+    }
+  }
+  chv_opt_value_free(&v);
+  return rc;
+}
+
+/* A partition folder's top-level entries, files and folders (a folder
+** weighs its open cost alone), as Flink lists them. */
+static int weigh_partition(void *arg, int64_t i, struct chv_error *err) {
+  struct planner *pl = arg;
+  const struct chv_fs *fs;
+  const char *dir;
+  CHV_RETURN_IF_ERR(chv_fs_for_path(pl->plan->partitions[i].location, &fs,
+                                    &dir, err));
+  struct chv_dirlist l = {0};
+  int rc = fs->list(fs, dir, 0, &l, err);
+  if (rc == CHV_ENOENT) { /* a registered partition without a folder */
+    chv_error_clear(err);
+    return CHV_OK;
+  }
+  if (rc != CHV_OK) return rc;
+  int64_t w = 0;
+  for (size_t k = 0; k < l.count; k++)
+    w += (l.entries[k].st.is_dir ? 0 : l.entries[k].st.size) + pl->open_cost;
+  pl->weight[i] = w;
+  chv_dirlist_free(&l);
+  return CHV_OK;
+}
+
+static int cmp_path(const void *a, const void *b) {
+  return strcmp(((const struct chv_dirent *)a)->path,
+                ((const struct chv_dirent *)b)->path);
+}
+
+/* A partition's files: visible ones, in path order. */
+static int list_partition(void *arg, int64_t i, struct chv_error *err) {
+  struct planner *pl = arg;
+  const struct chv_fs *fs;
+  const char *dir;
+  CHV_RETURN_IF_ERR(chv_fs_for_path(pl->plan->partitions[i].location, &fs,
+                                    &dir, err));
+  unsigned flags = CHV_LIST_SKIP_HIDDEN | CHV_LIST_FILES_ONLY |
+                   (pl->recursive ? CHV_LIST_RECURSIVE : 0u);
+  pl->fs[i] = fs;
+  int rc = fs->list(fs, dir, flags, &pl->listing[i], err);
+  if (rc == CHV_ENOENT) {
+    chv_error_clear(err);
+    return CHV_OK;
+  }
+  if (rc != CHV_OK) return rc;
+  struct chv_dirlist *l = &pl->listing[i];
+  if (l->count > 1) qsort(l->entries, l->count, sizeof *l->entries, cmp_path);
+  return CHV_OK;
+}
+
+/* The stripes of one ORC file. */
+static int read_units(void *arg, int64_t i, struct chv_error *err) {
+  struct planner *pl = arg;
+  struct plan_file *f = &pl->files[i];
+  return chv_orc_file_units(f->fs, f->path, &f->units, &f->nunits, err);
+}
+
+static int add_split(struct chv_split_plan *p, int *cap,
+                     const struct plan_file *f, int64_t start,
+                     int64_t length, struct chv_error *err) {
+  if (p->nsplits == *cap) {
+    int ncap = *cap ? 2 * *cap : 64;
+    struct chv_split *v = chv_realloc(p->splits, (size_t)ncap * sizeof *v);
+    if (v == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+    p->splits = v;
+    *cap = ncap;
+  }
+  struct chv_split *s = &p->splits[p->nsplits];
+  s->path = chv_strdup(f->path);
+  if (s->path == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  s->start = start;
+  s->length = length;
+  s->file_size = f->size;
+  s->partition = f->part;
+  p->nsplits++;
+  return CHV_OK;
+}
+
+/* Pack one ORC file's stripes: a split grows by whole stripes and ends
+** with the one that brings it to max bytes. */
+static int pack_stripes(struct chv_split_plan *p, int *cap,
+                        const struct plan_file *f, int64_t max,
+                        struct chv_error *err) {
+  int64_t off = -1, len = 0;
+  for (int k = 0; k < f->nunits; k++) {
+    const struct chv_orc_unit *u = &f->units[k];
+    if (off < 0) {
+      off = u->offset;
+      len = u->length;
+    } else {
+      len = u->offset + u->length - off;
+    }
+    if (len >= max) {
+      CHV_RETURN_IF_ERR(add_split(p, cap, f, off, len, err));
+      off = -1;
+    }
+  }
+  if (off >= 0) CHV_RETURN_IF_ERR(add_split(p, cap, f, off, len, err));
+  return CHV_OK;
+}
+
+/* Run fn over [0, n) on up to threads threads. */
+static int run_pool(int64_t threads, int64_t n, chv_pool_fn fn, void *arg,
+                    struct chv_error *err) {
+  if (n == 0) return CHV_OK;
+  chv_pool *pool;
+  CHV_RETURN_IF_ERR(chv_pool_open((int)CHV_MIN(CHV_MAX(threads, 1), n), &pool,
+                                  err));
+  int rc = chv_pool_for(pool, n, fn, arg, err);
+  chv_pool_close(pool);
+  return rc;
+}
+
+static int plan(chv_catalog *cat, const struct chv_table *t,
+                const struct chv_split_options *o, struct planner *pl,
+                struct chv_error *err) {
+  struct chv_split_plan *p = pl->plan;
+  struct conn_format fmt;
+  CHV_RETURN_IF_ERR(conn_table_format(t, o->cfg, &fmt, err));
+  pl->orc = fmt.kind == CONN_FMT_ORC;
+  int64_t recursive, calc_threads, load_threads, max_size, n = o->min_splits;
+  CHV_RETURN_IF_ERR(option_num(
+      t, o->cfg, "table.exec.hive.read-partition-with-subdirectory.enabled",
+      &recursive, err));
+  CHV_RETURN_IF_ERR(option_num(
+      t, o->cfg, "table.exec.hive.calculate-partition-size.thread-num",
+      &calc_threads, err));
+  CHV_RETURN_IF_ERR(option_num(
+      t, o->cfg, "table.exec.hive.load-partition-splits.thread-num",
+      &load_threads, err));
+  CHV_RETURN_IF_ERR(option_num(t, o->cfg, "table.exec.hive.split-max-size",
+                               &max_size, err));
+  CHV_RETURN_IF_ERR(option_num(t, o->cfg, "table.exec.hive.file-open-cost",
+                               &pl->open_cost, err));
+  if (n <= 0)
+    CHV_RETURN_IF_ERR(option_num(
+        t, o->cfg, "table.exec.hive.infer-source-parallelism.max", &n, err));
+  pl->recursive = recursive != 0;
+  p->min_splits = CHV_MAX(n, 1);
+
+  int64_t total;
+  CHV_RETURN_IF_ERR(conn_scan_partitions(cat, t, o->filter, &p->partitions,
+                                         &p->npartitions, &total, err));
+  CHV_RETURN_IF_ERR(conn_hidden_paths(cat, t->db, t->name, &pl->hidden,
+                                      &pl->nhidden, err));
+  int np = p->npartitions;
+  pl->weight = chv_calloc((size_t)np + 1, sizeof *pl->weight);
+  pl->listing = chv_calloc((size_t)np + 1, sizeof *pl->listing);
+  pl->fs = chv_calloc((size_t)np + 1, sizeof *pl->fs);
+  if (pl->weight == NULL || pl->listing == NULL || pl->fs == NULL)
+    return chv_error_set(err, CHV_ENOMEM, "out of memory");
+
+  /* ORC: the split size from the weight of every partition. */
+  if (pl->orc && np > 0) {
+    CHV_RETURN_IF_ERR(run_pool(calc_threads, np, weigh_partition, pl, err));
+    for (int i = 0; i < np; i++) p->total_weighted += pl->weight[i];
+    p->max_split_bytes =
+        CHV_MIN(max_size, CHV_MAX(pl->open_cost,
+                                  p->total_weighted / p->min_splits));
+  }
+
+  /* The files, then (ORC) their stripes. */
+  CHV_RETURN_IF_ERR(run_pool(load_threads, np, list_partition, pl, err));
+  int64_t nfiles = 0;
+  for (int i = 0; i < np; i++) nfiles += (int64_t)pl->listing[i].count;
+  pl->files = chv_calloc((size_t)nfiles + 1, sizeof *pl->files);
+  if (pl->files == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  for (int i = 0; i < np; i++)
+    for (size_t k = 0; k < pl->listing[i].count; k++) {
+      const struct chv_dirent *e = &pl->listing[i].entries[k];
+      if (conn_path_hidden(pl->hidden, pl->nhidden, e->path)) continue;
+      pl->files[pl->nfiles++] =
+          (struct plan_file){.fs = pl->fs[i], .path = e->path,
+                             .size = e->st.size, .part = i};
+    }
+  p->files = pl->nfiles;
+  if (pl->orc)
+    CHV_RETURN_IF_ERR(run_pool(load_threads, pl->nfiles, read_units, pl, err));
+
+  int cap = 0;
+  for (int64_t i = 0; i < pl->nfiles; i++) {
+    const struct plan_file *f = &pl->files[i];
+    if (pl->orc)
+      CHV_RETURN_IF_ERR(pack_stripes(p, &cap, f, p->max_split_bytes, err));
+    else
+      CHV_RETURN_IF_ERR(add_split(p, &cap, f, 0, f->size, err));
+  }
+  return CHV_OK;
+}
+
+int chv_split_plan_open(chv_catalog *cat, const char *db, const char *table,
+                        const struct chv_split_options *opts,
+                        struct chv_split_plan **out, struct chv_error *err) {
+  *out = NULL;
+  struct chv_split_options defaults = {0};
+  if (opts == NULL) opts = &defaults;
+  struct chv_table t;
+  CHV_RETURN_IF_ERR(chv_catalog_get_table(cat, db, table, &t, err));
+  struct planner pl = {0};
+  pl.plan = chv_calloc(1, sizeof *pl.plan);
+  int rc = pl.plan ? plan(cat, &t, opts, &pl, err)
+                   : chv_error_set(err, CHV_ENOMEM, "out of memory");
+  for (int64_t i = 0; i < pl.nfiles; i++) chv_free(pl.files[i].units);
+  chv_free(pl.files);
+  if (pl.listing)
+    for (int i = 0; i < pl.plan->npartitions; i++)
+      chv_dirlist_free(&pl.listing[i]);
+  chv_free(pl.listing);
+  chv_free(pl.fs);
+  chv_free(pl.weight);
+  chv_strv_free(pl.hidden, pl.nhidden);
+  chv_table_free(&t);
+  if (rc != CHV_OK) {
+    chv_split_plan_free(pl.plan);
+    return rc;
+  }
+  *out = pl.plan;
+  return CHV_OK;
+}
+
+void chv_split_plan_free(struct chv_split_plan *p) {
+  if (p == NULL) return;
+  for (int i = 0; i < p->nsplits; i++) chv_free(p->splits[i].path);
+  chv_free(p->splits);
+  chv_partitions_free(p->partitions, p->npartitions);
+  chv_free(p);
+}
