@@ -65,13 +65,26 @@ struct conn_read_stats {
   int64_t stripes;            /* ORC stripes */
   int64_t stripes_skipped;    /* of them, excluded by the predicates */
 };
-/* Read path's rows: the file columns cols (indexes into file_schema, in
-** output order); batch_rows when no column is read; preds (a conjunction)
-** let columnar formats skip row groups. */
+/* What a reader reads of a file. */
+struct conn_read_args {
+  const struct chv_type *file_schema; /* the table's data columns */
+  const int *cols;     /* file columns to produce (indexes into file_schema),
+                          in output order */
+  int ncols;
+  int64_t batch_rows;  /* rows per batch when no column is read */
+  const struct chv_pred *preds; /* a conjunction: columnar formats skip row
+                                   groups and stripes by it */
+  int npreds;
+  /* A split: the byte range [range_start, range_start + range_length) of
+  ** the file; range_length < 0: the whole file.  ORC reads the stripes
+  ** starting in it. */
+  int64_t range_start;
+  int64_t range_length;
+};
+/* Open path for reading.  A range of a file whose format cannot read one
+** yet is CHV_ENOTSUP. */
 int conn_reader_open(const struct conn_format *f, const struct chv_fs *fs,
-                     const char *path, const struct chv_type *file_schema,
-                     const int *cols, int ncols, int64_t batch_rows,
-                     const struct chv_pred *preds, int npreds,
+                     const char *path, const struct conn_read_args *a,
                      struct conn_reader *r, struct chv_error *err);
 const struct chv_type *conn_reader_schema(const struct conn_reader *r);
 int conn_reader_next(struct conn_reader *r, struct chv_batch *b,

@@ -153,47 +153,58 @@ const char *conn_format_suffix(const struct conn_format *f) {
 /* ---- reader ----------------------------------------------------------------- */
 
 int conn_reader_open(const struct conn_format *f, const struct chv_fs *fs,
-                     const char *path, const struct chv_type *file_schema,
-                     const int *cols, int ncols, int64_t batch_rows,
-                     const struct chv_pred *preds, int npreds,
+                     const char *path, const struct conn_read_args *a,
                      struct conn_reader *r, struct chv_error *err) {
   memset(r, 0, sizeof *r);
   r->kind = f->kind;
-  if (f->kind == CONN_FMT_PARQUET) {
-    if (ncols > CONN_MAX_COLUMNS)
+  bool whole = a->range_length < 0 ||
+               (a->range_start == 0 && a->range_length == INT64_MAX);
+  if (f->kind != CONN_FMT_TEXT) {
+    if (a->ncols > CONN_MAX_COLUMNS)
       return chv_error_set(err, CHV_ERANGE, "%s: more than %d columns", path,
                            CONN_MAX_COLUMNS);
-    for (int i = 0; i < ncols; i++) r->names[i] = file_schema->names[cols[i]];
+    for (int i = 0; i < a->ncols; i++)
+      r->names[i] = a->file_schema->names[a->cols[i]];
+  }
+  if (f->kind == CONN_FMT_PARQUET) {
+    if (!whole)
+      return chv_error_set(err, CHV_ENOTSUP,
+                           "%s: byte ranges of Parquet files are not read yet",
+                           path);
     struct chv_pq_read_options o;
     chv_pq_read_options_init(&o);
-    o.table_schema = file_schema;
+    o.table_schema = a->file_schema;
     o.columns = r->names;
-    o.ncolumns = ncols;
-    o.preds = preds;
-    o.npreds = npreds;
-    o.batch_rows = batch_rows;
+    o.ncolumns = a->ncols;
+    o.preds = a->preds;
+    o.npreds = a->npreds;
+    o.batch_rows = a->batch_rows;
     return chv_pq_reader_open(fs, path, &o, &r->pq, err);
   }
   if (f->kind == CONN_FMT_ORC) {
-    if (ncols > CONN_MAX_COLUMNS)
-      return chv_error_set(err, CHV_ERANGE, "%s: more than %d columns", path,
-                           CONN_MAX_COLUMNS);
-    for (int i = 0; i < ncols; i++) r->names[i] = file_schema->names[cols[i]];
     struct chv_orc_read_options o;
     chv_orc_read_options_init(&o);
-    o.table_schema = file_schema;
+    o.table_schema = a->file_schema;
     o.columns = r->names;
-    o.ncolumns = ncols;
-    o.preds = preds;
-    o.npreds = npreds;
-    o.batch_rows = batch_rows;
+    o.ncolumns = a->ncols;
+    o.preds = a->preds;
+    o.npreds = a->npreds;
+    o.batch_rows = a->batch_rows;
+    if (!whole) {
+      o.range_start = a->range_start;
+      o.range_length = a->range_length;
+    }
     return chv_orc_reader_open(fs, path, &o, &r->orc, err);
   }
+  if (!whole)
+    return chv_error_set(err, CHV_ENOTSUP,
+                         "%s: byte ranges of text files are not read yet",
+                         path);
   struct chv_text_options o = f->text;
-  o.columns = cols;
-  o.ncolumns = ncols;
-  o.batch_rows = batch_rows;
-  return chv_text_reader_open(fs, path, file_schema, &o, &r->text, err);
+  o.columns = a->cols;
+  o.ncolumns = a->ncols;
+  o.batch_rows = a->batch_rows;
+  return chv_text_reader_open(fs, path, a->file_schema, &o, &r->text, err);
 }
 
 const struct chv_type *conn_reader_schema(const struct conn_reader *r) {

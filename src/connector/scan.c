@@ -320,9 +320,15 @@ static int scan_open_next_file(chv_scan *s, struct chv_error *err) {
   }
   const char *path = s->files.entries[s->file_idx++].path;
   if (conn_path_hidden(s->hidden, s->nhidden, path)) return CHV_OK;
-  CHV_RETURN_IF_ERR(conn_reader_open(&s->fmt, s->fs, path, s->file_schema,
-                                    s->file_cols, s->nfile_cols, s->batch_rows,
-                                    s->preds, s->npreds, &s->reader, err));
+  struct conn_read_args ra = {.file_schema = s->file_schema,
+                              .cols = s->file_cols,
+                              .ncols = s->nfile_cols,
+                              .batch_rows = s->batch_rows,
+                              .preds = s->preds,
+                              .npreds = s->npreds,
+                              .range_length = -1};
+  CHV_RETURN_IF_ERR(conn_reader_open(&s->fmt, s->fs, path, &ra, &s->reader,
+                                    err));
   s->reading = true;
   s->stats.files_read++;
   return chv_batch_open(conn_reader_schema(&s->reader), s->batch_rows,
