@@ -24,6 +24,15 @@ int conn_scan_partitions(chv_catalog *cat, const struct chv_table *t,
                          struct chv_partition **parts, int *nparts,
                          int64_t *total, struct chv_error *err);
 
+/* A scan of one split: the byte range [start, start + length) of path
+** (length < 0: the whole file) in the partition of t with part_values (one
+** per key; NULL = the default partition), read as opts says (its filter is
+** not used).  t is moved into the scan (zeroed) even on failure. */
+int conn_scan_open_split(struct chv_table *t, char *const *part_values,
+                         const char *path, int64_t start, int64_t length,
+                         const struct chv_scan_options *opts, chv_scan **out,
+                         struct chv_error *err);
+
 /* LazySimpleSerDe options from the table's SerDe parameters (of a table
 ** conn_table_format() found to be TEXTFILE). */
 int conn_table_text_options(const struct chv_table *t,

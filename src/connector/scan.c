@@ -50,6 +50,9 @@ struct chv_scan {
   char **hidden;                 /* files of writes in progress to skip */
   int nhidden;
   bool done;
+  /* A scan of one split (conn_scan_open_split): its file and range. */
+  char *split_path;
+  int64_t split_start, split_length;
 };
 
 void chv_scan_options_init(struct chv_scan_options *o) {
@@ -154,33 +157,24 @@ int chv_part_value_append(struct chv_vector *v, const char *value,
   return chv_vector_append_value(v, &u, err);
 }
 
-int chv_scan_open(chv_catalog *cat, const char *db, const char *table,
-                  const struct chv_scan_options *opts, chv_scan **out,
-                  struct chv_error *err) {
-  struct chv_scan_options defaults;
-  if (opts == NULL) {
-    chv_scan_options_init(&defaults);
-    opts = &defaults;
-  }
-  chv_scan *s = chv_calloc(1, sizeof *s);
-  if (s == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
-  s->cat = cat;
+/* Everything but the partitions: the table (moved into the scan), its
+** format, the projection and the output batch. */
+static int scan_init(chv_scan *s, const struct chv_scan_options *opts,
+                     struct chv_error *err) {
   s->limit = opts->limit;
   s->batch_rows = opts->batch_rows > 0 ? opts->batch_rows : 4096;
   s->preds = opts->preds;
   s->npreds = opts->npreds;
   struct chv_type *all = NULL;
   const char *inner;
-  int rc = chv_catalog_get_table(cat, db, table, &s->table, err);
-  if (rc != CHV_OK) goto out_free;
-  rc = conn_table_format(&s->table, NULL, &s->fmt, err);
-  if (rc != CHV_OK) goto out_free;
+  int rc = conn_table_format(&s->table, NULL, &s->fmt, err);
+  if (rc != CHV_OK) goto out;
   rc = chv_fs_for_path(s->table.location, &s->fs, &inner, err);
-  if (rc != CHV_OK) goto out_free;
+  if (rc != CHV_OK) goto out;
   rc = conn_table_schema(&s->table, false, &s->file_schema, err);
-  if (rc != CHV_OK) goto out_free;
+  if (rc != CHV_OK) goto out;
   rc = conn_table_schema(&s->table, true, &all, err);
-  if (rc != CHV_OK) goto out_free;
+  if (rc != CHV_OK) goto out;
 
   /* Projection: names resolved against data columns, then partition keys. */
   int nall = all->nchildren;
@@ -190,12 +184,12 @@ int chv_scan_open(chv_catalog *cat, const char *db, const char *table,
   rc = chv_type_new(CHV_TYPE_STRUCT, &s->out_schema);
   if (s->cols == NULL || s->file_cols == NULL || rc != CHV_OK) {
     rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
-    goto out_free;
+    goto out;
   }
   bool *used = chv_calloc((size_t)nall + 1, sizeof *used);
   if (used == NULL) {
     rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
-    goto out_free;
+    goto out;
   }
   for (int i = 0; i < s->ncols && rc == CHV_OK; i++) {
     int idx = i;
@@ -225,47 +219,101 @@ int chv_scan_open(chv_catalog *cat, const char *db, const char *table,
   for (int i = 0; i < s->table.ncols; i++)
     if (used[i]) s->file_cols[s->nfile_cols++] = i;
   chv_free(used);
-  if (rc != CHV_OK) goto out_free;
+  if (rc != CHV_OK) goto out;
   for (int i = 0; i < s->ncols; i++) {
     if (s->cols[i].is_pkey) continue;
     for (int j = 0; j < s->nfile_cols; j++)
       if (s->file_cols[j] == s->cols[i].index) s->cols[i].reader_pos = j;
   }
 
-  /* Files that writes in progress have moved in but not yet published, or
-  ** replaced but not yet deleted, are not part of the table. */
-  rc = conn_hidden_paths(cat, s->table.db, s->table.name, &s->hidden,
-                         &s->nhidden, err);
-  if (rc != CHV_OK) goto out_free;
-
-  /* Partitions, pruned inside the metastore. */
-  rc = conn_scan_partitions(cat, &s->table, opts->filter, &s->parts,
-                            &s->nparts, &s->stats.partitions_total, err);
-  if (rc != CHV_OK) goto out_free;
-  s->stats.partitions_read = s->nparts;
-
   s->out.schema = s->out_schema;
   s->out.ncols = s->ncols;
   s->out.cols = chv_calloc((size_t)s->ncols + 1, sizeof *s->out.cols);
   if (s->out.cols == NULL) {
     rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
-    goto out_free;
+    goto out;
   }
   for (int i = 0; i < s->ncols; i++) {
     if (!s->cols[i].is_pkey) continue;
     rc = chv_vector_open(s->out_schema->children[i], s->batch_rows,
                          &s->cols[i].pvec, err);
-    if (rc != CHV_OK) goto out_free;
+    if (rc != CHV_OK) goto out;
   }
-  chv_type_free(all);
   if (s->limit == 0) s->done = true;
+out:
+  chv_type_free(all);
+  return rc;
+}
+
+int chv_scan_open(chv_catalog *cat, const char *db, const char *table,
+                  const struct chv_scan_options *opts, chv_scan **out,
+                  struct chv_error *err) {
+  struct chv_scan_options defaults;
+  if (opts == NULL) {
+    chv_scan_options_init(&defaults);
+    opts = &defaults;
+  }
+  chv_scan *s = chv_calloc(1, sizeof *s);
+  if (s == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  s->cat = cat;
+  int rc = chv_catalog_get_table(cat, db, table, &s->table, err);
+  if (rc == CHV_OK) rc = scan_init(s, opts, err);
+  /* Files that writes in progress have moved in but not yet published, or
+  ** replaced but not yet deleted, are not part of the table. */
+  if (rc == CHV_OK)
+    rc = conn_hidden_paths(cat, s->table.db, s->table.name, &s->hidden,
+                           &s->nhidden, err);
+  /* Partitions, pruned inside the metastore. */
+  if (rc == CHV_OK)
+    rc = conn_scan_partitions(cat, &s->table, opts->filter, &s->parts,
+                              &s->nparts, &s->stats.partitions_total, err);
+  if (rc != CHV_OK) {
+    chv_scan_close(s);
+    return rc;
+  }
+  s->stats.partitions_read = s->nparts;
   *out = s;
   return CHV_OK;
+}
 
-out_free:
-  chv_type_free(all);
-  chv_scan_close(s);
-  return rc;
+int conn_scan_open_split(struct chv_table *t, char *const *part_values,
+                         const char *path, int64_t start, int64_t length,
+                         const struct chv_scan_options *opts, chv_scan **out,
+                         struct chv_error *err) {
+  chv_scan *s = chv_calloc(1, sizeof *s);
+  if (s == NULL) {
+    chv_table_free(t);
+    return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  }
+  s->table = *t;
+  memset(t, 0, sizeof *t);
+  int rc = scan_init(s, opts, err);
+  if (rc == CHV_OK) {
+    s->parts = chv_calloc(1, sizeof *s->parts);
+    s->split_path = chv_strdup(path);
+    if (s->parts == NULL || s->split_path == NULL)
+      rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+  }
+  if (rc == CHV_OK && s->table.npkeys > 0) {
+    s->parts[0].values = chv_calloc((size_t)s->table.npkeys, sizeof(char *));
+    if (s->parts[0].values == NULL)
+      rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+    s->parts[0].nvalues = s->parts[0].values ? s->table.npkeys : 0;
+    for (int i = 0; rc == CHV_OK && i < s->table.npkeys; i++)
+      if (part_values[i] &&
+          (s->parts[0].values[i] = chv_strdup(part_values[i])) == NULL)
+        rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+  }
+  if (rc != CHV_OK) {
+    chv_scan_close(s);
+    return rc;
+  }
+  s->nparts = 1;
+  s->split_start = start;
+  s->split_length = length;
+  s->stats.partitions_total = s->stats.partitions_read = 1;
+  *out = s;
+  return CHV_OK;
 }
 
 /* Close the current file's reader. */
@@ -282,6 +330,40 @@ static void scan_close_file(chv_scan *s) {
   }
   chv_batch_close(s->rbatch);
   s->rbatch = NULL;
+}
+
+/* The partition's values as constant columns, filled to capacity once per
+** partition (batches take a prefix). */
+static int scan_part_values(chv_scan *s, const struct chv_partition *p,
+                            struct chv_error *err) {
+  for (int i = 0; i < s->ncols; i++) {
+    if (!s->cols[i].is_pkey) continue;
+    struct chv_vector *v = s->cols[i].pvec;
+    chv_vector_reset(v);
+    const char *value = p->values ? p->values[s->cols[i].index] : NULL;
+    for (int64_t r = 0; r < s->batch_rows; r++)
+      CHV_RETURN_IF_ERR(chv_part_value_append(v, value, err));
+  }
+  return CHV_OK;
+}
+
+/* Open a file (a range of it: length >= 0) for the scan's columns. */
+static int scan_open_file(chv_scan *s, const char *path, int64_t start,
+                          int64_t length, struct chv_error *err) {
+  struct conn_read_args ra = {.file_schema = s->file_schema,
+                              .cols = s->file_cols,
+                              .ncols = s->nfile_cols,
+                              .batch_rows = s->batch_rows,
+                              .preds = s->preds,
+                              .npreds = s->npreds,
+                              .range_start = start,
+                              .range_length = length};
+  CHV_RETURN_IF_ERR(conn_reader_open(&s->fmt, s->fs, path, &ra, &s->reader,
+                                    err));
+  s->reading = true;
+  s->stats.files_read++;
+  return chv_batch_open(conn_reader_schema(&s->reader), s->batch_rows,
+                        &s->rbatch, err);
 }
 
 /* Open the next file to read, moving on to the next partition when the
@@ -308,38 +390,32 @@ static int scan_open_next_file(chv_scan *s, struct chv_error *err) {
       continue;
     }
     if (rc != CHV_OK) return rc;
-    for (int i = 0; i < s->ncols; i++) {
-      if (!s->cols[i].is_pkey) continue;
-      struct chv_vector *v = s->cols[i].pvec;
-      chv_vector_reset(v);
-      /* Filled to capacity once per partition; batches take a prefix. */
-      for (int64_t r = 0; r < s->batch_rows; r++)
-        CHV_RETURN_IF_ERR(chv_part_value_append(v, p->values[s->cols[i].index],
-                                                err));
-    }
+    CHV_RETURN_IF_ERR(scan_part_values(s, p, err));
   }
   const char *path = s->files.entries[s->file_idx++].path;
   if (conn_path_hidden(s->hidden, s->nhidden, path)) return CHV_OK;
-  struct conn_read_args ra = {.file_schema = s->file_schema,
-                              .cols = s->file_cols,
-                              .ncols = s->nfile_cols,
-                              .batch_rows = s->batch_rows,
-                              .preds = s->preds,
-                              .npreds = s->npreds,
-                              .range_length = -1};
-  CHV_RETURN_IF_ERR(conn_reader_open(&s->fmt, s->fs, path, &ra, &s->reader,
-                                    err));
-  s->reading = true;
-  s->stats.files_read++;
-  return chv_batch_open(conn_reader_schema(&s->reader), s->batch_rows,
-                        &s->rbatch, err);
+  return scan_open_file(s, path, 0, -1, err);
+}
+
+/* The split of a split scan: its one file range, then the end. */
+static int scan_open_split(chv_scan *s, struct chv_error *err) {
+  scan_close_file(s);
+  if (s->part_idx > 0) {
+    s->done = true;
+    return CHV_OK;
+  }
+  s->part_idx = 1;
+  CHV_RETURN_IF_ERR(scan_part_values(s, &s->parts[0], err));
+  return scan_open_file(s, s->split_path, s->split_start, s->split_length,
+                        err);
 }
 
 int chv_scan_next(chv_scan *s, struct chv_batch **out, struct chv_error *err) {
   *out = NULL;
   while (!s->done) {
     if (!s->reading) {
-      CHV_RETURN_IF_ERR(scan_open_next_file(s, err));
+      CHV_RETURN_IF_ERR(s->split_path ? scan_open_split(s, err)
+                                      : scan_open_next_file(s, err));
       continue;
     }
     if (s->limit >= 0 && s->nfile_cols > 0 &&
@@ -395,5 +471,6 @@ void chv_scan_close(chv_scan *s) {
   chv_type_free(s->file_schema);
   chv_type_free(s->out_schema);
   chv_table_free(&s->table);
+  chv_free(s->split_path);
   chv_free(s);
 }
