@@ -33,6 +33,12 @@ int conn_scan_open_split(struct chv_table *t, char *const *part_values,
                          const struct chv_scan_options *opts, chv_scan **out,
                          struct chv_error *err);
 
+/* chv_split_plan_open() for a table already read (whose parameters may
+** carry options the metastore's lack). */
+int conn_split_plan(chv_catalog *cat, const struct chv_table *t,
+                    const struct chv_split_options *opts,
+                    struct chv_split_plan **out, struct chv_error *err);
+
 /* LazySimpleSerDe options from the table's SerDe parameters (of a table
 ** conn_table_format() found to be TEXTFILE). */
 int conn_table_text_options(const struct chv_table *t,

@@ -248,17 +248,15 @@ static int plan(chv_catalog *cat, const struct chv_table *t,
   return CHV_OK;
 }
 
-int chv_split_plan_open(chv_catalog *cat, const char *db, const char *table,
-                        const struct chv_split_options *opts,
-                        struct chv_split_plan **out, struct chv_error *err) {
+int conn_split_plan(chv_catalog *cat, const struct chv_table *t,
+                    const struct chv_split_options *opts,
+                    struct chv_split_plan **out, struct chv_error *err) {
   *out = NULL;
   struct chv_split_options defaults = {0};
   if (opts == NULL) opts = &defaults;
-  struct chv_table t;
-  CHV_RETURN_IF_ERR(chv_catalog_get_table(cat, db, table, &t, err));
   struct planner pl = {0};
   pl.plan = chv_calloc(1, sizeof *pl.plan);
-  int rc = pl.plan ? plan(cat, &t, opts, &pl, err)
+  int rc = pl.plan ? plan(cat, t, opts, &pl, err)
                    : chv_error_set(err, CHV_ENOMEM, "out of memory");
   for (int64_t i = 0; i < pl.nfiles; i++) chv_free(pl.files[i].units);
   chv_free(pl.files);
@@ -269,13 +267,23 @@ int chv_split_plan_open(chv_catalog *cat, const char *db, const char *table,
   chv_free(pl.fs);
   chv_free(pl.weight);
   chv_strv_free(pl.hidden, pl.nhidden);
-  chv_table_free(&t);
   if (rc != CHV_OK) {
     chv_split_plan_free(pl.plan);
     return rc;
   }
   *out = pl.plan;
   return CHV_OK;
+}
+
+int chv_split_plan_open(chv_catalog *cat, const char *db, const char *table,
+                        const struct chv_split_options *opts,
+                        struct chv_split_plan **out, struct chv_error *err) {
+  *out = NULL;
+  struct chv_table t;
+  CHV_RETURN_IF_ERR(chv_catalog_get_table(cat, db, table, &t, err));
+  int rc = conn_split_plan(cat, &t, opts, out, err);
+  chv_table_free(&t);
+  return rc;
 }
 
 void chv_split_plan_free(struct chv_split_plan *p) {
