@@ -21,7 +21,8 @@
 **   chive/parquet.h     Parquet reader, predicates for row groups
 **   chive/orc.h         ORC reader (predicates for stripes and row
 **                       groups) and writer
-**   chive/connector.h   batch sink (INSERT) and table scan (SELECT)
+**   chive/connector.h   batch sink (INSERT), table scan (SELECT), splits
+**   chive/source.h      a source over a table: splits, their bytes, readers
 **
 ** Thread safety and ownership are stated in each header.
 */
@@ -42,6 +43,7 @@
 #include "chive/parquet.h"
 #include "chive/orc.h"
 #include "chive/connector.h"
+#include "chive/source.h"
 #include "chive/sql.h"
 
 #endif /* CHIVE_ALL_H */

@@ -1,0 +1,121 @@
+/*
+** chive/source.h: a batch source over a Hive table, shaped as Flink's
+** HiveSourceBuilder and HiveSource: a builder for a table (table options
+** over the metastore's properties), the partitions, projected fields and
+** limit to read; the splits it enumerates; a split serializer, whose bytes
+** carry everything a reader needs (the file range, its partition's values,
+** the table's columns and storage, the projection, the limit and the
+** pushed predicates), so that another process or machine reads a split
+** without the metastore; and a reader of one split that yields batches, or
+** an ArrowArrayStream through chv_scan_export_stream().
+**
+** INTERFACE
+**   chv_source_open()                 the builder, for db.table
+**   chv_source_set_partitions()       partitions by a filter on their keys
+**   chv_source_set_projected_fields() fields by index (data, then keys)
+**   chv_source_set_limit()            rows
+**   chv_source_set_predicates()       data-column predicates to push down
+**   chv_source_schema()               the rows produced
+**   chv_source_splits()               enumerate (chv_split_plan_open())
+**   chv_source_split_serialize()/_deserialize()/_free()
+**   chv_source_split_open()           a reader (a chv_scan) of one split
+**   chv_source_close()
+**
+** Thread safety: a source belongs to one thread at a time; splits are plain
+** values, and readers of different splits may run on different threads.
+*/
+#ifndef CHIVE_SOURCE_H
+#define CHIVE_SOURCE_H
+
+#include "chive/catalog.h"
+#include "chive/config.h"
+#include "chive/connector.h"
+#include "chive/pred.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct chv_source chv_source;
+
+/* One split of a source, self-contained (all owned). */
+struct chv_source_split {
+  struct chv_table table;  /* columns, partition keys, storage, parameters */
+  char **part_values;      /* table.npkeys values; NULL = default partition */
+  char *path;              /* the file */
+  int64_t start;           /* its byte range */
+  int64_t length;
+  int64_t file_size;
+  char **columns;          /* the projection, by name (data, then keys);
+                              NULL: every column */
+  int ncolumns;
+  bool projected;          /* deserialized: a projection was given */
+  int64_t limit;           /* rows a reader of it produces at most; -1 */
+  struct chv_pred *preds;  /* pushed predicates (strings owned) */
+  int npreds;
+};
+
+/* A builder for db.table.  table_options (n pairs, may be NULL) take
+** precedence over the metastore's table properties, as
+** HiveSourceBuilder's tableOptions do; cfg (borrowed, may be NULL) gives
+** the session's options for planning.  out: chv_source_close(). */
+CHV_API int chv_source_open(chv_catalog *cat, const char *db,
+                            const char *table,
+                            const struct chv_kv *table_options, int n,
+                            const chv_config *cfg, chv_source **out,
+                            struct chv_error *err);
+/* Read the partitions the filter keeps (borrowed; NULL = all). */
+CHV_API void chv_source_set_partitions(chv_source *s,
+                                       const struct chv_part_filter *filter);
+/* Produce only these fields, by index into the table's data columns
+** followed by its partition keys (HiveSourceBuilder.setProjectedFields);
+** fields NULL: all; n = 0: none (rows without columns, for counting).  CHV_EINVAL for an index out of range or twice. */
+CHV_API int chv_source_set_projected_fields(chv_source *s, const int *fields,
+                                            int n, struct chv_error *err);
+/* At most limit rows (< 0: no limit); each split's reader stops there. */
+CHV_API void chv_source_set_limit(chv_source *s, int64_t limit);
+/* Predicates on data columns (a conjunction, copied) pushed into the
+** columnar readers to skip stripes and row groups; rows are not filtered by
+** them. */
+CHV_API int chv_source_set_predicates(chv_source *s,
+                                      const struct chv_pred *preds, int n,
+                                      struct chv_error *err);
+/* STRUCT of the rows a split's reader produces (owned by the source;
+** valid until the next set call or close).  NULL after a failed set. */
+CHV_API const struct chv_type *chv_source_schema(chv_source *s,
+                                                 struct chv_error *err);
+/* Plan the splits (chv_split_plan_open() with min_splits); *plan (may be
+** NULL) gets the plan's figures.  *out: chv_source_splits_free(). */
+CHV_API int chv_source_splits(chv_source *s, int min_splits,
+                              struct chv_source_split ***out, int *n,
+                              struct chv_split_plan **plan,
+                              struct chv_error *err);
+CHV_API void chv_source_splits_free(struct chv_source_split **v, int n);
+CHV_API void chv_source_close(chv_source *s);
+
+/* The split as bytes (appended to out): a versioned, length-checked
+** encoding (docs/source.md).  CHV_ENOMEM. */
+CHV_API int chv_source_split_serialize(const struct chv_source_split *sp,
+                                       struct chv_buf *out,
+                                       struct chv_error *err);
+/* Bytes back to a split.  Anything that is not a split this version of
+** chive wrote is CHV_ECORRUPT naming the field and the byte offset (an
+** unknown version CHV_ENOTSUP); nothing is allocated for sizes the bytes
+** only claim.  out: chv_source_split_free(). */
+CHV_API int chv_source_split_deserialize(const void *data, size_t n,
+                                         struct chv_source_split **out,
+                                         struct chv_error *err);
+CHV_API void chv_source_split_free(struct chv_source_split *sp);
+
+/* A reader of the split's rows (projection, limit and predicates as the
+** split says; batch_rows 0 = 4096): read it with chv_scan_next() or export
+** it with chv_scan_export_stream().  Errors name the file. */
+CHV_API int chv_source_split_open(const struct chv_source_split *sp,
+                                  int64_t batch_rows, chv_scan **out,
+                                  struct chv_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CHIVE_SOURCE_H */

@@ -1,0 +1,263 @@
+/*
+** Tests of the source API (chive/source.h): splits of text and ORC tables
+** serialized, read back from their bytes alone and read: the same rows as
+** a scan; projection, limit, table options; malformed split bytes.
+*/
+#include "chv_test.h"
+#include "chive/source.h"
+#include "conn_fixture.h"
+
+#include <stdlib.h>
+
+/* default.t (id int, name string) PARTITIONED BY (dt string), stored as
+** given (NULL: TEXTFILE), with rows 0..n-1 spread over 3 partitions in 2
+** writes each. */
+static chv_catalog *make_table(const char *wh, bool orc, int n,
+                               struct chv_error *err) {
+  chv_catalog *cat = NULL;
+  if (chv_catalog_open(wh, NULL, &cat, err) != CHV_OK) return NULL;
+  struct chv_column cols[] = {{"id", "int", NULL}, {"name", "string", NULL}};
+  struct chv_column pkeys[] = {{"dt", "string", NULL}};
+  struct chv_kv params[] = {{"orc.stripe.size", "8k"}};
+  struct chv_table t = {.db = "default", .name = "t", .columns = cols,
+                        .ncols = 2, .pkeys = pkeys, .npkeys = 1,
+                        .type = CHV_MANAGED_TABLE};
+  if (orc) {
+    t.serde_lib = "org.apache.hadoop.hive.ql.io.orc.OrcSerde";
+    t.input_format = "org.apache.hadoop.hive.ql.io.orc.OrcInputFormat";
+    t.output_format = "org.apache.hadoop.hive.ql.io.orc.OrcOutputFormat";
+    t.params = params;
+    t.nparams = 1;
+  }
+  if (chv_catalog_create_table(cat, &t, 0, err) != CHV_OK) {
+    chv_catalog_close(cat);
+    return NULL;
+  }
+  static const char *const dts[] = {"2026-01-01", "2026-01-02", "2026-01-03"};
+  int per = n / 6;
+  for (int w = 0; w < 6; w++) {
+    int first = w * per, count = w == 5 ? n - first : per;
+    if (write_rows(cat, dts[w % 3], first, count, false, true, err) != CHV_OK) {
+      chv_catalog_close(cat);
+      return NULL;
+    }
+  }
+  return cat;
+}
+
+struct rows {
+  int64_t n;
+  int64_t id_sum;
+  int64_t dt_sum; /* the day of each row's partition, summed */
+};
+
+/* Read a scan, adding up ids (column id) and partition days (column dt). */
+static void drain(chv_scan *sc, const char *id, const char *dt,
+                  struct rows *r) {
+  const struct chv_type *st = chv_scan_schema(sc);
+  int ci = id ? chv_type_field_index(st, id) : -1;
+  int cd = dt ? chv_type_field_index(st, dt) : -1;
+  struct chv_batch *b;
+  struct chv_error err;
+  int rc;
+  while ((rc = chv_scan_next(sc, &b, &err)) == CHV_OK && b) {
+    for (int64_t i = 0; i < b->nrows; i++) {
+      if (ci >= 0) r->id_sum += ((const int32_t *)b->cols[ci]->data)[i];
+      if (cd >= 0) {
+        const struct chv_vector *v = b->cols[cd];
+        const int32_t *off = v->offsets;
+        r->dt_sum += v->bytes[off[i + 1] - 1] - '0'; /* the day's digit */
+      }
+    }
+    r->n += b->nrows;
+  }
+  CHV_CHECK_OK(rc, &err);
+}
+
+/* Every split through bytes: serialize, deserialize, the same bytes again,
+** then read the rows of the copy. */
+static void read_splits(struct chv_source_split **v, int n, const char *id,
+                        const char *dt, struct rows *r) {
+  for (int i = 0; i < n; i++) {
+    struct chv_buf a, b;
+    chv_buf_init(&a);
+    chv_buf_init(&b);
+    struct chv_error err;
+    CHV_REQUIRE_OK(chv_source_split_serialize(v[i], &a, &err), &err);
+    struct chv_source_split *copy;
+    CHV_REQUIRE_OK(chv_source_split_deserialize(a.data, a.len, &copy, &err),
+                   &err);
+    CHV_REQUIRE_OK(chv_source_split_serialize(copy, &b, &err), &err);
+    CHV_CHECK(a.len == b.len && memcmp(a.data, b.data, a.len) == 0);
+    CHV_CHECK_STREQ(copy->path, v[i]->path);
+    CHV_CHECK_EQ_INT(copy->start, v[i]->start);
+    CHV_CHECK_EQ_INT(copy->length, v[i]->length);
+    chv_scan *sc;
+    CHV_REQUIRE_OK(chv_source_split_open(copy, 5, &sc, &err), &err);
+    drain(sc, id, dt, r);
+    chv_scan_close(sc);
+    chv_source_split_free(copy);
+    chv_buf_free(&a);
+    chv_buf_free(&b);
+  }
+}
+
+static void check_table(bool orc) {
+  struct chv_error err;
+  const char *wh = chv_test_tmpdir();
+  const int n = 3000;
+  chv_catalog *cat = make_table(wh, orc, n, &err);
+  CHV_REQUIRE(cat != NULL);
+
+  /* The whole table through a scan. */
+  struct rows want = {0};
+  chv_scan *sc;
+  CHV_REQUIRE_OK(chv_scan_open(cat, "default", "t", NULL, &sc, &err), &err);
+  drain(sc, "id", "dt", &want);
+  chv_scan_close(sc);
+  CHV_CHECK_EQ_INT(want.n, n);
+  CHV_CHECK_EQ_INT(want.id_sum, (int64_t)n * (n - 1) / 2);
+
+  /* Every column, through the splits. */
+  chv_source *src;
+  CHV_REQUIRE_OK(chv_source_open(cat, "default", "t", NULL, 0, NULL, &src,
+                                 &err), &err);
+  struct chv_source_split **v;
+  int ns;
+  struct chv_split_plan *plan;
+  CHV_REQUIRE_OK(chv_source_splits(src, 4, &v, &ns, &plan, &err), &err);
+  CHV_CHECK_EQ_INT(ns, plan->nsplits);
+  CHV_CHECK(ns >= 6);
+  struct rows got = {0};
+  read_splits(v, ns, "id", "dt", &got);
+  CHV_CHECK_EQ_INT(got.n, want.n);
+  CHV_CHECK_EQ_INT(got.id_sum, want.id_sum);
+  CHV_CHECK_EQ_INT(got.dt_sum, want.dt_sum);
+  chv_source_splits_free(v, ns);
+  chv_split_plan_free(plan);
+  chv_source_close(src);
+
+  /* Projected fields (dt, id), a limit, pruned partitions, and a table
+  ** option that cuts ORC files at every stripe. */
+  struct chv_kv opts[] = {{"table.exec.hive.split-max-size", "1"}};
+  CHV_REQUIRE_OK(chv_source_open(cat, "default", "t", opts, 1, NULL, &src,
+                                 &err), &err);
+  int fields[] = {2, 0};
+  CHV_REQUIRE_OK(chv_source_set_projected_fields(src, fields, 2, &err), &err);
+  const struct chv_type *st = chv_source_schema(src, &err);
+  CHV_REQUIRE(st != NULL);
+  CHV_CHECK_EQ_INT(st->nchildren, 2);
+  CHV_CHECK_STREQ(st->names[0], "dt");
+  chv_arena *a;
+  CHV_REQUIRE_OK(chv_arena_open(0, &a), NULL);
+  chv_source_set_partitions(src, chv_pf_cmp(a, "dt", CHV_PF_GE, "2026-01-02"));
+  CHV_REQUIRE_OK(chv_source_splits(src, 1, &v, &ns, &plan, &err), &err);
+  got = (struct rows){0};
+  read_splits(v, ns, "id", "dt", &got);
+  CHV_CHECK_EQ_INT(got.dt_sum, 2 * 1000 + 3 * 1000);
+  CHV_CHECK_EQ_INT(got.n, 2000);
+  /* The option given with the source reached the planner. */
+  CHV_CHECK_EQ_INT(plan->max_split_bytes, orc ? 1 : 0);
+  chv_split_plan_free(plan);
+  chv_source_splits_free(v, ns);
+  chv_source_set_limit(src, 7);
+  CHV_REQUIRE_OK(chv_source_splits(src, 1, &v, &ns, NULL, &err), &err);
+  got = (struct rows){0};
+  read_splits(v, ns, "id", NULL, &got);
+  CHV_CHECK(got.n <= 7 * (int64_t)ns);
+  for (int i = 0; i < ns; i++) CHV_CHECK_EQ_INT(v[i]->limit, 7);
+  chv_source_splits_free(v, ns);
+  /* No fields: rows without columns. */
+  chv_source_set_limit(src, -1);
+  CHV_REQUIRE_OK(chv_source_set_projected_fields(src, fields, 0, &err), &err);
+  CHV_REQUIRE_OK(chv_source_splits(src, 1, &v, &ns, NULL, &err), &err);
+  got = (struct rows){0};
+  read_splits(v, ns, NULL, NULL, &got);
+  CHV_CHECK_EQ_INT(got.n, 2000);
+  chv_source_splits_free(v, ns);
+  chv_arena_close(a);
+
+  /* Bad projections. */
+  int bad[] = {0, 0};
+  CHV_CHECK_EQ_INT(chv_source_set_projected_fields(src, bad, 2, &err),
+                   CHV_EINVAL);
+  CHV_CHECK(strstr(err.msg, "twice") != NULL);
+  bad[1] = 3;
+  CHV_CHECK_EQ_INT(chv_source_set_projected_fields(src, bad, 2, &err),
+                   CHV_EINVAL);
+  CHV_CHECK(strstr(err.msg, "out of range") != NULL);
+  chv_source_close(src);
+  chv_catalog_close(cat);
+}
+
+static void test_text_splits(void) { check_table(false); }
+static void test_orc_splits(void) { check_table(true); }
+
+/* Malformed bytes: clean errors, whatever is cut or flipped. */
+static void test_bad_bytes(void) {
+  struct chv_error err;
+  const char *wh = chv_test_tmpdir();
+  chv_catalog *cat = make_table(wh, false, 60, &err);
+  CHV_REQUIRE(cat != NULL);
+  chv_source *src;
+  CHV_REQUIRE_OK(chv_source_open(cat, "default", "t", NULL, 0, NULL, &src,
+                                 &err), &err);
+  struct chv_pred pred = {"id", CHV_PRED_GT, "3"};
+  CHV_REQUIRE_OK(chv_source_set_predicates(src, &pred, 1, &err), &err);
+  struct chv_source_split **v;
+  int ns;
+  CHV_REQUIRE_OK(chv_source_splits(src, 1, &v, &ns, NULL, &err), &err);
+  CHV_REQUIRE(ns > 0);
+  CHV_CHECK_EQ_INT(v[0]->npreds, 1);
+  struct chv_buf b;
+  chv_buf_init(&b);
+  CHV_REQUIRE_OK(chv_source_split_serialize(v[0], &b, &err), &err);
+  struct chv_source_split *sp;
+
+  CHV_CHECK_EQ_INT(chv_source_split_deserialize("XXXX", 4, &sp, &err),
+                   CHV_ECORRUPT);
+  CHV_CHECK(strstr(err.msg, "not a chive split") != NULL);
+  CHV_CHECK_EQ_INT(chv_source_split_deserialize("CHVS\x02", 5, &sp, &err),
+                   CHV_ENOTSUP);
+  CHV_CHECK(strstr(err.msg, "version 2") != NULL);
+  /* Every truncation: an error (the partition value count or a field
+  ** cut short), never a crash or a leak; the whole parses. */
+  for (size_t k = 0; k < b.len; k++) {
+    int rc = chv_source_split_deserialize(b.data, k, &sp, &err);
+    CHV_CHECK(rc == CHV_ECORRUPT || rc == CHV_OK);
+    if (rc == CHV_OK) chv_source_split_free(sp);
+    CHV_CHECK(rc != CHV_OK || k > 0);
+  }
+  /* Flipped bytes: a clean result either way. */
+  uint8_t *copy = chv_malloc(b.len);
+  CHV_REQUIRE(copy != NULL);
+  srand(7);
+  for (int round = 0; round < 2000; round++) {
+    memcpy(copy, b.data, b.len);
+    for (int f = 0; f < 3; f++)
+      copy[4 + (size_t)rand() % (b.len - 4)] ^= (uint8_t)(1 + rand() % 255);
+    int rc = chv_source_split_deserialize(copy, b.len, &sp, &err);
+    CHV_CHECK(rc == CHV_OK || rc == CHV_ECORRUPT || rc == CHV_ENOTSUP);
+    if (rc == CHV_OK) chv_source_split_free(sp);
+  }
+  chv_free(copy);
+  chv_buf_free(&b);
+
+  /* A split whose file is gone: the error names it. */
+  chv_free(v[0]->path);
+  v[0]->path = chv_strdup("/nonexistent/part-0");
+  chv_scan *sc;
+  int rc = chv_source_split_open(v[0], 0, &sc, &err);
+  if (rc == CHV_OK) {
+    struct chv_batch *bt;
+    rc = chv_scan_next(sc, &bt, &err);
+    chv_scan_close(sc);
+  }
+  CHV_CHECK_EQ_INT(rc, CHV_ENOENT);
+  CHV_CHECK(strstr(err.msg, "/nonexistent/part-0") != NULL);
+  chv_source_splits_free(v, ns);
+  chv_source_close(src);
+  chv_catalog_close(cat);
+}
+
+CHV_TEST_MAIN("source", test_text_splits, test_orc_splits, test_bad_bytes)
