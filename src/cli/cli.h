@@ -12,5 +12,7 @@ int cli_options(int argc, char **argv);
 int cli_dump(int argc, char **argv);
 int cli_demo(int argc, char **argv);
 int cli_sql(int argc, char **argv);
+int cli_splits(int argc, char **argv);
+int cli_read_split(int argc, char **argv);
 
 #endif

@@ -15,6 +15,8 @@ static const struct {
     {"dump", cli_dump, "print a data file's rows as JSON Lines"},
     {"demo", cli_demo, "create a warehouse, write and read a partitioned table"},
     {"sql", cli_sql, "run SQL statements on the embedded metastore"},
+    {"splits", cli_splits, "print the planned splits of a table scan"},
+    {"read-split", cli_read_split, "print the rows of serialized splits"},
 };
 
 static void usage(FILE *out) {

@@ -1015,6 +1015,46 @@ static int resid_preds(const struct chv_table *t, chv_arena *a,
 
 
 
+int sql_where_scan(const struct chv_table *t, chv_arena *a, const char *where,
+                   struct chv_part_filter **filter, struct chv_pred **preds,
+                   int *npreds, struct chv_error *err) {
+  *filter = NULL;
+  *preds = NULL;
+  *npreds = 0;
+  static const char head[] = "SELECT 1 FROM t WHERE ";
+  size_t n = strlen(where);
+  char *sql = chv_arena_alloc(a, sizeof head + n);
+  if (sql == NULL) return sql_err(err, CHV_ENOMEM, "out of memory");
+  memcpy(sql, head, sizeof head - 1);
+  memcpy(sql + sizeof head - 1, where, n + 1);
+  struct chv_sql_script *script;
+  struct chv_sql_pos pos = {0};
+  int rc = chv_sql_parse_ex(sql, strlen(sql), NULL, a, &script, &pos, err);
+  if (rc == CHV_ESYNTAX && pos.line == 1 &&
+      pos.column > (int)(sizeof head - 1)) {
+    /* Point into the condition, not the statement around it. */
+    const char *m = strstr(err->msg, ": ");
+    char rest[sizeof err->msg];
+    snprintf(rest, sizeof rest, "%s", m ? m + 2 : err->msg);
+    return chv_error_set(err, rc, "column %d of the condition: %s",
+                         (int)(pos.column - (sizeof head - 1)), rest);
+  }
+  if (rc != CHV_OK) return rc;
+  const struct chv_sql_query *q =
+      script->n == 1 ? script->stmts[0]->query : NULL;
+  if (q == NULL || q->kind != CHV_SQL_QUERY_SELECT || q->where == NULL ||
+      q->order_by || q->limit || q->group_by)
+    return sql_err(err, CHV_EINVAL, "'%s' is not one condition", where);
+  const struct chv_sql_expr **resid;
+  size_t nresid;
+  struct chv_buf text;
+  chv_buf_init(&text);
+  rc = split_where(t, a, q->where, filter, &text, &resid, &nresid, &pos, err);
+  chv_buf_free(&text);
+  if (rc == CHV_OK) rc = resid_preds(t, a, resid, nresid, preds, npreds);
+  return rc;
+}
+
 /* INSERT ... SELECT: checks the column count and casts each output
 ** expression ex[c] to the target column's type (an error naming the
 ** column when CAST does not allow it). */

@@ -175,4 +175,12 @@ void sql_expr_text(const struct chv_sql_expr *e, struct chv_buf *out);
 int sql_err(struct chv_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The partition filter and the pushed predicates of a WHERE condition
+** (text) on t, as a SELECT uses them: conjuncts on partition keys prune,
+** comparisons of data columns with literals are pushed into columnar
+** readers; the rest is left out.  Allocated in a. */
+int sql_where_scan(const struct chv_table *t, chv_arena *a, const char *where,
+                   struct chv_part_filter **filter, struct chv_pred **preds,
+                   int *npreds, struct chv_error *err);
+
 #endif

@@ -672,6 +672,8 @@ int chv_source_split_deserialize(const void *data, size_t n,
     rc = chv_pb_read_key(&r, &field, &wire);
     if (rc == CHV_OK) rc = read_field(&r, field, wire, sp, &pv);
   }
+  if (rc != CHV_OK && rc != CHV_ENOMEM && strncmp(err->msg, "split", 5))
+    chv_error_wrap(err, "split");
   /* The parts must agree. */
   struct chv_table *t = &sp->table;
   if (rc == CHV_OK && (!t->db || !t->name || !t->location || !sp->path))
