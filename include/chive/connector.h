@@ -171,6 +171,12 @@ struct chv_scan_options {
   ** filtered by them (the caller still filters).  Borrowed. */
   const struct chv_pred *preds;
   int npreds;
+  /* Reader threads.  0 or 1: files are read one at a time on the caller's
+  ** thread.  More: the scan's splits (chv_split_plan_open() with this many
+  ** as the source parallelism) are read on that many threads, each
+  ** decoding whole splits, and batches come out in split order (partition,
+  ** file, range), so the rows and their order are those of one thread. */
+  int threads;
 };
 
 CHV_API void chv_scan_options_init(struct chv_scan_options *o);

@@ -39,6 +39,10 @@ int conn_split_plan(chv_catalog *cat, const struct chv_table *t,
                     const struct chv_split_options *opts,
                     struct chv_split_plan **out, struct chv_error *err);
 
+/* A deep copy of t into *d; false when out of memory (*d is then partly
+** filled and must be freed with chv_table_free()). */
+bool conn_table_copy(const struct chv_table *t, struct chv_table *d);
+
 /* LazySimpleSerDe options from the table's SerDe parameters (of a table
 ** conn_table_format() found to be TEXTFILE). */
 int conn_table_text_options(const struct chv_table *t,

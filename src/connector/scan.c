@@ -11,6 +11,7 @@
 #include "format/text/text.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 /* Where an output column comes from. */
@@ -53,7 +54,11 @@ struct chv_scan {
   /* A scan of one split (conn_scan_open_split): its file and range. */
   char *split_path;
   int64_t split_start, split_length;
+  struct par *par;               /* reading splits on threads, or NULL */
 };
+
+static int par_open(chv_scan *s, const struct chv_scan_options *opts,
+                    struct chv_error *err);
 
 void chv_scan_options_init(struct chv_scan_options *o) {
   memset(o, 0, sizeof *o);
@@ -64,8 +69,13 @@ const struct chv_type *chv_scan_schema(const chv_scan *s) {
   return s->out_schema;
 }
 
+static void par_stats(struct par *p, struct chv_scan_stats *out);
+
 void chv_scan_stats(const chv_scan *s, struct chv_scan_stats *out) {
-  *out = s->stats;
+  if (s->par)
+    par_stats(s->par, out); /* reader threads add to them */
+  else
+    *out = s->stats;
 }
 
 int chv_part_value_append(struct chv_vector *v, const char *value,
@@ -267,6 +277,8 @@ int chv_scan_open(chv_catalog *cat, const char *db, const char *table,
   if (rc == CHV_OK)
     rc = conn_scan_partitions(cat, &s->table, opts->filter, &s->parts,
                               &s->nparts, &s->stats.partitions_total, err);
+  if (rc == CHV_OK && opts->threads > 1 && !s->done)
+    rc = par_open(s, opts, err);
   if (rc != CHV_OK) {
     chv_scan_close(s);
     return rc;
@@ -313,6 +325,236 @@ int conn_scan_open_split(struct chv_table *t, char *const *part_values,
   s->split_length = length;
   s->stats.partitions_total = s->stats.partitions_read = 1;
   *out = s;
+  return CHV_OK;
+}
+
+/* ---- reading splits on threads --------------------------------------------- */
+
+/* Batches a split's queue holds before its reader waits. */
+#define PAR_QUEUE 4
+
+struct par_split {
+  struct chv_batch *q[PAR_QUEUE]; /* owned copies, oldest at head */
+  int head, n;
+  bool done;                     /* its reader finished (or failed) */
+  int rc;
+  struct chv_error err;
+};
+
+struct par {
+  chv_scan *scan;                /* options and schemas come from here */
+  struct chv_split_plan *plan;
+  struct par_split *splits;
+  pthread_t *threads;
+  int nthreads, started;
+  pthread_mutex_t mu;
+  pthread_cond_t produced, consumed;
+  int next;                      /* next split to hand out */
+  int cur;                       /* the split being returned */
+  bool stop;
+  struct chv_batch *lent;        /* returned by chv_scan_next() */
+  struct chv_scan_options opts;  /* for each split's scan */
+};
+
+/* Read split j on this thread into its queue. */
+static void par_read_split(struct par *p, int j) {
+  const struct chv_split *sp = &p->plan->splits[j];
+  struct par_split *slot = &p->splits[j];
+  struct chv_error err;
+  chv_error_clear(&err);
+  chv_scan *sc = NULL;
+  struct chv_table t;
+  int rc = conn_table_copy(&p->scan->table, &t)
+               ? CHV_OK
+               : chv_error_set(&err, CHV_ENOMEM, "out of memory");
+  if (rc != CHV_OK) {
+    chv_table_free(&t);
+  } else {
+    const struct chv_partition *part = &p->plan->partitions[sp->partition];
+    char *none[1] = {NULL};
+    char *const *values = part->values ? part->values : none;
+    bool whole = sp->start == 0 && sp->length >= sp->file_size;
+    rc = conn_scan_open_split(&t, values, sp->path, sp->start,
+                              whole ? -1 : sp->length, &p->opts, &sc, &err);
+  }
+  struct chv_batch *b;
+  while (rc == CHV_OK && (rc = chv_scan_next(sc, &b, &err)) == CHV_OK && b) {
+    /* A copy on the scan's schema (the split scan's goes with it). */
+    struct chv_batch view = *b, *copy;
+    view.schema = p->scan->out_schema;
+    rc = chv_batch_copy(&view, &copy, &err);
+    if (rc != CHV_OK) break;
+    pthread_mutex_lock(&p->mu);
+    while (slot->n == PAR_QUEUE && !p->stop)
+      pthread_cond_wait(&p->consumed, &p->mu);
+    bool stop = p->stop;
+    if (!stop) {
+      slot->q[(slot->head + slot->n) % PAR_QUEUE] = copy;
+      slot->n++;
+      pthread_cond_broadcast(&p->produced);
+    }
+    pthread_mutex_unlock(&p->mu);
+    if (stop) {
+      chv_batch_close(copy);
+      break;
+    }
+  }
+  struct chv_scan_stats st = {0};
+  if (sc) chv_scan_stats(sc, &st);
+  chv_scan_close(sc);
+  pthread_mutex_lock(&p->mu);
+  slot->done = true;
+  slot->rc = rc;
+  if (rc != CHV_OK) slot->err = err;
+  struct chv_scan_stats *a = &p->scan->stats;
+  a->files_read += st.files_read;
+  a->malformed += st.malformed;
+  a->row_groups += st.row_groups;
+  a->row_groups_skipped += st.row_groups_skipped;
+  a->stripes += st.stripes;
+  a->stripes_skipped += st.stripes_skipped;
+  pthread_cond_broadcast(&p->produced);
+  pthread_mutex_unlock(&p->mu);
+}
+
+/* A reader thread: splits in order, never more than a window ahead of the
+** one being returned (the queues of finished splits wait there). */
+static void *par_main(void *arg) {
+  struct par *p = arg;
+  pthread_mutex_lock(&p->mu);
+  for (;;) {
+    while (!p->stop && p->next < p->plan->nsplits &&
+           p->next > p->cur + 2 * p->nthreads)
+      pthread_cond_wait(&p->consumed, &p->mu);
+    if (p->stop || p->next >= p->plan->nsplits) break;
+    int j = p->next++;
+    pthread_mutex_unlock(&p->mu);
+    par_read_split(p, j);
+    pthread_mutex_lock(&p->mu);
+  }
+  pthread_mutex_unlock(&p->mu);
+  return NULL;
+}
+
+static void par_stats(struct par *p, struct chv_scan_stats *out) {
+  pthread_mutex_lock(&p->mu);
+  *out = p->scan->stats;
+  pthread_mutex_unlock(&p->mu);
+}
+
+static void par_close(struct par *p) {
+  if (p == NULL) return;
+  pthread_mutex_lock(&p->mu);
+  p->stop = true;
+  pthread_cond_broadcast(&p->consumed);
+  pthread_mutex_unlock(&p->mu);
+  for (int i = 0; i < p->started; i++) pthread_join(p->threads[i], NULL);
+  if (p->splits)
+    for (int j = 0; j < p->plan->nsplits; j++)
+      for (int k = 0; k < p->splits[j].n; k++)
+        chv_batch_close(p->splits[j].q[(p->splits[j].head + k) % PAR_QUEUE]);
+  chv_batch_close(p->lent);
+  chv_free(p->splits);
+  chv_free(p->threads);
+  chv_split_plan_free(p->plan);
+  pthread_cond_destroy(&p->produced);
+  pthread_cond_destroy(&p->consumed);
+  pthread_mutex_destroy(&p->mu);
+  chv_free(p);
+}
+
+/* Plan the scan's splits and start the reader threads (none when there is
+** at most one split: the scan then reads on the caller's thread). */
+static int par_open(chv_scan *s, const struct chv_scan_options *opts,
+                    struct chv_error *err) {
+  struct chv_split_options so = {.filter = opts->filter,
+                                 .min_splits = opts->threads};
+  struct chv_split_plan *plan;
+  CHV_RETURN_IF_ERR(conn_split_plan(s->cat, &s->table, &so, &plan, err));
+  if (plan->nsplits <= 1) {
+    chv_split_plan_free(plan);
+    return CHV_OK;
+  }
+  struct par *p = chv_calloc(1, sizeof *p);
+  if (p == NULL) {
+    chv_split_plan_free(plan);
+    return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  }
+  pthread_mutex_init(&p->mu, NULL);
+  pthread_cond_init(&p->produced, NULL);
+  pthread_cond_init(&p->consumed, NULL);
+  p->scan = s;
+  p->plan = plan;
+  p->opts = *opts;
+  p->opts.threads = 0;
+  p->opts.filter = NULL;
+  p->opts.batch_rows = s->batch_rows;
+  p->nthreads = CHV_MIN(opts->threads, plan->nsplits);
+  p->splits = chv_calloc((size_t)plan->nsplits, sizeof *p->splits);
+  p->threads = chv_calloc((size_t)p->nthreads, sizeof *p->threads);
+  s->par = p;
+  if (p->splits == NULL || p->threads == NULL)
+    return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  for (int i = 0; i < p->nthreads; i++) {
+    int rc = pthread_create(&p->threads[i], NULL, par_main, p);
+    if (rc != 0)
+      return chv_error_set(err, CHV_EIO, "starting a reader thread: %s",
+                           strerror(rc));
+    p->started++;
+  }
+  return CHV_OK;
+}
+
+/* The next batch in split order. */
+static int par_next(chv_scan *s, struct chv_batch **out,
+                    struct chv_error *err) {
+  struct par *p = s->par;
+  chv_batch_close(p->lent);
+  p->lent = NULL;
+  pthread_mutex_lock(&p->mu);
+  struct chv_batch *b = NULL;
+  int rc = CHV_OK;
+  while (p->cur < p->plan->nsplits) {
+    struct par_split *slot = &p->splits[p->cur];
+    if (slot->n > 0) {
+      b = slot->q[slot->head];
+      slot->head = (slot->head + 1) % PAR_QUEUE;
+      slot->n--;
+      break;
+    }
+    if (slot->done && slot->rc != CHV_OK) {
+      rc = slot->rc;
+      *err = slot->err;
+      break;
+    }
+    if (slot->done) {
+      p->cur++;
+      continue;
+    }
+    pthread_cond_wait(&p->produced, &p->mu);
+  }
+  pthread_cond_broadcast(&p->consumed);
+  pthread_mutex_unlock(&p->mu);
+  if (rc != CHV_OK) return rc;
+  if (b == NULL) {
+    s->done = true;
+    return CHV_OK;
+  }
+  if (s->limit >= 0 && s->stats.rows + b->nrows >= s->limit) {
+    /* The last rows the limit wants: a prefix of the batch. */
+    struct chv_batch view = *b, *cut;
+    view.nrows = s->limit - s->stats.rows;
+    rc = chv_batch_copy(&view, &cut, err);
+    chv_batch_close(b);
+    if (rc != CHV_OK) return rc;
+    b = cut;
+    s->done = true;
+  }
+  pthread_mutex_lock(&p->mu);
+  s->stats.rows += b->nrows;
+  pthread_mutex_unlock(&p->mu);
+  p->lent = b;
+  *out = b;
   return CHV_OK;
 }
 
@@ -412,6 +654,7 @@ static int scan_open_split(chv_scan *s, struct chv_error *err) {
 
 int chv_scan_next(chv_scan *s, struct chv_batch **out, struct chv_error *err) {
   *out = NULL;
+  if (s->par && !s->done) return par_next(s, out, err);
   while (!s->done) {
     if (!s->reading) {
       CHV_RETURN_IF_ERR(s->split_path ? scan_open_split(s, err)
@@ -459,6 +702,7 @@ int chv_scan_next(chv_scan *s, struct chv_batch **out, struct chv_error *err) {
 
 void chv_scan_close(chv_scan *s) {
   if (s == NULL) return;
+  par_close(s->par);
   scan_close_file(s);
   chv_dirlist_free(&s->files);
   chv_strv_free(s->hidden, s->nhidden);

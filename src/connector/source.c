@@ -226,60 +226,6 @@ static char *dup_or_null(const char *s, bool *ok) {
   return d;
 }
 
-static struct chv_kv *kv_copy(const struct chv_kv *src, int n, bool *ok) {
-  if (n == 0) return NULL;
-  struct chv_kv *kv = chv_calloc((size_t)n, sizeof *kv);
-  if (kv == NULL) {
-    *ok = false;
-    return NULL;
-  }
-  for (int i = 0; i < n; i++) {
-    kv[i].key = dup_or_null(src[i].key, ok);
-    kv[i].value = dup_or_null(src[i].value, ok);
-  }
-  return kv;
-}
-
-static struct chv_column *cols_copy(const struct chv_column *src, int n,
-                                    bool *ok) {
-  if (n == 0) return NULL;
-  struct chv_column *c = chv_calloc((size_t)n, sizeof *c);
-  if (c == NULL) {
-    *ok = false;
-    return NULL;
-  }
-  for (int i = 0; i < n; i++) {
-    c[i].name = dup_or_null(src[i].name, ok);
-    c[i].type = dup_or_null(src[i].type, ok);
-    c[i].comment = dup_or_null(src[i].comment, ok);
-  }
-  return c;
-}
-
-/* A deep copy of t into *d (false when out of memory: *d is then partly
-** filled and must be freed). */
-static bool table_copy(const struct chv_table *t, struct chv_table *d) {
-  bool ok = true;
-  memset(d, 0, sizeof *d);
-  d->db = dup_or_null(t->db, &ok);
-  d->name = dup_or_null(t->name, &ok);
-  d->columns = cols_copy(t->columns, t->ncols, &ok);
-  d->ncols = d->columns ? t->ncols : 0;
-  d->pkeys = cols_copy(t->pkeys, t->npkeys, &ok);
-  d->npkeys = d->pkeys ? t->npkeys : 0;
-  d->location = dup_or_null(t->location, &ok);
-  d->type = t->type;
-  d->input_format = dup_or_null(t->input_format, &ok);
-  d->output_format = dup_or_null(t->output_format, &ok);
-  d->serde_lib = dup_or_null(t->serde_lib, &ok);
-  d->serde_params = kv_copy(t->serde_params, t->nserde_params, &ok);
-  d->nserde_params = d->serde_params ? t->nserde_params : 0;
-  d->params = kv_copy(t->params, t->nparams, &ok);
-  d->nparams = d->params ? t->nparams : 0;
-  d->create_time = t->create_time;
-  return ok;
-}
-
 void chv_source_split_free(struct chv_source_split *sp) {
   if (sp == NULL) return;
   if (sp->part_values)
@@ -304,7 +250,7 @@ static int make_split(const chv_source *s, const struct chv_split_plan *p,
                       struct chv_error *err) {
   struct chv_source_split *sp = chv_calloc(1, sizeof *sp);
   if (sp == NULL) return oom(err);
-  bool ok = table_copy(&s->table, &sp->table);
+  bool ok = conn_table_copy(&s->table, &sp->table);
   int np = sp->table.npkeys;
   if (ok && np > 0) {
     sp->part_values = chv_calloc((size_t)np, sizeof(char *));
@@ -716,7 +662,7 @@ int chv_source_split_open(const struct chv_source_split *sp,
                           struct chv_error *err) {
   *out = NULL;
   struct chv_table t;
-  if (!table_copy(&sp->table, &t)) {
+  if (!conn_table_copy(&sp->table, &t)) {
     chv_table_free(&t);
     return oom(err);
   }
