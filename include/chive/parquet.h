@@ -54,6 +54,21 @@ extern "C" {
 
 typedef struct chv_pq_reader chv_pq_reader;
 
+/* Which split of a file reads a row group: the one whose byte range holds
+** the group's anchor offset.  Each group has one anchor, so splits that
+** cover a file read each of its row groups once, wherever they are cut. */
+enum chv_pq_range_rule {
+  /* The group's midpoint: where its first column chunk starts (its
+  ** dictionary page when that comes first) plus half the group's
+  ** compressed size (total_compressed_size, else the chunks' sum).  This
+  ** is parquet-mr's range filter, which Flink's vectorized Parquet reader
+  ** (and Spark's) use.  The default. */
+  CHV_PQ_RANGE_MIDPOINT,
+  /* The first data page of the group's first column chunk, as Hive's
+  ** ParquetRecordReaderBase (the mapred reader) decides. */
+  CHV_PQ_RANGE_FIRST_DATA_PAGE
+};
+
 /* Plain values; chv_pq_read_options_init() gives the defaults. */
 struct chv_pq_read_options {
   /* The table's data columns (a STRUCT), borrowed: the reader's columns
@@ -77,11 +92,18 @@ struct chv_pq_read_options {
   int64_t max_page_bytes;  /* largest page accepted, after decompression,
                               and most level entries (values and NULLs) in
                               one page; 0 = 1 GiB */
+  /* A split: read only the row groups whose anchor (range_rule) lies in
+  ** [range_start, range_start + range_length); range_length <= 0: to the
+  ** end of the file.  An anchor a damaged footer puts outside the file is
+  ** taken as the nearest byte of the file, so no group is lost. */
+  int64_t range_start;
+  int64_t range_length;
+  enum chv_pq_range_rule range_rule;
 };
 
 struct chv_pq_read_stats {
   int64_t rows;              /* rows produced */
-  int row_groups;            /* in the file */
+  int row_groups;            /* in the file, or in the range read */
   int row_groups_skipped;    /* by the predicates: the statistics (decided
                                 at open), the page index (as the scan
                                 reaches the group) */

@@ -178,7 +178,8 @@ struct chv_pq_reader {
   int *leaf_of_col;        /* file column -> index in leaves, or -1 */
   chv_arena *arena;        /* rnodes and their names */
   chv_block_ctx *bctx;
-  bool *skip;            /* per row group: ruled out by predicates */
+  bool *skip;            /* per row group: outside the range, or ruled out
+                            by predicates */
   int next_rg;           /* next row group to consider */
   int cur_rg;            /* row group being read, or -1 */
   int64_t rg_rows;       /* its rows */

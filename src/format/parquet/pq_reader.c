@@ -16,6 +16,12 @@
 ** missing from the file reads the levels of one leaf below it, to know
 ** where it is NULL.  Nothing else of the file is read.
 **
+** Ranges.  A reader of a split (opts.range_start/_length) reads the row
+** groups whose anchor lies in the range: by default the group's midpoint,
+** as parquet-mr's range filter places it, or the first data page of its
+** first column as Hive's record reader does (enum chv_pq_range_rule,
+** rg_anchor()).  The others are never looked at, nor counted in the stats.
+**
 ** Predicates.  Each row group is tested at open against the conjunction
 ** opts.preds using its column chunks' statistics (skip_row_group()): a
 ** group is skipped only when one predicate provably matches none of its
@@ -840,6 +846,53 @@ static int plan_row_group(chv_pq_reader *r, int g, struct chv_error *err) {
   return rc;
 }
 
+/* ---- ranges ------------------------------------------------------------ */
+
+/* The byte of the file that decides which split reads row group g (enum
+** chv_pq_range_rule), kept inside the file. */
+static int64_t rg_anchor(const chv_pq_reader *r,
+                         const struct chv_pq_row_group *g) {
+  const struct chv_pq_column_meta *cm =
+      g->ncolumns > 0 ? g->columns[0].meta_data : NULL;
+  int64_t at;
+  if (cm == NULL) {
+    at = g->has_file_offset ? g->file_offset : 0;
+  } else if (r->o.range_rule == CHV_PQ_RANGE_FIRST_DATA_PAGE) {
+    at = cm->data_page_offset;
+  } else {
+    /* parquet-mr's getOffset(): the dictionary page when it comes first
+    ** (a dictionary_page_offset of 0 included, as parquet-mr takes it). */
+    int64_t start = cm->data_page_offset;
+    if (cm->has_dictionary_page_offset && start > cm->dictionary_page_offset)
+      start = cm->dictionary_page_offset;
+    int64_t size = 0;
+    if (g->has_total_compressed_size) {
+      size = g->total_compressed_size;
+    } else {
+      for (int c = 0; c < g->ncolumns; c++) {
+        const struct chv_pq_column_meta *m = g->columns[c].meta_data;
+        if (m && m->total_compressed_size > 0 &&
+            size <= INT64_MAX - m->total_compressed_size)
+          size += m->total_compressed_size;
+      }
+    }
+    if (size < 0) size = 0;
+    at = start < 0 || size / 2 > INT64_MAX - start ? start : start + size / 2;
+  }
+  if (at >= r->file_size) at = r->file_size - 1;
+  return at < 0 ? 0 : at;
+}
+
+/* Whether row group g belongs to the range of the options. */
+static bool in_range(const chv_pq_reader *r,
+                     const struct chv_pq_row_group *g) {
+  int64_t start = r->o.range_start > 0 ? r->o.range_start : 0;
+  if (r->o.range_start <= 0 && r->o.range_length <= 0) return true;
+  int64_t at = rg_anchor(r, g);
+  if (at < start) return false;
+  return r->o.range_length <= 0 || at - start < r->o.range_length;
+}
+
 /* ---- opening ----------------------------------------------------------- */
 
 int chv_pq_reader_open(const struct chv_fs *fs, const char *path,
@@ -876,7 +929,6 @@ int chv_pq_reader_open(const struct chv_fs *fs, const char *path,
   r->st.bytes_read += CHV_MIN(r->file_size, (int64_t)CHV_PQ_FOOTER_READ_SIZE);
   if (r->meta->footer_length + 8 > CHV_PQ_FOOTER_READ_SIZE)
     r->st.bytes_read += r->meta->footer_length;
-  r->st.row_groups = r->meta->nrow_groups;
   if ((rc = chv_pq_hive_schema_open(r->meta, r->path, &r->hive, err)) != CHV_OK)
     goto out_close;
   r->leaf_of_col = chv_malloc(sizeof(int) * (size_t)(r->meta->nleaves + 1));
@@ -974,7 +1026,13 @@ int chv_pq_reader_open(const struct chv_fs *fs, const char *path,
     rc = oom(err);
     goto out_close;
   }
+  r->st.row_groups = 0;
   for (int g = 0; g < r->meta->nrow_groups; g++) {
+    if (!in_range(r, &r->meta->row_groups[g])) {
+      r->skip[g] = true;
+      continue;
+    }
+    r->st.row_groups++;
     for (int i = 0; i < r->o.npreds && !r->skip[g]; i++)
       r->skip[g] = rules_out(r, &r->preds[i], g);
     if (r->skip[g]) r->st.row_groups_skipped++;

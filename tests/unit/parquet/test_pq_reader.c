@@ -7,7 +7,9 @@
 ** projection, table schemas (missing columns, widening, names without
 ** case, CHAR/VARCHAR), predicates skipping row groups, page checksums,
 ** levels that contradict each other, dictionaries, v1 and v2 pages on
-** files written page by page (pq_build.h); mutated fixtures never crash;
+** files written page by page (pq_build.h); split ranges cut anywhere read
+** every row once, each split the row groups anchored in it (midpoint or
+** first data page); mutated fixtures never crash;
 ** every allocation failing in turn gives CHV_ENOMEM. */
 #include "chv_test.h"
 #include "pq_build.h"
@@ -17,6 +19,7 @@
 
 #include <dirent.h>
 #include <math.h>
+#include <sys/stat.h>
 
 /* ---- helpers ----------------------------------------------------------- */
 
@@ -1470,6 +1473,219 @@ static void test_out_of_memory(void) {
   }
 }
 
+/* ---- split ranges ------------------------------------------------------ */
+
+#define RANGE_ROWS 30000
+
+/* The cut points' own generator (the mutations keep their sequence). */
+static uint64_t rrng_state = 0x9E3779B97F4A7C15ull;
+static uint64_t rrnd(void) {
+  rrng_state ^= rrng_state << 13;
+  rrng_state ^= rrng_state >> 7;
+  rrng_state ^= rrng_state << 17;
+  return rrng_state;
+}
+
+/* (id bigint, s string, d double) in many small row groups, s dictionary
+** encoded (its chunks start with a dictionary page) and id first, written
+** by chive's writer; ids 0..RANGE_ROWS-1 in order. */
+static void write_ranges_file(const char *path) {
+  struct chv_error err;
+  struct chv_type *schema;
+  CHV_REQUIRE_OK(chv_type_parse_columns("s string, id bigint, d double",
+                                        &schema, &err), &err);
+  struct chv_pq_write_options o;
+  chv_pq_write_options_init(&o);
+  o.block_size = 6000;
+  o.page_size = 2048;
+  chv_pq_writer *w;
+  CHV_REQUIRE_OK(chv_pq_writer_open(chv_fs_local(), path, schema, &o, &w,
+                                    &err), &err);
+  struct chv_batch *b;
+  CHV_REQUIRE_OK(chv_batch_open(schema, 1000, &b, &err), &err);
+  for (int64_t id = 0; id < RANGE_ROWS; id++) {
+    char text[16];
+    int n = snprintf(text, sizeof text, "k%d", (int)(id % 37));
+    double d = (double)(id * 7 % 1000) / 8;
+    CHV_REQUIRE_OK(chv_vector_append_string(b->cols[0], text, (size_t)n, &err),
+                   &err);
+    CHV_REQUIRE_OK(chv_vector_append_value(b->cols[1], &id, &err), &err);
+    CHV_REQUIRE_OK(chv_vector_append_value(b->cols[2], &d, &err), &err);
+    if (++b->nrows == 1000 || id == RANGE_ROWS - 1) {
+      CHV_REQUIRE_OK(chv_pq_writer_write(w, b, &err), &err);
+      chv_batch_reset(b);
+    }
+  }
+  CHV_REQUIRE_OK(chv_pq_writer_finish(w, NULL, &err), &err);
+  chv_pq_writer_close(w);
+  chv_batch_close(b);
+  chv_type_free(schema);
+}
+
+static const char *ranges_file(void) {
+  static char path[800];
+  if (path[0]) return path;
+  snprintf(path, sizeof path, "%s", tmpfile_path("ranges.parquet"));
+  write_ranges_file(path);
+  struct stat st;
+  if (stat(path, &st) != 0 || st.st_size == 0) path[0] = '\0';
+  return path;
+}
+
+/* Each row group's anchor worked out from the footer: parquet-mr's
+** midpoint (getOffset() of the first chunk plus half the group's
+** compressed size) or Hive's first data page of the first chunk. */
+static int64_t *anchors(const char *path, enum chv_pq_range_rule rule,
+                        int *n, int64_t *size) {
+  struct chv_error err;
+  struct chv_file *f;
+  struct chv_pq_file_meta *m;
+  if (chv_fs_local()->open(chv_fs_local(), path, &f, &err) != CHV_OK ||
+      chv_file_size(f, size, &err) != CHV_OK ||
+      chv_pq_footer_read(f, *size, path, &m, &err) != CHV_OK) {
+    fprintf(stderr, "%s: %s\n", path, err.msg);
+    exit(1);
+  }
+  int64_t *a = chv_calloc((size_t)m->nrow_groups + 1, sizeof *a);
+  for (int g = 0; g < m->nrow_groups; g++) {
+    const struct chv_pq_row_group *rg = &m->row_groups[g];
+    const struct chv_pq_column_meta *cm = rg->columns[0].meta_data;
+    if (rule == CHV_PQ_RANGE_FIRST_DATA_PAGE) {
+      a[g] = cm->data_page_offset;
+      continue;
+    }
+    int64_t off = cm->data_page_offset;
+    if (cm->has_dictionary_page_offset && cm->dictionary_page_offset < off)
+      off = cm->dictionary_page_offset;
+    int64_t total = 0;
+    for (int c = 0; c < rg->ncolumns; c++)
+      total += rg->columns[c].meta_data->total_compressed_size;
+    if (rg->has_total_compressed_size) CHV_CHECK_EQ_INT(rg->total_compressed_size, total);
+    a[g] = off + total / 2;
+  }
+  *n = m->nrow_groups;
+  chv_pq_file_meta_close(m);
+  chv_file_close(f);
+  return a;
+}
+
+/* Read the ids of [start, start + len) into seen (each must be new) and
+** check the split reads exactly the groups whose anchor lies in it. */
+static void read_range(const char *path, enum chv_pq_range_rule rule,
+                       int64_t start, int64_t len, const int64_t *anchor,
+                       int ngroups, uint8_t *seen, int64_t *total) {
+  struct chv_pq_read_options o;
+  chv_pq_read_options_init(&o);
+  static const char *const cols[] = {"id"};
+  o.columns = cols;
+  o.ncolumns = 1;
+  o.range_start = start;
+  o.range_length = len;
+  o.range_rule = rule;
+  struct chv_error err;
+  chv_pq_reader *r;
+  CHV_REQUIRE_OK(chv_pq_reader_open(chv_fs_local(), path, &o, &r, &err), &err);
+  struct chv_batch *b;
+  CHV_REQUIRE_OK(chv_batch_open(chv_pq_reader_schema(r), 777, &b, &err), &err);
+  int64_t n, rows = 0;
+  while (chv_pq_reader_next(r, b, &n, &err) == CHV_OK && n > 0) {
+    const int64_t *ids = b->cols[0]->data;
+    for (int64_t k = 0; k < n; k++) {
+      CHV_REQUIRE(ids[k] >= 0 && ids[k] < RANGE_ROWS);
+      CHV_CHECK(!seen[ids[k]]);
+      seen[ids[k]] = 1;
+    }
+    rows += n;
+  }
+  int want = 0;
+  for (int g = 0; g < ngroups; g++)
+    want += anchor[g] >= start && anchor[g] < start + len;
+  struct chv_pq_read_stats st;
+  chv_pq_reader_stats(r, &st);
+  CHV_CHECK_EQ_INT(st.row_groups, want);
+  CHV_CHECK_EQ_INT(st.rows, rows);
+  *total += rows;
+  chv_batch_close(b);
+  chv_pq_reader_close(r);
+}
+
+/* Splits cut at arbitrary points (at anchors, next to them, at the first
+** and last byte, inside the footer, randomly) read every row once under
+** either rule, each split reading the groups anchored in it. */
+static void test_ranges(void) {
+  const char *path = ranges_file();
+  CHV_REQUIRE(path[0]);
+  for (int rule = 0; rule < 2; rule++) {
+    int ng;
+    int64_t size;
+    int64_t *anchor = anchors(path, (enum chv_pq_range_rule)rule, &ng, &size);
+    CHV_REQUIRE(ng >= 20);
+    uint8_t *seen = chv_calloc(RANGE_ROWS, 1);
+    for (int round = 0; round < 40; round++) {
+      /* Sorted distinct cut points in (0, size). */
+      int64_t cuts[64];
+      int nc = 0;
+      int want = round < 4 ? round * 7 : 1 + (int)(rrnd() % 40);
+      while (nc < want) {
+        int64_t c;
+        switch (rrnd() % 4) {
+        case 0: c = anchor[rrnd() % (uint64_t)ng]; break;
+        case 1: c = anchor[rrnd() % (uint64_t)ng] + 1; break;
+        case 2: c = rrnd() % 2 ? 1 : size - 1; break;
+        default: c = 1 + (int64_t)(rrnd() % (uint64_t)(size - 1)); break;
+        }
+        bool dup = c <= 0 || c >= size;
+        for (int k = 0; k < nc && !dup; k++) dup = cuts[k] == c;
+        if (!dup) cuts[nc++] = c;
+      }
+      for (int i = 1; i < nc; i++)
+        for (int j = i; j > 0 && cuts[j - 1] > cuts[j]; j--) {
+          int64_t t = cuts[j];
+          cuts[j] = cuts[j - 1];
+          cuts[j - 1] = t;
+        }
+      memset(seen, 0, RANGE_ROWS);
+      int64_t total = 0, at = 0;
+      for (int k = 0; k <= nc; k++) {
+        int64_t end = k < nc ? cuts[k] : size;
+        read_range(path, (enum chv_pq_range_rule)rule, at, end - at, anchor,
+                   ng, seen, &total);
+        at = end;
+      }
+      CHV_CHECK_EQ_INT(total, RANGE_ROWS);
+    }
+    chv_free(seen);
+    chv_free(anchor);
+  }
+  int ng;
+  int64_t size;
+  int64_t *mid = anchors(path, CHV_PQ_RANGE_MIDPOINT, &ng, &size);
+  int64_t *first = anchors(path, CHV_PQ_RANGE_FIRST_DATA_PAGE, &ng, &size);
+  /* The rules differ on every group: half a group lies past its first
+  ** data page. */
+  for (int g = 0; g < ng; g++) CHV_CHECK(mid[g] > first[g]);
+  /* A range holding no anchor reads nothing; range_length <= 0 reads to
+  ** the end; the whole file is every group. */
+  uint8_t *seen = chv_calloc(RANGE_ROWS, 1);
+  int64_t total = 0;
+  read_range(path, CHV_PQ_RANGE_MIDPOINT, mid[3] + 1, mid[4] - mid[3] - 1,
+             mid, ng, seen, &total);
+  CHV_CHECK_EQ_INT(total, 0);
+  struct chv_pq_read_options o;
+  chv_pq_read_options_init(&o);
+  o.range_start = mid[ng - 2];
+  int64_t rows;
+  struct chv_error err;
+  CHV_REQUIRE_OK(read_jsonl(path, &o, 4096, NULL, &rows, &err), &err);
+  CHV_CHECK(rows > 0 && rows < RANGE_ROWS);
+  o.range_start = 0;
+  CHV_REQUIRE_OK(read_jsonl(path, &o, 4096, NULL, &rows, &err), &err);
+  CHV_CHECK_EQ_INT(rows, RANGE_ROWS);
+  chv_free(seen);
+  chv_free(mid);
+  chv_free(first);
+}
+
 CHV_TEST_MAIN("pq_reader", test_fixtures_expected,
               test_byte_stream_split_extended, test_lz4_legacy,
               test_map_no_value, test_large_brotli, test_malformed_fixtures,
@@ -1477,4 +1693,4 @@ CHV_TEST_MAIN("pq_reader", test_fixtures_expected,
               test_predicates_sort_columns, test_predicates, test_page_index,
               test_page_index_damaged, test_page_skipping,
               test_records_across_pages, test_bad_levels, test_dictionary,
-              test_mutations, test_out_of_memory)
+              test_ranges, test_mutations, test_out_of_memory)
