@@ -833,10 +833,185 @@ static void test_nesting_limits(void) {
   CHV_CHECK_EQ_INT(o.nlevels, 154);
 }
 
+/* ---- split ranges against Hadoop's LineRecordReader --------------------- */
+
+/* The lines of data[0, n) as Hadoop's LineReader ends them ('\n', "\r\n"
+** or a lone '\r'; the last may be unterminated): starts and contents. */
+struct model_line {
+  int64_t start;
+  int64_t len; /* without the terminator */
+};
+
+static int model_lines(const char *data, int64_t n, struct model_line *out,
+                       int max) {
+  int k = 0;
+  int64_t i = 0;
+  while (i < n && k < max) {
+    int64_t s = i;
+    while (i < n && data[i] != '\n' && data[i] != '\r') i++;
+    out[k].start = s;
+    out[k].len = i - s;
+    k++;
+    if (i < n && data[i] == '\r' && i + 1 < n && data[i + 1] == '\n') i++;
+    if (i < n) i++;
+  }
+  return k;
+}
+
+/* What LineRecordReader gives the split [start, start + len): from a split
+** at 0 every line starting at or before its end; from any other split, the
+** line it starts in (or at) is discarded and the lines after it are read
+** while they start at or before the end.  As JSON Lines of one string. */
+static void model_split(const char *data, const struct model_line *lines,
+                        int nlines, int64_t start, int64_t len,
+                        struct chv_buf *out) {
+  for (int k = 0; k < nlines; k++) {
+    int64_t s = lines[k].start;
+    bool mine = start == 0 ? s <= start + len : s > start && s <= start + len;
+    if (!mine) continue;
+    chv_buf_puts(out, "{\"s\":\"");
+    chv_buf_append(out, data + s, (size_t)lines[k].len);
+    chv_buf_puts(out, "\"}\n");
+  }
+}
+
+/* Reads split [start, start + len) of path and compares it with the model;
+** appends what was read to all. */
+static bool check_split(const char *path, const char *data,
+                        const struct model_line *lines, int nlines,
+                        int64_t start, int64_t len, size_t bufsize,
+                        struct chv_buf *all) {
+  struct chv_text_options o;
+  chv_text_options_init(&o);
+  o.range_start = start;
+  o.range_length = len;
+  o.buffer_size = bufsize;
+  struct chv_error err;
+  char *got = read_jsonl(path, "s string", &o, NULL, 5, &err);
+  if (got == NULL) {
+    fprintf(stderr, "split %lld+%lld: %s\n", (long long)start,
+            (long long)len, err.msg);
+    return false;
+  }
+  struct chv_buf want;
+  chv_buf_init(&want);
+  model_split(data, lines, nlines, start, len, &want);
+  bool same = strcmp(got, want.data ? want.data : "") == 0;
+  if (!same)
+    fprintf(stderr, "split %lld+%lld: read\n%s\nwanted\n%s\n",
+            (long long)start, (long long)len, got, want.data ? want.data : "");
+  chv_buf_puts(all, got);
+  chv_buf_free(&want);
+  chv_free(got);
+  return same;
+}
+
+/* Reads the file cut at cuts[0..n) (sorted, inside the file) and checks
+** every split against the model and the union against the whole file. */
+static void check_cuts(const char *path, const char *data, int64_t size,
+                       const struct model_line *lines, int nlines,
+                       const int64_t *cuts, int n, size_t bufsize,
+                       const char *whole) {
+  struct chv_buf all;
+  chv_buf_init(&all);
+  int64_t at = 0;
+  bool ok = true;
+  for (int k = 0; k <= n && ok; k++) {
+    int64_t end = k < n ? cuts[k] : size;
+    ok = check_split(path, data, lines, nlines, at, end - at, bufsize, &all);
+    at = end;
+  }
+  CHV_CHECK(ok);
+  CHV_CHECK_STREQ(all.data ? all.data : "", whole);
+  chv_buf_free(&all);
+}
+
+static uint64_t cut_rng = 0x2545F4914F6CDD1Dull;
+static uint64_t cut_rnd(void) {
+  cut_rng ^= cut_rng << 13;
+  cut_rng ^= cut_rng >> 7;
+  cut_rng ^= cut_rng << 17;
+  return cut_rng;
+}
+
+/* Every set of one or two cut points of a small file with every kind of
+** line end, empty lines and an unterminated last line; then random cut
+** sets (cuts at line starts, on either byte of "\r\n", at the last byte)
+** of a larger one read through a small buffer: each split reads the lines
+** Hadoop's LineRecordReader gives it, and together every line once. */
+static void test_split_cut_points(void) {
+  const char small[] = "ab\ncd\r\n\r\nefg\rh\n\nij\r\r\nklmno\r\npq";
+  int64_t n = (int64_t)sizeof small - 1;
+  const char *path = write_tmp("cuts.txt", small, (size_t)n);
+  struct model_line lines[4096];
+  int nl = model_lines(small, n, lines, 4096);
+  struct chv_buf whole;
+  chv_buf_init(&whole);
+  model_split(small, lines, nl, 0, n, &whole);
+  CHV_CHECK_EQ_INT(nl, 10);
+  for (int64_t a = 1; a < n; a++) {
+    check_cuts(path, small, n, lines, nl, &a, 1, 64, whole.data);
+    for (int64_t b = a + 1; b < n; b++) {
+      int64_t c[2] = {a, b};
+      check_cuts(path, small, n, lines, nl, c, 2, 64, whole.data);
+    }
+  }
+  chv_buf_free(&whole);
+
+  /* Lines of 0 to 300 bytes with random ends, the last unterminated. */
+  struct chv_buf text;
+  chv_buf_init(&text);
+  for (int i = 0; i < 400; i++) {
+    int len = (int)(cut_rnd() % 8 == 0 ? 0 : cut_rnd() % 300);
+    for (int k = 0; k < len; k++) chv_buf_putc(&text, (char)('a' + (i + k) % 26));
+    if (i == 399) break;
+    switch (cut_rnd() % 3) {
+    case 0: chv_buf_puts(&text, "\n"); break;
+    case 1: chv_buf_puts(&text, "\r\n"); break;
+    default: chv_buf_puts(&text, "\r"); break;
+    }
+  }
+  chv_buf_puts(&text, "tail");
+  n = (int64_t)text.len;
+  path = write_tmp("cuts2.txt", text.data, text.len);
+  nl = model_lines(text.data, n, lines, 4096);
+  chv_buf_init(&whole);
+  model_split(text.data, lines, nl, 0, n, &whole);
+  for (int round = 0; round < 150; round++) {
+    int64_t cuts[80];
+    int nc = 0, want = 1 + (int)(cut_rnd() % 60);
+    while (nc < want) {
+      int64_t c;
+      const struct model_line *l = &lines[cut_rnd() % (uint64_t)nl];
+      switch (cut_rnd() % 5) {
+      case 0: c = l->start; break;                 /* a line start */
+      case 1: c = l->start + l->len; break;        /* its terminator */
+      case 2: c = l->start + l->len + 1; break;    /* "\n" of "\r\n" */
+      case 3: c = n - 1; break;                    /* the last byte */
+      default: c = 1 + (int64_t)(cut_rnd() % (uint64_t)(n - 1)); break;
+      }
+      bool dup = c <= 0 || c >= n;
+      for (int k = 0; k < nc && !dup; k++) dup = cuts[k] == c;
+      if (!dup) cuts[nc++] = c;
+    }
+    for (int i = 1; i < nc; i++)
+      for (int j = i; j > 0 && cuts[j - 1] > cuts[j]; j--) {
+        int64_t t = cuts[j];
+        cuts[j] = cuts[j - 1];
+        cuts[j - 1] = t;
+      }
+    check_cuts(path, text.data, n, lines, nl, cuts, nc,
+               round % 2 ? 64 : 4096, whole.data);
+  }
+  chv_buf_free(&whole);
+  chv_buf_free(&text);
+}
+
 CHV_TEST_MAIN("text", test_primitives_default, test_malformed_counted,
               test_custom_delimiters, test_escapes, test_nested_deep,
               test_extra_missing_fields, test_line_ends,
               test_compressed_variants, test_splits, test_splits_crlf,
+              test_split_cut_points,
               test_projection, test_writer_roundtrip,
               test_writer_escapes_nested, test_many_batches_long_lines,
               test_jsonl_format, test_base64, test_number_fast_paths,
