@@ -95,13 +95,14 @@ struct conn_read_args {
                                    groups and stripes by it */
   int npreds;
   /* A split: the byte range [range_start, range_start + range_length) of
-  ** the file; range_length < 0: the whole file.  ORC reads the stripes
-  ** starting in it. */
+  ** the file; range_length < 0: the whole file.  Text reads the lines
+  ** Hadoop's LineRecordReader gives the split (a compressed file whole from
+  ** the split at 0), Parquet the row groups whose midpoint lies in it, ORC
+  ** the stripes starting in it. */
   int64_t range_start;
   int64_t range_length;
 };
-/* Open path for reading.  A range of a file whose format cannot read one
-** yet is CHV_ENOTSUP. */
+/* Open path for reading (a range of it). */
 int conn_reader_open(const struct conn_format *f, const struct chv_fs *fs,
                      const char *path, const struct conn_read_args *a,
                      struct conn_reader *r, struct chv_error *err);

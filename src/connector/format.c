@@ -8,6 +8,10 @@
 ** are CHV_ENOTSUP naming the classes.  ORC tables (OrcSerde,
 ** OrcInputFormat) go to format/orc the same way.
 **
+** A reader of a split reads what Flink's reader of that split reads: the
+** lines Hadoop's LineRecordReader gives it (text), the row groups whose
+** midpoint lies in it (Parquet), the stripes starting in it (ORC).
+**
 ** Parquet writer options come from the table's properties over the job's
 ** configuration (conn_table_option): parquet.compression, parquet.block.size,
 ** parquet.page.size, parquet.enable.dictionary, and the writer's own keys
@@ -167,10 +171,6 @@ int conn_reader_open(const struct conn_format *f, const struct chv_fs *fs,
       r->names[i] = a->file_schema->names[a->cols[i]];
   }
   if (f->kind == CONN_FMT_PARQUET) {
-    if (!whole)
-      return chv_error_set(err, CHV_ENOTSUP,
-                           "%s: byte ranges of Parquet files are not read yet",
-                           path);
     struct chv_pq_read_options o;
     chv_pq_read_options_init(&o);
     o.table_schema = a->file_schema;
@@ -179,6 +179,13 @@ int conn_reader_open(const struct conn_format *f, const struct chv_fs *fs,
     o.preds = a->preds;
     o.npreds = a->npreds;
     o.batch_rows = a->batch_rows;
+    if (!whole) {
+      /* The row groups whose midpoint lies in the range, as Flink's
+      ** vectorized reader takes them (docs/splits.md). */
+      o.range_start = a->range_start;
+      o.range_length = a->range_length;
+      o.range_rule = CHV_PQ_RANGE_MIDPOINT;
+    }
     return chv_pq_reader_open(fs, path, &o, &r->pq, err);
   }
   if (f->kind == CONN_FMT_ORC) {
@@ -196,14 +203,14 @@ int conn_reader_open(const struct conn_format *f, const struct chv_fs *fs,
     }
     return chv_orc_reader_open(fs, path, &o, &r->orc, err);
   }
-  if (!whole)
-    return chv_error_set(err, CHV_ENOTSUP,
-                         "%s: byte ranges of text files are not read yet",
-                         path);
   struct chv_text_options o = f->text;
   o.columns = a->cols;
   o.ncolumns = a->ncols;
   o.batch_rows = a->batch_rows;
+  /* The lines Hadoop's LineRecordReader gives the split; a compressed file
+  ** is read whole by the split starting at 0. */
+  o.range_start = whole ? 0 : a->range_start;
+  o.range_length = whole ? -1 : a->range_length;
   return chv_text_reader_open(fs, path, a->file_schema, &o, &r->text, err);
 }
 
