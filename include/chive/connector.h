@@ -10,6 +10,7 @@
 **   chv_scan_export_stream()  a scan as an Arrow C Stream (ArrowArrayStream)
 **   chv_part_value_append()   a partition value string onto a typed vector
 **   chv_split_plan_open()/_free()  the splits of a scan, as Flink plans them
+**   chv_split_infer_parallelism()  reader threads of a scan, as Flink infers
 **
 ** Thread safety: a sink or scan belongs to one thread at a time.  Several
 ** processes may scan while one commits; a commit is seen whole or not at
@@ -211,8 +212,10 @@ CHV_API void chv_scan_close(chv_scan *s);
 /* ---- splits -------------------------------------------------------------- */
 
 /* A part of a scan that one reader reads on its own: a byte range of one
-** file.  A columnar reader reads the units (ORC stripes) whose first byte
-** lies in the range; a split of a whole file is [0, file_size). */
+** file.  The reader of a split reads what belongs to the range: the lines
+** Hadoop's LineRecordReader gives it (text), the row groups whose midpoint
+** lies in it (Parquet), the stripes starting in it (ORC); a split of a
+** whole file is [0, file_size). */
 struct chv_split {
   char *path;        /* the file (owned) */
   int64_t start;     /* first byte */
@@ -233,14 +236,25 @@ struct chv_split_plan {
   int64_t max_split_bytes;
   int64_t total_weighted;          /* sum of (entry size + open cost) */
   int64_t min_splits;              /* n of the formula */
+  /* Text and Parquet tables: the inputs of Hadoop's formula (below). */
+  int64_t num_splits;              /* numSplits: min_splits, 1 while
+                                      parallelism is being inferred */
+  int64_t block_size;              /* blockSize */
 };
+
+/* The block size of local files in Hadoop's split formula: the local file
+** system's (fs.local.block.size, 32 MiB). */
+#define CHV_SPLIT_BLOCK_SIZE ((int64_t)32 << 20)
 
 struct chv_split_options {
   const struct chv_part_filter *filter; /* on partition keys; NULL = all */
   /* Flink's minNumSplits, the source's parallelism; <= 0: parallelism is
-  ** being inferred, and the formula takes infer-source-parallelism.max. */
+  ** being inferred, and ORC's formula takes infer-source-parallelism.max,
+  ** Hadoop's numSplits 1. */
   int min_splits;
   const chv_config *cfg; /* options (NULL: table properties and defaults) */
+  /* Text and Parquet: the files' block size; <= 0: CHV_SPLIT_BLOCK_SIZE. */
+  int64_t block_size;
 };
 
 /* Plan the splits of a scan of db.table as Flink's Hive source plans them
@@ -251,8 +265,12 @@ struct chv_split_options {
 ** n)), n = min_splits (or infer-source-parallelism.max); then each file's
 ** stripes are read from its tail (load-partition-splits.thread-num threads)
 ** and packed in file order into splits that end at the first stripe
-** reaching maxSplitBytes, as Hive's OrcInputFormat packs them.  Other
-** formats: one split per file.  Files of writes in progress are left out,
+** reaching maxSplitBytes, as Hive's OrcInputFormat packs them.  Text and
+** Parquet: Hadoop's FileInputFormat sizing per partition, splitSize =
+** max(1, min(partition bytes / n, block_size)), a file cut into splitSize
+** pieces while more than 1.1 of them are left; an empty file is one empty
+** split and a compressed text file (.gz, .bz2, .deflate, .lz4, .snappy,
+** .zst) one whole split.  Files of writes in progress are left out,
 ** sub-folders are read as read-partition-with-subdirectory.enabled says.
 ** Errors name the file (not ORC, damaged) or the option.  out: free with
 ** chv_split_plan_free(). */
@@ -262,6 +280,55 @@ CHV_API int chv_split_plan_open(chv_catalog *cat, const char *db,
                                 struct chv_split_plan **out,
                                 struct chv_error *err);
 CHV_API void chv_split_plan_free(struct chv_split_plan *p);
+
+/* What the parallelism of a batch scan is inferred from. */
+struct chv_parallelism_options {
+  const struct chv_part_filter *filter; /* on partition keys; NULL = all */
+  /* Flink's table.exec.resource.default-parallelism, the parallelism when
+  ** nothing is inferred; <= 0: the machine's online CPUs (chive has no
+  ** cluster whose default Flink would take). */
+  int default_parallelism;
+  int64_t limit;         /* a pushed LIMIT; < 0: none */
+  const chv_config *cfg; /* options (NULL: table properties and defaults) */
+  int64_t block_size;    /* as in struct chv_split_options */
+};
+
+/* The inference and its inputs. */
+struct chv_parallelism {
+  int parallelism;   /* reader threads for the scan, >= 1 */
+  bool inferred;     /* inference ran (its switch on, its mode not none) */
+  int max;           /* its bound: infer-source-parallelism.max (static),
+                        the default parallelism or less (dynamic); 0 when
+                        inference did not run */
+  int64_t entries;   /* top-level entries of the pruned partition folders;
+                        -1 when inference did not run */
+  int64_t splits;    /* splits planned for inference; -1 when not planned */
+};
+
+/* The number of reader threads for a batch scan of db.table, as Flink's
+** Hive source infers its parallelism (docs/splits.md):
+**
+**   1. p = the default parallelism;
+**   2. when table.exec.hive.infer-source-parallelism is true and
+**      table.exec.hive.infer-source-parallelism.mode is not none: the
+**      top-level entries of the pruned partition folders are counted
+**      (calculate-partition-size.thread-num threads); if they reach max,
+**      p = max, else p = min(splits, max), the splits planned as for
+**      inference (min_splits <= 0) with ORC's n = max.  In static
+**      mode max is infer-source-parallelism.max; in dynamic mode, which
+**      Flink leaves to its adaptive scheduler, chive infers at the same
+**      point with max = min(infer-source-parallelism.max when it is set,
+**      else the default parallelism; the default parallelism);
+**   3. a pushed LIMIT: p = min(p, limit / 1000);
+**   4. p = max(1, p).
+**
+** Errors as chv_split_plan_open(). */
+CHV_API int chv_split_infer_parallelism(chv_catalog *cat, const char *db,
+                                        const char *table,
+                                        const struct chv_parallelism_options
+                                            *opts,
+                                        struct chv_parallelism *out,
+                                        struct chv_error *err);
 
 /* The rest of the scan as an Arrow C Stream (see chive/arrow_abi.h): its
 ** schema is chv_scan_schema() exported as a "+s" struct, and each

@@ -10,13 +10,40 @@
 ** and each file's stripes, read from its tail on load-partition-splits
 ** .thread-num threads, are packed in file order into splits: a split ends
 ** with the first stripe that brings it to maxSplitBytes, as the ETL
-** strategy of Hive's OrcInputFormat packs them.  Other formats get one
-** split per file.
+** strategy of Hive's OrcInputFormat packs them.
+**
+** Text and Parquet tables get what Hadoop's FileInputFormat.getSplits()
+** gives the partition's InputFormat, per partition (Flink asks each
+** partition on its own):
+**
+**   goal      = partition bytes / max(n, 1)
+**   splitSize = max(1, min(goal, blockSize))
+**
+** and a file is cut into splitSize pieces while what is left is more than
+** SPLIT_SLOP (1.1) pieces; the rest is its last split.  An empty file is one
+** empty split; a text file a codec compresses (by its name, as Hadoop's
+** CompressionCodecFactory picks one) is one whole split.  Readers then
+** take the lines (text) or row groups (Parquet) that belong to each range.
+**
+** Parallelism inference (chv_split_infer_parallelism()) follows Flink's
+** HiveParallelismInference: the default parallelism, or with inference on
+** the bound when the partition folders hold at least that many entries,
+** else the splits planned for inference (capped by the bound); then one
+** reader per thousand rows of a pushed LIMIT at most, and at least one.
+**
+** INTERFACE: chv_split_plan_open(), chv_split_plan_free(),
+** chv_split_infer_parallelism() (chive/connector.h); conn_split_plan()
+** (connector_int.h).
 */
 #include "connector/connector.h"
 #include "connector/connector_int.h"
 
 #include <stdlib.h>
+#include <unistd.h>
+
+/* Hadoop's FileInputFormat.SPLIT_SLOP: a file's last split may be this many
+** split sizes long. */
+#define SPLIT_SLOP 1.1
 
 /* One file to cut into splits. */
 struct plan_file {
@@ -30,7 +57,10 @@ struct plan_file {
 
 struct planner {
   struct chv_split_plan *plan;
+  int64_t orc_n;    /* ORC's n; 0: from the options */
+  int64_t hadoop_n; /* Hadoop's numSplits; 0: from the options */
   bool orc;
+  bool text;
   bool recursive;
   int64_t open_cost;
   char **hidden; /* files of writes in progress */
@@ -159,6 +189,48 @@ static int pack_stripes(struct chv_split_plan *p, int *cap,
   return CHV_OK;
 }
 
+/* Whether Hadoop's TextInputFormat reads path through a codec and so
+** cannot split it: the name ends with the extension of a codec Hadoop
+** ships (DefaultCodec .deflate, GzipCodec .gz, BZip2Codec .bz2, Lz4Codec
+** .lz4, SnappyCodec .snappy, ZStandardCodec .zst), case-sensitive and
+** longer than the extension, as CompressionCodecFactory matches names.
+** Hadoop splits .bz2 files (BZip2Codec is splittable); chive keeps them
+** whole, as it reads no bzip2. */
+static bool compressed_name(const char *path) {
+  static const char *const ext[] = {".gz",  ".bz2",    ".deflate",
+                                    ".lz4", ".snappy", ".zst"};
+  const char *name = strrchr(path, '/');
+  name = name ? name + 1 : path;
+  size_t n = strlen(name);
+  for (size_t i = 0; i < CHV_ARRAY_SIZE(ext); i++) {
+    size_t e = strlen(ext[i]);
+    if (n > e && memcmp(name + n - e, ext[i], e) == 0) return true;
+  }
+  return false;
+}
+
+/* Hadoop's split size for a partition of `bytes` bytes in its files. */
+static int64_t hadoop_split_size(int64_t bytes, int64_t n, int64_t block) {
+  int64_t goal = bytes / CHV_MAX(n, 1);
+  return CHV_MAX(1, CHV_MIN(goal, block));
+}
+
+/* Cut one file as FileInputFormat.getSplits() does. */
+static int cut_file(struct chv_split_plan *p, int *cap,
+                    const struct plan_file *f, bool splittable,
+                    int64_t split_size, struct chv_error *err) {
+  if (f->size == 0 || !splittable)
+    return add_split(p, cap, f, 0, f->size, err);
+  int64_t left = f->size;
+  while ((double)left / (double)split_size > SPLIT_SLOP) {
+    CHV_RETURN_IF_ERR(add_split(p, cap, f, f->size - left, split_size, err));
+    left -= split_size;
+  }
+  if (left > 0) CHV_RETURN_IF_ERR(add_split(p, cap, f, f->size - left, left,
+                                            err));
+  return CHV_OK;
+}
+
 /* Run fn over [0, n) on up to threads threads. */
 static int run_pool(int64_t threads, int64_t n, chv_pool_fn fn, void *arg,
                     struct chv_error *err) {
@@ -178,7 +250,9 @@ static int plan(chv_catalog *cat, const struct chv_table *t,
   struct conn_format fmt;
   CHV_RETURN_IF_ERR(conn_table_format(t, o->cfg, &fmt, err));
   pl->orc = fmt.kind == CONN_FMT_ORC;
-  int64_t recursive, calc_threads, load_threads, max_size, n = o->min_splits;
+  pl->text = fmt.kind == CONN_FMT_TEXT;
+  p->block_size = o->block_size > 0 ? o->block_size : CHV_SPLIT_BLOCK_SIZE;
+  int64_t recursive, calc_threads, load_threads, max_size, n = pl->orc_n;
   CHV_RETURN_IF_ERR(option_num(
       t, o->cfg, "table.exec.hive.read-partition-with-subdirectory.enabled",
       &recursive, err));
@@ -192,11 +266,13 @@ static int plan(chv_catalog *cat, const struct chv_table *t,
                                &max_size, err));
   CHV_RETURN_IF_ERR(option_num(t, o->cfg, "table.exec.hive.file-open-cost",
                                &pl->open_cost, err));
+  if (n <= 0) n = o->min_splits;
   if (n <= 0)
     CHV_RETURN_IF_ERR(option_num(
         t, o->cfg, "table.exec.hive.infer-source-parallelism.max", &n, err));
   pl->recursive = recursive != 0;
   p->min_splits = CHV_MAX(n, 1);
+  p->num_splits = pl->hadoop_n > 0 ? pl->hadoop_n : CHV_MAX(o->min_splits, 1);
 
   int64_t total;
   CHV_RETURN_IF_ERR(conn_scan_partitions(cat, t, o->filter, &p->partitions,
@@ -238,23 +314,37 @@ static int plan(chv_catalog *cat, const struct chv_table *t,
     CHV_RETURN_IF_ERR(run_pool(load_threads, pl->nfiles, read_units, pl, err));
 
   int cap = 0;
-  for (int64_t i = 0; i < pl->nfiles; i++) {
-    const struct plan_file *f = &pl->files[i];
-    if (pl->orc)
-      CHV_RETURN_IF_ERR(pack_stripes(p, &cap, f, p->max_split_bytes, err));
-    else
-      CHV_RETURN_IF_ERR(add_split(p, &cap, f, 0, f->size, err));
+  if (pl->orc) {
+    for (int64_t i = 0; i < pl->nfiles; i++)
+      CHV_RETURN_IF_ERR(
+          pack_stripes(p, &cap, &pl->files[i], p->max_split_bytes, err));
+    return CHV_OK;
+  }
+  /* Files are grouped by partition: each group's bytes size its splits. */
+  for (int64_t i = 0, j; i < pl->nfiles; i = j) {
+    int64_t bytes = 0;
+    for (j = i; j < pl->nfiles && pl->files[j].part == pl->files[i].part; j++)
+      bytes += pl->files[j].size;
+    int64_t size = hadoop_split_size(bytes, p->num_splits, p->block_size);
+    for (int64_t k = i; k < j; k++) {
+      const struct plan_file *f = &pl->files[k];
+      bool splittable = !(pl->text && compressed_name(f->path));
+      CHV_RETURN_IF_ERR(cut_file(p, &cap, f, splittable, size, err));
+    }
   }
   return CHV_OK;
 }
 
-int conn_split_plan(chv_catalog *cat, const struct chv_table *t,
-                    const struct chv_split_options *opts,
-                    struct chv_split_plan **out, struct chv_error *err) {
+/* The plan of a scan of t with ORC's n and Hadoop's numSplits given (0:
+** as the options say). */
+static int plan_table(chv_catalog *cat, const struct chv_table *t,
+                      const struct chv_split_options *opts, int64_t orc_n,
+                      int64_t hadoop_n, struct chv_split_plan **out,
+                      struct chv_error *err) {
   *out = NULL;
   struct chv_split_options defaults = {0};
   if (opts == NULL) opts = &defaults;
-  struct planner pl = {0};
+  struct planner pl = {.orc_n = orc_n, .hadoop_n = hadoop_n};
   pl.plan = chv_calloc(1, sizeof *pl.plan);
   int rc = pl.plan ? plan(cat, t, opts, &pl, err)
                    : chv_error_set(err, CHV_ENOMEM, "out of memory");
@@ -275,6 +365,12 @@ int conn_split_plan(chv_catalog *cat, const struct chv_table *t,
   return CHV_OK;
 }
 
+int conn_split_plan(chv_catalog *cat, const struct chv_table *t,
+                    const struct chv_split_options *opts,
+                    struct chv_split_plan **out, struct chv_error *err) {
+  return plan_table(cat, t, opts, 0, 0, out, err);
+}
+
 int chv_split_plan_open(chv_catalog *cat, const char *db, const char *table,
                         const struct chv_split_options *opts,
                         struct chv_split_plan **out, struct chv_error *err) {
@@ -292,4 +388,138 @@ void chv_split_plan_free(struct chv_split_plan *p) {
   chv_free(p->splits);
   chv_partitions_free(p->partitions, p->npartitions);
   chv_free(p);
+}
+
+/* ---- parallelism inference ---------------------------------------------- */
+
+/* Counting the top-level entries of the partition folders. */
+struct counter {
+  const struct chv_partition *parts;
+  int64_t *entries; /* per partition */
+};
+
+/* A folder's top-level entries as Flink counts them (listStatus: files and
+** folders, hidden ones too); a registered partition without a folder has
+** none. */
+static int count_entries(void *arg, int64_t i, struct chv_error *err) {
+  struct counter *c = arg;
+  const struct chv_fs *fs;
+  const char *dir;
+  CHV_RETURN_IF_ERR(chv_fs_for_path(c->parts[i].location, &fs, &dir, err));
+  struct chv_dirlist l = {0};
+  int rc = fs->list(fs, dir, 0, &l, err);
+  if (rc == CHV_ENOENT) {
+    chv_error_clear(err);
+    return CHV_OK;
+  }
+  if (rc != CHV_OK) return rc;
+  c->entries[i] = (int64_t)l.count;
+  chv_dirlist_free(&l);
+  return CHV_OK;
+}
+
+/* The top-level entries of the scan's pruned partition folders, counted on
+** calculate-partition-size.thread-num threads. */
+static int count_all(chv_catalog *cat, const struct chv_table *t,
+                     const struct chv_parallelism_options *o, int64_t *out,
+                     struct chv_error *err) {
+  int64_t threads;
+  CHV_RETURN_IF_ERR(option_num(
+      t, o->cfg, "table.exec.hive.calculate-partition-size.thread-num",
+      &threads, err));
+  struct chv_partition *parts = NULL;
+  int np = 0;
+  int64_t total;
+  CHV_RETURN_IF_ERR(
+      conn_scan_partitions(cat, t, o->filter, &parts, &np, &total, err));
+  struct counter c = {parts, chv_calloc((size_t)np + 1, sizeof(int64_t))};
+  int rc = c.entries ? run_pool(threads, np, count_entries, &c, err)
+                     : chv_error_set(err, CHV_ENOMEM, "out of memory");
+  if (rc == CHV_OK) {
+    *out = 0;
+    for (int i = 0; i < np; i++) *out += c.entries[i];
+  }
+  chv_free(c.entries);
+  chv_partitions_free(parts, np);
+  return rc;
+}
+
+/* Whether the table or a configuration layer sets key. */
+static bool option_set(const struct chv_table *t, const chv_config *cfg,
+                       const char *key) {
+  if (chv_kv_get(t->params, t->nparams, key) != NULL) return true;
+  return cfg != NULL && chv_config_is_set(cfg, key);
+}
+
+static int64_t online_cpus(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? n : 1;
+}
+
+/* Steps 2 (inference) of chv_split_infer_parallelism() on r. */
+static int infer(chv_catalog *cat, const struct chv_table *t,
+                 const struct chv_parallelism_options *o,
+                 struct chv_parallelism *r, struct chv_error *err) {
+  static const char *const max_key =
+      "table.exec.hive.infer-source-parallelism.max";
+  int64_t on, max;
+  CHV_RETURN_IF_ERR(option_num(t, o->cfg,
+                               "table.exec.hive.infer-source-parallelism", &on,
+                               err));
+  CHV_RETURN_IF_ERR(option_num(t, o->cfg, max_key, &max, err));
+  struct chv_opt_value mode;
+  chv_opt_value_init(&mode);
+  CHV_RETURN_IF_ERR(conn_table_option(
+      t, o->cfg, "table.exec.hive.infer-source-parallelism.mode", &mode, err));
+  bool none = mode.text == NULL || chv_str_ieq(mode.text, "none");
+  bool dynamic = mode.text != NULL && chv_str_ieq(mode.text, "dynamic");
+  chv_opt_value_free(&mode);
+  if (!on || none) return CHV_OK;
+
+  /* Dynamic mode: Flink's scheduler bounds max by its default source
+  ** parallelism, which it also takes when max is not set; chive's bound is
+  ** the default parallelism. */
+  int64_t bound = r->parallelism;
+  if (dynamic) max = CHV_MIN(option_set(t, o->cfg, max_key) ? max : bound, bound);
+  max = CHV_MAX(CHV_MIN(max, INT32_MAX), 1);
+  r->inferred = true;
+  r->max = (int)max;
+  CHV_RETURN_IF_ERR(count_all(cat, t, o, &r->entries, err));
+  if (r->entries >= max) {
+    r->parallelism = (int)max;
+    return CHV_OK;
+  }
+  /* The splits Flink plans for inference: minNumSplits 0, which Hadoop
+  ** takes as 1, and for ORC n = the bound. */
+  struct chv_split_options so = {
+      .filter = o->filter, .cfg = o->cfg, .block_size = o->block_size};
+  struct chv_split_plan *p;
+  CHV_RETURN_IF_ERR(plan_table(cat, t, &so, max, 1, &p, err));
+  r->splits = p->nsplits;
+  r->parallelism = (int)CHV_MIN(r->splits, max);
+  chv_split_plan_free(p);
+  return CHV_OK;
+}
+
+int chv_split_infer_parallelism(chv_catalog *cat, const char *db,
+                                const char *table,
+                                const struct chv_parallelism_options *opts,
+                                struct chv_parallelism *out,
+                                struct chv_error *err) {
+  struct chv_parallelism_options defaults = {.limit = -1};
+  const struct chv_parallelism_options *o = opts ? opts : &defaults;
+  struct chv_table t;
+  CHV_RETURN_IF_ERR(chv_catalog_get_table(cat, db, table, &t, err));
+  struct chv_parallelism r = {.entries = -1, .splits = -1};
+  r.parallelism = (int)(o->default_parallelism > 0
+                            ? o->default_parallelism
+                            : CHV_MIN(online_cpus(), INT32_MAX));
+  int rc = infer(cat, &t, o, &r, err);
+  chv_table_free(&t);
+  if (rc != CHV_OK) return rc;
+  if (o->limit >= 0)
+    r.parallelism = (int)CHV_MIN(r.parallelism, o->limit / 1000);
+  r.parallelism = CHV_MAX(r.parallelism, 1);
+  *out = r;
+  return CHV_OK;
 }

@@ -2,15 +2,22 @@
 ** Tests of split planning (chv_split_plan_open): Flink's ORC split size,
 ** worked out here from the partition folders as Flink lists them, and
 ** Hive's packing of stripes, checked split by split against the stripes of
-** each file; splits read back give every row once.
+** each file; Hadoop's FileInputFormat sizing of text and Parquet tables,
+** checked split by split against the formula worked out here, at the slop
+** boundary, with empty, compressed and hidden files and the default block
+** size; splits read back through the connector's readers give every row
+** once.  Parallelism inference (chv_split_infer_parallelism) in each of
+** its branches.
 */
 #include "chv_test.h"
 #include "chive/orc.h"
 #include "connector/connector.h"
+#include "connector/connector_int.h"
 
 #include <dirent.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define ROWS_PER_PART 20000
 
@@ -308,36 +315,582 @@ static void test_orc_split_size(void) {
   chv_catalog_close(cat);
 }
 
-/* Other formats: a split per file, whole. */
-static void test_text_one_split_per_file(void) {
+/* ---- text and Parquet: Hadoop's FileInputFormat ------------------------- */
+
+/* default.<name> (id bigint) STORED AS TEXTFILE, partitioned by dt when
+** parts is not NULL (those partitions registered, without folders). */
+static void text_table(chv_catalog *cat, const char *name,
+                       const char *const *parts, int nparts) {
+  struct chv_error err;
+  struct chv_column cols[] = {{"id", "bigint", NULL}};
+  struct chv_column pkeys[] = {{"dt", "string", NULL}};
+  struct chv_table t = {.db = "default", .name = (char *)name,
+                        .columns = cols, .ncols = 1,
+                        .pkeys = parts ? pkeys : NULL, .npkeys = parts ? 1 : 0,
+                        .type = CHV_MANAGED_TABLE};
+  CHV_REQUIRE_OK(chv_catalog_create_table(cat, &t, 0, &err), &err);
+  for (int i = 0; i < nparts; i++) {
+    char *values[1] = {(char *)parts[i]};
+    struct chv_partition p = {.values = values, .nvalues = 1};
+    CHV_REQUIRE_OK(chv_catalog_add_partitions(cat, "default", name, &p, 1, 0,
+                                              &err), &err);
+  }
+}
+
+/* Writes ids [*next, *next + n) as text lines to path (gzipped when gz),
+** creating its folder. */
+static void write_ids(const char *path, int64_t *next, int n, bool gz) {
+  char dir[1100];
+  snprintf(dir, sizeof dir, "mkdir -p \"$(dirname '%s')\"", path);
+  CHV_REQUIRE(system(dir) == 0);
+  struct chv_buf text;
+  chv_buf_init(&text);
+  for (int i = 0; i < n; i++) chv_buf_printf(&text, "%lld\n", (long long)(*next)++);
+  struct chv_buf out;
+  chv_buf_init(&out);
+  if (gz) {
+    chv_comp *c;
+    struct chv_error err;
+    CHV_REQUIRE_OK(chv_comp_open(CHV_CODEC_GZIP, 0, &c, &err), &err);
+    CHV_REQUIRE_OK(chv_comp_run(c, text.data, text.len, &out, &err), &err);
+    CHV_REQUIRE_OK(chv_comp_finish(c, &out, &err), &err);
+    chv_comp_close(c);
+  } else if (text.len) {
+    chv_buf_append(&out, text.data, text.len);
+  }
+  FILE *f = fopen(path, "wb");
+  CHV_REQUIRE(f != NULL);
+  if (out.len) CHV_REQUIRE(fwrite(out.data, 1, out.len, f) == out.len);
+  fclose(f);
+  chv_buf_free(&text);
+  chv_buf_free(&out);
+}
+
+/* A file of `size` bytes that takes no room (its bytes are never read). */
+static void sparse_file(const char *path, int64_t size) {
+  FILE *f = fopen(path, "wb");
+  CHV_REQUIRE(f != NULL);
+  CHV_REQUIRE(ftruncate(fileno(f), (off_t)size) == 0);
+  fclose(f);
+}
+
+static int64_t file_size(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 ? st.st_size : -1;
+}
+
+static bool ends_with(const char *s, const char *e) {
+  size_t n = strlen(s), k = strlen(e);
+  return n > k && strcmp(s + n - k, e) == 0;
+}
+
+/* Hadoop's getSplits() for the files of one partition, worked out here:
+** the splits of file f (its size) given the partition's bytes. */
+static int64_t hadoop_splits(int64_t size, int64_t part_bytes, int64_t n,
+                             int64_t block, bool whole, int64_t *start,
+                             int64_t *len, int max) {
+  int64_t goal = part_bytes / (n > 0 ? n : 1);
+  int64_t split = goal < block ? goal : block;
+  if (split < 1) split = 1;
+  int k = 0;
+  if (size == 0 || whole) {
+    start[0] = 0;
+    len[0] = size;
+    return 1;
+  }
+  int64_t left = size;
+  while ((double)left / (double)split > 1.1 && k < max) {
+    start[k] = size - left;
+    len[k++] = split;
+    left -= split;
+  }
+  if (left > 0 && k < max) {
+    start[k] = size - left;
+    len[k++] = left;
+  }
+  return k;
+}
+
+/* Every split of p against the formula: the files of each partition,
+** grouped, cut as hadoop_splits() cuts them, in order; text files a codec
+** compresses whole.  Returns the splits checked. */
+static int check_hadoop(const struct chv_split_plan *p, bool text) {
+  int i = 0;
+  while (i < p->nsplits) {
+    int part = p->splits[i].partition;
+    /* The partition's files: its splits' distinct paths. */
+    int64_t bytes = 0;
+    int end = i;
+    const char *last = NULL;
+    for (; end < p->nsplits && p->splits[end].partition == part; end++) {
+      if (last == NULL || strcmp(last, p->splits[end].path) != 0)
+        bytes += p->splits[end].file_size;
+      last = p->splits[end].path;
+    }
+    while (i < end) {
+      const struct chv_split *s = &p->splits[i];
+      CHV_CHECK_EQ_INT(s->file_size, file_size(s->path));
+      bool whole = text && (ends_with(s->path, ".gz") ||
+                            ends_with(s->path, ".bz2") ||
+                            ends_with(s->path, ".deflate") ||
+                            ends_with(s->path, ".lz4") ||
+                            ends_with(s->path, ".snappy") ||
+                            ends_with(s->path, ".zst"));
+      int64_t st[4096], ln[4096];
+      int64_t k = hadoop_splits(s->file_size, bytes, p->num_splits,
+                                p->block_size, whole, st, ln, 4096);
+      for (int64_t j = 0; j < k; j++, i++) {
+        if (i >= end) {
+          CHV_CHECK(i < end);
+          return i;
+        }
+        CHV_CHECK_STREQ(p->splits[i].path, s->path);
+        CHV_CHECK_EQ_INT(p->splits[i].start, st[j]);
+        CHV_CHECK_EQ_INT(p->splits[i].length, ln[j]);
+      }
+    }
+  }
+  return i;
+}
+
+/* Reads every split of p through the connector's reader with its range:
+** ids 0..nids-1 each once. */
+static void read_splits(chv_catalog *cat, const char *table,
+                        const struct chv_split_plan *p, int64_t nids) {
+  struct chv_error err;
+  struct chv_table t;
+  CHV_REQUIRE_OK(chv_catalog_get_table(cat, "default", table, &t, &err), &err);
+  struct conn_format fmt;
+  CHV_REQUIRE_OK(conn_table_format(&t, NULL, &fmt, &err), &err);
+  struct chv_type *schema;
+  CHV_REQUIRE_OK(conn_table_schema(&t, false, &schema, &err), &err);
+  uint8_t *seen = chv_calloc((size_t)nids + 1, 1);
+  int64_t total = 0;
+  int cols[1] = {0};
+  for (int i = 0; i < p->nsplits; i++) {
+    struct conn_read_args a = {.file_schema = schema, .cols = cols,
+                               .ncols = 1, .batch_rows = 1024,
+                               .range_start = p->splits[i].start,
+                               .range_length = p->splits[i].length};
+    struct conn_reader r;
+    CHV_REQUIRE_OK(conn_reader_open(&fmt, chv_fs_local(), p->splits[i].path,
+                                    &a, &r, &err), &err);
+    struct chv_batch *b;
+    CHV_REQUIRE_OK(chv_batch_open(conn_reader_schema(&r), 300, &b, &err),
+                   &err);
+    int64_t n;
+    for (;;) {
+      CHV_REQUIRE_OK(conn_reader_next(&r, b, &n, &err), &err);
+      if (n == 0) break;
+      const int64_t *ids = b->cols[0]->data;
+      for (int64_t k = 0; k < n; k++) {
+        CHV_REQUIRE(!chv_vector_is_null(b->cols[0], k));
+        CHV_REQUIRE(ids[k] >= 0 && ids[k] < nids);
+        CHV_CHECK(!seen[ids[k]]);
+        seen[ids[k]] = 1;
+      }
+      total += n;
+    }
+    chv_batch_close(b);
+    conn_reader_close(&r, NULL);
+  }
+  CHV_CHECK_EQ_INT(total, nids);
+  chv_free(seen);
+  chv_type_free(schema);
+  chv_table_free(&t);
+}
+
+static struct chv_split_plan *plan_table(chv_catalog *cat, const char *table,
+                                         const chv_config *cfg,
+                                         int min_splits, int64_t block) {
+  struct chv_split_options o = {.min_splits = min_splits, .cfg = cfg,
+                                .block_size = block};
+  struct chv_split_plan *p = NULL;
+  struct chv_error err;
+  if (chv_split_plan_open(cat, "default", table, &o, &p, &err) != CHV_OK) {
+    fprintf(stderr, "plan of %s: %s\n", table, err.msg);
+    exit(1);
+  }
+  return p;
+}
+
+/* A text table of three partitions: two files, an empty one, a gzipped one
+** and hidden ones in the first, one in the second, none (no folder) in
+** the third; planned with n = 1, 4, 1000 and while inferring, at the
+** default block size and a small one; every split read back. */
+static void test_text_sizing(void) {
   struct chv_error err;
   const char *wh = chv_test_tmpdir();
-  chv_catalog *cat = NULL;
+  chv_catalog *cat;
   CHV_REQUIRE_OK(chv_catalog_open(wh, NULL, &cat, &err), &err);
-  struct chv_column cols[] = {{"id", "int", NULL}};
-  struct chv_table t = {.db = "default", .name = "o", .columns = cols,
-                        .ncols = 1, .type = CHV_MANAGED_TABLE};
-  CHV_REQUIRE_OK(chv_catalog_create_table(cat, &t, 0, &err), &err);
-  for (int f = 0; f < 3; f++) {
-    char path[800];
-    snprintf(path, sizeof path, "%s/o/f%d", wh, f);
-    FILE *fp = fopen(path, "w");
-    CHV_REQUIRE(fp != NULL);
-    for (int i = 0; i <= f * 100; i++) fprintf(fp, "%d\n", i);
-    fclose(fp);
-  }
-  struct chv_split_plan *p;
-  CHV_REQUIRE_OK(chv_split_plan_open(cat, "default", "o", NULL, &p, &err),
-                 &err);
-  CHV_CHECK_EQ_INT(p->nsplits, 3);
+  static const char *const parts[] = {"a", "b", "c"};
+  text_table(cat, "t", parts, 3);
+  char path[900];
+  int64_t next = 0;
+  snprintf(path, sizeof path, "%s/t/dt=a/f1", wh);
+  write_ids(path, &next, 300, false);
+  snprintf(path, sizeof path, "%s/t/dt=a/f2", wh);
+  write_ids(path, &next, 700, false);
+  snprintf(path, sizeof path, "%s/t/dt=a/empty", wh);
+  write_ids(path, &next, 0, false);
+  snprintf(path, sizeof path, "%s/t/dt=a/z.gz", wh);
+  write_ids(path, &next, 2000, true);
+  int64_t visible = next;
+  snprintf(path, sizeof path, "%s/t/dt=a/_tmp", wh);
+  write_ids(path, &next, 50, false);
+  snprintf(path, sizeof path, "%s/t/dt=a/.crc", wh);
+  write_ids(path, &next, 50, false);
+  next = visible;
+  snprintf(path, sizeof path, "%s/t/dt=b/g", wh);
+  write_ids(path, &next, 1500, false);
+
+  /* n = 1: each file one split; the empty file one empty split. */
+  struct chv_split_plan *p = plan_table(cat, "t", NULL, 1, 0);
+  CHV_CHECK_EQ_INT(p->npartitions, 3);
+  CHV_CHECK_EQ_INT(p->files, 5);
+  CHV_CHECK_EQ_INT(p->num_splits, 1);
+  CHV_CHECK_EQ_INT(p->block_size, CHV_SPLIT_BLOCK_SIZE);
   CHV_CHECK_EQ_INT(p->max_split_bytes, 0);
-  for (int i = 0; i < 3; i++) {
-    CHV_CHECK_EQ_INT(p->splits[i].start, 0);
-    CHV_CHECK_EQ_INT(p->splits[i].length, p->splits[i].file_size);
-    CHV_CHECK(p->splits[i].length > 0);
-  }
+  CHV_CHECK_EQ_INT(check_hadoop(p, true), 5);
+  CHV_CHECK_EQ_INT(p->nsplits, 5);
+  read_splits(cat, "t", p, next);
+  chv_split_plan_free(p);
+
+  /* n = 4: a quarter of each partition's bytes per split; the gzipped file
+  ** stays whole. */
+  p = plan_table(cat, "t", NULL, 4, 0);
+  CHV_CHECK_EQ_INT(p->num_splits, 4);
+  CHV_CHECK_EQ_INT(check_hadoop(p, true), p->nsplits);
+  CHV_CHECK(p->nsplits > 8);
+  read_splits(cat, "t", p, next);
+  chv_split_plan_free(p);
+
+  /* A block size under the goal caps the splits. */
+  p = plan_table(cat, "t", NULL, 4, 97);
+  CHV_CHECK_EQ_INT(p->block_size, 97);
+  CHV_CHECK_EQ_INT(check_hadoop(p, true), p->nsplits);
+  for (int i = 0; i < p->nsplits; i++)
+    if (!ends_with(p->splits[i].path, ".gz"))
+      CHV_CHECK(p->splits[i].length <= 97 * 11 / 10);
+  read_splits(cat, "t", p, next);
+  chv_split_plan_free(p);
+
+  /* n = 1000: splits of a few bytes, lines still read once. */
+  p = plan_table(cat, "t", NULL, 1000, 0);
+  CHV_CHECK_EQ_INT(check_hadoop(p, true), p->nsplits);
+  CHV_CHECK(p->nsplits > 1000);
+  read_splits(cat, "t", p, next);
+  chv_split_plan_free(p);
+
+  /* Inferring (n <= 0): Flink passes 0, which Hadoop takes as 1; ORC's n
+  ** would be infer-source-parallelism.max. */
+  p = plan_table(cat, "t", NULL, 0, 0);
+  CHV_CHECK_EQ_INT(p->num_splits, 1);
+  CHV_CHECK_EQ_INT(p->min_splits, 1000);
+  CHV_CHECK_EQ_INT(p->nsplits, 5);
   chv_split_plan_free(p);
   chv_catalog_close(cat);
 }
 
-CHV_TEST_MAIN("split", test_orc_split_size, test_text_one_split_per_file)
+/* The slop at its boundary (1.1 split sizes stay one split, a byte more
+** is two), codecs by name, and the default 32 MiB block on large sparse
+** files; Parquet files are cut whatever their names. */
+static void test_slop_and_block(void) {
+  struct chv_error err;
+  const char *wh = chv_test_tmpdir();
+  chv_catalog *cat;
+  CHV_REQUIRE_OK(chv_catalog_open(wh, NULL, &cat, &err), &err);
+  text_table(cat, "s", NULL, 0);
+  char path[900];
+  static const int64_t sizes[] = {110, 111, 221, 310, 311, 0};
+  char dir[800];
+  snprintf(dir, sizeof dir, "%s/s", wh);
+  mkdir(dir, 0755);
+  for (size_t i = 0; i < CHV_ARRAY_SIZE(sizes); i++) {
+    snprintf(path, sizeof path, "%s/f%zu", dir, i);
+    sparse_file(path, sizes[i]);
+  }
+  /* One partition of 1063 bytes, n = 1: the 100-byte block decides. */
+  struct chv_split_plan *p = plan_table(cat, "s", NULL, 1, 100);
+  CHV_CHECK_EQ_INT(check_hadoop(p, true), p->nsplits);
+  static const int want[] = {1, 2, 3, 3, 4, 1}; /* splits per file */
+  int i = 0;
+  for (size_t f = 0; f < CHV_ARRAY_SIZE(sizes); f++) {
+    int k = 0;
+    snprintf(path, sizeof path, "%s/f%zu", dir, f);
+    for (; i < p->nsplits && !strcmp(p->splits[i].path, path); i++) k++;
+    CHV_CHECK_EQ_INT(k, want[f]);
+  }
+  CHV_CHECK_EQ_INT(i, p->nsplits);
+  chv_split_plan_free(p);
+
+  /* The default block: 32 MiB.  Compressed names stay whole, case
+  ** matters, a name that is only the extension is not compressed (it is
+  ** hidden anyway: it starts with '.'). */
+  text_table(cat, "big", NULL, 0);
+  snprintf(dir, sizeof dir, "%s/big", wh);
+  mkdir(dir, 0755);
+  static const struct {
+    const char *name;
+    int64_t mib;
+    int splits;
+  } files[] = {{"a", 100, 4},          {"b", 35, 1},          {"c.gz", 70, 1},
+               {"d.bz2", 40, 1},       {"e.GZ", 40, 2},       {"f.deflate", 40, 1},
+               {"g.lz4", 40, 1},       {"h.snappy", 40, 1},   {"i.zst", 40, 1},
+               {"j.zstd", 40, 2}};
+  for (size_t f = 0; f < CHV_ARRAY_SIZE(files); f++) {
+    snprintf(path, sizeof path, "%s/%s", dir, files[f].name);
+    sparse_file(path, files[f].mib << 20);
+  }
+  p = plan_table(cat, "big", NULL, 1, 0);
+  CHV_CHECK_EQ_INT(check_hadoop(p, true), p->nsplits);
+  i = 0;
+  for (size_t f = 0; f < CHV_ARRAY_SIZE(files); f++) {
+    int k = 0;
+    snprintf(path, sizeof path, "%s/%s", dir, files[f].name);
+    for (; i < p->nsplits && !strcmp(p->splits[i].path, path); i++) {
+      if (k < files[f].splits - 1)
+        CHV_CHECK_EQ_INT(p->splits[i].length, CHV_SPLIT_BLOCK_SIZE);
+      k++;
+    }
+    if (k != files[f].splits) fprintf(stderr, "%s\n", files[f].name);
+    CHV_CHECK_EQ_INT(k, files[f].splits);
+  }
+  CHV_CHECK_EQ_INT(i, p->nsplits);
+  /* a: 32 + 32 + 32 + 4 MiB (36 MiB left is more than 1.1 blocks). */
+  CHV_CHECK_EQ_INT(p->splits[3].start, (int64_t)96 << 20);
+  CHV_CHECK_EQ_INT(p->splits[3].length, (int64_t)4 << 20);
+  chv_split_plan_free(p);
+
+  /* A Parquet table's file named like a codec is cut all the same. */
+  struct chv_column cols[] = {{"id", "bigint", NULL}};
+  struct chv_table t = {
+      .db = "default", .name = "pbig", .columns = cols, .ncols = 1,
+      .type = CHV_MANAGED_TABLE,
+      .serde_lib =
+          "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe",
+      .input_format =
+          "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat",
+      .output_format =
+          "org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat"};
+  CHV_REQUIRE_OK(chv_catalog_create_table(cat, &t, 0, &err), &err);
+  snprintf(dir, sizeof dir, "%s/pbig", wh);
+  mkdir(dir, 0755);
+  snprintf(path, sizeof path, "%s/x.gz", dir);
+  sparse_file(path, (int64_t)40 << 20);
+  p = plan_table(cat, "pbig", NULL, 1, 0);
+  CHV_CHECK_EQ_INT(check_hadoop(p, false), 2);
+  CHV_CHECK_EQ_INT(p->nsplits, 2);
+  chv_split_plan_free(p);
+  chv_catalog_close(cat);
+}
+
+/* A Parquet table (small row groups) in two partitions of several files,
+** written through the sink: its splits cut row groups anywhere and every
+** row is read once (each group by the split holding its midpoint). */
+static void test_parquet_sizing(void) {
+  struct chv_error err;
+  const char *wh = chv_test_tmpdir();
+  chv_catalog *cat;
+  CHV_REQUIRE_OK(chv_catalog_open(wh, NULL, &cat, &err), &err);
+  struct chv_column cols[] = {{"id", "bigint", NULL}, {"s", "string", NULL}};
+  struct chv_column pkeys[] = {{"dt", "string", NULL}};
+  struct chv_kv params[] = {{"parquet.block.size", "4096"},
+                            {"parquet.page.size", "1024"}};
+  struct chv_table t = {
+      .db = "default", .name = "p", .columns = cols, .ncols = 2,
+      .pkeys = pkeys, .npkeys = 1, .type = CHV_MANAGED_TABLE,
+      .serde_lib =
+          "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe",
+      .input_format =
+          "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat",
+      .output_format =
+          "org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat",
+      .params = params, .nparams = 2};
+  CHV_REQUIRE_OK(chv_catalog_create_table(cat, &t, 0, &err), &err);
+  static const char *const dts[] = {"a", "a", "b", "a", "b"};
+  int64_t id = 0;
+  for (int f = 0; f < 5; f++) {
+    struct chv_sink_options so;
+    chv_sink_options_init(&so);
+    chv_sink *s;
+    CHV_REQUIRE_OK(chv_sink_open(cat, "default", "p", &so, &s, &err), &err);
+    struct chv_batch *b;
+    CHV_REQUIRE_OK(chv_batch_open(chv_sink_schema(s), 500, &b, &err), &err);
+    char *values[1] = {(char *)dts[f]};
+    for (int i = 0; i < 3000 + f * 1000; i++) {
+      char text[32];
+      int len = snprintf(text, sizeof text, "v%d", (int)(id % 41));
+      CHV_REQUIRE_OK(chv_vector_append_value(b->cols[0], &id, &err), &err);
+      CHV_REQUIRE_OK(chv_vector_append_string(b->cols[1], text, (size_t)len,
+                                              &err), &err);
+      id++;
+      if (++b->nrows == 500) {
+        CHV_REQUIRE_OK(chv_sink_write(s, values, b, &err), &err);
+        chv_batch_reset(b);
+      }
+    }
+    if (b->nrows) CHV_REQUIRE_OK(chv_sink_write(s, values, b, &err), &err);
+    chv_batch_close(b);
+    CHV_REQUIRE_OK(chv_sink_commit(s, &err), &err);
+    chv_sink_close(s);
+  }
+  static const struct {
+    int n;
+    int64_t block;
+  } cases[] = {{1, 0}, {3, 0}, {7, 0}, {2, 5000}, {50, 0}, {1000, 0}};
+  for (size_t c = 0; c < CHV_ARRAY_SIZE(cases); c++) {
+    struct chv_split_plan *p =
+        plan_table(cat, "p", NULL, cases[c].n, cases[c].block);
+    CHV_CHECK_EQ_INT(p->files, 5);
+    CHV_CHECK_EQ_INT(check_hadoop(p, false), p->nsplits);
+    if (cases[c].n > 1) CHV_CHECK(p->nsplits > 5);
+    read_splits(cat, "p", p, id);
+    chv_split_plan_free(p);
+  }
+  chv_catalog_close(cat);
+}
+
+/* ---- parallelism inference ---------------------------------------------- */
+
+static struct chv_parallelism infer_with(chv_catalog *cat, const chv_config *cfg,
+                                         int def, int64_t limit,
+                                         int64_t block,
+                                         const struct chv_part_filter *f) {
+  struct chv_parallelism_options o = {.filter = f,
+                                      .default_parallelism = def,
+                                      .limit = limit,
+                                      .cfg = cfg,
+                                      .block_size = block};
+  struct chv_parallelism r;
+  struct chv_error err;
+  if (chv_split_infer_parallelism(cat, "default", "inf", &o, &r, &err) !=
+      CHV_OK) {
+    fprintf(stderr, "inference: %s\n", err.msg);
+    exit(1);
+  }
+  return r;
+}
+
+/* Every branch: inference off (switch or mode), entries reaching the
+** bound, splits under and over it, the dynamic bound, LIMIT, a filter. */
+static void test_infer_parallelism(void) {
+  struct chv_error err;
+  const char *wh = chv_test_tmpdir();
+  chv_catalog *cat;
+  CHV_REQUIRE_OK(chv_catalog_open(wh, NULL, &cat, &err), &err);
+  static const char *const parts[] = {"a", "b", "c", "d"};
+  text_table(cat, "inf", parts, 4);
+  /* Entries: a 2 files, b 1, c 1 + a hidden file + a folder with a file,
+  ** d no folder: 6 entries, 5 visible files. */
+  char path[900];
+  int64_t next = 0;
+  static const char *const files[] = {"dt=a/1", "dt=a/2", "dt=b/1", "dt=c/1",
+                                      "dt=c/_SUCCESS", "dt=c/sub/1"};
+  for (size_t i = 0; i < CHV_ARRAY_SIZE(files); i++) {
+    snprintf(path, sizeof path, "%s/inf/%s", wh, files[i]);
+    write_ids(path, &next, 40, false);
+  }
+  chv_config *cfg;
+  CHV_REQUIRE_OK(chv_config_open(&cfg, &err), &err);
+
+  /* Defaults: dynamic mode, max not set: the bound is the default
+  ** parallelism. */
+  struct chv_parallelism r = infer_with(cat, cfg, 3, -1, 0, NULL);
+  CHV_CHECK(r.inferred);
+  CHV_CHECK_EQ_INT(r.max, 3);
+  CHV_CHECK_EQ_INT(r.entries, 6);
+  CHV_CHECK_EQ_INT(r.splits, -1);
+  CHV_CHECK_EQ_INT(r.parallelism, 3);
+  r = infer_with(cat, cfg, 10, -1, 0, NULL);
+  CHV_CHECK_EQ_INT(r.max, 10);
+  CHV_CHECK_EQ_INT(r.splits, 5);
+  CHV_CHECK_EQ_INT(r.parallelism, 5);
+  /* Dynamic with max set: min(max, default). */
+  set(cfg, "table.exec.hive.infer-source-parallelism.max", "2");
+  r = infer_with(cat, cfg, 3, -1, 0, NULL);
+  CHV_CHECK_EQ_INT(r.max, 2);
+  CHV_CHECK_EQ_INT(r.parallelism, 2);
+  set(cfg, "table.exec.hive.infer-source-parallelism.max", "1000");
+  r = infer_with(cat, cfg, 3, -1, 0, NULL);
+  CHV_CHECK_EQ_INT(r.max, 3);
+
+  /* Static: entries at the bound or over it give the bound. */
+  set(cfg, "table.exec.hive.infer-source-parallelism.mode", "static");
+  set(cfg, "table.exec.hive.infer-source-parallelism.max", "6");
+  r = infer_with(cat, cfg, 3, -1, 0, NULL);
+  CHV_CHECK_EQ_INT(r.max, 6);
+  CHV_CHECK_EQ_INT(r.entries, 6);
+  CHV_CHECK_EQ_INT(r.splits, -1);
+  CHV_CHECK_EQ_INT(r.parallelism, 6);
+  set(cfg, "table.exec.hive.infer-source-parallelism.max", "4");
+  r = infer_with(cat, cfg, 3, -1, 0, NULL);
+  CHV_CHECK_EQ_INT(r.parallelism, 4);
+  /* Under the bound: the splits, capped by it. */
+  set(cfg, "table.exec.hive.infer-source-parallelism.max", "7");
+  r = infer_with(cat, cfg, 3, -1, 0, NULL);
+  CHV_CHECK_EQ_INT(r.splits, 5);
+  CHV_CHECK_EQ_INT(r.parallelism, 5);
+  r = infer_with(cat, cfg, 3, -1, 30, NULL); /* files of ~120 bytes: 4 each */
+  CHV_CHECK(r.splits > 7);
+  CHV_CHECK_EQ_INT(r.parallelism, 7);
+  set(cfg, "table.exec.hive.infer-source-parallelism.max", "1000");
+  r = infer_with(cat, cfg, 3, -1, 0, NULL);
+  CHV_CHECK_EQ_INT(r.parallelism, 5);
+  /* The splits counted are those of a plan for inference. */
+  struct chv_split_plan *p = plan_table(cat, "inf", cfg, 0, 0);
+  CHV_CHECK_EQ_INT(p->nsplits, r.splits);
+  chv_split_plan_free(p);
+  /* Pruned partitions only. */
+  chv_arena *a;
+  CHV_REQUIRE_OK(chv_arena_open(0, &a), NULL);
+  r = infer_with(cat, cfg, 3, -1, 0, chv_pf_cmp(a, "dt", CHV_PF_EQ, "c"));
+  CHV_CHECK_EQ_INT(r.entries, 3);
+  CHV_CHECK_EQ_INT(r.splits, 2);
+  CHV_CHECK_EQ_INT(r.parallelism, 2);
+  chv_arena_close(a);
+
+  /* LIMIT: one reader per thousand rows at most, at least one. */
+  r = infer_with(cat, cfg, 3, 3000, 0, NULL);
+  CHV_CHECK_EQ_INT(r.parallelism, 3);
+  r = infer_with(cat, cfg, 3, 999, 0, NULL);
+  CHV_CHECK_EQ_INT(r.parallelism, 1);
+  r = infer_with(cat, cfg, 3, 0, 0, NULL);
+  CHV_CHECK_EQ_INT(r.parallelism, 1);
+  r = infer_with(cat, cfg, 3, 1000000, 0, NULL);
+  CHV_CHECK_EQ_INT(r.parallelism, 5);
+
+  /* Inference off: the default parallelism (or the CPUs), then LIMIT. */
+  set(cfg, "table.exec.hive.infer-source-parallelism.mode", "none");
+  r = infer_with(cat, cfg, 7, -1, 0, NULL);
+  CHV_CHECK(!r.inferred);
+  CHV_CHECK_EQ_INT(r.max, 0);
+  CHV_CHECK_EQ_INT(r.entries, -1);
+  CHV_CHECK_EQ_INT(r.parallelism, 7);
+  r = infer_with(cat, cfg, 7, 2500, 0, NULL);
+  CHV_CHECK_EQ_INT(r.parallelism, 2);
+  set(cfg, "table.exec.hive.infer-source-parallelism.mode", "static");
+  set(cfg, "table.exec.hive.infer-source-parallelism", "false");
+  r = infer_with(cat, cfg, 7, -1, 0, NULL);
+  CHV_CHECK(!r.inferred);
+  CHV_CHECK_EQ_INT(r.parallelism, 7);
+  r = infer_with(cat, cfg, 0, -1, 0, NULL);
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  CHV_CHECK_EQ_INT(r.parallelism, cpus > 0 ? cpus : 1);
+  /* A table property wins over the session. */
+  chv_config_clear(cfg, CHV_LAYER_SESSION);
+  set(cfg, "table.exec.hive.infer-source-parallelism.mode", "none");
+  struct chv_kv prop[] = {
+      {"table.exec.hive.infer-source-parallelism.mode", "static"}};
+  CHV_REQUIRE_OK(chv_catalog_alter_table_params(cat, "default", "inf", prop, 1,
+                                                &err), &err);
+  r = infer_with(cat, cfg, 3, -1, 0, NULL);
+  CHV_CHECK(r.inferred);
+  CHV_CHECK_EQ_INT(r.max, 1000);
+  CHV_CHECK_EQ_INT(r.parallelism, 5);
+  chv_config_close(cfg);
+  chv_catalog_close(cat);
+}
+
+CHV_TEST_MAIN("split", test_orc_split_size, test_text_sizing,
+              test_slop_and_block, test_parquet_sizing, test_infer_parallelism)
