@@ -528,7 +528,8 @@ static int par_next(chv_scan *s, struct chv_batch **out,
       break;
     }
     if (slot->done) {
-      p->cur++;
+      p->cur++; /* the window moves: readers waiting for it may go on */
+      pthread_cond_broadcast(&p->consumed);
       continue;
     }
     pthread_cond_wait(&p->produced, &p->mu);

@@ -356,5 +356,41 @@ static void test_parallel_scan(void) {
   }
 }
 
+/* Many small splits, runs of them empty: readers wait for the window of
+** splits to move, and must be woken when the consumer passes a run of
+** empty splits at once (this hung once). */
+static void test_parallel_many_splits(void) {
+  struct chv_error err;
+  const char *wh = chv_test_tmpdir();
+  chv_catalog *cat = open_table(wh, "string", &err);
+  CHV_REQUIRE(cat != NULL);
+  static const char *const dts[] = {"a", "b", "c"};
+  for (int f = 0; f < 9; f++)
+    CHV_REQUIRE_OK(write_rows(cat, dts[f % 3], f * 10, 10, false, true, &err),
+                   &err);
+  /* 20 empty files in each partition, between its written ones ("part-")
+  ** in path order. */
+  for (int d = 0; d < 3; d++)
+    for (int k = 0; k < 20; k++) {
+      char path[800];
+      snprintf(path, sizeof path, "%s/t/dt=%s/empty-%02d", wh, dts[d], k);
+      FILE *fp = fopen(path, "w");
+      CHV_REQUIRE(fp != NULL);
+      fclose(fp);
+    }
+  struct chv_buf one, many;
+  chv_buf_init(&one);
+  struct chv_scan_stats st;
+  scan_lines(cat, 1, -1, NULL, &one, &st);
+  for (int round = 0; round < 30; round++) {
+    chv_buf_init(&many);
+    scan_lines(cat, 2 + round % 3, -1, NULL, &many, &st);
+    CHV_CHECK(one.len == many.len && !memcmp(one.data, many.data, one.len));
+    chv_buf_free(&many);
+  }
+  chv_buf_free(&one);
+  chv_catalog_close(cat);
+}
+
 CHV_TEST_MAIN("source", test_text_splits, test_orc_splits, test_bad_bytes,
-              test_parallel_scan)
+              test_parallel_scan, test_parallel_many_splits)
