@@ -866,6 +866,39 @@ static int sort_emit(struct sql_result *r, const char *const *heads,
   return rc;
 }
 
+/* ORDER BY ... LIMIT: keep only the first limit rows of the rows held so
+** far in v[0..nv) (the sort keys are v[keys_at..keys_at+nkeys)), in sorted
+** order; ties keep the order the rows came in, so what is finally emitted
+** is what sorting every row would give. */
+static int topn_compact(struct chv_vector **v, int nv, int keys_at,
+                        const struct chv_sql_order_item *items, int nkeys,
+                        int64_t *n, int64_t limit, struct chv_error *err) {
+  if (*n <= limit) return CHV_OK;
+  int64_t *perm = malloc(sizeof *perm * (size_t)(*n + 1));
+  if (!perm) return sql_err(err, CHV_ENOMEM, "out of memory");
+  for (int64_t i = 0; i < *n; i++) perm[i] = i;
+  sort_ctx.keys = v + keys_at;
+  sort_ctx.items = items;
+  sort_ctx.nkeys = nkeys;
+  qsort(perm, (size_t)*n, sizeof *perm, row_cmp);
+  int rc = CHV_OK;
+  for (int c = 0; c < nv && rc == CHV_OK; c++) {
+    struct chv_vector *nvv = NULL;
+    rc = chv_vector_open(v[c]->type, limit, &nvv, err);
+    for (int64_t i = 0; i < limit && rc == CHV_OK; i++)
+      rc = chv_vector_append_from(nvv, v[c], perm[i], err);
+    if (rc != CHV_OK) {
+      chv_vector_close(nvv);
+      break;
+    }
+    chv_vector_close(v[c]);
+    v[c] = nvv;
+  }
+  free(perm);
+  if (rc == CHV_OK) *n = limit;
+  return rc;
+}
+
 /* The ORDER BY expression of item k: a select alias, a 1-based position
 ** (Hive's hive.orderby.position.alias) or an expression; *ord is the
 ** select item it names, or -1. */
@@ -1384,6 +1417,12 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
         if (rc != CHV_OK) goto out;
       }
       done += n;
+      /* Top-N: with a limit, the rows held never grow far past it. */
+      if (limit >= 0 && done >= 2 * limit + 4096) {
+        rc = topn_compact(acc, nout + nok, nout, q->order_by, nok, &done,
+                          limit, err);
+        if (rc != CHV_OK) goto out;
+      }
       continue;
     }
     for (int64_t row = 0; row < n; row++) {

@@ -21,3 +21,13 @@ SELECT a FROM t ORDER BY 3;
 SELECT a FROM t ORDER BY nosuch;
 -- run
 SELECT a FROM t ORDER BY a LIMIT 1;
+-- ORDER BY ... LIMIT over many rows keeps only the best rows as it reads
+-- (top-N); ties keep the order the rows came in, as a full sort does.
+-- sh: seq 1 30000 > nums.txt
+CREATE TABLE nums (id INT);
+LOAD DATA LOCAL INPATH 'nums.txt' INTO TABLE nums;
+SELECT id, id % 7 AS k FROM nums ORDER BY k DESC LIMIT 5;
+SELECT id FROM nums ORDER BY id DESC LIMIT 3;
+SELECT id FROM nums ORDER BY CASE WHEN id % 5000 = 0 THEN 0 ELSE 1 END LIMIT 5;
+SELECT id % 1000 AS m, id FROM nums WHERE id > 100 ORDER BY m, id DESC LIMIT 4;
+-- sh: $CHIVE sql --warehouse "$WH" -e "SELECT id % 1000 AS m, id FROM nums WHERE id > 100 ORDER BY m, id DESC" --format csv | head -5
