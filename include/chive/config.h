@@ -122,7 +122,8 @@ CHV_API unsigned chv_opt_scope_parse(const char *text);
   X(HIVE_TABLE, "hive_metastoreConstants")                                     \
   X(PARQUET, "parquet-hadoop ParquetOutputFormat")                             \
   X(ORC, "ORC OrcConf")                                                        \
-  X(SERDE, "Hive LazySimpleSerDe")
+  X(SERDE, "Hive LazySimpleSerDe")                                            \
+  X(CHIVE, "chive")
 
 enum chv_opt_source {
 #define CHV_X_(name, text) CHV_SRC_##name,

@@ -1797,6 +1797,12 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
   }
   struct chv_hash_agg_spec spec = {c.nkeys, key_cols, c.naggs, c.fns,
                                    agg_cols, 0};
+  struct chv_opt_value mem;
+  chv_opt_value_init(&mem);
+  rc = chv_config_get(s->cfg, "chive.exec.operator-memory", &mem, err);
+  spec.memory_limit = (size_t)mem.bytes;
+  chv_opt_value_free(&mem);
+  if (rc != CHV_OK) goto out;
   rc = chv_hash_agg_open(in_type, &spec, &h, err);
   if (rc != CHV_OK) goto out;
   rc = chv_batch_open(in_type, 0, &inb, err);

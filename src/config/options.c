@@ -833,12 +833,22 @@ static const struct chv_option options[] = {
                     "Flink's DDL mirrors field.delim into it.",
      .scope = CHV_SCOPE_FORMAT,
      .source = CHV_SRC_SERDE},
+    {.key = "chive.exec.operator-memory",
+     .type = CHV_OPT_MEMORY,
+     .default_text = "4gb",
+     .description = "Most memory one operator of a query (a GROUP BY's "
+                    "hash table) may hold; past it the query fails with an "
+                    "error naming the operator. chive does not spill yet.",
+     AT_LEAST(1 << 20),
+     .scope = CHV_SCOPE_JOB,
+     .source = CHV_SRC_CHIVE},
 };
 
 /* Key families whose every key the registry owns. */
 static const char *const reserved_prefixes[] = {
     "table.exec.hive.",          "streaming-source.", "lookup.",     "sink.",
     "partition.time-extractor.", "compaction.",       "flink.hive.", HS2,
+    "chive.",
 };
 
 size_t chv_option_count(void) {

@@ -29,3 +29,12 @@ SELECT *, count(*) FROM t;
 INSERT INTO t PARTITION (dt='d3') SELECT a, b, sum(amount) FROM t GROUP BY a, b;
 -- run
 SELECT count(*) FROM t;
+-- run
+-- The hash table of a GROUP BY is bounded by chive.exec.operator-memory.
+-- sh: seq 1 200000 > many.txt
+CREATE TABLE many (id INT);
+LOAD DATA LOCAL INPATH 'many.txt' INTO TABLE many;
+SET 'chive.exec.operator-memory' = '1mb';
+SELECT id, count(*) FROM many GROUP BY id;
+-- sh: $CHIVE sql --warehouse "$WH" -e "SET 'chive.exec.operator-memory' = '64mb'; SELECT id, count(*) FROM many GROUP BY id" | tail -1
+-- sh: $CHIVE sql --warehouse "$WH" -e "SET 'chive.exec.operator-memory' = 'lots'"

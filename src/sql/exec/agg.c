@@ -689,8 +689,9 @@ static int check_memory(const chv_hash_agg *h, struct chv_error *err) {
   size_t m = hash_agg_memory(h);
   if (m <= h->memory_limit) return CHV_OK;
   return chv_error_set(err, CHV_ENOMEM,
-                       "hash aggregation: memory limit of %zu bytes exceeded "
-                       "(%zu bytes for %lld groups)",
+                       "hash aggregation (GROUP BY): more than its memory "
+                       "limit of %zu bytes (%zu bytes for %lld groups; see "
+                       "chive.exec.operator-memory)",
                        h->memory_limit, m, (long long)chv_hash_agg_ngroups(h));
 }
 

@@ -309,8 +309,8 @@ static void test_hash_agg_memory_limit(void) {
   CHV_REQUIRE_OK(chv_hash_agg_open(f.schema, &spec, &h, &f.err), &f.err);
   int rc = chv_hash_agg_add(h, f.b, NULL, f.b->nrows, &f.err);
   CHV_CHECK_EQ_INT(rc, CHV_ENOMEM);
-  CHV_CHECK_CONTAINS(f.err.msg, "hash aggregation: memory limit of 65536 bytes "
-                                "exceeded");
+  CHV_CHECK_CONTAINS(f.err.msg, "hash aggregation (GROUP BY): more than its "
+                                "memory limit of 65536 bytes");
   chv_hash_agg_close(h);
   /* the same input fits a larger bound */
   spec.memory_limit = 4 << 20;
