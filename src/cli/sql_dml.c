@@ -1764,12 +1764,9 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
       pred = x;
     }
   }
-  if (b.ncols == 0) {
-    struct chv_expr *x;
-    rc = sql_bind_column(&b, 0, &x);
-    if (rc != CHV_OK) goto out;
-  }
-  /* The aggregation's input: keys, then the aggregate arguments. */
+  /* The aggregation's input: keys, then the aggregate arguments.  With no
+  ** column used (count(*)) the scan reads none: the readers count rows
+  ** (Parquet and ORC from their footers). */
   int nin = c.nkeys + c.naggs;
   int *key_cols = chv_arena_alloc(a, sizeof(int) * (size_t)(c.nkeys + 1));
   int *agg_cols = chv_arena_alloc(a, sizeof(int) * (size_t)(c.naggs + 1));
@@ -1810,7 +1807,8 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
   struct chv_scan_options so;
   chv_scan_options_init(&so);
   so.filter = filter;
-  so.columns = b.cols;
+  static const char *const no_columns[1] = {NULL};
+  so.columns = b.ncols ? b.cols : no_columns;
   so.ncolumns = b.ncols;
   if (ins && ins->describe) so.limit = 0; /* the result's types only */
   if (nresid && resid_preds(t, a, resid, nresid, (struct chv_pred **)&so.preds,
