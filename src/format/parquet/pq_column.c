@@ -106,8 +106,9 @@ int pq_leaf_begin(struct pq_leaf *lf, int rg, struct chv_error *err) {
   /* The footer checked that [start, start + len) lies inside the file. */
   if (len > 0) {
     if ((size_t)len > lf->chunk_cap) {
-      uint8_t *p = chv_realloc(lf->chunk, (size_t)len);
+      uint8_t *p = chv_malloc((size_t)len); /* read anew: nothing to keep */
       if (p == NULL) return wrap(lf, oom(err), err);
+      chv_free(lf->chunk);
       lf->chunk = p;
       lf->chunk_cap = (size_t)len;
     }

@@ -243,7 +243,8 @@ int pq_spread(struct chv_vector *v, int64_t pos, const uint8_t *d, size_t k,
 int pq_append_nulls(struct chv_vector *v, int64_t k, struct chv_error *err);
 /* Make sure v has a validity bitmap (all valid). */
 int pq_ensure_validity(struct chv_vector *v, struct chv_error *err);
-/* Scratch of at least n bytes in *buf (grown, never shrunk). */
+/* Scratch of at least n bytes in *buf (grown, never shrunk; what it held
+** is not kept when it grows). */
 int pq_scratch(void **buf, size_t *cap, size_t n, struct chv_error *err);
 /* A big-endian two's complement integer of len bytes (a decimal's
 ** unscaled value); false when it does not fit 128 bits. */

@@ -27,8 +27,10 @@ int pq_scratch(void **buf, size_t *cap, size_t n, struct chv_error *err) {
   size_t c = *cap * 2;
   if (c < n) c = n;
   if (c < 64) c = 64;
-  void *p = chv_realloc(*buf, c);
+  /* The old contents are not kept: no copy (realloc would move them). */
+  void *p = chv_malloc(c);
   if (p == NULL) return oom(err);
+  chv_free(*buf);
   *buf = p;
   *cap = c;
   return CHV_OK;
