@@ -484,9 +484,8 @@ const log = (s) => console.log(s);
     log('net = chive s - chive startup; ratio (net) = net / DuckDB s; cpu = CPU seconds / wall seconds.');
     const multi = cells.filter((c) => c.threads > 1);
     if (multi.length && Math.max(...multi.map((c) => c.cpu)) < 1.2)
-      log('note: chive kept at most one core busy at every thread count (chive cpu): the setting ' +
-          "'table.exec.hive.infer-source-parallelism.max' is given, but this build of chive " +
-          'reads with one thread whatever its value (the parallel scan is not in it yet).');
+      log('note: chive kept at most one core busy at every thread count (chive cpu): it read ' +
+          "with one thread whatever 'table.exec.hive.infer-source-parallelism.max' said.");
     for (const [k, v] of skipped) log(`skipped: ${k}: ${v}`);
   } catch (e) {
     failed = true;
