@@ -179,95 +179,65 @@ out_close:
   return status;
 }
 
-/* Print a Parquet file's rows: its own columns, or those of `schema` read
-** from it; `columns` a comma-separated projection (NULL: all). */
-static int dump_parquet(const char *path, const struct chv_type *schema,
-                        const char *columns, long long limit) {
-  struct chv_error err;
-  const struct chv_fs *fs;
-  const char *inner;
-  chv_pq_reader *r = NULL;
-  struct chv_batch *batch = NULL;
-  struct chv_buf out;
-  chv_buf_init(&out);
-  int status = 1;
-  char *copy = NULL;
-  const char **names = NULL;
+/* A Parquet or an ORC reader, whichever the file is. */
+struct columnar {
+  bool orc;
+  chv_pq_reader *pq;
+  chv_orc_reader *oc;
+};
+
+static int columnar_open(struct columnar *c, const struct chv_fs *fs,
+                         const char *path, const struct chv_type *schema,
+                         const char *const *names, int n,
+                         struct chv_error *err) {
+  if (c->orc) {
+    struct chv_orc_read_options o;
+    chv_orc_read_options_init(&o);
+    o.table_schema = schema;
+    o.columns = names;
+    o.ncolumns = n;
+    return chv_orc_reader_open(fs, path, &o, &c->oc, err);
+  }
   struct chv_pq_read_options o;
   chv_pq_read_options_init(&o);
   o.table_schema = schema;
-  if (columns) {
-    copy = strdup(columns);
-    names = calloc(strlen(columns) + 1, sizeof *names);
-    if (copy == NULL || names == NULL) {
-      fprintf(stderr, "chive dump: out of memory\n");
-      goto out_close;
-    }
-    char *save = NULL;
-    for (char *tok = strtok_r(copy, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save))
-      names[o.ncolumns++] = chv_str_trim(tok);
-    o.columns = names;
-  }
-  if (chv_fs_for_path(path, &fs, &inner, &err) != CHV_OK ||
-      chv_pq_reader_open(fs, inner, &o, &r, &err) != CHV_OK ||
-      chv_batch_open(chv_pq_reader_schema(r), 1024, &batch, &err) != CHV_OK) {
-    fprintf(stderr, "chive dump: %s\n", err.msg);
-    goto out_close;
-  }
-  long long printed = 0;
-  while (limit < 0 || printed < limit) {
-    int64_t n;
-    if (chv_pq_reader_next(r, batch, &n, &err) != CHV_OK) {
-      flush_out(&out);
-      fflush(stdout);
-      fprintf(stderr, "chive dump: %s\n", err.msg);
-      goto out_close;
-    }
-    if (n == 0) break;
-    for (int64_t i = 0; i < n && (limit < 0 || printed < limit); i++) {
-      if (chv_jsonl_row(batch, i, &out) != CHV_OK) {
-        fprintf(stderr, "chive dump: out of memory\n");
-        goto out_close;
-      }
-      printed++;
-      if (out.len >= (1 << 16) && flush_out(&out) != 0) {
-        fprintf(stderr, "chive dump: writing output: %s\n", strerror(errno));
-        goto out_close;
-      }
-    }
-  }
-  if (flush_out(&out) != 0 || fflush(stdout) != 0) {
-    fprintf(stderr, "chive dump: writing output: %s\n", strerror(errno));
-    goto out_close;
-  }
-  status = 0;
-out_close:
-  chv_buf_free(&out);
-  chv_batch_close(batch);
-  chv_pq_reader_close(r);
-  free(names);
-  free(copy);
-  return status;
+  o.columns = names;
+  o.ncolumns = n;
+  return chv_pq_reader_open(fs, path, &o, &c->pq, err);
 }
 
-/* Print an ORC file's rows: its own columns, or those of `schema` read from
-** it; `columns` a comma-separated projection (NULL: all). */
-static int dump_orc(const char *path, const struct chv_type *schema,
-                    const char *columns, long long limit) {
+static const struct chv_type *columnar_schema(const struct columnar *c) {
+  return c->orc ? chv_orc_reader_schema(c->oc) : chv_pq_reader_schema(c->pq);
+}
+
+static int columnar_next(struct columnar *c, struct chv_batch *b, int64_t *n,
+                         struct chv_error *err) {
+  return c->orc ? chv_orc_reader_next(c->oc, b, n, err)
+                : chv_pq_reader_next(c->pq, b, n, err);
+}
+
+static void columnar_close(struct columnar *c) {
+  chv_orc_reader_close(c->oc);
+  chv_pq_reader_close(c->pq);
+}
+
+/* Print a Parquet or ORC file's rows: its own columns, or those of
+** `schema` read from it; `columns` a comma-separated projection (NULL:
+** all). */
+static int dump_columnar(const char *path, bool orc,
+                         const struct chv_type *schema, const char *columns,
+                         long long limit) {
   struct chv_error err;
   const struct chv_fs *fs;
   const char *inner;
-  chv_orc_reader *r = NULL;
+  struct columnar r = {.orc = orc};
   struct chv_batch *batch = NULL;
   struct chv_buf out;
   chv_buf_init(&out);
   int status = 1;
   char *copy = NULL;
   const char **names = NULL;
-  struct chv_orc_read_options o;
-  chv_orc_read_options_init(&o);
-  o.table_schema = schema;
+  int ncolumns = 0;
   if (columns) {
     copy = strdup(columns);
     names = calloc(strlen(columns) + 1, sizeof *names);
@@ -278,19 +248,18 @@ static int dump_orc(const char *path, const struct chv_type *schema,
     char *save = NULL;
     for (char *tok = strtok_r(copy, ",", &save); tok;
          tok = strtok_r(NULL, ",", &save))
-      names[o.ncolumns++] = chv_str_trim(tok);
-    o.columns = names;
+      names[ncolumns++] = chv_str_trim(tok);
   }
   if (chv_fs_for_path(path, &fs, &inner, &err) != CHV_OK ||
-      chv_orc_reader_open(fs, inner, &o, &r, &err) != CHV_OK ||
-      chv_batch_open(chv_orc_reader_schema(r), 1024, &batch, &err) != CHV_OK) {
+      columnar_open(&r, fs, inner, schema, names, ncolumns, &err) != CHV_OK ||
+      chv_batch_open(columnar_schema(&r), 1024, &batch, &err) != CHV_OK) {
     fprintf(stderr, "chive dump: %s\n", err.msg);
     goto out_close;
   }
   long long printed = 0;
   while (limit < 0 || printed < limit) {
     int64_t n;
-    if (chv_orc_reader_next(r, batch, &n, &err) != CHV_OK) {
+    if (columnar_next(&r, batch, &n, &err) != CHV_OK) {
       flush_out(&out);
       fflush(stdout);
       fprintf(stderr, "chive dump: %s\n", err.msg);
@@ -317,7 +286,7 @@ static int dump_orc(const char *path, const struct chv_type *schema,
 out_close:
   chv_buf_free(&out);
   chv_batch_close(batch);
-  chv_orc_reader_close(r);
+  columnar_close(&r);
   free(names);
   free(copy);
   return status;
@@ -390,7 +359,7 @@ int cli_dump(int argc, char **argv) {
     struct chv_type *ts = NULL;
     if (schema_text && chv_type_parse_columns(schema_text, &ts, &err) != CHV_OK)
       return usage_error("--schema: %s", err.msg);
-    int status = dump_parquet(file, ts, columns, limit);
+    int status = dump_columnar(file, false, ts, columns, limit);
     chv_type_free(ts);
     return status;
   }
@@ -400,7 +369,7 @@ int cli_dump(int argc, char **argv) {
     struct chv_type *ts = NULL;
     if (schema_text && chv_type_parse_columns(schema_text, &ts, &err) != CHV_OK)
       return usage_error("--schema: %s", err.msg);
-    int status = dump_orc(file, ts, columns, limit);
+    int status = dump_columnar(file, true, ts, columns, limit);
     chv_type_free(ts);
     return status;
   }
