@@ -301,3 +301,22 @@ int chv_decimal_format(chv_i128 v, int scale, char *buf) {
   buf[n] = '\0';
   return n;
 }
+
+bool chv_decimal_parse_exact(const char *s, int scale, chv_i128 *out) {
+  size_t n = strlen(s);
+  while (n && (s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
+  size_t i = 0;
+  while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+  size_t start = i;
+  if (i < n && (s[i] == '+' || s[i] == '-')) i++;
+  int digits = 0, frac = 0, last_nonzero = 0;
+  for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) digits++;
+  if (i < n && s[i] == '.')
+    for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+      frac++;
+      if (s[i] != '0') last_nonzero = frac;
+    }
+  if (i != n || digits + frac == 0 || last_nonzero > scale) return false;
+  return chv_decimal_parse(s + start, n - start, CHV_DECIMAL_MAX_PRECISION,
+                           scale, out) == CHV_OK;
+}

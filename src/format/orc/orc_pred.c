@@ -35,6 +35,7 @@
 ** or_preds_rule_out_stripe(), or_preds_rule_out_group() (orc_read.h).
 */
 #include "format/orc/orc_read.h"
+#include "types/types.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -71,26 +72,6 @@ struct or_bounds {
   bool exact;              /* the bounds are values of the set */
 };
 
-/* A decimal literal the scale holds exactly (no digit lost). */
-static bool exact_decimal(const char *s, int scale, chv_i128 *out) {
-  size_t n = strlen(s);
-  while (n && (s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
-  size_t i = 0;
-  while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
-  size_t start = i;
-  if (i < n && (s[i] == '+' || s[i] == '-')) i++;
-  int digits = 0, frac = 0, last = 0;
-  for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) digits++;
-  if (i < n && s[i] == '.')
-    for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-      frac++;
-      if (s[i] != '0') last = frac;
-    }
-  if (i != n || digits + frac == 0 || last > scale) return false;
-  return chv_decimal_parse(s + start, n - start, CHV_DECIMAL_MAX_PRECISION,
-                           scale, out) == CHV_OK;
-}
-
 static bool lit_convert(struct or_pred *pp, const struct chv_type *target) {
   const char *s = pp->p->value;
   if (s == NULL) return false;
@@ -111,9 +92,9 @@ static bool lit_convert(struct or_pred *pp, const struct chv_type *target) {
       v->num = d;
       return true;
     }
-    return exact_decimal(s, 0, &v->num);
+    return chv_decimal_parse_exact(s, 0, &v->num);
   case SK_DEC:
-    return exact_decimal(s, pp->scale, &v->num);
+    return chv_decimal_parse_exact(s, pp->scale, &v->num);
   case SK_REAL: {
     char *end;
     double d = strtod(s, &end);
@@ -245,7 +226,7 @@ static int cmp(enum or_sk k, const struct or_sval *a, const struct or_sval *b) {
 }
 
 static bool dec_bound(const char *s, int scale, chv_i128 *out) {
-  return s != NULL && exact_decimal(s, scale, out);
+  return s != NULL && chv_decimal_parse_exact(s, scale, out);
 }
 
 static void bounds_of(const struct or_pred *pp,

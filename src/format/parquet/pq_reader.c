@@ -48,6 +48,7 @@
 ** chv_pq_reader_close(), chv_pq_file_stats() (chive/parquet.h).
 */
 #include "format/parquet/pq_read.h"
+#include "types/types.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -476,31 +477,6 @@ static bool stat_val(const struct pq_scol *c, const struct chv_pq_bytes *b,
   }
 }
 
-/* A decimal literal that the scale holds exactly (no exponent, no digit
-** lost). */
-static bool exact_decimal(const char *s, int scale, chv_i128 *out) {
-  size_t n = strlen(s);
-  while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-    n--;
-  size_t i = 0;
-  while (i < n && (s[i] == ' ' || s[i] == '\t'))
-    i++;
-  size_t start = i;
-  if (i < n && (s[i] == '+' || s[i] == '-')) i++;
-  int digits = 0, frac = 0, last_nonzero = 0;
-  for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-    digits++;
-  if (i < n && s[i] == '.') {
-    for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-      frac++;
-      if (s[i] != '0') last_nonzero = frac;
-    }
-  }
-  if (i != n || digits + frac == 0 || last_nonzero > scale) return false;
-  return chv_decimal_parse(s + start, n - start, CHV_DECIMAL_MAX_PRECISION,
-                           scale, out) == CHV_OK;
-}
-
 static bool lit_val(const struct pq_scol *c, const char *s, struct pq_sval *v) {
   switch (c->kind) {
   case SK_BOOL:
@@ -518,7 +494,7 @@ static bool lit_val(const struct pq_scol *c, const char *s, struct pq_sval *v) {
       v->num = d;
       return true;
     }
-    return exact_decimal(s, c->scale, &v->num);
+    return chv_decimal_parse_exact(s, c->scale, &v->num);
   case SK_REAL: {
     char *end;
     v->real = strtod(s, &end);
