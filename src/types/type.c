@@ -310,3 +310,55 @@ int chv_type_format(const struct chv_type *t, struct chv_buf *buf) {
     return chv_buf_puts(buf, chv_type_id_name(t->id));
   }
 }
+
+/* ---- schema evolution ------------------------------------------------- */
+
+static int int_rank(enum chv_type_id id) {
+  switch (id) {
+  case CHV_TYPE_TINYINT: return 1;
+  case CHV_TYPE_SMALLINT: return 2;
+  case CHV_TYPE_INT: return 3;
+  case CHV_TYPE_BIGINT: return 4;
+  default: return 0;
+  }
+}
+
+/* Digits an integer type needs as a decimal. */
+static int int_digits(enum chv_type_id id) {
+  static const int d[] = {0, 3, 5, 10, 19};
+  return d[int_rank(id)];
+}
+
+bool chv_type_widens(const struct chv_type *f, const struct chv_type *t) {
+  enum chv_type_id a = f->id, b = t->id;
+  if (a == b && a != CHV_TYPE_DECIMAL) return true;
+  if (int_rank(a)) {
+    if (int_rank(b)) return int_rank(b) >= int_rank(a);
+    if (b == CHV_TYPE_FLOAT || b == CHV_TYPE_DOUBLE) return true;
+    if (b == CHV_TYPE_DECIMAL) return t->precision - t->scale >= int_digits(a);
+    return false;
+  }
+  if (a == CHV_TYPE_FLOAT) return b == CHV_TYPE_DOUBLE;
+  if (a == CHV_TYPE_DECIMAL)
+    return b == CHV_TYPE_DECIMAL && t->scale >= f->scale &&
+           t->precision - t->scale >= f->precision - f->scale;
+  if (chv_type_is_string_like(a)) return chv_type_is_string_like(b);
+  return false;
+}
+
+int chv_type_widen_error(const char *path, const char *name,
+                         const struct chv_type *f, const struct chv_type *t,
+                         struct chv_error *err) {
+  struct chv_buf a, b;
+  chv_buf_init(&a);
+  chv_buf_init(&b);
+  chv_type_format(f, &a);
+  chv_type_format(t, &b);
+  chv_error_set(err, CHV_ETYPE,
+                "%s: column %s: the file's %s cannot be read as the table's "
+                "%s",
+                path, name, a.data ? a.data : "?", b.data ? b.data : "?");
+  chv_buf_free(&a);
+  chv_buf_free(&b);
+  return CHV_ETYPE;
+}

@@ -18,4 +18,16 @@
 ** with statistics. */
 bool chv_decimal_parse_exact(const char *s, int scale, chv_i128 *out);
 
+/* Whether a file's values of primitive type f read as the table's type t
+** under Hive's schema evolution: integers to wider integers, to float,
+** double and decimals that hold their digits; float to double; decimals to
+** decimals with as many integer and fraction digits or more; string,
+** varchar, char and binary among themselves. */
+bool chv_type_widens(const struct chv_type *f, const struct chv_type *t);
+/* CHV_ETYPE "path: column name: the file's f cannot be read as the table's
+** t" in err. */
+int chv_type_widen_error(const char *path, const char *name,
+                         const struct chv_type *f, const struct chv_type *t,
+                         struct chv_error *err);
+
 #endif /* CHV_TYPES_H */

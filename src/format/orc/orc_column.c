@@ -49,6 +49,7 @@
 ** (orc_read.h).
 */
 #include "format/orc/orc_read.h"
+#include "types/types.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -71,65 +72,6 @@ int or_wrap(const struct or_col *c, struct chv_error *err) {
 }
 
 /* ---- type pairing ------------------------------------------------------ */
-
-static int int_rank(enum chv_type_id id) {
-  switch (id) {
-  case CHV_TYPE_TINYINT:
-    return 1;
-  case CHV_TYPE_SMALLINT:
-    return 2;
-  case CHV_TYPE_INT:
-    return 3;
-  case CHV_TYPE_BIGINT:
-    return 4;
-  default:
-    return 0;
-  }
-}
-
-/* Digits an integer type needs as a decimal. */
-static int int_digits(enum chv_type_id id) {
-  static const int d[] = {0, 3, 5, 10, 19};
-  return d[int_rank(id)];
-}
-
-/* Whether the file's primitive type f reads as t: Hive's widenings
-** (integers to wider integers, to float, double and decimals that hold
-** them; float to double; decimals to decimals with as many integer and
-** fraction digits; string, varchar, char and binary among themselves). */
-bool or_can_read(const struct chv_type *f, const struct chv_type *t) {
-  enum chv_type_id a = f->id, b = t->id;
-  if (a == b && a != CHV_TYPE_DECIMAL) return true;
-  if (int_rank(a)) {
-    if (int_rank(b)) return int_rank(b) >= int_rank(a);
-    if (b == CHV_TYPE_FLOAT || b == CHV_TYPE_DOUBLE) return true;
-    if (b == CHV_TYPE_DECIMAL) return t->precision - t->scale >= int_digits(a);
-    return false;
-  }
-  if (a == CHV_TYPE_FLOAT) return b == CHV_TYPE_DOUBLE;
-  if (a == CHV_TYPE_DECIMAL)
-    return b == CHV_TYPE_DECIMAL && t->scale >= f->scale &&
-           t->precision - t->scale >= f->precision - f->scale;
-  if (chv_type_is_string_like(a)) return chv_type_is_string_like(b);
-  return false;
-}
-
-static int type_error(struct chv_orc_reader *r, const char *name,
-                      const struct chv_type *f, const struct chv_type *t,
-                      struct chv_error *err) {
-  struct chv_buf a, b;
-  chv_buf_init(&a);
-  chv_buf_init(&b);
-  chv_type_format(f, &a);
-  chv_type_format(t, &b);
-  chv_error_set(err, CHV_ETYPE,
-                "%s: column %s: the file's %s cannot be read as the table's "
-                "%s",
-                r->path, name, a.data ? a.data : "?", b.data ? b.data : "?");
-  chv_buf_free(&a);
-  chv_buf_free(&b);
-  return CHV_ETYPE;
-}
 
 /* The Hive type of file column id (built once, kept by the reader). */
 static int file_type(struct chv_orc_reader *r, uint32_t id,
@@ -232,8 +174,8 @@ int or_col_build(struct chv_orc_reader *r, const struct chv_type *t, int64_t id,
     goto out_free;
   }
   if (chv_type_is_primitive(t->id)) {
-    if (!chv_type_is_primitive(ft->id) || !or_can_read(ft, t)) {
-      rc = type_error(r, name, ft, t, err);
+    if (!chv_type_is_primitive(ft->id) || !chv_type_widens(ft, t)) {
+      rc = chv_type_widen_error(r->path, name, ft, t, err);
       goto out_free;
     }
     c->decimal64 = c->kind == CHV_ORC_KIND_DECIMAL &&
@@ -248,7 +190,7 @@ int or_col_build(struct chv_orc_reader *r, const struct chv_type *t, int64_t id,
             (t->id == CHV_TYPE_ARRAY && c->kind == CHV_ORC_KIND_LIST) ||
             (t->id == CHV_TYPE_MAP && c->kind == CHV_ORC_KIND_MAP);
   if (!ok) {
-    rc = type_error(r, name, ft, t, err);
+    rc = chv_type_widen_error(r->path, name, ft, t, err);
     goto out_free;
   }
   c->nchildren = t->nchildren;
@@ -278,9 +220,9 @@ int or_col_build(struct chv_orc_reader *r, const struct chv_type *t, int64_t id,
       } else if (chv_str_ieq(cn, "tag")) {
         struct chv_type tag = {.id = CHV_TYPE_TINYINT};
         if (!chv_type_is_primitive(t->children[i]->id) ||
-            !or_can_read(&tag, t->children[i])) {
+            !chv_type_widens(&tag, t->children[i])) {
           char *nm = join(name, cn);
-          rc = nm ? type_error(r, nm, &tag, t->children[i], err) : oom(err);
+          rc = nm ? chv_type_widen_error(r->path, nm, &tag, t->children[i], err) : oom(err);
           chv_free(nm);
           break;
         }

@@ -126,7 +126,7 @@ static void prepare(struct chv_orc_reader *r, const struct chv_pred *p,
       chv_orc_hive_type(r->tail, (uint32_t)col, &r->ftypes[col], NULL) != CHV_OK)
     return;
   ft = r->ftypes[col];
-  if (!chv_type_is_primitive(ft->id) || !or_can_read(ft, target)) return;
+  if (!chv_type_is_primitive(ft->id) || !chv_type_widens(ft, target)) return;
   pp->col = col;
   pp->fkind = ot->kind;
   uint32_t wv = r->tail->ps.writer_version;

@@ -154,9 +154,6 @@ int or_col_mask(struct or_col *c, int64_t n, const uint8_t **valid,
 uint64_t or_col_produced(const struct or_col *c);
 /* Append k NULL rows to any vector. */
 int or_append_nulls(struct chv_vector *v, int64_t k, struct chv_error *err);
-/* Whether values of the file's primitive type f read as t (Hive's
-** widenings). */
-bool or_can_read(const struct chv_type *f, const struct chv_type *t);
 
 /* ---- predicates (orc_pred.c) ------------------------------------------- */
 

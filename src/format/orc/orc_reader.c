@@ -11,7 +11,7 @@
 ** it: by position when every top-level name of the file is _col<N> (files
 ** of writers before HIVE-4243), by name without case otherwise; STRUCT
 ** members by name at every depth.  A column the file lacks reads as NULL;
-** a pair of types must be a widening Hive allows (or_can_read()) or the
+** a pair of types must be a widening Hive allows (chv_type_widens()) or the
 ** open fails with CHV_ETYPE.  Each produced value the file holds gets a
 ** column reader (orc_column.c); the file columns they read are the only
 ** ones whose streams are read.  With predicates, the Metadata section's

@@ -10,7 +10,7 @@
 ** value is paired with the file value of the same name (a tree of struct
 ** pq_rnode, STRUCT members matched by name at every depth): a value the
 ** file lacks reads as NULL, and a pair whose types differ must be a
-** widening Hive allows (can_read()) or the open fails with CHV_ETYPE.
+** widening Hive allows (chv_type_widens()) or the open fails with CHV_ETYPE.
 ** Every leaf column a produced value needs gets a column chunk reader
 ** (struct pq_leaf, pq_column.c); a nested value whose members are all
 ** missing from the file reads the levels of one leaf below it, to know
@@ -63,71 +63,6 @@ void chv_pq_read_options_init(struct chv_pq_read_options *o) {
   memset(o, 0, sizeof *o);
   o->batch_rows = PQ_DEFAULT_BATCH_ROWS;
   o->max_page_bytes = PQ_DEFAULT_MAX_PAGE;
-}
-
-/* ---- type compatibility ------------------------------------------------ */
-
-static int int_rank(enum chv_type_id id) {
-  switch (id) {
-  case CHV_TYPE_TINYINT:
-    return 1;
-  case CHV_TYPE_SMALLINT:
-    return 2;
-  case CHV_TYPE_INT:
-    return 3;
-  case CHV_TYPE_BIGINT:
-    return 4;
-  default:
-    return 0;
-  }
-}
-
-/* Digits an integer type needs as a decimal. */
-static int int_digits(enum chv_type_id id) {
-  static const int d[] = {0, 3, 5, 10, 19};
-  return d[int_rank(id)];
-}
-
-static bool is_bytes(enum chv_type_id id) {
-  return chv_type_is_string_like(id);
-}
-
-/* Whether values of the file's primitive type f can be read as t (Hive's
-** schema evolution: widening integers, integers to floating point and
-** decimals that hold them, float to double, decimals to wider decimals,
-** strings, varchars, chars and binaries among themselves). */
-static bool can_read(const struct chv_type *f, const struct chv_type *t) {
-  enum chv_type_id a = f->id, b = t->id;
-  if (a == b && a != CHV_TYPE_DECIMAL) return true;
-  if (int_rank(a)) {
-    if (int_rank(b)) return int_rank(b) >= int_rank(a);
-    if (b == CHV_TYPE_FLOAT || b == CHV_TYPE_DOUBLE) return true;
-    if (b == CHV_TYPE_DECIMAL) return t->precision - t->scale >= int_digits(a);
-    return false;
-  }
-  if (a == CHV_TYPE_FLOAT) return b == CHV_TYPE_DOUBLE;
-  if (a == CHV_TYPE_DECIMAL)
-    return b == CHV_TYPE_DECIMAL && t->scale >= f->scale &&
-           t->precision - t->scale >= f->precision - f->scale;
-  if (is_bytes(a)) return is_bytes(b);
-  return false;
-}
-
-static int type_error(struct chv_pq_reader *r, const char *name,
-                      const struct chv_type *f, const struct chv_type *t,
-                      struct chv_error *err) {
-  struct chv_buf a, b;
-  chv_buf_init(&a);
-  chv_buf_init(&b);
-  chv_type_format(f, &a);
-  chv_type_format(t, &b);
-  chv_error_set(err, CHV_ETYPE,
-                "%s: column %s: the file's %s cannot be read as the table's "
-                "%s",
-                r->path, name, a.data ? a.data : "?", b.data ? b.data : "?");
-  chv_buf_free(&a);
-  chv_buf_free(&b);
-  return CHV_ETYPE;
 }
 
 /* ---- leaves ------------------------------------------------------------ */
@@ -273,8 +208,8 @@ static int build(struct bctx *c, struct pq_rnode *nd, const struct chv_type *t,
   nd->pf = NULL;
   if (pf && chv_type_is_primitive(t->id)) {
     if (!chv_type_is_primitive(pf->type->id) || pf->leaf < 0 ||
-        !can_read(pf->type, t))
-      return type_error(r, name, pf->type, t, c->err);
+        !chv_type_widens(pf->type, t))
+      return chv_type_widen_error(r->path, name, pf->type, t, c->err);
     nd->pf = pf;
     nd->def = pf->def_level;
     nd->rep = pf->rep_level;
@@ -301,7 +236,7 @@ static int build(struct bctx *c, struct pq_rnode *nd, const struct chv_type *t,
     return CHV_OK;
   }
   if (pf && t->id != pf->type->id)
-    return type_error(r, name, pf->type, t, c->err);
+    return chv_type_widen_error(r->path, name, pf->type, t, c->err);
   /* A nested value, or a missing one (its children missing too, so that
   ** the tree follows the type). */
   nd->pf = pf;
@@ -359,7 +294,7 @@ static void stat_col(const struct chv_pq_field *pf, const struct chv_type *t,
                      struct pq_scol *c) {
   memset(c, 0, sizeof *c);
   c->ptype = pf->node->el->type;
-  if (!can_read(pf->type, t)) return;
+  if (!chv_type_widens(pf->type, t)) return;
   switch (pf->conv) {
   case CHV_PQ_CONV_PLAIN:
     switch (c->ptype) {
