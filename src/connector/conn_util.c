@@ -93,7 +93,7 @@ int conn_scan_partitions(chv_catalog *cat, const struct chv_table *t,
   return CHV_OK;
 }
 
-static char *dup_or_null(const char *s, bool *ok) {
+char *conn_dup_or_null(const char *s, bool *ok) {
   if (s == NULL) return NULL;
   char *d = chv_strdup(s);
   if (d == NULL) *ok = false;
@@ -108,8 +108,8 @@ static struct chv_kv *kv_copy(const struct chv_kv *src, int n, bool *ok) {
     return NULL;
   }
   for (int i = 0; i < n; i++) {
-    kv[i].key = dup_or_null(src[i].key, ok);
-    kv[i].value = dup_or_null(src[i].value, ok);
+    kv[i].key = conn_dup_or_null(src[i].key, ok);
+    kv[i].value = conn_dup_or_null(src[i].value, ok);
   }
   return kv;
 }
@@ -123,9 +123,9 @@ static struct chv_column *cols_copy(const struct chv_column *src, int n,
     return NULL;
   }
   for (int i = 0; i < n; i++) {
-    c[i].name = dup_or_null(src[i].name, ok);
-    c[i].type = dup_or_null(src[i].type, ok);
-    c[i].comment = dup_or_null(src[i].comment, ok);
+    c[i].name = conn_dup_or_null(src[i].name, ok);
+    c[i].type = conn_dup_or_null(src[i].type, ok);
+    c[i].comment = conn_dup_or_null(src[i].comment, ok);
   }
   return c;
 }
@@ -133,17 +133,17 @@ static struct chv_column *cols_copy(const struct chv_column *src, int n,
 bool conn_table_copy(const struct chv_table *t, struct chv_table *d) {
   bool ok = true;
   memset(d, 0, sizeof *d);
-  d->db = dup_or_null(t->db, &ok);
-  d->name = dup_or_null(t->name, &ok);
+  d->db = conn_dup_or_null(t->db, &ok);
+  d->name = conn_dup_or_null(t->name, &ok);
   d->columns = cols_copy(t->columns, t->ncols, &ok);
   d->ncols = d->columns ? t->ncols : 0;
   d->pkeys = cols_copy(t->pkeys, t->npkeys, &ok);
   d->npkeys = d->pkeys ? t->npkeys : 0;
-  d->location = dup_or_null(t->location, &ok);
+  d->location = conn_dup_or_null(t->location, &ok);
   d->type = t->type;
-  d->input_format = dup_or_null(t->input_format, &ok);
-  d->output_format = dup_or_null(t->output_format, &ok);
-  d->serde_lib = dup_or_null(t->serde_lib, &ok);
+  d->input_format = conn_dup_or_null(t->input_format, &ok);
+  d->output_format = conn_dup_or_null(t->output_format, &ok);
+  d->serde_lib = conn_dup_or_null(t->serde_lib, &ok);
   d->serde_params = kv_copy(t->serde_params, t->nserde_params, &ok);
   d->nserde_params = d->serde_params ? t->nserde_params : 0;
   d->params = kv_copy(t->params, t->nparams, &ok);

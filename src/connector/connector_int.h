@@ -42,6 +42,8 @@ int conn_split_plan(chv_catalog *cat, const struct chv_table *t,
 /* A deep copy of t into *d; false when out of memory (*d is then partly
 ** filled and must be freed with chv_table_free()). */
 bool conn_table_copy(const struct chv_table *t, struct chv_table *d);
+/* A copy of s (NULL for NULL); sets *ok to false when out of memory. */
+char *conn_dup_or_null(const char *s, bool *ok);
 
 /* LazySimpleSerDe options from the table's SerDe parameters (of a table
 ** conn_table_format() found to be TEXTFILE). */

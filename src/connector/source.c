@@ -219,13 +219,6 @@ void chv_source_close(chv_source *s) {
 
 /* ---- splits ---------------------------------------------------------------- */
 
-static char *dup_or_null(const char *s, bool *ok) {
-  if (s == NULL) return NULL;
-  char *d = chv_strdup(s);
-  if (d == NULL) *ok = false;
-  return d;
-}
-
 void chv_source_split_free(struct chv_source_split *sp) {
   if (sp == NULL) return;
   if (sp->part_values)
@@ -257,9 +250,9 @@ static int make_split(const chv_source *s, const struct chv_split_plan *p,
     ok = sp->part_values != NULL;
     const struct chv_partition *part = &p->partitions[in->partition];
     for (int i = 0; ok && i < np && i < part->nvalues; i++)
-      sp->part_values[i] = dup_or_null(part->values[i], &ok);
+      sp->part_values[i] = conn_dup_or_null(part->values[i], &ok);
   }
-  sp->path = dup_or_null(in->path, &ok);
+  sp->path = conn_dup_or_null(in->path, &ok);
   sp->start = in->start;
   sp->length = in->length;
   sp->file_size = in->file_size;
@@ -269,7 +262,7 @@ static int make_split(const chv_source *s, const struct chv_split_plan *p,
     ok = sp->columns != NULL;
     sp->ncolumns = ok ? s->nfields : 0;
     for (int i = 0; ok && i < s->nfields; i++)
-      sp->columns[i] = dup_or_null(field_name(&s->table, s->fields[i]), &ok);
+      sp->columns[i] = conn_dup_or_null(field_name(&s->table, s->fields[i]), &ok);
   }
   if (ok && preds_copy(s->preds, s->npreds, &sp->preds, err) == CHV_OK)
     sp->npreds = s->npreds;
