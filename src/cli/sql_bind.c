@@ -103,8 +103,9 @@ static int resolve(struct sql_bind *b, const struct chv_sql_expr *e,
   for (int k = 0; k < b->t->npkeys; k++)
     if (!strcasecmp(b->t->pkeys[k].name, n))
       return *tcol = b->t->ncols + k, CHV_OK;
-  return sql_err(b->err, CHV_ENOENT, "column '%s' does not exist in %s.%s", n,
-                 b->t->db, b->t->name);
+  char tn[512];
+  return sql_err(b->err, CHV_ENOENT, "column '%s' does not exist in %s", n,
+                 sql_table_what(b->t, tn, sizeof tn));
 }
 
 static int str_lit(struct sql_bind *b, const char *s, size_t n,

@@ -28,6 +28,7 @@
 */
 #include "cli/sql_int.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -196,10 +197,15 @@ int sql_check_part_value(const struct chv_column *key,
   return rc;
 }
 
-/* INSERT ... SELECT: where the rows go instead of the output. */
+/* INSERT ... SELECT: where the rows go instead of the output.  With rel
+** set (t and sink NULL), the rows are collected into a derived relation
+** instead: the rows of a sub-query, WITH query or UNION.  A relation
+** without a schema yet takes the query's column types and names; one with
+** a schema (a later UNION branch) converts to it. */
 struct sql_target {
   const struct chv_table *t; /* the target table */
   chv_sink *sink;
+  struct sql_rel *rel;
   const struct chv_type *schema; /* data columns, then the dynamic keys */
   int nstatic;                   /* static partition values */
   char **statics;
@@ -570,13 +576,10 @@ static int where_conv(struct where_ctx *w, const struct chv_sql_expr *e,
 static const char *unsupported_query(const struct chv_sql_query *q,
                                      struct chv_sql_pos *pos) {
   *pos = q->pos;
-  if (q->kind == CHV_SQL_QUERY_UNION) return "UNION";
   if (q->kind == CHV_SQL_QUERY_VALUES) return "a VALUES query";
-  if (q->nctes) return "WITH";
   if (!q->from) return NULL; /* one row of no columns */
   *pos = q->from->pos;
   if (q->from->kind == CHV_SQL_FROM_JOIN) return "a join";
-  if (q->from->kind == CHV_SQL_FROM_SUBQUERY) return "a sub-query in FROM";
   if (q->from->system_time) return "FOR SYSTEM_TIME AS OF";
   if (q->from->hints.n) return "a table hint";
   return NULL;
@@ -669,24 +672,45 @@ static bool count_row_groups(chv_catalog *cat, const struct chv_table *t,
   return rc == CHV_OK;
 }
 
+/* One line of EXPLAIN's output, indented by the depth of nested plans. */
+static void plan_line(struct sql_session *s, const char *text) {
+  struct chv_buf l;
+  chv_buf_init(&l);
+  for (int i = 0; i < s->plan_depth; i++) chv_buf_puts(&l, "  ");
+  chv_buf_puts(&l, text);
+  if (s->format == SQL_FMT_JSONL) {
+    struct chv_buf j;
+    chv_buf_init(&j);
+    chv_buf_puts(&j, "{\"plan\":");
+    chv_json_put_string(&j, l.data ? l.data : "");
+    chv_buf_puts(&j, "}\n");
+    fputs(j.data, s->out);
+    chv_buf_free(&j);
+  } else {
+    fprintf(s->out, "%s\n", l.data ? l.data : "");
+  }
+  chv_buf_free(&l);
+}
+
 static void print_plan(struct sql_session *s, chv_catalog *cat,
-                       const struct chv_table *t, chv_scan *scan,
+                       const struct chv_table *t, struct sql_scan *sscan,
                        const struct chv_scan_options *so,
                        const char *const *scols, int nscols,
                        int64_t limit, const struct chv_buf *where,
                        const struct chv_buf *filter) {
   struct chv_buf line;
   chv_buf_init(&line);
-  struct chv_scan_stats ss;
-  chv_scan_stats(scan, &ss);
-  chv_buf_puts(&line, "Scan ");
-  chv_buf_puts(&line, t->db);
-  chv_buf_putc(&line, '.');
-  chv_buf_puts(&line, t->name);
+  chv_scan *scan = sql_scan_table(sscan);
   char num[96];
-  snprintf(num, sizeof num, ": partitions=%lld/%lld columns=[",
-           (long long)ss.partitions_read, (long long)ss.partitions_total);
-  chv_buf_puts(&line, num);
+  if (scan) {
+    struct chv_scan_stats ss;
+    chv_scan_stats(scan, &ss);
+    chv_buf_printf(&line, "Scan %s.%s: partitions=%lld/%lld columns=[", t->db,
+                   t->name, (long long)ss.partitions_read,
+                   (long long)ss.partitions_total);
+  } else {
+    chv_buf_printf(&line, "Scan %s: columns=[", sql_scan_what(sscan));
+  }
   for (int c = 0; c < nscols; c++) {
     if (c) chv_buf_puts(&line, ", ");
     chv_buf_puts(&line, scols[c]);
@@ -723,17 +747,7 @@ static void print_plan(struct sql_session *s, chv_catalog *cat,
                    (long long)(cs.row_groups - cs.row_groups_skipped),
                    (long long)cs.row_groups);
   }
-  if (s->format == SQL_FMT_JSONL) {
-    struct chv_buf j;
-    chv_buf_init(&j);
-    chv_buf_puts(&j, "{\"plan\":");
-    chv_json_put_string(&j, line.data ? line.data : "");
-    chv_buf_puts(&j, "}\n");
-    fputs(j.data, s->out);
-    chv_buf_free(&j);
-  } else {
-    fprintf(s->out, "%s\n", line.data ? line.data : "");
-  }
+  plan_line(s, line.data ? line.data : "");
   chv_buf_free(&line);
 }
 
@@ -842,13 +856,18 @@ static int row_cmp(const void *pa, const void *pb) {
   return i < j ? -1 : i > j; /* stable: the order the rows came in */
 }
 
+static int target_write(struct sql_target *ins, struct chv_batch *ob,
+                        int64_t n, struct chv_error *err);
+
 /* Emits rows 0..n of outv in the order of the keys (one vector per ORDER
-** BY item, n rows each), at most limit (< 0: all) of them. */
+** BY item, n rows each), at most limit (< 0: all) of them: into r, or with
+** ins into the target through ob (a batch on ins->schema). */
 static int sort_emit(struct sql_result *r, const char *const *heads,
                      struct chv_vector **outv, int nout,
                      struct chv_vector **keys,
                      const struct chv_sql_order_item *items, int nkeys,
                      int64_t n, int64_t limit, struct chv_buf *cell,
+                     struct sql_target *ins, struct chv_batch *ob,
                      struct chv_error *err) {
   int64_t *perm = malloc(sizeof *perm * (size_t)(n + 1));
   if (!perm) return sql_err(err, CHV_ENOMEM, "out of memory");
@@ -859,9 +878,18 @@ static int sort_emit(struct sql_result *r, const char *const *heads,
   qsort(perm, (size_t)n, sizeof *perm, row_cmp);
   if (limit >= 0 && n > limit) n = limit;
   int rc = CHV_OK;
-  for (int64_t i = 0; i < n && rc == CHV_OK; i++)
-    rc = emit_row(r, heads, (const struct chv_vector *const *)outv, nout,
-                  perm[i], cell, err);
+  for (int64_t i = 0; i < n && rc == CHV_OK; i++) {
+    if (!ins) {
+      rc = emit_row(r, heads, (const struct chv_vector *const *)outv, nout,
+                    perm[i], cell, err);
+      continue;
+    }
+    if (i % 4096 == 0) chv_batch_reset(ob);
+    for (int c = 0; c < nout && rc == CHV_OK; c++)
+      rc = chv_vector_append_from(ob->cols[c], outv[c], perm[i], err);
+    if (rc == CHV_OK && (i % 4096 == 4095 || i == n - 1))
+      rc = target_write(ins, ob, i % 4096 + 1, err);
+  }
   free(perm);
   return rc;
 }
@@ -1126,13 +1154,28 @@ static int target_casts(struct sql_target *ins, const struct chv_sql_query *q,
     rc = chv_type_new(CHV_TYPE_STRUCT, &ins->described);
     for (int c = 0; rc == CHV_OK && c < nout; c++) {
       struct chv_type *ct;
+      char name[256];
+      snprintf(name, sizeof name, "%s", heads[c]);
+      for (char *p = name; *p; p++) *p = (char)tolower((unsigned char)*p);
       rc = chv_type_clone(ex[c]->type, &ct);
-      if (rc == CHV_OK) rc = chv_type_struct_add(ins->described, heads[c], ct);
+      if (rc == CHV_OK) rc = chv_type_struct_add(ins->described, name, ct);
+      if (rc == CHV_EEXIST) {
+        *pos = q->pos;
+        return sql_err(err, CHV_EINVAL,
+                       "the query gives two columns named '%s'; give one an "
+                       "alias", name);
+      }
     }
     if (rc != CHV_OK) rc = sql_err(err, rc, "out of memory");
     return rc;
   }
   const struct chv_type *ts = ins->schema;
+  if (ins->rel && nout != ts->nchildren) {
+    *pos = q->pos;
+    return sql_err(err, CHV_EINVAL,
+                   "the branches of a UNION give %d and %d columns",
+                   ts->nchildren, nout);
+  }
   if (nout != ts->nchildren) {
     *pos = q->pos;
     if (ts->nchildren > ins->t->ncols)
@@ -1162,8 +1205,13 @@ static int target_casts(struct sql_target *ins, const struct chv_sql_query *q,
         if (k > c) break;
       }
       if (item < q->nitems) *pos = q->items[item].expr->pos;
-      rc = sql_err(err, CHV_ETYPE, "column %s (%s): cannot convert %s to %s",
-                   ts->names[c], tn, from, tn);
+      if (ins->rel)
+        rc = sql_err(err, CHV_ETYPE,
+                     "UNION column %d (%s): cannot convert %s to %s", c + 1,
+                     ts->names[c], from, tn);
+      else
+        rc = sql_err(err, CHV_ETYPE, "column %s (%s): cannot convert %s to %s",
+                     ts->names[c], tn, from, tn);
       return rc;
     }
   }
@@ -1175,6 +1223,11 @@ static int target_write(struct sql_target *ins, struct chv_batch *ob,
                         int64_t n, struct chv_error *err) {
   int rc = CHV_OK;
   ob->nrows = n;
+  if (ins->rel) {
+    rc = sql_rel_append(ins->rel, ob, n, err);
+    if (rc == CHV_OK) ins->written += n;
+    return rc;
+  }
   if (n && ins->t->npkeys > ins->nstatic)
     rc = chv_sink_write_dynamic(ins->sink, ins->nstatic, ins->statics, ob,
                                 err);
@@ -1192,7 +1245,8 @@ static int target_write(struct sql_target *ins, struct chv_batch *ob,
 ** kept. */
 static int query_exprs(struct sql_session *s, chv_catalog *cat,
                        const struct chv_sql_query *q,
-                       const struct chv_table *t, chv_arena *a,
+                       const struct chv_table *t, const struct sql_rel *rel,
+                       chv_arena *a,
                        struct chv_part_filter *filter,
                        const struct chv_buf *where,
                        const struct chv_sql_expr **resid, size_t nresid,
@@ -1206,7 +1260,7 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   struct chv_buf ftext, cell;
   chv_buf_init(&ftext);
   chv_buf_init(&cell);
-  chv_scan *scan = NULL;
+  struct sql_scan *scan = NULL;
   struct chv_vector **outv = NULL, **acc = NULL;
   uint32_t *sel = NULL;
   int nout = 0, nok = (int)q->norder_by, nacc = 0;
@@ -1277,12 +1331,6 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
     rc = sql_err(err, CHV_ENOMEM, "out of memory");
     goto out;
   }
-  if (nok && ins) {
-    *pos = q->order_by[0].expr->pos;
-    rc = sql_err(err, CHV_ENOTSUP,
-                 "ORDER BY in INSERT ... SELECT is not supported yet");
-    goto out;
-  }
   for (int k = 0; k < nok; k++) {
     int ord;
     rc = order_item(q, (size_t)k, &ord, pos, err);
@@ -1341,7 +1389,7 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   *pos = stpos;
   if (!explain) so.threads = scan_threads(s, so.limit);
   if (t->name) {
-    rc = chv_scan_open(cat, t->db, t->name, &so, &scan, err);
+    rc = sql_scan_open(cat, t, rel, &so, &scan, err);
     if (rc == CHV_ETYPE && q->where) *pos = q->where->pos;
     if (rc != CHV_OK) goto out;
   }
@@ -1357,7 +1405,7 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
     rc = chv_batch_open(ins->schema, 0, &ob, err);
     if (rc != CHV_OK) goto out;
   }
-  for (int c = 0; c < nout && !ins; c++) {
+  for (int c = 0; c < nout && (!ins || nok); c++) {
     rc = chv_vector_open(ex[c]->type, 0, &outv[c], err);
     if (rc != CHV_OK) goto out;
   }
@@ -1375,7 +1423,7 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   struct chv_batch *bt, one = {.nrows = 1}; /* the row of a FROM-less query */
   bool one_left = !scan;
   while ((limit < 0 || done < limit || nok) &&
-         (scan ? (rc = chv_scan_next(scan, &bt, err)) == CHV_OK && bt
+         (scan ? (rc = sql_scan_next(scan, &bt, err)) == CHV_OK && bt
                : (bt = &one, one_left) && !(one_left = false))) {
     int64_t n = bt->nrows;
     const uint32_t *rows = NULL;
@@ -1395,10 +1443,11 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
     }
     if (limit >= 0 && n > limit - done && !nok) n = limit - done;
     for (int c = 0; c < nout; c++) {
-      rc = chv_expr_eval(ex[c], bt, rows, n, ins ? ob->cols[c] : outv[c], err);
+      rc = chv_expr_eval(ex[c], bt, rows, n, ins && !nok ? ob->cols[c] : outv[c],
+                         err);
       if (rc != CHV_OK) goto out;
     }
-    if (ins) {
+    if (ins && !nok) {
       rc = target_write(ins, ob, n, err);
       if (rc != CHV_OK) goto out;
       done += n;
@@ -1434,7 +1483,7 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   }
   if (rc == CHV_OK && nok)
     rc = sort_emit(&r, heads, acc, nout, acc + nout, q->order_by, nok, done,
-                   limit, &cell, err);
+                   limit, &cell, ins, ob, err);
   if (rc == CHV_OK && !ins) sql_result_print(&r, s->format, s->out);
 out:
   for (int c = 0; c < nacc; c++) chv_vector_close(acc[c]);
@@ -1444,7 +1493,7 @@ out:
     for (int c = 0; c < nout; c++) chv_vector_close(outv[c]);
   free(outv);
   free(sel);
-  chv_scan_close(scan);
+  sql_scan_close(scan);
   chv_buf_free(&ftext);
   chv_buf_free(&cell);
   sql_result_free(&r);
@@ -1656,7 +1705,8 @@ static int post_hook(struct sql_bind *b, const struct chv_sql_expr *e,
 ** chv_hash_agg; the items and HAVING are then evaluated over its result. */
 static int query_agg(struct sql_session *s, chv_catalog *cat,
                      const struct chv_sql_query *q,
-                     const struct chv_table *t, chv_arena *a,
+                     const struct chv_table *t, const struct sql_rel *rel,
+                     chv_arena *a,
                      struct chv_part_filter *filter,
                      const struct chv_buf *where,
                      const struct chv_sql_expr **resid, size_t nresid,
@@ -1674,14 +1724,15 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
   struct chv_buf ftext, cell;
   chv_buf_init(&ftext);
   chv_buf_init(&cell);
-  chv_scan *scan = NULL;
+  struct sql_scan *scan = NULL;
   chv_hash_agg *h = NULL;
   struct chv_type *in_type = NULL;
   struct chv_batch *inb = NULL, *rb = NULL, *ob = NULL;
   struct chv_vector **outv = NULL, **okeys = NULL;
   uint32_t *sel = NULL;
   int nout = 0;
-  int rc = sql_bind_init(&b, t, q->from->alias, a, pos, err);
+  const char *alias = q->from ? q->from->alias : NULL;
+  int rc = sql_bind_init(&b, t, alias, a, pos, err);
   if (rc != CHV_OK) goto out;
   /* SELECT DISTINCT: grouped by the select items */
   bool dist = q->distinct;
@@ -1818,7 +1869,7 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
   }
   *pos = stpos;
   if (!explain) so.threads = scan_threads(s, so.limit);
-  rc = chv_scan_open(cat, t->db, t->name, &so, &scan, err);
+  rc = sql_scan_open(cat, t, rel, &so, &scan, err);
   if (rc == CHV_ETYPE && q->where) *pos = q->where->pos;
   if (rc != CHV_OK) goto out;
   if (explain) {
@@ -1827,7 +1878,7 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
   }
   int64_t selcap = 0;
   struct chv_batch *bt;
-  while ((rc = chv_scan_next(scan, &bt, err)) == CHV_OK && bt) {
+  while ((rc = sql_scan_next(scan, &bt, err)) == CHV_OK && bt) {
     int64_t n = bt->nrows;
     const uint32_t *rows = NULL;
     if (pred) {
@@ -1857,7 +1908,7 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
   if (rc != CHV_OK) goto out;
   c.rschema = rb->schema;
   /* The items and HAVING over the result. */
-  rc = sql_bind_init(&pb, t, q->from->alias, a, pos, err);
+  rc = sql_bind_init(&pb, t, alias, a, pos, err);
   if (rc != CHV_OK) goto out;
   pb.hook = post_hook;
   pb.hook_ctx = &c;
@@ -1888,12 +1939,6 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
     nout++;
   }
   if (ins) {
-    if (q->norder_by) {
-      *pos = q->order_by[0].expr->pos;
-      rc = sql_err(err, CHV_ENOTSUP,
-                   "ORDER BY in INSERT ... SELECT is not supported yet");
-      goto out;
-    }
     rc = target_casts(ins, q, t, a, ex, heads, nout, pos, err);
     if (rc != CHV_OK || ins->describe) goto out;
   }
@@ -1919,7 +1964,7 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
     rows = sel;
   }
   if (limit >= 0 && n > limit && !q->norder_by) n = limit;
-  if (ins) {
+  if (ins && !q->norder_by) {
     rc = chv_batch_open(ins->schema, 0, &ob, err);
     for (int i = 0; i < nout && rc == CHV_OK; i++)
       rc = chv_expr_eval(ex[i], rb, rows, n, ob->cols[i], err);
@@ -1958,11 +2003,18 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
     if (rc == CHV_OK) rc = chv_expr_eval(x, rb, rows, n, okeys[k], err);
     if (rc != CHV_OK) goto out;
   }
+  if (ins) {
+    rc = chv_batch_open(ins->schema, 0, &ob, err);
+    if (rc == CHV_OK)
+      rc = sort_emit(&r, heads, outv, nout, okeys, q->order_by, nok, n, limit,
+                     &cell, ins, ob, err);
+    goto out;
+  }
   rc = sql_result_columns(&r, nout, heads);
   if (rc != CHV_OK) goto out;
   r.has_json = s->format == SQL_FMT_JSONL;
   rc = sort_emit(&r, heads, outv, nout, okeys, q->order_by, nok, n, limit,
-                 &cell, err);
+                 &cell, NULL, NULL, err);
   if (rc == CHV_OK) sql_result_print(&r, s->format, s->out);
 out:
   if (okeys)
@@ -1975,7 +2027,7 @@ out:
   chv_batch_close(ob);
   chv_batch_close(rb);
   chv_batch_close(inb);
-  chv_scan_close(scan);
+  sql_scan_close(scan);
   chv_hash_agg_close(h);
   chv_type_free(in_type);
   chv_buf_free(&ftext);
@@ -1986,20 +2038,72 @@ out:
   return rc;
 }
 
-static int run_query(struct sql_session *s, const struct chv_sql_query *q,
-                     struct chv_sql_pos stpos, bool explain,
-                     struct sql_target *ins, struct chv_sql_pos *pos,
-                     struct chv_error *err) {
-  chv_catalog *cat = s->cat;
-  const char *what = unsupported_query(q, pos);
-  if (what) return sql_err(err, CHV_ENOTSUP, "%s is not supported yet", what);
-  if (!q->from) return query_values(s, q, stpos, explain, ins, pos, err);
-  *pos = q->from->pos;
-  struct chv_table t;
-  int rc = sql_get_table(s, &q->from->table, &cat, &t, err);
-  if (rc != CHV_OK) return rc;
+/* SELECT DISTINCT *: q with each * replaced by t's columns (data columns,
+** then partition keys), in the arena; q itself when it has no *. */
+static int expand_stars(const struct chv_sql_query *q,
+                        const struct chv_table *t, const char *alias,
+                        chv_arena *a, const struct chv_sql_query **out,
+                        struct chv_sql_pos *pos, struct chv_error *err) {
+  size_t n = 0, nstar = 0;
+  int nt = t->ncols + t->npkeys;
+  for (size_t i = 0; i < q->nitems; i++) {
+    const struct chv_sql_expr *e = q->items[i].expr;
+    if (e->kind != CHV_SQL_EXPR_STAR) {
+      n++;
+      continue;
+    }
+    if (!qualifier_ok(&e->u.star, e->u.star.nparts, t, alias)) {
+      *pos = e->pos;
+      return sql_err(err, CHV_ENOENT, "unknown table qualifier '%s' in %s.*",
+                     e->u.star.parts[e->u.star.nparts - 1],
+                     e->u.star.parts[e->u.star.nparts - 1]);
+    }
+    n += (size_t)nt;
+    nstar++;
+  }
+  if (!nstar) return CHV_OK;
+  struct chv_sql_query *dq = chv_arena_alloc(a, sizeof *dq);
+  struct chv_sql_select_item *items =
+      chv_arena_alloc(a, sizeof *items * (n + 1));
+  struct chv_sql_expr *cols =
+      chv_arena_alloc(a, sizeof *cols * (nstar * (size_t)nt + 1));
+  if (!dq || !items || !cols) return sql_err(err, CHV_ENOMEM, "out of memory");
+  *dq = *q;
+  size_t k = 0, m = 0;
+  for (size_t i = 0; i < q->nitems; i++) {
+    const struct chv_sql_expr *e = q->items[i].expr;
+    if (e->kind != CHV_SQL_EXPR_STAR) {
+      items[k++] = q->items[i];
+      continue;
+    }
+    for (int c = 0; c < nt; c++, m++) {
+      memset(&cols[m], 0, sizeof cols[m]);
+      cols[m].kind = CHV_SQL_EXPR_COLUMN;
+      cols[m].pos = e->pos;
+      cols[m].u.column.nparts = 1;
+      cols[m].u.column.parts[0] =
+          c < t->ncols ? t->columns[c].name : t->pkeys[c - t->ncols].name;
+      items[k].expr = &cols[m];
+      items[k++].alias = NULL;
+    }
+  }
+  dq->items = items;
+  dq->nitems = n;
+  *out = dq;
+  return CHV_OK;
+}
+
+/* A SELECT over one source: the catalog table t (cat), or the derived
+** relation rel (t = &rel->t). */
+static int run_select(struct sql_session *s, const struct chv_sql_query *q,
+                      chv_catalog *cat, const struct chv_table *tp,
+                      const struct sql_rel *rel, struct chv_sql_pos stpos,
+                      bool explain, struct sql_target *ins,
+                      struct chv_sql_pos *pos, struct chv_error *err) {
+  const char *falias = q->from ? q->from->alias : NULL;
+  int rc = CHV_OK;
   chv_arena *a = NULL;
-  chv_scan *scan = NULL;
+  struct sql_scan *scan = NULL;
   struct chv_buf where;
   chv_buf_init(&where);
   struct sql_result r;
@@ -2009,7 +2113,7 @@ static int run_query(struct sql_session *s, const struct chv_sql_query *q,
     goto out;
   }
   /* The projection: column names, with * expanded when mixed. */
-  int cap = t.ncols + t.npkeys;
+  int cap = tp->ncols + tp->npkeys;
   for (size_t i = 0; i < q->nitems; i++) cap += 1;
   const char **cols = chv_arena_alloc(a, sizeof *cols * (size_t)(cap + 1) *
                                              (q->nitems + 1));
@@ -2026,27 +2130,28 @@ static int run_query(struct sql_session *s, const struct chv_sql_query *q,
     const struct chv_sql_expr *e = q->items[i].expr;
     *pos = e->pos;
     if (e->kind == CHV_SQL_EXPR_STAR) {
-      if (!qualifier_ok(&e->u.star, e->u.star.nparts, &t, q->from->alias)) {
+      if (!qualifier_ok(&e->u.star, e->u.star.nparts, tp, falias)) {
         rc = sql_err(err, CHV_ENOENT, "unknown table qualifier '%s' in %s.*",
                      e->u.star.parts[e->u.star.nparts - 1],
                      e->u.star.parts[e->u.star.nparts - 1]);
         goto out;
       }
-      for (int c = 0; c < t.ncols; c++)
-        cols[ncols] = heads[ncols] = t.columns[c].name, ncols++;
-      for (int k = 0; k < t.npkeys; k++)
-        cols[ncols] = heads[ncols] = t.pkeys[k].name, ncols++;
+      for (int c = 0; c < tp->ncols; c++)
+        cols[ncols] = heads[ncols] = tp->columns[c].name, ncols++;
+      for (int k = 0; k < tp->npkeys; k++)
+        cols[ncols] = heads[ncols] = tp->pkeys[k].name, ncols++;
     } else if (e->kind == CHV_SQL_EXPR_COLUMN) {
       int np = e->u.column.nparts;
       const char *n = e->u.column.parts[np - 1];
-      if (!qualifier_ok(&e->u.column, np - 1, &t, q->from->alias)) {
+      if (!qualifier_ok(&e->u.column, np - 1, tp, falias)) {
         rc = sql_err(err, CHV_ENOENT, "unknown table qualifier '%s' in %s.%s",
                      e->u.column.parts[np - 2], e->u.column.parts[np - 2], n);
         goto out;
       }
-      if (find_column(&t, n, &cols[ncols]) != CHV_OK) {
-        rc = sql_err(err, CHV_ENOENT, "column '%s' does not exist in %s.%s", n,
-                     t.db, t.name);
+      if (find_column(tp, n, &cols[ncols]) != CHV_OK) {
+        char tn[512];
+        rc = sql_err(err, CHV_ENOENT, "column '%s' does not exist in %s", n,
+                     sql_table_what(tp, tn, sizeof tn));
         goto out;
       }
       heads[ncols] = q->items[i].alias ? q->items[i].alias : cols[ncols];
@@ -2087,23 +2192,27 @@ static int run_query(struct sql_session *s, const struct chv_sql_query *q,
   const struct chv_sql_expr **resid = NULL;
   size_t nresid = 0;
   if (q->where) {
-    struct where_ctx w = {&t, a, &where, pos, err};
+    struct where_ctx w = {tp, a, &where, pos, err};
     if (where_conv(&w, q->where, &filter) != CHV_OK) {
-      rc = split_where(&t, a, q->where, &filter, &where, &resid, &nresid,
+      rc = split_where(tp, a, q->where, &filter, &where, &resid, &nresid,
                        pos, err);
       if (rc != CHV_OK) goto out;
     }
+  }
+  if (q->distinct) {
+    rc = expand_stars(q, tp, falias, a, &q, pos, err);
+    if (rc != CHV_OK) goto out;
   }
   bool agg = q->ngroup_by || q->having || q->distinct;
   for (size_t i = 0; i < q->nitems && !agg; i++) agg = has_agg(q->items[i].expr);
   if (agg) {
     *pos = q->pos;
-    rc = query_agg(s, cat, q, &t, a, filter, &where, resid, nresid, limit, explain,
+    rc = query_agg(s, cat, q, tp, rel, a, filter, &where, resid, nresid, limit, explain,
                    stpos, ins, pos, err);
     goto out;
   }
   if (exprs || nresid || ins || q->norder_by) {
-    rc = query_exprs(s, cat, q, &t, a, filter, &where, resid, nresid, limit,
+    rc = query_exprs(s, cat, q, tp, rel, a, filter, &where, resid, nresid, limit,
                      explain, stpos, ins, pos, err);
     goto out;
   }
@@ -2115,11 +2224,11 @@ static int run_query(struct sql_session *s, const struct chv_sql_query *q,
   so.limit = limit;
   if (!explain) so.threads = scan_threads(s, so.limit);
   *pos = stpos;
-  rc = chv_scan_open(cat, t.db, t.name, &so, &scan, err);
+  rc = sql_scan_open(cat, tp, rel, &so, &scan, err);
   if (rc == CHV_ETYPE && q->where) *pos = q->where->pos; /* a literal */
   if (rc != CHV_OK) goto out;
   if (explain) {
-    print_plan(s, cat, &t, scan, &so, scols, nscols, limit, &where, NULL);
+    print_plan(s, cat, tp, scan, &so, scols, nscols, limit, &where, NULL);
     goto out;
   }
   rc = sql_result_columns(&r, ncols, heads);
@@ -2131,7 +2240,7 @@ static int run_query(struct sql_session *s, const struct chv_sql_query *q,
   const struct chv_vector **vecs =
       chv_arena_alloc(a, sizeof *vecs * (size_t)(ncols + 1));
   if (!vecs) rc = sql_err(err, CHV_ENOMEM, "out of memory");
-  while (rc == CHV_OK && (rc = chv_scan_next(scan, &b, err)) == CHV_OK && b) {
+  while (rc == CHV_OK && (rc = sql_scan_next(scan, &b, err)) == CHV_OK && b) {
     for (int c = 0; c < ncols; c++) vecs[c] = b->cols[map[c]];
     for (int64_t row = 0; rc == CHV_OK && row < b->nrows; row++)
       rc = emit_row(&r, heads, vecs, ncols, row, &cell, err);
@@ -2141,9 +2250,308 @@ static int run_query(struct sql_session *s, const struct chv_sql_query *q,
 out:
   sql_result_free(&r);
   chv_buf_free(&where);
-  chv_scan_close(scan);
+  sql_scan_close(scan);
   chv_arena_close(a);
-  chv_table_free(&t);
+  return rc;
+}
+
+/* ---- derived relations: sub-queries, WITH, UNION --------------------------------- */
+
+/* The WITH queries in scope while a statement runs: a query's own, then
+** those of the queries around it.  A WITH query sees the ones before it. */
+struct sql_scope {
+  const struct chv_sql_cte *ctes;
+  size_t visible;        /* ctes[0, visible) can be named */
+  struct sql_rel **rels; /* each one's rows, once run (shared by the scopes
+                            of one WITH) */
+  struct sql_scope *up;
+};
+
+static size_t operator_memory(struct sql_session *s) {
+  struct chv_opt_value v;
+  struct chv_error ignored;
+  chv_opt_value_init(&v);
+  size_t m = SIZE_MAX;
+  if (chv_config_get(s->cfg, "chive.exec.operator-memory", &v, &ignored) ==
+      CHV_OK)
+    m = (size_t)v.bytes;
+  chv_opt_value_free(&v);
+  return m;
+}
+
+/* EXPLAIN: a header line, then the plan of q one level deeper. */
+static int explain_nested(struct sql_session *s, const char *header,
+                          const struct chv_sql_query *q,
+                          struct chv_sql_pos stpos, struct chv_sql_pos *pos,
+                          struct chv_error *err) {
+  plan_line(s, header);
+  s->plan_depth++;
+  int rc = run_query(s, q, stpos, true, NULL, pos, err);
+  s->plan_depth--;
+  return rc;
+}
+
+/* Runs q into a new relation named name (what: how errors name it).  With
+** rows false only its columns are found: nothing is read. */
+static int derive(struct sql_session *s, const struct chv_sql_query *q,
+                  const char *name, const char *what, bool rows,
+                  struct chv_sql_pos stpos, struct sql_rel **out,
+                  struct chv_sql_pos *pos, struct chv_error *err) {
+  struct sql_target d = {.describe = true};
+  int rc = run_query(s, q, stpos, false, &d, pos, err);
+  if (rc != CHV_OK) {
+    chv_type_free(d.described);
+    return rc;
+  }
+  struct sql_rel *rel;
+  rc = sql_rel_open(name, what, d.described, operator_memory(s), &rel, err);
+  if (rc != CHV_OK) {
+    *pos = q->pos;
+    return rc;
+  }
+  if (rows) {
+    struct sql_target tg = {.rel = rel, .schema = rel->schema};
+    rc = run_query(s, q, stpos, false, &tg, pos, err);
+  }
+  if (rc != CHV_OK) {
+    sql_rel_close(rel);
+    return rc;
+  }
+  *out = rel;
+  return CHV_OK;
+}
+
+/* The WITH query a one-part table name names, innermost first; *in is its
+** scope and *i its place. */
+static bool scope_find(struct sql_session *s, const struct chv_sql_name *n,
+                       struct sql_scope **in, size_t *i) {
+  if (n->nparts != 1) return false;
+  for (struct sql_scope *sc = s->scope; sc; sc = sc->up)
+    for (size_t k = sc->visible; k-- > 0;)
+      if (!strcasecmp(sc->ctes[k].name, n->parts[0])) {
+        *in = sc;
+        *i = k;
+        return true;
+      }
+  return false;
+}
+
+/* The rows of WITH query i of scope in, run once (rows true) and kept in
+** the scope; with rows false, a relation of its columns only that the
+** caller closes (*owned true). */
+static int cte_rel(struct sql_session *s, struct sql_scope *in, size_t i,
+                   bool rows, struct chv_sql_pos stpos, struct sql_rel **out,
+                   bool *owned, struct chv_sql_pos *pos,
+                   struct chv_error *err) {
+  *owned = false;
+  if (in->rels[i]) {
+    *out = in->rels[i];
+    return CHV_OK;
+  }
+  const struct chv_sql_cte *c = &in->ctes[i];
+  char what[160];
+  snprintf(what, sizeof what, "WITH query %s", c->name);
+  /* it sees the WITH queries before it, and those around its WITH */
+  struct sql_scope sees = {in->ctes, i, in->rels, in->up}, *saved = s->scope;
+  s->scope = &sees;
+  int rc = derive(s, c->query, c->name, what, rows, stpos, out, pos, err);
+  s->scope = saved;
+  if (rc != CHV_OK) return rc;
+  if (rows)
+    in->rels[i] = *out;
+  else
+    *owned = true;
+  return CHV_OK;
+}
+
+/* UNION [ALL]: the branches' columns get the common types of each pair.
+** UNION ALL into a target (an INSERT, a relation) without ORDER BY or
+** LIMIT runs each branch into it in turn; otherwise the rows are gathered
+** into a relation and the ORDER BY, LIMIT and (UNION) the removal of
+** duplicates run over it as a SELECT. */
+static int run_union(struct sql_session *s, const struct chv_sql_query *q,
+                     struct chv_sql_pos stpos, bool explain,
+                     struct sql_target *ins, struct chv_sql_pos *pos,
+                     struct chv_error *err) {
+  const char *kind = q->all ? "UNION ALL" : "UNION";
+  if (explain) {
+    char h[96];
+    snprintf(h, sizeof h, "%s%s%s", kind, q->norder_by ? " order_by" : "",
+             q->limit ? " limit" : "");
+    plan_line(s, h);
+    s->plan_depth++;
+    int rc = run_query(s, q->left, stpos, true, NULL, pos, err);
+    if (rc == CHV_OK) rc = run_query(s, q->right, stpos, true, NULL, pos, err);
+    s->plan_depth--;
+    return rc;
+  }
+  struct sql_target dl = {.describe = true}, dr = {.describe = true};
+  struct chv_type *common = NULL;
+  struct sql_rel *rel = NULL;
+  chv_arena *a = NULL;
+  int rc = run_query(s, q->left, stpos, false, &dl, pos, err);
+  if (rc == CHV_OK) rc = run_query(s, q->right, stpos, false, &dr, pos, err);
+  if (rc != CHV_OK) goto out;
+  const struct chv_type *lt = dl.described, *rt = dr.described;
+  *pos = q->right->pos;
+  if (lt->nchildren != rt->nchildren) {
+    rc = sql_err(err, CHV_EINVAL, "the branches of a %s give %d and %d columns",
+                 kind, lt->nchildren, rt->nchildren);
+    goto out;
+  }
+  if (chv_arena_open(0, &a) != CHV_OK ||
+      chv_type_new(CHV_TYPE_STRUCT, &common) != CHV_OK) {
+    rc = sql_err(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
+  for (int c = 0; c < lt->nchildren; c++) {
+    const struct chv_type *ct =
+        chv_exec_union_type(a, lt->children[c], rt->children[c]);
+    struct chv_type *cl = NULL;
+    if (!ct) {
+      char l[64], r[64];
+      type_name(lt->children[c], l, sizeof l);
+      type_name(rt->children[c], r, sizeof r);
+      rc = sql_err(err, CHV_ETYPE,
+                   "%s column %d (%s): %s and %s have no common type", kind,
+                   c + 1, lt->names[c], l, r);
+      goto out;
+    }
+    if (chv_type_clone(ct, &cl) != CHV_OK ||
+        chv_type_struct_add(common, lt->names[c], cl) != CHV_OK) {
+      rc = sql_err(err, CHV_ENOMEM, "out of memory");
+      goto out;
+    }
+  }
+  if (ins && ins->describe) {
+    ins->described = common;
+    common = NULL;
+    goto out;
+  }
+  if (q->all && !q->norder_by && !q->limit && ins) {
+    rc = run_query(s, q->left, stpos, false, ins, pos, err);
+    if (rc == CHV_OK) rc = run_query(s, q->right, stpos, false, ins, pos, err);
+    goto out;
+  }
+  rc = sql_rel_open("", kind, common, operator_memory(s), &rel, err);
+  common = NULL;
+  if (rc != CHV_OK) goto out;
+  struct sql_target tg = {.rel = rel, .schema = rel->schema};
+  rc = run_query(s, q->left, stpos, false, &tg, pos, err);
+  if (rc == CHV_OK) rc = run_query(s, q->right, stpos, false, &tg, pos, err);
+  if (rc != CHV_OK) goto out;
+  /* SELECT [DISTINCT] <every column> FROM rel ORDER BY ... LIMIT ... */
+  struct chv_sql_query sel = {.kind = CHV_SQL_QUERY_SELECT, .pos = q->pos,
+                              .distinct = !q->all, .order_by = q->order_by,
+                              .norder_by = q->norder_by, .limit = q->limit};
+  int n = rel->t.ncols;
+  sel.items = chv_arena_alloc(a, sizeof *sel.items * (size_t)(n + 1));
+  struct chv_sql_expr *cols = chv_arena_alloc(a, sizeof *cols * (size_t)(n + 1));
+  if (!sel.items || !cols) {
+    rc = sql_err(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
+  memset(cols, 0, sizeof *cols * (size_t)(n + 1));
+  for (int c = 0; c < n; c++) {
+    cols[c].kind = CHV_SQL_EXPR_COLUMN;
+    cols[c].pos = q->pos;
+    cols[c].u.column.nparts = 1;
+    cols[c].u.column.parts[0] = rel->t.columns[c].name;
+    sel.items[c].expr = &cols[c];
+    sel.items[c].alias = rel->schema->names[c];
+  }
+  sel.nitems = (size_t)n;
+  rc = run_select(s, &sel, NULL, &rel->t, rel, stpos, false, ins, pos, err);
+out:
+  chv_type_free(common);
+  chv_type_free(dl.described);
+  chv_type_free(dr.described);
+  sql_rel_close(rel);
+  chv_arena_close(a);
+  return rc;
+}
+
+/* The FROM of q (a table, a WITH query or a sub-query), then the SELECT
+** over it. */
+static int run_from(struct sql_session *s, const struct chv_sql_query *q,
+                    struct chv_sql_pos stpos, bool explain,
+                    struct sql_target *ins, struct chv_sql_pos *pos,
+                    struct chv_error *err) {
+  const char *what = unsupported_query(q, pos);
+  if (what) return sql_err(err, CHV_ENOTSUP, "%s is not supported yet", what);
+  if (!q->from) return query_values(s, q, stpos, explain, ins, pos, err);
+  const struct chv_sql_from *f = q->from;
+  /* rows are read unless the query only explains or describes itself */
+  bool rows = !explain && !(ins && ins->describe);
+  struct sql_rel *rel = NULL;
+  bool owned = true;
+  int rc;
+  struct sql_scope *in;
+  size_t ci;
+  if (f->kind == CHV_SQL_FROM_SUBQUERY) {
+    char wh[160];
+    if (f->alias)
+      snprintf(wh, sizeof wh, "sub-query %s", f->alias);
+    else
+      snprintf(wh, sizeof wh, "the sub-query in FROM");
+    if (explain) {
+      char h[192];
+      snprintf(h, sizeof h, "Sub-query%s%s:", f->alias ? " " : "",
+               f->alias ? f->alias : "");
+      rc = explain_nested(s, h, f->subquery, stpos, pos, err);
+      if (rc != CHV_OK) return rc;
+    }
+    rc = derive(s, f->subquery, f->alias ? f->alias : "", wh, rows, stpos,
+                &rel, pos, err);
+  } else if (scope_find(s, &f->table, &in, &ci)) {
+    if (explain) {
+      char h[192];
+      snprintf(h, sizeof h, "WITH query %s:", in->ctes[ci].name);
+      rc = explain_nested(s, h, in->ctes[ci].query, stpos, pos, err);
+      if (rc != CHV_OK) return rc;
+    }
+    rc = cte_rel(s, in, ci, rows, stpos, &rel, &owned, pos, err);
+  } else {
+    *pos = f->pos;
+    chv_catalog *cat = s->cat;
+    struct chv_table t;
+    rc = sql_get_table(s, &f->table, &cat, &t, err);
+    if (rc != CHV_OK) return rc;
+    rc = run_select(s, q, cat, &t, NULL, stpos, explain, ins, pos, err);
+    chv_table_free(&t);
+    return rc;
+  }
+  if (rc != CHV_OK) return rc;
+  rc = run_select(s, q, NULL, &rel->t, rel, stpos, explain, ins, pos, err);
+  if (owned) sql_rel_close(rel);
+  return rc;
+}
+
+static int run_query(struct sql_session *s, const struct chv_sql_query *q,
+                     struct chv_sql_pos stpos, bool explain,
+                     struct sql_target *ins, struct chv_sql_pos *pos,
+                     struct chv_error *err) {
+  if (!q->nctes)
+    return q->kind == CHV_SQL_QUERY_UNION
+               ? run_union(s, q, stpos, explain, ins, pos, err)
+               : run_from(s, q, stpos, explain, ins, pos, err);
+  for (size_t i = 0; i < q->nctes; i++)
+    for (size_t k = 0; k < i; k++)
+      if (!strcasecmp(q->ctes[i].name, q->ctes[k].name)) {
+        *pos = q->ctes[i].pos;
+        return sql_err(err, CHV_EINVAL, "WITH names '%s' twice",
+                       q->ctes[i].name);
+      }
+  struct sql_scope sc = {q->ctes, q->nctes,
+                         calloc(q->nctes, sizeof(struct sql_rel *)), s->scope};
+  if (!sc.rels) return sql_err(err, CHV_ENOMEM, "out of memory");
+  s->scope = &sc;
+  int rc = q->kind == CHV_SQL_QUERY_UNION
+               ? run_union(s, q, stpos, explain, ins, pos, err)
+               : run_from(s, q, stpos, explain, ins, pos, err);
+  s->scope = sc.up;
+  for (size_t i = 0; i < q->nctes; i++) sql_rel_close(sc.rels[i]);
+  free(sc.rels);
   return rc;
 }
 
@@ -2176,7 +2584,7 @@ static int query_values(struct sql_session *s, const struct chv_sql_query *q,
     return sql_err(err, CHV_ENOMEM, "out of memory");
   struct chv_buf where;
   chv_buf_init(&where);
-  int rc = query_exprs(s, s->cat, q, &none, a, NULL, &where, NULL, 0, limit, explain,
+  int rc = query_exprs(s, s->cat, q, &none, NULL, a, NULL, &where, NULL, 0, limit, explain,
                        stpos, ins, pos, err);
   chv_buf_free(&where);
   chv_arena_close(a);

@@ -53,6 +53,10 @@ struct sql_session {
   FILE *out;                 /* results */
   char **set_keys;           /* keys SET in the session layer, owned */
   int nset_keys;
+  /* while a statement runs: the WITH queries in scope, innermost first
+  ** (sql_dml.c), and the depth of EXPLAIN's nested plans */
+  struct sql_scope *scope;
+  int plan_depth;
 };
 
 /* A result: ncols named columns and rows of cells (NULL cell = SQL NULL).
@@ -182,5 +186,46 @@ int sql_err(struct chv_error *err, int code, const char *fmt, ...)
 int sql_where_scan(const struct chv_table *t, chv_arena *a, const char *where,
                    struct chv_part_filter **filter, struct chv_pred **preds,
                    int *npreds, struct chv_error *err);
+
+/* ---- derived relations (sql_rel.c) ---- */
+
+/* The rows of a sub-query, WITH query or UNION, held in memory: t describes
+** them as a table of no partitions (db ""), named by the alias. */
+struct sql_rel {
+  struct chv_table t;        /* first: sql_table_what() relies on it */
+  struct chv_type *schema;   /* STRUCT of the columns, owned */
+  struct chv_batch **b;
+  int nb, capb;
+  int64_t nrows;
+  size_t bytes, limit;       /* held; chive.exec.operator-memory */
+  char what[160];            /* "sub-query s" in errors */
+};
+/* A relation named name of schema (taken over, on failure too). */
+int sql_rel_open(const char *name, const char *what, struct chv_type *schema,
+                 size_t memory_limit, struct sql_rel **out,
+                 struct chv_error *err);
+void sql_rel_close(struct sql_rel *r);
+/* Copies rows [0, n) of b (on r's schema) into r; CHV_ENOMEM past r->limit. */
+int sql_rel_append(struct sql_rel *r, const struct chv_batch *b, int64_t n,
+                   struct chv_error *err);
+
+/* What a SELECT reads: a scan of a catalog table (rel NULL) or the rows of
+** rel, projected to so->columns and cut at so->limit (the relation ignores
+** the partition filter and the pushed predicates, which the residual
+** filter applies anyway). */
+struct sql_scan;
+int sql_scan_open(chv_catalog *cat, const struct chv_table *t,
+                  const struct sql_rel *rel, const struct chv_scan_options *so,
+                  struct sql_scan **out, struct chv_error *err);
+int sql_scan_next(struct sql_scan *sc, struct chv_batch **out,
+                  struct chv_error *err);
+/* The catalog scan, or NULL for a relation. */
+chv_scan *sql_scan_table(struct sql_scan *sc);
+/* How errors name t: "db.table", or a relation's "sub-query s" (buf holds
+** the former). */
+const char *sql_table_what(const struct chv_table *t, char *buf, size_t n);
+/* The relation's description ("sub-query s"), or "" for a table. */
+const char *sql_scan_what(struct sql_scan *sc);
+void sql_scan_close(struct sql_scan *sc);
 
 #endif

@@ -17,13 +17,13 @@ SELECT a FROM t WHERE b RLIKE 'x';
 -- run
 SELECT a FROM t WHERE a IN (SELECT a FROM t);
 -- run
-WITH w AS (SELECT a FROM t) SELECT a FROM w;
+WITH w AS (SELECT a FROM t) SELECT b FROM w;
 -- run
-SELECT * FROM (SELECT a FROM t) s;
+SELECT * FROM (SELECT a FROM t) s, t;
 -- run
 SELECT * FROM t JOIN t t2 ON t.a = t2.a;
 -- run
-SELECT DISTINCT * FROM t;
+SELECT DISTINCT * FROM t GROUP BY a;
 -- run
 CREATE TABLE t3 (a INT) STORED AS AVRO;
 -- run
@@ -43,7 +43,7 @@ CREATE TABLE t3 (a INT, b AS a + 1);
 -- run
 CREATE CATALOG c WITH ('type'='hive', 'hive-conf-dir'='/nonexistent/conf');
 -- run
-INSERT INTO t SELECT * FROM t UNION ALL SELECT * FROM t;
+INSERT INTO t SELECT * FROM t UNION ALL SELECT a, b FROM t;
 -- run
 SHOW TABLES;
 SELECT * FROM t;

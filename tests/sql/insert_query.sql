@@ -11,7 +11,7 @@ INSERT INTO dst PARTITION (day='e', part=0) SELECT a, b, amount FROM src WHERE a
 SHOW PARTITIONS dst;
 SELECT * FROM dst;
 INSERT OVERWRITE TABLE dst PARTITION (day='s', part=7) SELECT 9, 'nine', 9.95 FROM src LIMIT 1;
-SELECT * FROM dst WHERE day = 's';
+SELECT * FROM dst WHERE day = 's' ORDER BY id, name;
 -- A table into itself, and an unpartitioned target.
 INSERT INTO src SELECT * FROM src WHERE dt = 'd1';
 SELECT * FROM src WHERE dt = 'd1';
@@ -31,7 +31,7 @@ INSERT INTO dst PARTITION (day='s', part=7) SELECT a, b, nosuch FROM src;
 -- run
 INSERT INTO dst PARTITION (day='s', part=7) SELECT a, b, amount FROM src ORDER BY a;
 -- run
-SELECT * FROM dst WHERE day = 's';
+SELECT * FROM dst WHERE day = 's' ORDER BY id, name;
 SELECT * FROM flat;
 -- run
 -- INSERT ... SELECT with GROUP BY and HAVING, into static and dynamic

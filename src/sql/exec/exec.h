@@ -143,6 +143,14 @@ int chv_expr_coalesce(chv_arena *a, struct chv_expr **args, int n,
 int chv_expr_like(chv_arena *a, struct chv_expr *x, struct chv_expr *pattern,
                   bool negated, struct chv_expr **out, struct chv_error *err);
 
+/* The type a UNION gives two branches' columns of types l and r (Hive's
+** common class for UNION ALL): equal types stay, strings with any other
+** primitive give STRING, numbers the comparison's common type.  In the
+** arena; NULL when the two have none. */
+const struct chv_type *chv_exec_union_type(chv_arena *a,
+                                           const struct chv_type *l,
+                                           const struct chv_type *r);
+
 /* ---- evaluation -------------------------------------------------------- */
 
 /* Evaluate e over the rows sel[0..nsel) of in (sel NULL: rows 0..nsel-1)

@@ -575,6 +575,19 @@ static const struct chv_type *branch_type(chv_arena *a,
   return compare_type(a, t, x->type);
 }
 
+const struct chv_type *chv_exec_union_type(chv_arena *a,
+                                           const struct chv_type *l,
+                                           const struct chv_type *r) {
+  if (chv_type_equal(l, r)) return l;
+  if (!chv_type_is_primitive(l->id) || !chv_type_is_primitive(r->id))
+    return NULL;
+  if (chv_exec_is_string(l->id) || chv_exec_is_string(r->id))
+    return l->id == CHV_TYPE_BINARY || r->id == CHV_TYPE_BINARY
+               ? NULL
+               : chv_exec_type(a, CHV_TYPE_STRING, 0, 0);
+  return compare_type(a, l, r);
+}
+
 int chv_expr_case(chv_arena *a, struct chv_expr **whens,
                   struct chv_expr **thens, int n, struct chv_expr *els,
                   struct chv_expr **out, struct chv_error *err) {
