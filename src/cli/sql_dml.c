@@ -787,16 +787,18 @@ static int emit_row(struct sql_result *r, const char *const *heads,
 
 /* ---- ORDER BY --------------------------------------------------------------------- */
 
-/* Compares non-NULL rows i and j of v (a primitive vector). */
-static int cell_cmp(const struct chv_vector *v, int64_t i, int64_t j) {
+/* Compares non-NULL row i of v with non-NULL row j of w (primitive
+** vectors of one type). */
+static int cell_cmp(const struct chv_vector *v, int64_t i,
+                    const struct chv_vector *w, int64_t j) {
 #define CMP_(T)                                                               \
   do {                                                                        \
-    T x_ = ((const T *)v->data)[i], y_ = ((const T *)v->data)[j];             \
+    T x_ = ((const T *)v->data)[i], y_ = ((const T *)w->data)[j];             \
     return x_ < y_ ? -1 : x_ > y_;                                            \
   } while (0)
   switch (v->type->id) {
   case CHV_TYPE_BOOLEAN: {
-    int x = chv_bit_get(v->data, i), y = chv_bit_get(v->data, j);
+    int x = chv_bit_get(v->data, i), y = chv_bit_get(w->data, j);
     return x - y;
   }
   case CHV_TYPE_TINYINT: CMP_(int8_t);
@@ -809,7 +811,7 @@ static int cell_cmp(const struct chv_vector *v, int64_t i, int64_t j) {
   case CHV_TYPE_DECIMAL: CMP_(chv_i128);
   case CHV_TYPE_TIMESTAMP: {
     const struct chv_timestamp *x = (const struct chv_timestamp *)v->data + i,
-                               *y = (const struct chv_timestamp *)v->data + j;
+                               *y = (const struct chv_timestamp *)w->data + j;
     if (x->seconds != y->seconds) return x->seconds < y->seconds ? -1 : 1;
     return x->nanos < y->nanos ? -1 : x->nanos > y->nanos;
   }
@@ -818,8 +820,8 @@ static int cell_cmp(const struct chv_vector *v, int64_t i, int64_t j) {
   case CHV_TYPE_CHAR:
   case CHV_TYPE_BINARY: {
     int32_t xl = v->offsets[i + 1] - v->offsets[i];
-    int32_t yl = v->offsets[j + 1] - v->offsets[j];
-    int c = memcmp(v->bytes + v->offsets[i], v->bytes + v->offsets[j],
+    int32_t yl = w->offsets[j + 1] - w->offsets[j];
+    int c = memcmp(v->bytes + v->offsets[i], w->bytes + w->offsets[j],
                    (size_t)(xl < yl ? xl : yl));
     if (c) return c < 0 ? -1 : 1;
     return xl < yl ? -1 : xl > yl;
@@ -837,22 +839,31 @@ static struct {
   int nkeys;
 } sort_ctx;
 
-static int row_cmp(const void *pa, const void *pb) {
-  int64_t i = *(const int64_t *)pa, j = *(const int64_t *)pb;
-  for (int k = 0; k < sort_ctx.nkeys; k++) {
-    const struct chv_vector *v = sort_ctx.keys[k];
-    bool desc = sort_ctx.items[k].desc;
+/* The ORDER BY order of row i of the keys ka and row j of kb (one vector
+** per item each): < 0 when i comes first, 0 when they tie. */
+static int keys_cmp(struct chv_vector *const *ka, int64_t i,
+                    struct chv_vector *const *kb, int64_t j,
+                    const struct chv_sql_order_item *items, int nkeys) {
+  for (int k = 0; k < nkeys; k++) {
+    bool desc = items[k].desc;
     /* Hive: NULLS FIRST for ASC, NULLS LAST for DESC unless given */
-    bool nulls_first = sort_ctx.items[k].nulls ? sort_ctx.items[k].nulls == 1
-                                               : !desc;
-    bool ni = chv_vector_is_null(v, i), nj = chv_vector_is_null(v, j);
+    bool nulls_first = items[k].nulls ? items[k].nulls == 1 : !desc;
+    bool ni = chv_vector_is_null(ka[k], i), nj = chv_vector_is_null(kb[k], j);
     if (ni || nj) {
       if (ni && nj) continue;
       return (ni ? -1 : 1) * (nulls_first ? 1 : -1);
     }
-    int c = cell_cmp(v, i, j);
+    int c = cell_cmp(ka[k], i, kb[k], j);
     if (c) return desc ? -c : c;
   }
+  return 0;
+}
+
+static int row_cmp(const void *pa, const void *pb) {
+  int64_t i = *(const int64_t *)pa, j = *(const int64_t *)pb;
+  int c = keys_cmp(sort_ctx.keys, i, sort_ctx.keys, j, sort_ctx.items,
+                   sort_ctx.nkeys);
+  if (c) return c;
   return i < j ? -1 : i > j; /* stable: the order the rows came in */
 }
 
@@ -1262,7 +1273,7 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   chv_buf_init(&cell);
   struct sql_scan *scan = NULL;
   struct chv_vector **outv = NULL, **acc = NULL;
-  uint32_t *sel = NULL;
+  uint32_t *sel = NULL, *tsel = NULL;
   int nout = 0, nok = (int)q->norder_by, nacc = 0;
   int *item_out = NULL;
   const char *alias = q->from ? q->from->alias : NULL;
@@ -1419,7 +1430,8 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   rc = sql_result_columns(&r, nout, heads);
   if (rc != CHV_OK) goto out;
   r.has_json = s->format == SQL_FMT_JSONL;
-  int64_t done = 0, selcap = 0;
+  int64_t done = 0, selcap = 0, tselcap = 0;
+  bool topn_full = false; /* acc holds the best limit rows, sorted, first */
   struct chv_batch *bt, one = {.nrows = 1}; /* the row of a FROM-less query */
   bool one_left = !scan;
   while ((limit < 0 || done < limit || nok) &&
@@ -1442,6 +1454,49 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
       rows = sel;
     }
     if (limit >= 0 && n > limit - done && !nok) n = limit - done;
+    if (nok) {
+      for (int k = 0; k < nok; k++) {
+        rc = chv_expr_eval(oex[k], bt, rows, n, acc[nout + nok + k], err);
+        if (rc != CHV_OK) goto out;
+      }
+      /* Top-N: once the best limit rows are known, only rows that sort
+      ** before the last of them can enter (a tie comes later, so it loses);
+      ** the others are dropped before their select items are evaluated. */
+      if (topn_full) {
+        if (n > tselcap) {
+          uint32_t *ns = realloc(tsel, sizeof *tsel * (size_t)n);
+          if (!ns) {
+            rc = sql_err(err, CHV_ENOMEM, "out of memory");
+            goto out;
+          }
+          tsel = ns;
+          tselcap = n;
+        }
+        int64_t m = 0;
+        for (int64_t i = 0; i < n; i++)
+          if (keys_cmp(acc + nout + nok, i, acc + nout, limit - 1,
+                       q->order_by, nok) < 0)
+            tsel[m++] = (uint32_t)i;
+        if (m == 0) continue;
+        /* the kept keys move to the front; rows maps to the batch */
+        for (int k = 0; k < nok && m < n; k++) {
+          struct chv_vector *kv = NULL;
+          rc = chv_vector_open(oex[k]->type, m, &kv, err);
+          for (int64_t j = 0; j < m && rc == CHV_OK; j++)
+            rc = chv_vector_append_from(kv, acc[nout + nok + k], tsel[j], err);
+          if (rc != CHV_OK) {
+            chv_vector_close(kv);
+            goto out;
+          }
+          chv_vector_close(acc[nout + nok + k]);
+          acc[nout + nok + k] = kv;
+        }
+        for (int64_t j = 0; j < m && m < n; j++)
+          tsel[j] = rows ? rows[tsel[j]] : tsel[j];
+        if (m < n) rows = tsel;
+        n = m;
+      }
+    }
     for (int c = 0; c < nout; c++) {
       rc = chv_expr_eval(ex[c], bt, rows, n, ins && !nok ? ob->cols[c] : outv[c],
                          err);
@@ -1454,10 +1509,6 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
       continue;
     }
     if (nok) { /* keep the rows and their keys for the sort */
-      for (int k = 0; k < nok; k++) {
-        rc = chv_expr_eval(oex[k], bt, rows, n, acc[nout + nok + k], err);
-        if (rc != CHV_OK) goto out;
-      }
       for (int c = 0; c < nout + nok; c++) {
         const struct chv_vector *from =
             c < nout ? outv[c] : acc[nout + nok + c - nout];
@@ -1467,10 +1518,12 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
       }
       done += n;
       /* Top-N: with a limit, the rows held never grow far past it. */
-      if (limit >= 0 && done >= 2 * limit + 4096) {
+      if (limit >= 0 &&
+          done >= (topn_full ? 2 * limit + 4096 : CHV_MAX(limit, 4096))) {
         rc = topn_compact(acc, nout + nok, nout, q->order_by, nok, &done,
                           limit, err);
         if (rc != CHV_OK) goto out;
+        topn_full = limit > 0;
       }
       continue;
     }
@@ -1493,6 +1546,7 @@ out:
     for (int c = 0; c < nout; c++) chv_vector_close(outv[c]);
   free(outv);
   free(sel);
+  free(tsel);
   sql_scan_close(scan);
   chv_buf_free(&ftext);
   chv_buf_free(&cell);
