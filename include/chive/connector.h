@@ -178,6 +178,31 @@ struct chv_scan_options {
   ** decoding whole splits, and batches come out in split order (partition,
   ** file, range), so the rows and their order are those of one thread. */
   int threads;
+  /* Work done on each split's batches where the split is read (a stage of
+  ** a pipeline), or NULL.  With a hook the scan returns only the batches
+  ** the hook gives (its own, in split order) and reads in splits even with
+  ** threads = 1 (on one reader thread), planned as for one reader
+  ** (min_splits 1), so that the hook sees the same splits whatever the
+  ** thread count; a scan of one split (or none) runs it on the caller's
+  ** thread.  Borrowed. */
+  const struct chv_scan_hook *hook;
+};
+
+/* A pipeline stage run on the reader threads.  Each split has a state,
+** NULL at its start, that only the thread reading the split touches. */
+struct chv_scan_hook {
+  void *ctx;
+  /* One batch of the split (borrowed for the call).  *out: a batch the
+  ** hook gives up (chv_batch_close()d by the scan) to be returned by
+  ** chv_scan_next() in split order, or NULL for none.  An error fails
+  ** the split: chv_scan_next() returns it when it gets there. */
+  int (*batch)(void *ctx, void **state, const struct chv_batch *in,
+               struct chv_batch **out, struct chv_error *err);
+  /* The split's end, called once per split, one at a time and in split
+  ** order (after the split before it has ended); ok is false when the
+  ** split failed or the scan is closing, and then it only frees the
+  ** state.  An error fails the split. */
+  int (*done)(void *ctx, void *state, bool ok, struct chv_error *err);
 };
 
 CHV_API void chv_scan_options_init(struct chv_scan_options *o);

@@ -55,6 +55,12 @@ struct chv_scan {
   char *split_path;
   int64_t split_start, split_length;
   struct par *par;               /* reading splits on threads, or NULL */
+  /* The hook of a scan read on the caller's thread: its one state, the
+  ** batch it gave last, whether its end was called. */
+  const struct chv_scan_hook *hook;
+  void *hstate;
+  struct chv_batch *hlent;
+  bool hended;
 };
 
 static int par_open(chv_scan *s, const struct chv_scan_options *opts,
@@ -277,7 +283,8 @@ int chv_scan_open(chv_catalog *cat, const char *db, const char *table,
   if (rc == CHV_OK)
     rc = conn_scan_partitions(cat, &s->table, opts->filter, &s->parts,
                               &s->nparts, &s->stats.partitions_total, err);
-  if (rc == CHV_OK && opts->threads > 1 && !s->done)
+  s->hook = opts->hook;
+  if (rc == CHV_OK && (opts->threads > 1 || opts->hook) && !s->done)
     rc = par_open(s, opts, err);
   if (rc != CHV_OK) {
     chv_scan_close(s);
@@ -336,7 +343,10 @@ int conn_scan_open_split(struct chv_table *t, char *const *part_values,
 struct par_split {
   struct chv_batch *q[PAR_QUEUE]; /* owned copies, oldest at head */
   int head, n;
-  bool done;                     /* its reader finished (or failed) */
+  bool done;                     /* its reader finished (or failed), and
+                                    with a hook its end was called */
+  bool finished;                 /* with a hook: its reader finished */
+  void *state;                   /* with a hook: the split's state */
   int rc;
   struct chv_error err;
 };
@@ -354,7 +364,37 @@ struct par {
   bool stop;
   struct chv_batch *lent;        /* returned by chv_scan_next() */
   struct chv_scan_options opts;  /* for each split's scan */
+  const struct chv_scan_hook *hook;
+  int ended;                     /* with a hook: splits whose end ran */
+  bool ending;                   /* a thread is running an end */
 };
+
+/* With a hook: the ends of the finished splits that are next in order,
+** one at a time, by whichever thread finishes the split that lets them
+** go.  Called and returns with p->mu held. */
+static void par_end_splits(struct par *p) {
+  while (!p->ending && p->ended < p->plan->nsplits &&
+         p->splits[p->ended].finished) {
+    struct par_split *sk = &p->splits[p->ended];
+    bool ok = sk->rc == CHV_OK && !p->stop;
+    void *state = sk->state;
+    sk->state = NULL;
+    p->ending = true;
+    pthread_mutex_unlock(&p->mu);
+    struct chv_error e;
+    chv_error_clear(&e);
+    int rc = p->hook->done(p->hook->ctx, state, ok, &e);
+    pthread_mutex_lock(&p->mu);
+    p->ending = false;
+    if (ok && rc != CHV_OK) {
+      sk->rc = rc;
+      sk->err = e;
+    }
+    sk->done = true;
+    p->ended++;
+    pthread_cond_broadcast(&p->produced);
+  }
+}
 
 /* Read split j on this thread into its queue. */
 static void par_read_split(struct par *p, int j) {
@@ -379,11 +419,16 @@ static void par_read_split(struct par *p, int j) {
   }
   struct chv_batch *b;
   while (rc == CHV_OK && (rc = chv_scan_next(sc, &b, &err)) == CHV_OK && b) {
-    /* A copy on the scan's schema (the split scan's goes with it). */
-    struct chv_batch view = *b, *copy;
+    /* A copy on the scan's schema (the split scan's goes with it), or
+    ** what the hook makes of it. */
+    struct chv_batch view = *b, *copy = NULL;
     view.schema = p->scan->out_schema;
-    rc = chv_batch_copy(&view, &copy, &err);
+    if (p->hook)
+      rc = p->hook->batch(p->hook->ctx, &slot->state, &view, &copy, &err);
+    else
+      rc = chv_batch_copy(&view, &copy, &err);
     if (rc != CHV_OK) break;
+    if (!copy) continue;
     pthread_mutex_lock(&p->mu);
     while (slot->n == PAR_QUEUE && !p->stop)
       pthread_cond_wait(&p->consumed, &p->mu);
@@ -403,9 +448,14 @@ static void par_read_split(struct par *p, int j) {
   if (sc) chv_scan_stats(sc, &st);
   chv_scan_close(sc);
   pthread_mutex_lock(&p->mu);
-  slot->done = true;
   slot->rc = rc;
   if (rc != CHV_OK) slot->err = err;
+  if (p->hook) {
+    slot->finished = true;
+    par_end_splits(p);
+  } else {
+    slot->done = true;
+  }
   struct chv_scan_stats *a = &p->scan->stats;
   a->files_read += st.files_read;
   a->malformed += st.malformed;
@@ -450,9 +500,14 @@ static void par_close(struct par *p) {
   pthread_mutex_unlock(&p->mu);
   for (int i = 0; i < p->started; i++) pthread_join(p->threads[i], NULL);
   if (p->splits)
-    for (int j = 0; j < p->plan->nsplits; j++)
+    for (int j = 0; j < p->plan->nsplits; j++) {
       for (int k = 0; k < p->splits[j].n; k++)
         chv_batch_close(p->splits[j].q[(p->splits[j].head + k) % PAR_QUEUE]);
+      if (p->hook && p->splits[j].state) { /* not ended: free it */
+        struct chv_error e;
+        p->hook->done(p->hook->ctx, p->splits[j].state, false, &e);
+      }
+    }
   chv_batch_close(p->lent);
   chv_free(p->splits);
   chv_free(p->threads);
@@ -467,8 +522,10 @@ static void par_close(struct par *p) {
 ** at most one split: the scan then reads on the caller's thread). */
 static int par_open(chv_scan *s, const struct chv_scan_options *opts,
                     struct chv_error *err) {
+  /* A stage's splits are planned as for one reader, so that they (and
+  ** what the stage makes of each) do not depend on the thread count. */
   struct chv_split_options so = {.filter = opts->filter,
-                                 .min_splits = opts->threads};
+                                 .min_splits = opts->hook ? 1 : opts->threads};
   struct chv_split_plan *plan;
   CHV_RETURN_IF_ERR(conn_split_plan(s->cat, &s->table, &so, &plan, err));
   if (plan->nsplits <= 1) {
@@ -488,8 +545,10 @@ static int par_open(chv_scan *s, const struct chv_scan_options *opts,
   p->opts = *opts;
   p->opts.threads = 0;
   p->opts.filter = NULL;
+  p->opts.hook = NULL;
   p->opts.batch_rows = s->batch_rows;
-  p->nthreads = CHV_MIN(opts->threads, plan->nsplits);
+  p->hook = opts->hook;
+  p->nthreads = CHV_MIN(CHV_MAX(opts->threads, 1), plan->nsplits);
   p->splits = chv_calloc((size_t)plan->nsplits, sizeof *p->splits);
   p->threads = chv_calloc((size_t)p->nthreads, sizeof *p->threads);
   s->par = p;
@@ -653,9 +712,10 @@ static int scan_open_split(chv_scan *s, struct chv_error *err) {
                         err);
 }
 
-int chv_scan_next(chv_scan *s, struct chv_batch **out, struct chv_error *err) {
+/* The next batch of a scan read on the caller's thread. */
+static int scan_next(chv_scan *s, struct chv_batch **out,
+                     struct chv_error *err) {
   *out = NULL;
-  if (s->par && !s->done) return par_next(s, out, err);
   while (!s->done) {
     if (!s->reading) {
       CHV_RETURN_IF_ERR(s->split_path ? scan_open_split(s, err)
@@ -701,9 +761,45 @@ int chv_scan_next(chv_scan *s, struct chv_batch **out, struct chv_error *err) {
   return CHV_OK;
 }
 
+/* The hook of a scan read on the caller's thread: the scan is one split. */
+static int hook_next(chv_scan *s, struct chv_batch **out,
+                     struct chv_error *err) {
+  *out = NULL;
+  chv_batch_close(s->hlent);
+  s->hlent = NULL;
+  while (!s->hended) {
+    struct chv_batch *b, *hb = NULL;
+    CHV_RETURN_IF_ERR(scan_next(s, &b, err));
+    if (b == NULL) {
+      s->hended = true;
+      void *state = s->hstate;
+      s->hstate = NULL;
+      return s->hook->done(s->hook->ctx, state, true, err);
+    }
+    CHV_RETURN_IF_ERR(s->hook->batch(s->hook->ctx, &s->hstate, b, &hb, err));
+    if (hb) {
+      *out = s->hlent = hb;
+      return CHV_OK;
+    }
+  }
+  return CHV_OK;
+}
+
+int chv_scan_next(chv_scan *s, struct chv_batch **out, struct chv_error *err) {
+  *out = NULL;
+  if (s->par && !s->done) return par_next(s, out, err);
+  if (s->hook && !s->par) return hook_next(s, out, err);
+  return scan_next(s, out, err);
+}
+
 void chv_scan_close(chv_scan *s) {
   if (s == NULL) return;
   par_close(s->par);
+  if (s->hook && !s->par && !s->hended) {
+    struct chv_error e;
+    s->hook->done(s->hook->ctx, s->hstate, false, &e);
+  }
+  chv_batch_close(s->hlent);
   scan_close_file(s);
   chv_dirlist_free(&s->files);
   chv_strv_free(s->hidden, s->nhidden);
