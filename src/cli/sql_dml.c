@@ -1757,6 +1757,77 @@ static int post_hook(struct sql_bind *b, const struct chv_sql_expr *e,
 /* SELECT with GROUP BY, HAVING or aggregates: the keys and aggregate
 ** arguments are evaluated on each (filtered) batch and grouped by
 ** chv_hash_agg; the items and HAVING are then evaluated over its result. */
+/* The aggregation's stage on the reader threads: each split is grouped
+** into a partial aggregate of its own, and the partials are folded into
+** the query's in split order as the splits end, so that the groups come
+** out in the order one thread would find them. */
+struct agg_stage {
+  const struct chv_expr *pred;  /* the residual filter, or NULL */
+  struct chv_expr **inx;        /* keys, then aggregate arguments */
+  int ncol;
+  const struct chv_type *in_type;
+  const struct chv_hash_agg_spec *spec;
+  chv_hash_agg *all;            /* the query's aggregate */
+};
+
+struct agg_part {
+  chv_hash_agg *h;
+  struct chv_batch *inb;        /* the aggregation's input columns */
+  uint32_t *sel;
+  int64_t selcap;
+};
+
+static void agg_part_free(struct agg_part *pt) {
+  if (!pt) return;
+  chv_hash_agg_close(pt->h);
+  chv_batch_close(pt->inb);
+  free(pt->sel);
+  free(pt);
+}
+
+static int agg_stage_batch(void *ctx, void **state, const struct chv_batch *bt,
+                           struct chv_batch **out, struct chv_error *err) {
+  const struct agg_stage *g = ctx;
+  struct agg_part *pt = *state;
+  *out = NULL;
+  int rc;
+  if (!pt) {
+    pt = calloc(1, sizeof *pt);
+    if (!pt) return sql_err(err, CHV_ENOMEM, "out of memory");
+    *state = pt;
+    CHV_RETURN_IF_ERR(chv_hash_agg_open(g->in_type, g->spec, &pt->h, err));
+    CHV_RETURN_IF_ERR(chv_batch_open(g->in_type, 0, &pt->inb, err));
+  }
+  int64_t n = bt->nrows;
+  const uint32_t *rows = NULL;
+  if (g->pred) {
+    if (bt->nrows > pt->selcap) {
+      uint32_t *ns = realloc(pt->sel, sizeof *ns * (size_t)bt->nrows);
+      if (!ns) return sql_err(err, CHV_ENOMEM, "out of memory");
+      pt->sel = ns;
+      pt->selcap = bt->nrows;
+    }
+    rc = chv_expr_filter(g->pred, bt, NULL, bt->nrows, pt->sel, &n, err);
+    if (rc != CHV_OK) return rc;
+    rows = pt->sel;
+  }
+  for (int i = 0; i < g->ncol; i++)
+    CHV_RETURN_IF_ERR(chv_expr_eval(g->inx[i], bt, rows, n, pt->inb->cols[i],
+                                    err));
+  pt->inb->nrows = n;
+  return chv_hash_agg_add(pt->h, pt->inb, NULL, n, err);
+}
+
+static int agg_stage_done(void *ctx, void *state, bool ok,
+                          struct chv_error *err) {
+  const struct agg_stage *g = ctx;
+  struct agg_part *pt = state;
+  int rc = CHV_OK;
+  if (ok && pt) rc = chv_hash_agg_merge(g->all, pt->h, err);
+  agg_part_free(pt);
+  return rc;
+}
+
 static int query_agg(struct sql_session *s, chv_catalog *cat,
                      const struct chv_sql_query *q,
                      const struct chv_table *t, const struct sql_rel *rel,
@@ -1907,10 +1978,11 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
   if (rc != CHV_OK) goto out;
   rc = chv_hash_agg_open(in_type, &spec, &h, err);
   if (rc != CHV_OK) goto out;
-  rc = chv_batch_open(in_type, 0, &inb, err);
-  if (rc != CHV_OK) goto out;
+  struct agg_stage stage = {pred, inx, ncol, in_type, &spec, h};
+  struct chv_scan_hook hook = {&stage, agg_stage_batch, agg_stage_done};
   struct chv_scan_options so;
   chv_scan_options_init(&so);
+  so.hook = &hook;
   so.filter = filter;
   static const char *const no_columns[1] = {NULL};
   so.columns = b.ncols ? b.cols : no_columns;
@@ -1930,32 +2002,8 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
     print_plan(s, cat, t, scan, &so, b.cols, b.ncols, -1, where, &ftext);
     goto out;
   }
-  int64_t selcap = 0;
-  struct chv_batch *bt;
+  struct chv_batch *bt; /* none: the stage keeps them */
   while ((rc = sql_scan_next(scan, &bt, err)) == CHV_OK && bt) {
-    int64_t n = bt->nrows;
-    const uint32_t *rows = NULL;
-    if (pred) {
-      if (bt->nrows > selcap) {
-        uint32_t *nsel = realloc(sel, sizeof *sel * (size_t)bt->nrows);
-        if (!nsel) {
-          rc = sql_err(err, CHV_ENOMEM, "out of memory");
-          goto out;
-        }
-        sel = nsel;
-        selcap = bt->nrows;
-      }
-      rc = chv_expr_filter(pred, bt, NULL, bt->nrows, sel, &n, err);
-      if (rc != CHV_OK) goto out;
-      rows = sel;
-    }
-    for (int i = 0; i < ncol; i++) {
-      rc = chv_expr_eval(inx[i], bt, rows, n, inb->cols[i], err);
-      if (rc != CHV_OK) goto out;
-    }
-    inb->nrows = n;
-    rc = chv_hash_agg_add(h, inb, NULL, n, err);
-    if (rc != CHV_OK) goto out;
   }
   if (rc != CHV_OK) goto out;
   rc = chv_hash_agg_result(h, &rb, err);

@@ -139,6 +139,11 @@ struct sql_scan {
   int64_t left;               /* rows the limit still allows; < 0: any */
   int *map;                   /* scan column -> relation column */
   struct chv_batch view;      /* the relation's batch, projected */
+  /* the scan's stage, run here on the relation as one split */
+  const struct chv_scan_hook *hook;
+  void *hstate;
+  struct chv_batch *hlent;    /* the batch it gave last */
+  bool hended;
 };
 
 int sql_scan_open(chv_catalog *cat, const struct chv_table *t,
@@ -158,6 +163,7 @@ int sql_scan_open(chv_catalog *cat, const struct chv_table *t,
   int n = so->columns ? so->ncolumns : rel->t.ncols;
   sc->rel = rel;
   sc->left = so->limit;
+  sc->hook = so->hook;
   sc->map = calloc((size_t)n + 1, sizeof *sc->map);
   sc->view.cols = calloc((size_t)n + 1, sizeof *sc->view.cols);
   if (!sc->map || !sc->view.cols) {
@@ -182,9 +188,7 @@ int sql_scan_open(chv_catalog *cat, const struct chv_table *t,
   return CHV_OK;
 }
 
-int sql_scan_next(struct sql_scan *sc, struct chv_batch **out,
-                  struct chv_error *err) {
-  if (sc->scan) return chv_scan_next(sc->scan, out, err);
+static int rel_next(struct sql_scan *sc, struct chv_batch **out) {
   const struct sql_rel *r = sc->rel;
   if (sc->next == r->nb || sc->left == 0) {
     *out = NULL;
@@ -196,6 +200,32 @@ int sql_scan_next(struct sql_scan *sc, struct chv_batch **out,
   if (sc->left > 0 && sc->view.nrows > sc->left) sc->view.nrows = sc->left;
   if (sc->left > 0) sc->left -= sc->view.nrows;
   *out = &sc->view;
+  return CHV_OK;
+}
+
+int sql_scan_next(struct sql_scan *sc, struct chv_batch **out,
+                  struct chv_error *err) {
+  if (sc->scan) return chv_scan_next(sc->scan, out, err);
+  if (!sc->hook) return rel_next(sc, out);
+  *out = NULL;
+  chv_batch_close(sc->hlent);
+  sc->hlent = NULL;
+  while (!sc->hended) {
+    struct chv_batch *b, *hb = NULL;
+    rel_next(sc, &b);
+    if (!b) {
+      sc->hended = true;
+      void *state = sc->hstate;
+      sc->hstate = NULL;
+      return sc->hook->done(sc->hook->ctx, state, true, err);
+    }
+    int rc = sc->hook->batch(sc->hook->ctx, &sc->hstate, b, &hb, err);
+    if (rc != CHV_OK) return rc;
+    if (hb) {
+      *out = sc->hlent = hb;
+      return CHV_OK;
+    }
+  }
   return CHV_OK;
 }
 
@@ -215,6 +245,11 @@ const char *sql_scan_what(struct sql_scan *sc) {
 void sql_scan_close(struct sql_scan *sc) {
   if (!sc) return;
   chv_scan_close(sc->scan);
+  if (sc->hook && !sc->scan && !sc->hended) {
+    struct chv_error e;
+    sc->hook->done(sc->hook->ctx, sc->hstate, false, &e);
+  }
+  chv_batch_close(sc->hlent);
   free(sc->map);
   free(sc->view.cols);
   free(sc);

@@ -38,3 +38,13 @@ SET 'chive.exec.operator-memory' = '1mb';
 SELECT id, count(*) FROM many GROUP BY id;
 -- sh: $CHIVE sql --warehouse "$WH" -e "SET 'chive.exec.operator-memory' = '64mb'; SELECT id, count(*) FROM many GROUP BY id" | tail -1
 -- sh: $CHIVE sql --warehouse "$WH" -e "SET 'chive.exec.operator-memory' = 'lots'"
+-- Each split is grouped on its reader thread and the partial aggregates
+-- are folded in split order, so that the groups and even the last bits of
+-- DOUBLE sums are the same whatever the number of reader threads.
+-- sh: seq 1 50000 > nums.txt
+CREATE TABLE nums (id INT);
+LOAD DATA LOCAL INPATH 'nums.txt' INTO TABLE nums;
+CREATE TABLE d (k INT, x DOUBLE) PARTITIONED BY (p INT);
+INSERT INTO d PARTITION (p) SELECT id % 7, id / 3.0 + 0.1, id % 5 FROM nums;
+INSERT INTO d PARTITION (p) SELECT id % 11, id / 7.0, id % 3 FROM nums WHERE id < 20000;
+-- sh: q="SELECT k, count(*), sum(x), avg(x), min(x), max(x) FROM d WHERE x > 1 GROUP BY k"; for t in 1 2 4; do "$CHIVE" sql --warehouse "$WH" --format csv -e "SET 'table.exec.hive.infer-source-parallelism.max' = '$t'; $q" > g$t.csv; done; cmp g1.csv g2.csv && cmp g1.csv g4.csv && echo "$(wc -l < g1.csv) lines, equal with 1, 2 and 4 threads"; head -3 g1.csv
