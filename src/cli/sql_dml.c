@@ -1250,6 +1250,62 @@ static int target_write(struct sql_target *ins, struct chv_batch *ob,
   return rc;
 }
 
+/* The filter and the select items of a SELECT without ORDER BY, run on
+** the reader threads: each batch becomes a batch of the items over the
+** rows the filter keeps, handed back in split order. */
+struct proj_stage {
+  const struct chv_expr *pred;     /* or NULL */
+  struct chv_expr *const *ex;
+  int nout;
+  const struct chv_type *schema;   /* STRUCT of the items */
+};
+
+static int proj_stage_batch(void *ctx, void **state, const struct chv_batch *bt,
+                            struct chv_batch **out, struct chv_error *err) {
+  const struct proj_stage *g = ctx;
+  struct { uint32_t *sel; int64_t cap; } *st = *state;
+  *out = NULL;
+  if (!st) {
+    st = calloc(1, sizeof *st);
+    if (!st) return sql_err(err, CHV_ENOMEM, "out of memory");
+    *state = st;
+  }
+  int64_t n = bt->nrows;
+  const uint32_t *rows = NULL;
+  if (g->pred) {
+    if (n > st->cap) {
+      uint32_t *ns = realloc(st->sel, sizeof *ns * (size_t)n);
+      if (!ns) return sql_err(err, CHV_ENOMEM, "out of memory");
+      st->sel = ns;
+      st->cap = n;
+    }
+    CHV_RETURN_IF_ERR(chv_expr_filter(g->pred, bt, NULL, n, st->sel, &n, err));
+    rows = st->sel;
+  }
+  if (n == 0) return CHV_OK;
+  struct chv_batch *ob;
+  CHV_RETURN_IF_ERR(chv_batch_open(g->schema, n, &ob, err));
+  for (int c = 0; c < g->nout; c++) {
+    int rc = chv_expr_eval(g->ex[c], bt, rows, n, ob->cols[c], err);
+    if (rc != CHV_OK) {
+      chv_batch_close(ob);
+      return rc;
+    }
+  }
+  ob->nrows = n;
+  *out = ob;
+  return CHV_OK;
+}
+
+static int proj_stage_done(void *ctx, void *state, bool ok,
+                           struct chv_error *err) {
+  (void)ctx, (void)ok, (void)err;
+  struct { uint32_t *sel; int64_t cap; } *st = state;
+  if (st) free(st->sel);
+  free(st);
+  return CHV_OK;
+}
+
 /* SELECT with expressions or a residual filter: the select items and the
 ** residual conjuncts are bound over the table, the scan reads the columns
 ** they need, each batch is filtered and the items evaluated over the rows
@@ -1274,6 +1330,7 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   struct sql_scan *scan = NULL;
   struct chv_vector **outv = NULL, **acc = NULL;
   uint32_t *sel = NULL, *tsel = NULL;
+  struct chv_type *stage_type = NULL;
   int nout = 0, nok = (int)q->norder_by, nacc = 0;
   int *item_out = NULL;
   const char *alias = q->from ? q->from->alias : NULL;
@@ -1399,6 +1456,28 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   }
   *pos = stpos;
   if (!explain) so.threads = scan_threads(s, so.limit);
+  /* Without ORDER BY the filter and the items run on the reader threads. */
+  struct proj_stage stage = {pred, ex, nout, NULL};
+  struct chv_scan_hook hook = {&stage, proj_stage_batch, proj_stage_done};
+  bool staged = t->name && !nok && !explain;
+  if (staged && ins) {
+    stage.schema = ins->schema;
+  } else if (staged) {
+    rc = chv_type_new(CHV_TYPE_STRUCT, &stage_type);
+    for (int c = 0; rc == CHV_OK && c < nout; c++) {
+      struct chv_type *ct;
+      char fname[32];
+      snprintf(fname, sizeof fname, "c%d", c);
+      rc = chv_type_clone(ex[c]->type, &ct);
+      if (rc == CHV_OK) rc = chv_type_struct_add(stage_type, fname, ct);
+    }
+    if (rc != CHV_OK) {
+      rc = sql_err(err, CHV_ENOMEM, "out of memory");
+      goto out;
+    }
+    stage.schema = stage_type;
+  }
+  if (staged) so.hook = &hook;
   if (t->name) {
     rc = sql_scan_open(cat, t, rel, &so, &scan, err);
     if (rc == CHV_ETYPE && q->where) *pos = q->where->pos;
@@ -1407,9 +1486,14 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   if (explain) {
     if (scan)
       print_plan(s, cat, t, scan, &so, b.cols, b.ncols, limit, where, &ftext);
-    else
-      fprintf(s->out, "Values: 1 row%s%s\n", ftext.len ? " filter=" : "",
-              ftext.len ? ftext.data : "");
+    else {
+      struct chv_buf vl;
+      chv_buf_init(&vl);
+      chv_buf_printf(&vl, "Values: 1 row%s%s", ftext.len ? " filter=" : "",
+                     ftext.len ? ftext.data : "");
+      plan_line(s, vl.data);
+      chv_buf_free(&vl);
+    }
     goto out;
   }
   if (ins) {
@@ -1439,6 +1523,20 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
                : (bt = &one, one_left) && !(one_left = false))) {
     int64_t n = bt->nrows;
     const uint32_t *rows = NULL;
+    if (staged) { /* the items over the kept rows, already */
+      if (limit >= 0 && n > limit - done) n = limit - done;
+      if (ins) {
+        rc = target_write(ins, bt, n, err);
+        if (rc != CHV_OK) goto out;
+      }
+      for (int64_t row = 0; row < n && !ins; row++) {
+        rc = emit_row(&r, heads, (const struct chv_vector *const *)bt->cols,
+                      nout, row, &cell, err);
+        if (rc != CHV_OK) goto out;
+      }
+      done += n;
+      continue;
+    }
     if (pred) {
       if (bt->nrows > selcap) {
         uint32_t *ns = realloc(sel, sizeof *sel * (size_t)bt->nrows);
@@ -1548,6 +1646,7 @@ out:
   free(sel);
   free(tsel);
   sql_scan_close(scan);
+  chv_type_free(stage_type);
   chv_buf_free(&ftext);
   chv_buf_free(&cell);
   sql_result_free(&r);
