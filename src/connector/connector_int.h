@@ -39,6 +39,16 @@ int conn_split_plan(chv_catalog *cat, const struct chv_table *t,
                     const struct chv_split_options *opts,
                     struct chv_split_plan **out, struct chv_error *err);
 
+/* chv_source_report_statistics() for a table already read (whose
+** parameters may carry the builder's table options), the pruned partitions
+** and a pushed limit (< 0: none).  Needs chive/source.h for the result. */
+struct chv_source_stats;
+int conn_report_statistics(chv_catalog *cat, const struct chv_table *t,
+                           const chv_config *cfg,
+                           const struct chv_part_filter *filter, int64_t limit,
+                           struct chv_source_stats *out,
+                           struct chv_error *err);
+
 /* Run fn over [0, n) on up to threads threads (at least one, at most n);
 ** the first error stops it. */
 int conn_pool_run(int64_t threads, int64_t n, chv_pool_fn fn, void *arg,
