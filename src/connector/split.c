@@ -471,6 +471,7 @@ static int infer(chv_catalog *cat, const struct chv_table *t,
   if (dynamic) max = CHV_MIN(option_set(t, o->cfg, max_key) ? max : bound, bound);
   max = CHV_MAX(CHV_MIN(max, INT32_MAX), 1);
   r->inferred = true;
+  r->dynamic = dynamic;
   r->max = (int)max;
   CHV_RETURN_IF_ERR(count_all(cat, t, o, &r->entries, err));
   if (r->entries >= max) {
