@@ -328,6 +328,8 @@ struct chv_parallelism {
   int64_t entries;   /* top-level entries of the pruned partition folders;
                         -1 when inference did not run */
   int64_t splits;    /* splits planned for inference; -1 when not planned */
+  bool dynamic;      /* inferred in dynamic mode: max (and so parallelism)
+                        is bounded by the default parallelism */
 };
 
 /* The number of reader threads for a batch scan of db.table, as Flink's

@@ -17,6 +17,7 @@
 **   chv_source_set_predicates()       data-column predicates to push down
 **   chv_source_schema()               the rows produced
 **   chv_source_splits()               enumerate (chv_split_plan_open())
+**   chv_source_report_statistics()    the row count, as reportStatistics
 **   chv_source_split_serialize()/_deserialize()/_free()
 **   chv_source_split_open()           a reader (a chv_scan) of one split
 **   chv_source_close()
@@ -92,6 +93,57 @@ CHV_API int chv_source_splits(chv_source *s, int min_splits,
                               struct chv_error *err);
 CHV_API void chv_source_splits_free(struct chv_source_split **v, int n);
 CHV_API void chv_source_close(chv_source *s);
+
+/* Where a reported row count comes from. */
+#define CHV_STATS_ORIGIN_MAP(X)                                               \
+  X(UNKNOWN, "unknown")     /* none: the statistics are unknown */            \
+  X(NO_FILES, "no files")   /* no splits, so 0 rows */                       \
+  X(METASTORE, "metastore") /* numRows of the table or of each partition */  \
+  X(FOOTERS, "footers")     /* the Parquet footers or ORC tails */            \
+  X(MIXED, "mixed")         /* some partitions from each */
+
+enum chv_stats_origin {
+#define CHV_X_(name, text) CHV_STATS_##name,
+  CHV_STATS_ORIGIN_MAP(CHV_X_)
+#undef CHV_X_
+};
+/* "metastore", "footers", ... (the texts above). */
+CHV_API const char *chv_stats_origin_name(enum chv_stats_origin o);
+
+/* The statistics a source reports to a planner (Flink's TableStats: the
+** row count alone). */
+struct chv_source_stats {
+  bool known;                   /* false: Flink's TableStats.UNKNOWN */
+  int64_t row_count;            /* with a limit, at most it; -1: unknown */
+  enum chv_stats_origin origin; /* where row_count comes from */
+  int64_t partitions;           /* pruned partitions; -1: not listed */
+  int64_t splits;               /* splits planned (n = 1); -1: not planned */
+  int64_t files_read;           /* footers or tails read for the count */
+  const char *why;              /* unknown: why, a static text; else NULL */
+  int error;                    /* the error that made them unknown, or 0 */
+};
+
+/* The row count of what the source reads, as Flink's Hive source reports
+** statistics (HiveTableSource.reportStatistics, docs/source.md):
+**
+**   1. unknown unless the session's source.report-statistics is ALL;
+**   2. the splits of the pruned partitions are planned with n = 1; none
+**      gives 0 rows;
+**   3. each partition's numRows in the metastore (the table's parameters
+**      for an unpartitioned table) counts when it is above 0;
+**   4. the partitions without one are counted from the footers of their
+**      files (Parquet footers, ORC tails), read on
+**      table.exec.hive.read-statistics.thread-num threads (default: the
+**      CPUs); text files have none, which makes the statistics unknown;
+**   5. a limit (chv_source_set_limit()) caps the count.
+**
+** As Flink answers UNKNOWN when anything fails, a failure to read the
+** metastore or a file is not an error here: it gives unknown statistics,
+** out->error its code and err (may be NULL) its message.  Returns CHV_OK,
+** or CHV_ENOMEM (out untouched). */
+CHV_API int chv_source_report_statistics(chv_source *s,
+                                         struct chv_source_stats *out,
+                                         struct chv_error *err);
 
 /* The split as bytes (appended to out): a versioned, length-checked
 ** encoding (docs/source.md).  CHV_ENOMEM. */

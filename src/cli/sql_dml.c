@@ -613,31 +613,6 @@ static bool qualifier_ok(const struct chv_sql_name *n, int nq,
 
 /* ---- shared by both SELECT paths ------------------------------------------------ */
 
-/* Reader threads of a query's scan, as Flink infers a source's
-** parallelism: table.exec.hive.infer-source-parallelism.max when inference
-** is on (1 when it is off), at most the processors online, and for a
-** pushed LIMIT max(1, min(p, limit / 1000)). */
-static int scan_threads(struct sql_session *s, int64_t limit) {
-  struct chv_opt_value v;
-  struct chv_error ignored;
-  int64_t p = 1;
-  chv_opt_value_init(&v);
-  if (chv_config_get(s->cfg, "table.exec.hive.infer-source-parallelism", &v,
-                     &ignored) == CHV_OK &&
-      v.b) {
-    chv_opt_value_free(&v);
-    chv_opt_value_init(&v);
-    if (chv_config_get(s->cfg, "table.exec.hive.infer-source-parallelism.max",
-                       &v, &ignored) == CHV_OK)
-      p = v.i;
-  }
-  chv_opt_value_free(&v);
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  if (cpus > 0 && p > cpus) p = cpus;
-  if (limit >= 0) p = CHV_MIN(p, limit / 1000);
-  return (int)CHV_MAX(p, 1);
-}
-
 /* The EXPLAIN line: partitions read/total, the scan's columns, the limit,
 ** the partition predicate and the residual filter (NULL: none). */
 /* Whether t's files are columnar (Parquet, ORC), whose readers skip row
@@ -748,6 +723,11 @@ static void print_plan(struct sql_session *s, chv_catalog *cat,
                    (long long)cs.row_groups);
   }
   plan_line(s, line.data ? line.data : "");
+  if (scan) { /* a table's: what its source reports */
+    chv_buf_reset(&line);
+    sql_explain_stats(s, cat, t, so, &line);
+    plan_line(s, line.data ? line.data : "");
+  }
   chv_buf_free(&line);
 }
 
@@ -1455,7 +1435,7 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
     goto out;
   }
   *pos = stpos;
-  if (!explain) so.threads = scan_threads(s, so.limit);
+  if (!explain) so.threads = sql_scan_threads(s, cat, t, &so);
   /* Without ORDER BY the filter and the items run on the reader threads. */
   struct proj_stage stage = {pred, ex, nout, NULL};
   struct chv_scan_hook hook = {&stage, proj_stage_batch, proj_stage_done};
@@ -2093,7 +2073,7 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
     goto out;
   }
   *pos = stpos;
-  if (!explain) so.threads = scan_threads(s, so.limit);
+  if (!explain) so.threads = sql_scan_threads(s, cat, t, &so);
   rc = sql_scan_open(cat, t, rel, &so, &scan, err);
   if (rc == CHV_ETYPE && q->where) *pos = q->where->pos;
   if (rc != CHV_OK) goto out;
@@ -2423,7 +2403,7 @@ static int run_select(struct sql_session *s, const struct chv_sql_query *q,
   so.columns = all ? NULL : scols;
   so.ncolumns = all ? 0 : nscols;
   so.limit = limit;
-  if (!explain) so.threads = scan_threads(s, so.limit);
+  if (!explain) so.threads = sql_scan_threads(s, cat, tp, &so);
   *pos = stpos;
   rc = sql_scan_open(cat, tp, rel, &so, &scan, err);
   if (rc == CHV_ETYPE && q->where) *pos = q->where->pos; /* a literal */

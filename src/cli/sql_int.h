@@ -2,7 +2,8 @@
 ** cli/sql: the `chive sql` shell, private to the cli folder.  cmd_sql.c
 ** reads and splits scripts and reports errors; sql_exec.c runs one parsed
 ** statement against the embedded catalog; sql_dml.c holds INSERT ... VALUES,
-** SELECT, EXPLAIN and LOAD DATA; sql_bind.c binds expressions of the
+** SELECT, EXPLAIN and LOAD DATA (sql_stats.c the scan's statistics and
+** threads); sql_bind.c binds expressions of the
 ** syntax tree to the evaluator (src/sql/exec); sql_out.c prints results as
 ** an aligned table, CSV, TSV or JSON Lines.
 **
@@ -174,6 +175,21 @@ int sql_bind_column(struct sql_bind *b, int tcol, struct chv_expr **out);
 void sql_expr_text(const struct chv_sql_expr *e, struct chv_buf *out);
 
 #define SQL_CATALOG_NAME "hive"
+
+/* sql_stats.c: the reader threads of a query's scan of t (so: its filter
+** and pushed limit): the parallelism Flink's Hive source would infer
+** (chv_split_infer_parallelism()), at most the CPUs online; 1 without a
+** table or when the inference fails (the scan then reports the error). */
+int sql_scan_threads(struct sql_session *s, chv_catalog *cat,
+                     const struct chv_table *t,
+                     const struct chv_scan_options *so);
+/* EXPLAIN's line under the scan, appended to out: "Statistics: rows=...
+** parallelism=...", the row count the source reports
+** (chv_source_report_statistics()) and the inferred parallelism. */
+void sql_explain_stats(struct sql_session *s, chv_catalog *cat,
+                       const struct chv_table *t,
+                       const struct chv_scan_options *so,
+                       struct chv_buf *out);
 
 /* Sets err (code and a printf message) and returns code. */
 int sql_err(struct chv_error *err, int code, const char *fmt, ...)

@@ -22,7 +22,10 @@ int conn_table_option(const struct chv_table *t, const chv_config *cfg,
       chv_error_wrap(err, "table property of %s.%s", t->db, t->name);
     return rc;
   }
-  if (cfg != NULL) return chv_config_get(cfg, opt->key, out, err);
+  /* The configuration computes defaults that depend on the machine (the
+  ** CPUs), also without layers. */
+  if (cfg != NULL || (opt->flags & CHV_OPTF_DEFAULT_CPUS))
+    return chv_config_get(cfg, opt->key, out, err);
   if (opt->default_text == NULL)
     return chv_error_set(err, CHV_ENOENT, "option '%s' has no value", key);
   return chv_option_parse(opt, opt->default_text, out, err);

@@ -1,6 +1,7 @@
 /*
 ** Connector helpers: table schemas from catalog column types, the text SerDe
-** of a table, UUIDs for file names.
+** of a table, UUIDs for file names, the partitions a scan reads, table
+** copies, and a pool run for work spread over threads.
 */
 #include "connector/connector_int.h"
 
@@ -152,3 +153,14 @@ bool conn_table_copy(const struct chv_table *t, struct chv_table *d) {
   return ok;
 }
 
+
+int conn_pool_run(int64_t threads, int64_t n, chv_pool_fn fn, void *arg,
+                  struct chv_error *err) {
+  if (n == 0) return CHV_OK;
+  chv_pool *pool;
+  CHV_RETURN_IF_ERR(chv_pool_open((int)CHV_MIN(CHV_MAX(threads, 1), n), &pool,
+                                  err));
+  int rc = chv_pool_for(pool, n, fn, arg, err);
+  chv_pool_close(pool);
+  return rc;
+}

@@ -39,6 +39,21 @@ int conn_split_plan(chv_catalog *cat, const struct chv_table *t,
                     const struct chv_split_options *opts,
                     struct chv_split_plan **out, struct chv_error *err);
 
+/* chv_source_report_statistics() for a table already read (whose
+** parameters may carry the builder's table options), the pruned partitions
+** and a pushed limit (< 0: none).  Needs chive/source.h for the result. */
+struct chv_source_stats;
+int conn_report_statistics(chv_catalog *cat, const struct chv_table *t,
+                           const chv_config *cfg,
+                           const struct chv_part_filter *filter, int64_t limit,
+                           struct chv_source_stats *out,
+                           struct chv_error *err);
+
+/* Run fn over [0, n) on up to threads threads (at least one, at most n);
+** the first error stops it. */
+int conn_pool_run(int64_t threads, int64_t n, chv_pool_fn fn, void *arg,
+                  struct chv_error *err);
+
 /* A deep copy of t into *d; false when out of memory (*d is then partly
 ** filled and must be freed with chv_table_free()). */
 bool conn_table_copy(const struct chv_table *t, struct chv_table *d);
@@ -136,6 +151,13 @@ int conn_writer_write(struct conn_writer *w, const struct chv_batch *b,
 int conn_writer_finish(struct conn_writer *w, struct conn_write_stats *st,
                        struct chv_error *err);
 void conn_writer_close(struct conn_writer *w);
+
+/* The rows and raw data size of a columnar file from its footer (Parquet)
+** or tail (ORC) alone, as Hive's statistics take them; CHV_ENOTSUP for a
+** text file, which has no such figures.  Errors name the file. */
+int conn_file_stats(enum conn_fmt kind, const struct chv_fs *fs,
+                    const char *path, int64_t *rows, int64_t *raw_bytes,
+                    struct chv_error *err);
 
 /* A random (version 4) UUID as 36 characters and a NUL. */
 int conn_uuid(char out[37], struct chv_error *err);

@@ -17,6 +17,10 @@
 ** parquet.page.size, parquet.enable.dictionary, and the writer's own keys
 ** (chv_pq_write_options_set) from the table properties; ORC's likewise
 ** (orc.compress, orc.stripe.size, ..., chv_orc_write_options_set).
+**
+** conn_file_stats() reads what statistics take from a columnar file's
+** footer (Parquet) or tail (ORC) alone, for the sink's statistics of loaded
+** files and the source's reported statistics.
 */
 #include "connector/connector_int.h"
 
@@ -346,4 +350,25 @@ void conn_writer_close(struct conn_writer *w) {
   chv_pq_writer_close(w->pq);
   chv_orc_writer_close(w->orc);
   memset(w, 0, sizeof *w);
+}
+
+int conn_file_stats(enum conn_fmt kind, const struct chv_fs *fs,
+                    const char *path, int64_t *rows, int64_t *raw_bytes,
+                    struct chv_error *err) {
+  if (kind == CONN_FMT_ORC) {
+    struct chv_orc_file_stats os;
+    CHV_RETURN_IF_ERR(chv_orc_file_stats(fs, path, &os, err));
+    *rows = os.num_rows;
+    *raw_bytes = os.raw_data_size;
+    return CHV_OK;
+  }
+  if (kind == CONN_FMT_PARQUET) {
+    struct chv_pq_file_stats ps;
+    CHV_RETURN_IF_ERR(chv_pq_file_stats(fs, path, &ps, err));
+    *rows = ps.num_rows;
+    *raw_bytes = ps.raw_data_size;
+    return CHV_OK;
+  }
+  return chv_error_set(err, CHV_ENOTSUP,
+                       "%s: a text file has no footer to count its rows", path);
 }

@@ -770,18 +770,7 @@ static int footer_stats(void *arg, int64_t i, struct chv_error *err) {
   struct footer_job *j = arg;
   struct sink_file *f = j->files[i];
   int64_t rows = 0, raw = 0;
-  int rc;
-  if (j->kind == CONN_FMT_ORC) {
-    struct chv_orc_file_stats os;
-    rc = chv_orc_file_stats(j->fs, f->staged, &os, err);
-    rows = os.num_rows;
-    raw = os.raw_data_size;
-  } else {
-    struct chv_pq_file_stats ps;
-    rc = chv_pq_file_stats(j->fs, f->staged, &ps, err);
-    rows = ps.num_rows;
-    raw = ps.raw_data_size;
-  }
+  int rc = conn_file_stats(j->kind, j->fs, f->staged, &rows, &raw, err);
   if (rc != CHV_OK) {
     /* name the file loaded, not its staged copy */
     const char *msg = err->msg;
@@ -809,13 +798,8 @@ static int sink_footer_stats(chv_sink *s, struct chv_error *err) {
   for (int i = 0; i < s->nparts; i++)
     for (int k = 0; k < s->parts[i].nfiles; k++)
       if (s->parts[i].files[k].rows < 0) v[n++] = &s->parts[i].files[k];
-  chv_pool *pool;
-  int rc = chv_pool_open(CHV_MIN(s->stats_threads, n), &pool, err);
-  if (rc == CHV_OK) {
-    struct footer_job job = {s->fs, s->fmt.kind, v};
-    rc = chv_pool_for(pool, n, footer_stats, &job, err);
-    chv_pool_close(pool);
-  }
+  struct footer_job job = {s->fs, s->fmt.kind, v};
+  int rc = conn_pool_run(s->stats_threads, n, footer_stats, &job, err);
   chv_free(v);
   return rc;
 }

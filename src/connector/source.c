@@ -1,6 +1,6 @@
 /*
-** The source API (chive/source.h): a builder over a table, its splits, the
-** split serializer and readers of single splits.
+** The source API (chive/source.h): a builder over a table, its splits, its
+** statistics (stats.c), the split serializer and readers of single splits.
 **
 ** A serialized split is "CHVS", a varint version (1), then one Protocol
 ** Buffers message (codec/protobuf) with these fields:
@@ -303,6 +303,12 @@ int chv_source_splits(chv_source *s, int min_splits,
   else
     chv_split_plan_free(p);
   return CHV_OK;
+}
+
+int chv_source_report_statistics(chv_source *s, struct chv_source_stats *out,
+                                 struct chv_error *err) {
+  return conn_report_statistics(s->cat, &s->table, s->cfg, s->filter,
+                                s->limit, out, err);
 }
 
 /* ---- serializer ------------------------------------------------------------- */

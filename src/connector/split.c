@@ -231,18 +231,6 @@ static int cut_file(struct chv_split_plan *p, int *cap,
   return CHV_OK;
 }
 
-/* Run fn over [0, n) on up to threads threads. */
-static int run_pool(int64_t threads, int64_t n, chv_pool_fn fn, void *arg,
-                    struct chv_error *err) {
-  if (n == 0) return CHV_OK;
-  chv_pool *pool;
-  CHV_RETURN_IF_ERR(chv_pool_open((int)CHV_MIN(CHV_MAX(threads, 1), n), &pool,
-                                  err));
-  int rc = chv_pool_for(pool, n, fn, arg, err);
-  chv_pool_close(pool);
-  return rc;
-}
-
 static int plan(chv_catalog *cat, const struct chv_table *t,
                 const struct chv_split_options *o, struct planner *pl,
                 struct chv_error *err) {
@@ -288,7 +276,7 @@ static int plan(chv_catalog *cat, const struct chv_table *t,
 
   /* ORC: the split size from the weight of every partition. */
   if (pl->orc && np > 0) {
-    CHV_RETURN_IF_ERR(run_pool(calc_threads, np, weigh_partition, pl, err));
+    CHV_RETURN_IF_ERR(conn_pool_run(calc_threads, np, weigh_partition, pl, err));
     for (int i = 0; i < np; i++) p->total_weighted += pl->weight[i];
     p->max_split_bytes =
         CHV_MIN(max_size, CHV_MAX(pl->open_cost,
@@ -296,7 +284,7 @@ static int plan(chv_catalog *cat, const struct chv_table *t,
   }
 
   /* The files, then (ORC) their stripes. */
-  CHV_RETURN_IF_ERR(run_pool(load_threads, np, list_partition, pl, err));
+  CHV_RETURN_IF_ERR(conn_pool_run(load_threads, np, list_partition, pl, err));
   int64_t nfiles = 0;
   for (int i = 0; i < np; i++) nfiles += (int64_t)pl->listing[i].count;
   pl->files = chv_calloc((size_t)nfiles + 1, sizeof *pl->files);
@@ -311,7 +299,7 @@ static int plan(chv_catalog *cat, const struct chv_table *t,
     }
   p->files = pl->nfiles;
   if (pl->orc)
-    CHV_RETURN_IF_ERR(run_pool(load_threads, pl->nfiles, read_units, pl, err));
+    CHV_RETURN_IF_ERR(conn_pool_run(load_threads, pl->nfiles, read_units, pl, err));
 
   int cap = 0;
   if (pl->orc) {
@@ -433,7 +421,7 @@ static int count_all(chv_catalog *cat, const struct chv_table *t,
   CHV_RETURN_IF_ERR(
       conn_scan_partitions(cat, t, o->filter, &parts, &np, &total, err));
   struct counter c = {parts, chv_calloc((size_t)np + 1, sizeof(int64_t))};
-  int rc = c.entries ? run_pool(threads, np, count_entries, &c, err)
+  int rc = c.entries ? conn_pool_run(threads, np, count_entries, &c, err)
                      : chv_error_set(err, CHV_ENOMEM, "out of memory");
   if (rc == CHV_OK) {
     *out = 0;
@@ -483,6 +471,7 @@ static int infer(chv_catalog *cat, const struct chv_table *t,
   if (dynamic) max = CHV_MIN(option_set(t, o->cfg, max_key) ? max : bound, bound);
   max = CHV_MAX(CHV_MIN(max, INT32_MAX), 1);
   r->inferred = true;
+  r->dynamic = dynamic;
   r->max = (int)max;
   CHV_RETURN_IF_ERR(count_all(cat, t, o, &r->entries, err));
   if (r->entries >= max) {

@@ -798,6 +798,7 @@ static void test_infer_parallelism(void) {
   ** parallelism. */
   struct chv_parallelism r = infer_with(cat, cfg, 3, -1, 0, NULL);
   CHV_CHECK(r.inferred);
+  CHV_CHECK(r.dynamic);
   CHV_CHECK_EQ_INT(r.max, 3);
   CHV_CHECK_EQ_INT(r.entries, 6);
   CHV_CHECK_EQ_INT(r.splits, -1);
@@ -819,6 +820,7 @@ static void test_infer_parallelism(void) {
   set(cfg, "table.exec.hive.infer-source-parallelism.mode", "static");
   set(cfg, "table.exec.hive.infer-source-parallelism.max", "6");
   r = infer_with(cat, cfg, 3, -1, 0, NULL);
+  CHV_CHECK(!r.dynamic);
   CHV_CHECK_EQ_INT(r.max, 6);
   CHV_CHECK_EQ_INT(r.entries, 6);
   CHV_CHECK_EQ_INT(r.splits, -1);
@@ -864,6 +866,7 @@ static void test_infer_parallelism(void) {
   set(cfg, "table.exec.hive.infer-source-parallelism.mode", "none");
   r = infer_with(cat, cfg, 7, -1, 0, NULL);
   CHV_CHECK(!r.inferred);
+  CHV_CHECK(!r.dynamic);
   CHV_CHECK_EQ_INT(r.max, 0);
   CHV_CHECK_EQ_INT(r.entries, -1);
   CHV_CHECK_EQ_INT(r.parallelism, 7);
