@@ -11,20 +11,25 @@
 **     WHERE on partition columns and literals become a chv_part_filter,
 **     pushed with the projection into chv_scan_open(); select items that
 **     are not plain columns and the remaining conjuncts are bound
-**     (sql_bind.c) and evaluated on each batch (filter, then items), the
-**     limit counted after the filter;
-**   EXPLAIN SELECT ...: one line with the partitions read/total, the
-**     projection, the limit, the partition predicate and the residual
-**     filter, without reading;
+**     (sql_bind.c) and evaluated on each batch (filter, then items) on the
+**     reader threads (a chv_scan_hook stage), the limit counted after the
+**     filter;
+**   EXPLAIN SELECT ...: the scan line (partitions read/total, projection,
+**     limit, partition predicate, residual filter) and the statistics line
+**     (sql_stats.c), nested plans indented, without reading rows;
 **   LOAD DATA [LOCAL] INPATH ... [OVERWRITE] INTO TABLE t [PARTITION]:
 **     the file (or the visible files of a folder) taken in through a sink.
 **   GROUP BY / aggregates / HAVING / SELECT DISTINCT: keys and aggregate
-**     arguments evaluated per batch into chv_hash_agg, the items and HAVING
-**     bound over its result;
+**     arguments evaluated per batch into a chv_hash_agg per split on the
+**     reader threads, folded in split order; the items and HAVING bound
+**     over the result;
 **   ORDER BY: the result rows (and their keys) gathered, then sorted
-**     (Hive's NULL order), LIMIT after the sort.
-** Anything else (joins, sub-queries, UNION, WITH, ...) fails with "... is
-** not supported yet".
+**     (Hive's NULL order), LIMIT after the sort; with a LIMIT only rows
+**     that beat the best rows held so far are kept (top-N);
+**   sub-queries in FROM, WITH, UNION [ALL]: derived relations (sql_rel.c)
+**     run into memory and scanned like tables.
+** Anything else (joins, sub-queries in expressions, ...) fails with "...
+** is not supported yet".
 */
 #include "cli/sql_int.h"
 
