@@ -10,8 +10,9 @@
 **
 ** What is trusted, following ORC's own reader (RecordReaderImpl):
 **   - integers (tinyint..bigint), dates, decimals: min and max; decimals
-**     not for precision <= 18 in files of writer version 6 (ORC 1.5.0 to
-**     1.5.5 wrote broken decimal64 bounds, ORC-517);
+**     not for precision <= 18 in ORC Java's files of writer version 6 (ORC
+**     1.5.0 to 1.5.5 wrote broken decimal64 bounds, ORC-517; other writers'
+**     version 6, chive's among them, is not that one);
 **   - float and double: min and max only when the sum is known and not NaN
 **     (a NaN makes the sum NaN), the literal rounded to a float for a FLOAT
 **     column as the column's values are;
@@ -149,7 +150,10 @@ static void prepare(struct chv_orc_reader *r, const struct chv_pred *p,
     pp->kind = SK_REAL;
     break;
   case CHV_ORC_KIND_DECIMAL:
-    if (!(wv == 6 && ft->precision <= 18)) pp->kind = SK_DEC;
+    /* ORC-517 was ORC Java's: other writers' version 6 is not it */
+    if (!(wv == 6 && ft->precision <= 18 &&
+          (!r->tail->footer.has_writer || r->tail->footer.writer == 0)))
+      pp->kind = SK_DEC;
     pp->scale = ft->scale;
     break;
   case CHV_ORC_KIND_STRING:
