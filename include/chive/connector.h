@@ -186,7 +186,23 @@ struct chv_scan_options {
   ** thread count; a scan of one split (or none) runs it on the caller's
   ** thread.  Borrowed. */
   const struct chv_scan_hook *hook;
+  /* A bound the consumer tightens as it reads (chv_scan_bound_set()), or
+  ** NULL: each file opened after an update skips what the bound rules out,
+  ** as it would for one more predicate.  Borrowed. */
+  struct chv_scan_bound *bound;
 };
+
+/* A comparison of one column with a value that changes while a scan runs:
+** a top-N's last kept row, which rows must beat to enter (column >= value
+** for a descending first key).  The value is text as in struct chv_pred;
+** none is set at first.  Updates and the readers' reads of it may come
+** from different threads. */
+typedef struct chv_scan_bound chv_scan_bound;
+CHV_API int chv_scan_bound_open(const char *column, enum chv_pred_op op,
+                                chv_scan_bound **out, struct chv_error *err);
+CHV_API int chv_scan_bound_set(chv_scan_bound *b, const char *value,
+                               struct chv_error *err);
+CHV_API void chv_scan_bound_close(chv_scan_bound *b);
 
 /* A pipeline stage run on the reader threads.  Each split has a state,
 ** NULL at its start, that only the thread reading the split touches. */

@@ -1316,6 +1316,7 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   struct chv_vector **outv = NULL, **acc = NULL;
   uint32_t *sel = NULL, *tsel = NULL;
   struct chv_type *stage_type = NULL;
+  chv_scan_bound *bound = NULL;
   int nout = 0, nok = (int)q->norder_by, nacc = 0;
   int *item_out = NULL;
   const char *alias = q->from ? q->from->alias : NULL;
@@ -1463,6 +1464,25 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
     stage.schema = stage_type;
   }
   if (staged) so.hook = &hook;
+  /* Top-N on a data column whose NULLs sort last: the last kept row's key
+  ** bounds what can still enter, and the columnar readers skip row
+  ** groups, pages and stripes whose statistics say none of theirs can. */
+  if (nok && limit > 0 && t->name && !rel && !explain &&
+      oex[0]->kind == CHV_EXPR_COLUMN &&
+      oex[0]->type->id != CHV_TYPE_BOOLEAN &&
+      oex[0]->type->id != CHV_TYPE_BINARY &&
+      (q->order_by[0].nulls ? q->order_by[0].nulls == 2
+                            : q->order_by[0].desc)) {
+    const char *kc = b.cols[oex[0]->column];
+    for (int c = 0; c < t->ncols; c++)
+      if (!strcasecmp(t->columns[c].name, kc)) {
+        rc = chv_scan_bound_open(
+            kc, q->order_by[0].desc ? CHV_PRED_GE : CHV_PRED_LE, &bound, err);
+        if (rc != CHV_OK) goto out;
+        so.bound = bound;
+        break;
+      }
+  }
   if (t->name) {
     rc = sql_scan_open(cat, t, rel, &so, &scan, err);
     if (rc == CHV_ETYPE && q->where) *pos = q->where->pos;
@@ -1607,6 +1627,14 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
                           limit, err);
         if (rc != CHV_OK) goto out;
         topn_full = limit > 0;
+        bool null = false;
+        if (bound) {
+          chv_buf_reset(&cell);
+          rc = sql_value_text(acc[nout], limit - 1, &cell, &null);
+          if (rc == CHV_OK && !null)
+            rc = chv_scan_bound_set(bound, cell.data ? cell.data : "", err);
+          if (rc != CHV_OK) goto out;
+        }
       }
       continue;
     }
@@ -1631,6 +1659,7 @@ out:
   free(sel);
   free(tsel);
   sql_scan_close(scan);
+  chv_scan_bound_close(bound);
   chv_type_free(stage_type);
   chv_buf_free(&ftext);
   chv_buf_free(&cell);

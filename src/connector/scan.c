@@ -61,7 +61,51 @@ struct chv_scan {
   void *hstate;
   struct chv_batch *hlent;
   bool hended;
+  /* The bound, and the predicates of the open file with its value then. */
+  struct chv_scan_bound *bound;
+  struct chv_pred *bpreds;
+  char *bvalue;
 };
+
+struct chv_scan_bound {
+  pthread_mutex_t mu;
+  char *column;
+  enum chv_pred_op op;
+  char *value; /* NULL until set */
+};
+
+int chv_scan_bound_open(const char *column, enum chv_pred_op op,
+                        chv_scan_bound **out, struct chv_error *err) {
+  chv_scan_bound *b = chv_calloc(1, sizeof *b);
+  if (b == NULL || (b->column = chv_strdup(column)) == NULL) {
+    chv_free(b);
+    return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  }
+  pthread_mutex_init(&b->mu, NULL);
+  b->op = op;
+  *out = b;
+  return CHV_OK;
+}
+
+int chv_scan_bound_set(chv_scan_bound *b, const char *value,
+                       struct chv_error *err) {
+  char *v = chv_strdup(value);
+  if (v == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  pthread_mutex_lock(&b->mu);
+  char *old = b->value;
+  b->value = v;
+  pthread_mutex_unlock(&b->mu);
+  chv_free(old);
+  return CHV_OK;
+}
+
+void chv_scan_bound_close(chv_scan_bound *b) {
+  if (b == NULL) return;
+  pthread_mutex_destroy(&b->mu);
+  chv_free(b->column);
+  chv_free(b->value);
+  chv_free(b);
+}
 
 static int par_open(chv_scan *s, const struct chv_scan_options *opts,
                     struct chv_error *err);
@@ -181,6 +225,7 @@ static int scan_init(chv_scan *s, const struct chv_scan_options *opts,
   s->batch_rows = opts->batch_rows > 0 ? opts->batch_rows : 4096;
   s->preds = opts->preds;
   s->npreds = opts->npreds;
+  s->bound = opts->bound;
   struct chv_type *all = NULL;
   const char *inner;
   int rc = conn_table_format(&s->table, NULL, &s->fmt, err);
@@ -652,12 +697,31 @@ static int scan_part_values(chv_scan *s, const struct chv_partition *p,
 /* Open a file (a range of it: length >= 0) for the scan's columns. */
 static int scan_open_file(chv_scan *s, const char *path, int64_t start,
                           int64_t length, struct chv_error *err) {
+  const struct chv_pred *preds = s->preds;
+  int npreds = s->npreds;
+  chv_free(s->bvalue); /* the last file's reader is closed */
+  s->bvalue = NULL;
+  if (s->bound) { /* the bound as it is now: one more predicate */
+    pthread_mutex_lock(&s->bound->mu);
+    if (s->bound->value) s->bvalue = chv_strdup(s->bound->value);
+    pthread_mutex_unlock(&s->bound->mu);
+  }
+  if (s->bvalue) {
+    struct chv_pred *bp =
+        chv_realloc(s->bpreds, sizeof *bp * (size_t)(npreds + 1));
+    if (bp == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+    s->bpreds = bp;
+    if (npreds) memcpy(bp, s->preds, sizeof *bp * (size_t)npreds);
+    bp[npreds] = (struct chv_pred){s->bound->column, s->bound->op, s->bvalue};
+    preds = bp;
+    npreds++;
+  }
   struct conn_read_args ra = {.file_schema = s->file_schema,
                               .cols = s->file_cols,
                               .ncols = s->nfile_cols,
                               .batch_rows = s->batch_rows,
-                              .preds = s->preds,
-                              .npreds = s->npreds,
+                              .preds = preds,
+                              .npreds = npreds,
                               .range_start = start,
                               .range_length = length};
   CHV_RETURN_IF_ERR(conn_reader_open(&s->fmt, s->fs, path, &ra, &s->reader,
@@ -813,5 +877,7 @@ void chv_scan_close(chv_scan *s) {
   chv_type_free(s->out_schema);
   chv_table_free(&s->table);
   chv_free(s->split_path);
+  chv_free(s->bpreds);
+  chv_free(s->bvalue);
   chv_free(s);
 }
