@@ -1235,6 +1235,8 @@ static int target_write(struct sql_target *ins, struct chv_batch *ob,
   return rc;
 }
 
+static size_t operator_memory(struct sql_session *s);
+
 /* The filter and the select items of a SELECT without ORDER BY, run on
 ** the reader threads: each batch becomes a batch of the items over the
 ** rows the filter keeps, handed back in split order. */
@@ -1520,6 +1522,7 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   if (rc != CHV_OK) goto out;
   r.has_json = s->format == SQL_FMT_JSONL;
   int64_t done = 0, selcap = 0, tselcap = 0;
+  size_t sort_limit = nok ? operator_memory(s) : 0;
   bool topn_full = false; /* acc holds the best limit rows, sorted, first */
   struct chv_batch *bt, one = {.nrows = 1}; /* the row of a FROM-less query */
   bool one_left = !scan;
@@ -1620,6 +1623,19 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
         if (rc != CHV_OK) goto out;
       }
       done += n;
+      if (limit < 0) { /* a full sort holds every row: bounded */
+        size_t held = 0;
+        for (int c = 0; c < nout + nok; c++) held += sql_vector_bytes(acc[c]);
+        if (held > sort_limit) {
+          *pos = q->order_by[0].expr->pos;
+          rc = sql_err(err, CHV_ENOMEM,
+                       "sort (ORDER BY): more than its memory limit of %zu "
+                       "bytes (%zu bytes for %lld rows; see "
+                       "chive.exec.operator-memory)",
+                       sort_limit, held, (long long)done);
+          goto out;
+        }
+      }
       /* Top-N: with a limit, the rows held never grow far past it. */
       if (limit >= 0 &&
           done >= (topn_full ? 2 * limit + 4096 : CHV_MAX(limit, 4096))) {

@@ -225,6 +225,10 @@ void sql_rel_close(struct sql_rel *r);
 int sql_rel_append(struct sql_rel *r, const struct chv_batch *b, int64_t n,
                    struct chv_error *err);
 
+/* Bytes a vector's rows hold: values or offsets, validity, string heap,
+** children (what chive.exec.operator-memory counts). */
+size_t sql_vector_bytes(const struct chv_vector *v);
+
 /* What a SELECT reads: a scan of a catalog table (rel NULL) or the rows of
 ** rel, projected to so->columns and cut at so->limit (the relation ignores
 ** the partition filter and the pushed predicates, which the residual

@@ -77,9 +77,7 @@ void sql_rel_close(struct sql_rel *r) {
   free(r);
 }
 
-/* Bytes a vector's first rows hold: values or offsets, validity, string
-** heap, children. */
-static size_t vector_bytes(const struct chv_vector *v) {
+size_t sql_vector_bytes(const struct chv_vector *v) {
   size_t n = (size_t)v->length, w;
   switch (v->type->id) {
   case CHV_TYPE_BOOLEAN: w = 0; n = n / 8 + 1; break;
@@ -93,7 +91,7 @@ static size_t vector_bytes(const struct chv_vector *v) {
   default: w = chv_type_fixed_width(v->type->id);
   }
   size_t b = n * w + (size_t)v->length / 8 + (size_t)v->bytes_len;
-  for (int c = 0; c < v->nchildren; c++) b += vector_bytes(v->children[c]);
+  for (int c = 0; c < v->nchildren; c++) b += sql_vector_bytes(v->children[c]);
   return b;
 }
 
@@ -105,7 +103,7 @@ int sql_rel_append(struct sql_rel *r, const struct chv_batch *b, int64_t n,
     if (!last || last->nrows == REL_BATCH_ROWS) {
       if (last)
         for (int c = 0; c < last->ncols; c++)
-          r->bytes += vector_bytes(last->cols[c]);
+          r->bytes += sql_vector_bytes(last->cols[c]);
       if (r->bytes > r->limit)
         return sql_err(err, CHV_ENOMEM,
                        "%s: more than its memory limit of %zu bytes to hold "

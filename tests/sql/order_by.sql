@@ -31,6 +31,13 @@ SELECT id FROM nums ORDER BY id DESC LIMIT 3;
 SELECT id FROM nums ORDER BY CASE WHEN id % 5000 = 0 THEN 0 ELSE 1 END LIMIT 5;
 SELECT id % 1000 AS m, id FROM nums WHERE id > 100 ORDER BY m, id DESC LIMIT 4;
 -- sh: $CHIVE sql --warehouse "$WH" -e "SELECT id % 1000 AS m, id FROM nums WHERE id > 100 ORDER BY m, id DESC" --format csv | head -5
+-- A full sort holds every row, within chive.exec.operator-memory; a top-N
+-- holds a few.
+-- run
+SET 'chive.exec.operator-memory' = '1mb';
+SELECT id, concat(cast(id AS STRING), '-padding-padding-padding-padding') AS s FROM nums ORDER BY s LIMIT 2;
+SELECT id, concat(cast(id AS STRING), '-padding-padding-padding-padding') AS s FROM nums ORDER BY s;
+-- run
 -- The top-N path (threshold on the best rows so far) gives exactly the
 -- first rows of the full sort, with NULLs, ties, DESC and several keys.
 -- sh: q="SELECT id, CASE WHEN id % 11 = 0 THEN NULL ELSE id % 7 END AS k, id % 13 AS j FROM nums ORDER BY k DESC, j NULLS LAST, id % 5 DESC"; for n in 1 10 100 5000; do "$CHIVE" sql --warehouse "$WH" --format csv -e "$q LIMIT $n" > top.csv; "$CHIVE" sql --warehouse "$WH" --format csv -e "$q" | head -n $((n + 1)) > full.csv; cmp top.csv full.csv && echo "LIMIT $n: $(($(wc -l < top.csv) - 1)) rows equal to the full sort"; done
