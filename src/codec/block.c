@@ -125,7 +125,12 @@ static inline void copy8(uint8_t *d, const uint8_t *s) { memcpy(d, s, 8); }
 
 /* Decode the tags of in[0, in_len) into out[0, out_len).  false: corrupt
 ** (a tag cut short, an offset before the start, more bytes than out_len);
-** *got is the bytes written either way. */
+** *got is the bytes written either way.  Away from the ends of both
+** buffers the common tags take fixed moves: a literal of up to 16 bytes
+** one 16-byte word, a copy with an offset of 16 or more four (each word
+** read before it is written: src + i + 16 <= op + i, so bytes past the
+** copy's length are garbage that later tags overwrite), one with an
+** offset of 8 to 15 two 8-byte words and more when longer. */
 static bool snappy_tags(const uint8_t *ip, const uint8_t *ie, uint8_t *out,
                         size_t out_len, size_t *got) {
   uint8_t *op = out, *oe = out + out_len;
@@ -135,15 +140,21 @@ static bool snappy_tags(const uint8_t *ip, const uint8_t *ie, uint8_t *out,
     size_t len, off;
     switch (tag & 3) {
     case 0: /* literal */
-      len = tag >> 2;
-      if (len >= 60) {
-        size_t nb = len - 59;
+      len = (tag >> 2) + 1;
+      if (len <= 16 && ie - ip >= 16 && oe - op >= 16) {
+        copy16(op, ip);
+        op += len;
+        ip += len;
+        continue;
+      }
+      if (len > 60) {
+        size_t nb = len - 60;
         if ((size_t)(ie - ip) < nb) goto out;
         len = 0;
         for (size_t i = 0; i < nb; i++) len |= (size_t)ip[i] << (8 * i);
         ip += nb;
+        len += 1;
       }
-      len += 1;
       if ((size_t)(ie - ip) < len || (size_t)(oe - op) < len) goto out;
       if ((size_t)(ie - ip) >= len + 15 && (size_t)(oe - op) >= len + 15) {
         for (size_t i = 0; i < len; i += 16) copy16(op + i, ip + i);
@@ -176,11 +187,15 @@ static bool snappy_tags(const uint8_t *ip, const uint8_t *ie, uint8_t *out,
       goto out;
     const uint8_t *src = op - off;
     size_t room = (size_t)(oe - op);
-    if (off >= 16 && room >= len + 15) {
-      /* Each word is read before it is written: src + i + 16 <= op + i. */
-      for (size_t i = 0; i < len; i += 16) copy16(op + i, src + i);
-    } else if (off >= 8 && room >= len + 7) {
-      for (size_t i = 0; i < len; i += 8) copy8(op + i, src + i);
+    if (off >= 16 && room >= 64) {
+      copy16(op, src);
+      copy16(op + 16, src + 16);
+      copy16(op + 32, src + 32);
+      copy16(op + 48, src + 48);
+    } else if (off >= 8 && room >= len + 16) {
+      copy8(op, src);
+      copy8(op + 8, src + 8);
+      for (size_t i = 16; i < len; i += 8) copy8(op + i, src + i);
     } else {
       for (size_t i = 0; i < len; i++) op[i] = src[i];
     }
