@@ -383,6 +383,34 @@ static int fold_value(chv_agg_state *s, int64_t g, const struct chv_value *x) {
   return CHV_OK;
 }
 
+/* Groups up to which counts and integer sums go through banks: row i
+** adds to bank i % 4, and the banks are folded into the state after the
+** batch.  Integer adds (wrapping) give the same sums in any order, and
+** with one bank the rows of a group wait for each other's add to memory;
+** with few groups nearly every row does. */
+#define BANK_GROUPS 64
+
+/* cnt[groups[i]]++ for i < n. */
+static void count_groups(int64_t *restrict cnt, const uint32_t *groups,
+                         int64_t n, int64_t ngroups) {
+  if (ngroups > BANK_GROUPS) {
+    for (int64_t i = 0; i < n; i++) cnt[groups[i]]++;
+    return;
+  }
+  int64_t b[4][BANK_GROUPS];
+  for (int k = 0; k < 4; k++) memset(b[k], 0, sizeof b[k][0] * (size_t)ngroups);
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    b[0][groups[i]]++;
+    b[1][groups[i + 1]]++;
+    b[2][groups[i + 2]]++;
+    b[3][groups[i + 3]]++;
+  }
+  for (; i < n; i++) b[0][groups[i]]++;
+  for (int64_t g = 0; g < ngroups; g++)
+    cnt[g] += b[0][g] + b[1][g] + b[2][g] + b[3][g];
+}
+
 /* SUM and AVG of a numeric column, grouped or into group 0, without going
 ** through chv_value per row (what fold_value() does, type by type, in the
 ** same order, so that double sums round the same).  Into group 0 the
@@ -418,7 +446,21 @@ static bool sum_fast(chv_agg_state *s, const struct chv_vector *col,
   do {                                                                         \
     if (groups && avg)                                                         \
       ROWS_(T, uint32_t g = groups[i]; cnt[g]++; f64[g] += (double)x);         \
-    else if (groups)                                                           \
+    else if (groups && s->ngroups <= BANK_GROUPS) {                            \
+      int64_t ng_ = s->ngroups, cb_[4][BANK_GROUPS];                           \
+      uint64_t sb_[4][BANK_GROUPS];                                            \
+      for (int k_ = 0; k_ < 4; k_++) {                                         \
+        memset(cb_[k_], 0, sizeof cb_[k_][0] * (size_t)ng_);                   \
+        memset(sb_[k_], 0, sizeof sb_[k_][0] * (size_t)ng_);                   \
+      }                                                                        \
+      ROWS_(T, uint32_t g = groups[i]; cb_[i & 3][g]++;                        \
+            sb_[i & 3][g] += (uint64_t)(int64_t)x);                            \
+      for (int64_t g = 0; g < ng_; g++) {                                      \
+        cnt[g] += cb_[0][g] + cb_[1][g] + cb_[2][g] + cb_[3][g];               \
+        i64[g] = (int64_t)((uint64_t)i64[g] + sb_[0][g] + sb_[1][g] +          \
+                           sb_[2][g] + sb_[3][g]);                             \
+      }                                                                        \
+    } else if (groups)                                                         \
       ROWS_(T, uint32_t g = groups[i]; cnt[g]++;                               \
             i64[g] = (int64_t)((uint64_t)i64[g] + (uint64_t)(int64_t)x));      \
     else if (avg) {                                                            \
@@ -484,19 +526,13 @@ static int update_rows(chv_agg_state *s, const struct chv_vector *col,
                        struct chv_error *err) {
   if (s->fn == CHV_AGG_COUNT_STAR) {
     if (groups == NULL) s->count[0] += n;
-    else {
-      int64_t *restrict cnt = s->count;
-      for (int64_t i = 0; i < n; i++) cnt[groups[i]]++;
-    }
+    else count_groups(s->count, groups, n, s->ngroups);
     return CHV_OK;
   }
   const uint8_t *valid = col->null_count > 0 ? col->validity : NULL;
   if (s->fn == CHV_AGG_COUNT && valid == NULL) {
     if (groups == NULL) s->count[0] += n;
-    else {
-      int64_t *restrict cnt = s->count;
-      for (int64_t i = 0; i < n; i++) cnt[groups[i]]++;
-    }
+    else count_groups(s->count, groups, n, s->ngroups);
     return CHV_OK;
   }
   if (sum_fast(s, col, valid, sel, n, groups)) return CHV_OK;
@@ -713,35 +749,54 @@ static void gc_put(struct gcache *c, uint64_t k, uint32_t id) {
   c->n++;
 }
 
-/* Packed key of row r of v; false when it has none (NULL, a string over 7
-** bytes, a type not packed). */
-static inline bool gc_pack(const struct chv_vector *v, enum chv_type_id id,
-                           int64_t r, uint64_t *k) {
-  if (chv_vector_is_null(v, r)) return false;
+/* How a key column packs: not at all, as an integer, as a short string. */
+enum gc_kind { GC_NONE, GC_INT, GC_STR };
+
+static enum gc_kind gc_kind_of(enum chv_type_id id) {
   switch (id) {
-  case CHV_TYPE_TINYINT: *k = (uint64_t)((const int8_t *)v->data)[r]; return true;
-  case CHV_TYPE_SMALLINT: *k = (uint64_t)((const int16_t *)v->data)[r]; return true;
+  case CHV_TYPE_TINYINT:
+  case CHV_TYPE_SMALLINT:
   case CHV_TYPE_INT:
-  case CHV_TYPE_DATE: *k = (uint64_t)((const int32_t *)v->data)[r]; return true;
-  case CHV_TYPE_BIGINT: *k = (uint64_t)((const int64_t *)v->data)[r]; return true;
+  case CHV_TYPE_DATE:
+  case CHV_TYPE_BIGINT: return GC_INT;
   case CHV_TYPE_STRING:
   case CHV_TYPE_VARCHAR:
   case CHV_TYPE_CHAR:
-  case CHV_TYPE_BINARY: {
-    int32_t off = v->offsets[r], len = v->offsets[r + 1] - off;
-    if (len > 7) return false;
-    uint64_t w = 0;
-    if (off + 8 <= v->bytes_cap) { /* one load, the bytes past len masked */
-      memcpy(&w, v->bytes + off, 8);
-      w &= len ? ~0ull >> (64 - 8 * len) : 0;
-    } else {
-      for (int32_t j = 0; j < len; j++)
-        w |= (uint64_t)(unsigned char)v->bytes[off + j] << (8 * j);
-    }
-    *k = w | (uint64_t)len << 56;
-    return true;
+  case CHV_TYPE_BINARY: return GC_STR;
+  default: return GC_NONE;
   }
-  default: return false;
+}
+
+/* The low len bytes of a word. */
+static const uint64_t gc_mask[8] = {
+    0,           0xff,         0xffff,         0xffffff,
+    0xffffffffu, 0xffffffffffull, 0xffffffffffffull, 0xffffffffffffffull};
+
+/* Packed key of non-NULL row r of a GC_STR column; false over 7 bytes. */
+static inline bool gc_pack_str(const struct chv_vector *v, int64_t r,
+                               uint64_t *k) {
+  int32_t off = v->offsets[r], len = v->offsets[r + 1] - off;
+  if ((uint32_t)len > 7) return false;
+  uint64_t w = 0;
+  if (off + 8 <= v->bytes_cap) { /* one load, the bytes past len masked */
+    memcpy(&w, v->bytes + off, 8);
+    w &= gc_mask[len];
+  } else {
+    for (int32_t j = 0; j < len; j++)
+      w |= (uint64_t)(unsigned char)v->bytes[off + j] << (8 * j);
+  }
+  *k = w | (uint64_t)len << 56;
+  return true;
+}
+
+/* Packed key of non-NULL row r of a GC_INT column. */
+static inline uint64_t gc_pack_int(const struct chv_vector *v,
+                                   enum chv_type_id id, int64_t r) {
+  switch (id) {
+  case CHV_TYPE_TINYINT: return (uint64_t)((const int8_t *)v->data)[r];
+  case CHV_TYPE_SMALLINT: return (uint64_t)((const int16_t *)v->data)[r];
+  case CHV_TYPE_BIGINT: return (uint64_t)((const int64_t *)v->data)[r];
+  default: return (uint64_t)((const int32_t *)v->data)[r];
   }
 }
 
@@ -905,6 +960,46 @@ static int lookup_group(chv_hash_agg *h, const struct chv_vector *const *vecs,
   return CHV_OK;
 }
 
+/* Group ids of rows sel[0, n) (NULL: 0..n-1) of the key vectors into
+** h->gids: through the cache for one packable key, one loop per way of
+** packing, else row by row through the group table. */
+static int group_ids(chv_hash_agg *h, const struct chv_vector *const *vecs,
+                     const uint32_t *sel, int64_t n, struct chv_error *err) {
+  const struct chv_vector *kv = vecs[0];
+  enum chv_type_id kid = kv->type->id;
+  enum gc_kind kind = h->nkeys == 1 ? gc_kind_of(kid) : GC_NONE;
+  uint32_t *restrict out = h->gids;
+  /* The cache in locals, reloaded after each miss (which may grow it). */
+  struct gcache c = h->gc;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t r = sel ? sel[i] : i;
+    uint64_t k = 0;
+    bool packed = false;
+    if (kind != GC_NONE && !chv_vector_is_null(kv, r)) {
+      if (kind == GC_INT) {
+        k = gc_pack_int(kv, kid, r);
+        packed = true;
+      } else {
+        packed = gc_pack_str(kv, r, &k);
+      }
+    }
+    if (packed && c.nslots) {
+      uint32_t t = gc_slot(&c, k), id;
+      while ((id = c.ids[t]) != GC_EMPTY && c.keys[t] != k)
+        t = (t + 1) & (c.nslots - 1);
+      if (id != GC_EMPTY) {
+        out[i] = id;
+        continue;
+      }
+    }
+    CHV_RETURN_IF_ERR(lookup_group(h, vecs, r, &out[i], err));
+    if (packed) gc_put(&h->gc, k, out[i]);
+    c = h->gc;
+    if ((i & 1023) == 1023) CHV_RETURN_IF_ERR(check_memory(h, err));
+  }
+  return CHV_OK;
+}
+
 int chv_hash_agg_add(chv_hash_agg *h, const struct chv_batch *in,
                      const uint32_t *sel, int64_t n, struct chv_error *err) {
   const uint32_t *gids = NULL;
@@ -920,30 +1015,7 @@ int chv_hash_agg_add(chv_hash_agg *h, const struct chv_batch *in,
     if (h->nkeys > 64)
       return chv_error_set(err, CHV_ENOTSUP, "hash aggregation: over 64 keys");
     for (int k = 0; k < h->nkeys; k++) vecs[k] = in->cols[h->key_cols[k]];
-    const struct chv_vector *kv = vecs[0];
-    enum chv_type_id kid = kv->type->id;
-    bool packs = h->nkeys == 1;
-    uint32_t *restrict out = h->gids;
-    /* The cache in locals, reloaded after each miss (which may grow it). */
-    struct gcache c = h->gc;
-    for (int64_t i = 0; i < n; i++) {
-      int64_t r = sel ? sel[i] : i;
-      uint64_t k;
-      bool packed = packs && gc_pack(kv, kid, r, &k);
-      if (packed && c.nslots) {
-        uint32_t t = gc_slot(&c, k), id;
-        while ((id = c.ids[t]) != GC_EMPTY && c.keys[t] != k)
-          t = (t + 1) & (c.nslots - 1);
-        if (id != GC_EMPTY) {
-          out[i] = id;
-          continue;
-        }
-      }
-      CHV_RETURN_IF_ERR(lookup_group(h, vecs, r, &out[i], err));
-      if (packed) gc_put(&h->gc, k, out[i]);
-      c = h->gc;
-      if ((i & 1023) == 1023) CHV_RETURN_IF_ERR(check_memory(h, err));
-    }
+    CHV_RETURN_IF_ERR(group_ids(h, vecs, sel, n, err));
     gids = h->gids;
   }
   int64_t ng = chv_hash_agg_ngroups(h);
