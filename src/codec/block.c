@@ -123,6 +123,35 @@ static size_t snappy_preamble(const uint8_t *p, size_t n, uint64_t *len) {
 static inline void copy16(uint8_t *d, const uint8_t *s) { memcpy(d, s, 16); }
 static inline void copy8(uint8_t *d, const uint8_t *s) { memcpy(d, s, 8); }
 
+/* A literal of len - 1 from its tag (17 to 64; over 60: its length follows
+** in 1 to 4 bytes) at *ipp, copied to *opp; both advanced.  false: it runs
+** past either buffer.  Out of line: numbers rarely have literals this long,
+** and the loop decoding them is faster without it. */
+__attribute__((noinline)) static bool snappy_literal(const uint8_t **ipp,
+                                                     const uint8_t *ie,
+                                                     uint8_t **opp,
+                                                     uint8_t *oe, size_t len) {
+  const uint8_t *ip = *ipp;
+  uint8_t *op = *opp;
+  if (len > 60) { /* its length in the next 1 to 4 bytes */
+    size_t nb = len - 60;
+    if ((size_t)(ie - ip) < nb) return false;
+    len = 0;
+    for (size_t i = 0; i < nb; i++) len |= (size_t)ip[i] << (8 * i);
+    ip += nb;
+    len += 1;
+  }
+  if ((size_t)(ie - ip) < len || (size_t)(oe - op) < len) return false;
+  if ((size_t)(ie - ip) >= len + 15 && (size_t)(oe - op) >= len + 15) {
+    for (size_t i = 0; i < len; i += 16) copy16(op + i, ip + i);
+  } else {
+    memcpy(op, ip, len);
+  }
+  *ipp = ip + len;
+  *opp = op + len;
+  return true;
+}
+
 /* Decode the tags of in[0, in_len) into out[0, out_len).  false: corrupt
 ** (a tag cut short, an offset before the start, more bytes than out_len);
 ** *got is the bytes written either way.  Away from the ends of both
@@ -135,6 +164,55 @@ static bool snappy_tags(const uint8_t *ip, const uint8_t *ie, uint8_t *out,
                         size_t out_len, size_t *got) {
   uint8_t *op = out, *oe = out + out_len;
   bool ok = false;
+  /* While at least 21 input bytes (a tag, its 4 offset bytes, a 16-byte
+  ** literal) and 80 output bytes (a 64-byte copy and slack) are left, a tag
+  ** needs no bounds check but a long literal's and the copy offset's. */
+  while (ie - ip >= 21 && oe - op >= 80) {
+    uint32_t tag = *ip++;
+    size_t len, off;
+    switch (tag & 3) {
+    case 0:
+      len = (tag >> 2) + 1;
+      if (len <= 16) {
+        copy16(op, ip);
+        op += len;
+        ip += len;
+        continue;
+      }
+      if (CHV_UNLIKELY(!snappy_literal(&ip, ie, &op, oe, len))) goto out;
+      continue;
+    case 1:
+      len = 4 + ((tag >> 2) & 7);
+      off = (size_t)(tag >> 5) << 8 | *ip++;
+      break;
+    case 2:
+      len = (tag >> 2) + 1;
+      off = (size_t)ip[0] | (size_t)ip[1] << 8;
+      ip += 2;
+      break;
+    default:
+      len = (tag >> 2) + 1;
+      off = (size_t)ip[0] | (size_t)ip[1] << 8 | (size_t)ip[2] << 16 |
+            (size_t)ip[3] << 24;
+      ip += 4;
+      break;
+    }
+    if (off - 1 >= (size_t)(op - out)) goto out; /* 0, or before the start */
+    const uint8_t *src = op - off;
+    if (off >= 16) {
+      copy16(op, src);
+      copy16(op + 16, src + 16);
+      copy16(op + 32, src + 32);
+      copy16(op + 48, src + 48);
+    } else if (off >= 8) {
+      copy8(op, src);
+      copy8(op + 8, src + 8);
+      for (size_t i = 16; i < len; i += 8) copy8(op + i, src + i);
+    } else {
+      for (size_t i = 0; i < len; i++) op[i] = src[i];
+    }
+    op += len;
+  }
   while (ip < ie) {
     uint32_t tag = *ip++;
     size_t len, off;
