@@ -362,6 +362,23 @@ static int plain_values(struct pq_leaf *lf, struct chv_pq_plain_dec *pd,
     break;
   default: {
     size_t w = phys_width(lf);
+    if (lf->ptype == CHV_PQ_TYPE_INT64 && lf->conv == CHV_PQ_CONV_DECIMAL &&
+        v->type->id == CHV_TYPE_DECIMAL && v->type->scale == lf->fscale) {
+      /* INT64 decimals of the vector's scale: widened from the page
+      ** straight into the vector (pq_store() would take a copy first). */
+      const uint8_t *p = pd->p;
+      CHV_RETURN_IF_ERR(chv_pq_plain_next_fixed(pd, 8, n, NULL, err));
+      int64_t pos = v->length;
+      CHV_RETURN_IF_ERR(chv_vector_reserve(v, pos + (int64_t)n, err));
+      chv_i128 *d = (chv_i128 *)v->data + pos;
+      for (size_t i = 0; i < n; i++) {
+        int64_t x;
+        memcpy(&x, p + 8 * i, 8);
+        d[i] = x;
+      }
+      v->length = pos + (int64_t)n;
+      return CHV_OK;
+    }
     if (lf->direct) {
       int64_t pos = v->length;
       CHV_RETURN_IF_ERR(chv_vector_reserve(v, pos + (int64_t)n, err));
