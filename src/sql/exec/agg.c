@@ -971,7 +971,27 @@ static int group_ids(chv_hash_agg *h, const struct chv_vector *const *vecs,
   uint32_t *restrict out = h->gids;
   /* The cache in locals, reloaded after each miss (which may grow it). */
   struct gcache c = h->gc;
+  /* All rows of a string key without NULLs: runs of cached short keys in
+  ** a loop of their own, until a row that is not one. */
+  bool runs = kind == GC_STR && sel == NULL && kv->validity == NULL;
+  const int32_t *so = kv->offsets;
+  const char *kb = kv->bytes;
   for (int64_t i = 0; i < n; i++) {
+    if (runs && c.nslots) {
+      for (; i < n; i++) {
+        int32_t off = so[i], len = so[i + 1] - off;
+        if ((uint32_t)len > 7 || off + 8 > kv->bytes_cap) break;
+        uint64_t w;
+        memcpy(&w, kb + off, 8);
+        uint64_t k = (w & gc_mask[len]) | (uint64_t)len << 56;
+        uint32_t t = gc_slot(&c, k), id;
+        while ((id = c.ids[t]) != GC_EMPTY && c.keys[t] != k)
+          t = (t + 1) & (c.nslots - 1);
+        if (id == GC_EMPTY) break;
+        out[i] = id;
+      }
+      if (i == n) break;
+    }
     int64_t r = sel ? sel[i] : i;
     uint64_t k = 0;
     bool packed = false;
