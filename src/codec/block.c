@@ -1,6 +1,8 @@
 /*
 ** One-shot page compression and decompression over the system libraries
 ** (snappy, zlib, brotli, lz4, zstd); see block.h for the formats accepted.
+** Snappy pages are decoded here (the hot codec of Parquet scans; see
+** snappy_tags()), compressed by libsnappy.
 **
 ** Every decompressor here is told the exact output size and a buffer of that
 ** size.  The libraries are driven so that they cannot write past it (each
@@ -90,19 +92,212 @@ static int too_big(struct chv_error *err, const char *codec, size_t want) {
 
 /* ---- decompression ---------------------------------------------------- */
 
+/* ---- snappy ------------------------------------------------------------ */
+
+/* The raw snappy format (format_description.txt in google/snappy): a
+** varint of the uncompressed length, then tags, each a literal (bytes that
+** follow the tag) or a copy (bytes already written, at an offset back).
+** Decoded here rather than by libsnappy, whose copies go through a libc
+** call each (a tag every few bytes in pages of numbers): with 16 bytes of
+** slack ahead in both buffers, literals of up to 16 bytes and copies whose
+** offset is at least 16 move in whole 16-byte words, and only the last
+** bytes of a page, and runs repeating a pattern shorter than 8 bytes, go
+** a byte at a time.  Every length and offset is checked against both
+** buffers first, so that corrupt input can neither read nor write outside
+** them. */
+
+/* The stated length: a varint of at most 32 bits; 0 when malformed. */
+static size_t snappy_preamble(const uint8_t *p, size_t n, uint64_t *len) {
+  uint64_t v = 0;
+  for (size_t i = 0; i < n && i < 5; i++) {
+    v |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+    if (p[i] < 0x80) {
+      if (v > UINT32_MAX) return 0;
+      *len = v;
+      return i + 1;
+    }
+  }
+  return 0;
+}
+
+static inline void copy16(uint8_t *d, const uint8_t *s) { memcpy(d, s, 16); }
+static inline void copy8(uint8_t *d, const uint8_t *s) { memcpy(d, s, 8); }
+
+/* A literal of len - 1 from its tag (17 to 64; over 60: its length follows
+** in 1 to 4 bytes) at *ipp, copied to *opp; both advanced.  false: it runs
+** past either buffer.  Out of line: numbers rarely have literals this long,
+** and the loop decoding them is faster without it. */
+__attribute__((noinline)) static bool snappy_literal(const uint8_t **ipp,
+                                                     const uint8_t *ie,
+                                                     uint8_t **opp,
+                                                     uint8_t *oe, size_t len) {
+  const uint8_t *ip = *ipp;
+  uint8_t *op = *opp;
+  if (len > 60) { /* its length in the next 1 to 4 bytes */
+    size_t nb = len - 60;
+    if ((size_t)(ie - ip) < nb) return false;
+    len = 0;
+    for (size_t i = 0; i < nb; i++) len |= (size_t)ip[i] << (8 * i);
+    ip += nb;
+    len += 1;
+  }
+  if ((size_t)(ie - ip) < len || (size_t)(oe - op) < len) return false;
+  if ((size_t)(ie - ip) >= len + 15 && (size_t)(oe - op) >= len + 15) {
+    for (size_t i = 0; i < len; i += 16) copy16(op + i, ip + i);
+  } else {
+    memcpy(op, ip, len);
+  }
+  *ipp = ip + len;
+  *opp = op + len;
+  return true;
+}
+
+/* Decode the tags of in[0, in_len) into out[0, out_len).  false: corrupt
+** (a tag cut short, an offset before the start, more bytes than out_len);
+** *got is the bytes written either way.  Away from the ends of both
+** buffers the common tags take fixed moves: a literal of up to 16 bytes
+** one 16-byte word, a copy with an offset of 16 or more four (each word
+** read before it is written: src + i + 16 <= op + i, so bytes past the
+** copy's length are garbage that later tags overwrite), one with an
+** offset of 8 to 15 two 8-byte words and more when longer. */
+static bool snappy_tags(const uint8_t *ip, const uint8_t *ie, uint8_t *out,
+                        size_t out_len, size_t *got) {
+  uint8_t *op = out, *oe = out + out_len;
+  bool ok = false;
+  /* While at least 21 input bytes (a tag, its 4 offset bytes, a 16-byte
+  ** literal) and 80 output bytes (a 64-byte copy and slack) are left, a tag
+  ** needs no bounds check but a long literal's and the copy offset's. */
+  while (ie - ip >= 21 && oe - op >= 80) {
+    uint32_t tag = *ip++;
+    size_t len, off;
+    switch (tag & 3) {
+    case 0:
+      len = (tag >> 2) + 1;
+      if (len <= 16) {
+        copy16(op, ip);
+        op += len;
+        ip += len;
+        continue;
+      }
+      if (CHV_UNLIKELY(!snappy_literal(&ip, ie, &op, oe, len))) goto out;
+      continue;
+    case 1:
+      len = 4 + ((tag >> 2) & 7);
+      off = (size_t)(tag >> 5) << 8 | *ip++;
+      break;
+    case 2:
+      len = (tag >> 2) + 1;
+      off = (size_t)ip[0] | (size_t)ip[1] << 8;
+      ip += 2;
+      break;
+    default:
+      len = (tag >> 2) + 1;
+      off = (size_t)ip[0] | (size_t)ip[1] << 8 | (size_t)ip[2] << 16 |
+            (size_t)ip[3] << 24;
+      ip += 4;
+      break;
+    }
+    if (off - 1 >= (size_t)(op - out)) goto out; /* 0, or before the start */
+    const uint8_t *src = op - off;
+    if (off >= 16) {
+      copy16(op, src);
+      copy16(op + 16, src + 16);
+      copy16(op + 32, src + 32);
+      copy16(op + 48, src + 48);
+    } else if (off >= 8) {
+      copy8(op, src);
+      copy8(op + 8, src + 8);
+      for (size_t i = 16; i < len; i += 8) copy8(op + i, src + i);
+    } else {
+      for (size_t i = 0; i < len; i++) op[i] = src[i];
+    }
+    op += len;
+  }
+  while (ip < ie) {
+    uint32_t tag = *ip++;
+    size_t len, off;
+    switch (tag & 3) {
+    case 0: /* literal */
+      len = (tag >> 2) + 1;
+      if (len <= 16 && ie - ip >= 16 && oe - op >= 16) {
+        copy16(op, ip);
+        op += len;
+        ip += len;
+        continue;
+      }
+      if (len > 60) {
+        size_t nb = len - 60;
+        if ((size_t)(ie - ip) < nb) goto out;
+        len = 0;
+        for (size_t i = 0; i < nb; i++) len |= (size_t)ip[i] << (8 * i);
+        ip += nb;
+        len += 1;
+      }
+      if ((size_t)(ie - ip) < len || (size_t)(oe - op) < len) goto out;
+      if ((size_t)(ie - ip) >= len + 15 && (size_t)(oe - op) >= len + 15) {
+        for (size_t i = 0; i < len; i += 16) copy16(op + i, ip + i);
+      } else {
+        memcpy(op, ip, len);
+      }
+      op += len;
+      ip += len;
+      continue;
+    case 1: /* copy, 11-bit offset */
+      if (ip == ie) goto out;
+      len = 4 + ((tag >> 2) & 7);
+      off = (size_t)(tag >> 5) << 8 | *ip++;
+      break;
+    case 2: /* copy, 16-bit offset */
+      if (ie - ip < 2) goto out;
+      len = (tag >> 2) + 1;
+      off = (size_t)ip[0] | (size_t)ip[1] << 8;
+      ip += 2;
+      break;
+    default: /* copy, 32-bit offset */
+      if (ie - ip < 4) goto out;
+      len = (tag >> 2) + 1;
+      off = (size_t)ip[0] | (size_t)ip[1] << 8 | (size_t)ip[2] << 16 |
+            (size_t)ip[3] << 24;
+      ip += 4;
+      break;
+    }
+    if (off == 0 || off > (size_t)(op - out) || len > (size_t)(oe - op))
+      goto out;
+    const uint8_t *src = op - off;
+    size_t room = (size_t)(oe - op);
+    if (off >= 16 && room >= 64) {
+      copy16(op, src);
+      copy16(op + 16, src + 16);
+      copy16(op + 32, src + 32);
+      copy16(op + 48, src + 48);
+    } else if (off >= 8 && room >= len + 16) {
+      copy8(op, src);
+      copy8(op + 8, src + 8);
+      for (size_t i = 16; i < len; i += 8) copy8(op + i, src + i);
+    } else {
+      for (size_t i = 0; i < len; i++) op[i] = src[i];
+    }
+    op += len;
+  }
+  ok = true;
+out:
+  *got = (size_t)(op - out);
+  return ok;
+}
+
 static int dec_snappy(const uint8_t *in, size_t in_len, uint8_t *out,
                       size_t out_len, struct chv_error *err) {
-  size_t stated;
-  if (snappy_uncompressed_length((const char *)in, in_len, &stated) !=
-      SNAPPY_OK)
+  uint64_t stated;
+  size_t hl = snappy_preamble(in, in_len, &stated);
+  if (hl == 0)
     return chv_error_set(err, CHV_ECORRUPT,
                          "snappy page of %zu bytes has no valid length "
                          "preamble",
                          in_len);
-  if (stated != out_len) return size_mismatch(err, "snappy", stated, out_len);
-  size_t n = out_len;
-  if (snappy_uncompress((const char *)in, in_len, (char *)out, &n) !=
-      SNAPPY_OK)
+  if (stated != out_len)
+    return size_mismatch(err, "snappy", (size_t)stated, out_len);
+  size_t n;
+  if (!snappy_tags(in + hl, in + in_len, out, out_len, &n))
     return chv_error_set(err, CHV_ECORRUPT,
                          "snappy page of %zu bytes is corrupt", in_len);
   if (n != out_len) return size_mismatch(err, "snappy", n, out_len);

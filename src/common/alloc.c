@@ -13,6 +13,7 @@ static struct chv_alloc_hooks hooks = {malloc, realloc, free};
 static atomic_long fail_countdown; /* 0 = never fail */
 
 void chv_alloc_set_hooks(const struct chv_alloc_hooks *h) {
+  chv_scratch_release(); /* its blocks came from the hooks replaced */
   if (h == NULL) {
     hooks.malloc_fn = malloc;
     hooks.realloc_fn = realloc;

@@ -5,6 +5,7 @@
 **   chv_error_set()    raise: fill a struct chv_error and return its code
 **   chv_error_wrap()   add context ("footer of %s: ") in front of a message
 **   chv_malloc() ...   allocation through replaceable hooks (tests fail the Nth)
+**   chv_scratch_take() large buffers cached per thread between uses
 **   struct chv_buf     a growable byte buffer
 **   chv_arena          a bump allocator released all at once
 **
@@ -80,6 +81,18 @@ void chv_alloc_fail_after(long n);
 
 /* printf into a fresh chv_malloc'd string; NULL on failure. */
 char *chv_asprintf(const char *fmt, ...) CHV_PRINTF(1, 2);
+
+/* Scratch blocks (scratch.c): large buffers kept in a per-thread cache
+** between uses, so that a scan's next file reuses its last file's memory
+** instead of faulting in fresh pages.  take: a block of at least n bytes
+** (*cap = its size; what it held is garbage), NULL when out of memory;
+** give: the block back (p may be NULL; cap as take said), kept or freed;
+** release: free the calling thread's cached blocks (also done at thread
+** exit and when the allocation hooks change).  Thread safety: per thread,
+** no locks; a block may be given back on any thread. */
+void *chv_scratch_take(size_t n, size_t *cap);
+void chv_scratch_give(void *p, size_t cap);
+void chv_scratch_release(void);
 
 /* ---- growable byte buffer --------------------------------------------- */
 

@@ -106,11 +106,14 @@ int pq_leaf_begin(struct pq_leaf *lf, int rg, struct chv_error *err) {
   /* The footer checked that [start, start + len) lies inside the file. */
   if (len > 0) {
     if ((size_t)len > lf->chunk_cap) {
-      uint8_t *p = chv_malloc((size_t)len); /* read anew: nothing to keep */
+      /* Read anew: nothing to keep.  A scratch block, likely the last
+      ** file's chunk buffer, its pages already mapped. */
+      size_t cap;
+      uint8_t *p = chv_scratch_take((size_t)len, &cap);
       if (p == NULL) return wrap(lf, oom(err), err);
-      chv_free(lf->chunk);
+      chv_scratch_give(lf->chunk, lf->chunk_cap);
       lf->chunk = p;
-      lf->chunk_cap = (size_t)len;
+      lf->chunk_cap = cap;
     }
     size_t got = 0;
     int rc = chv_file_pread(r->file, lf->chunk, (size_t)len, start, &got, err);
@@ -157,10 +160,14 @@ static int page_inflate(struct pq_leaf *lf, const uint8_t *in, size_t in_len,
     *out = in;
     return CHV_OK;
   }
-  void *buf = lf->pbuf;
-  CHV_RETURN_IF_ERR(
-      pq_scratch(&buf, &lf->pbuf_cap, out_len ? out_len : 1, err));
-  lf->pbuf = buf;
+  if (lf->pbuf == NULL || out_len > lf->pbuf_cap) {
+    size_t cap;
+    uint8_t *p = chv_scratch_take(out_len ? out_len : 1, &cap);
+    if (p == NULL) return oom(err);
+    chv_scratch_give(lf->pbuf, lf->pbuf_cap);
+    lf->pbuf = p;
+    lf->pbuf_cap = cap;
+  }
   CHV_RETURN_IF_ERR(chv_block_decompress(lf->r->bctx, lf->cm->codec, in, in_len,
                                          lf->pbuf, out_len, err));
   lf->r->st.bytes_decompressed += (int64_t)out_len;
@@ -355,6 +362,23 @@ static int plain_values(struct pq_leaf *lf, struct chv_pq_plain_dec *pd,
     break;
   default: {
     size_t w = phys_width(lf);
+    if (lf->ptype == CHV_PQ_TYPE_INT64 && lf->conv == CHV_PQ_CONV_DECIMAL &&
+        v->type->id == CHV_TYPE_DECIMAL && v->type->scale == lf->fscale) {
+      /* INT64 decimals of the vector's scale: widened from the page
+      ** straight into the vector (pq_store() would take a copy first). */
+      const uint8_t *p = pd->p;
+      CHV_RETURN_IF_ERR(chv_pq_plain_next_fixed(pd, 8, n, NULL, err));
+      int64_t pos = v->length;
+      CHV_RETURN_IF_ERR(chv_vector_reserve(v, pos + (int64_t)n, err));
+      chv_i128 *d = (chv_i128 *)v->data + pos;
+      for (size_t i = 0; i < n; i++) {
+        int64_t x;
+        memcpy(&x, p + 8 * i, 8);
+        d[i] = x;
+      }
+      v->length = pos + (int64_t)n;
+      return CHV_OK;
+    }
     if (lf->direct) {
       int64_t pos = v->length;
       CHV_RETURN_IF_ERR(chv_vector_reserve(v, pos + (int64_t)n, err));
@@ -1080,8 +1104,8 @@ void pq_leaf_free(struct pq_leaf *lf) {
   if (lf == NULL) return;
   reset_page_state(lf);
   chv_vector_close(lf->dict);
-  chv_free(lf->chunk);
-  chv_free(lf->pbuf);
+  chv_scratch_give(lf->chunk, lf->chunk_cap);
+  chv_scratch_give(lf->pbuf, lf->pbuf_cap);
   chv_free(lf->defs.arr);
   chv_free(lf->reps.arr);
   chv_free(lf->ldef);

@@ -467,6 +467,12 @@ int chv_pq_rle_next_bounded(struct chv_pq_rle_dec *d, size_t n,
                             uint32_t limit, uint32_t *out,
                             struct chv_error *err) {
   CHV_RETURN_IF_ERR(chv_pq_rle_next(d, n, out, err));
+  /* A flag per index (a loop the compiler vectorizes, where a maximum of
+  ** unsigned 32-bit values needs SSE4.1); the maximum only for the
+  ** message. */
+  uint32_t bad = 0;
+  for (size_t i = 0; i < n; i++) bad |= out[i] >= limit;
+  if (!bad) return CHV_OK;
   uint32_t mx = 0;
   for (size_t i = 0; i < n; i++) mx = out[i] > mx ? out[i] : mx;
   if (n && mx >= limit)

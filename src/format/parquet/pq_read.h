@@ -90,7 +90,7 @@ struct pq_leaf {
   /* Column chunk of the current row group. */
   const struct chv_pq_column_meta *cm;
   int rg;                           /* row group index */
-  uint8_t *chunk;                   /* the chunk's bytes (owned buffer) */
+  uint8_t *chunk;                   /* the chunk's bytes (scratch block) */
   size_t chunk_cap, chunk_len, pos; /* pos: next page header */
   int64_t chunk_off;                /* file offset of chunk[0] */
   int page_no;                      /* pages met in the chunk so far */
@@ -120,7 +120,7 @@ struct pq_leaf {
   struct chv_pq_dba_dec dba;
   bool dba_live; /* dba holds memory */
   struct chv_pq_bss_dec bss;
-  uint8_t *pbuf; /* decompressed page (owned) */
+  uint8_t *pbuf; /* decompressed page (scratch block) */
   size_t pbuf_cap;
 
   /* Level window (entries decoded, not yet consumed). */

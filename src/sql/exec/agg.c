@@ -383,94 +383,156 @@ static int fold_value(chv_agg_state *s, int64_t g, const struct chv_value *x) {
   return CHV_OK;
 }
 
-/* SUM and AVG of a numeric column, grouped or not, without going through
-** chv_value per row (what fold_value() does, type by type).  false: not
-** such a column. */
+/* Groups up to which counts and integer sums go through banks: row i
+** adds to bank i % 4, and the banks are folded into the state after the
+** batch.  Integer adds (wrapping) give the same sums in any order, and
+** with one bank the rows of a group wait for each other's add to memory;
+** with few groups nearly every row does. */
+#define BANK_GROUPS 64
+
+/* cnt[groups[i]]++ for i < n. */
+static void count_groups(int64_t *restrict cnt, const uint32_t *groups,
+                         int64_t n, int64_t ngroups) {
+  if (ngroups > BANK_GROUPS) {
+    for (int64_t i = 0; i < n; i++) cnt[groups[i]]++;
+    return;
+  }
+  int64_t b[4][BANK_GROUPS];
+  for (int k = 0; k < 4; k++) memset(b[k], 0, sizeof b[k][0] * (size_t)ngroups);
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    b[0][groups[i]]++;
+    b[1][groups[i + 1]]++;
+    b[2][groups[i + 2]]++;
+    b[3][groups[i + 3]]++;
+  }
+  for (; i < n; i++) b[0][groups[i]]++;
+  for (int64_t g = 0; g < ngroups; g++)
+    cnt[g] += b[0][g] + b[1][g] + b[2][g] + b[3][g];
+}
+
+/* SUM and AVG of a numeric column, grouped or into group 0, without going
+** through chv_value per row (what fold_value() does, type by type, in the
+** same order, so that double sums round the same).  Into group 0 the
+** accumulators stay in locals for the batch; grouped they are reached
+** through restrict pointers, so that a row costs its loads and adds only.
+** A SUM of integers keeps its BIGINT sum, an AVG of them its double sum.
+** false: not such a column. */
 static bool sum_fast(chv_agg_state *s, const struct chv_vector *col,
                      const uint8_t *valid, const uint32_t *sel, int64_t n,
                      const uint32_t *groups) {
   if ((s->fn != CHV_AGG_SUM && s->fn != CHV_AGG_AVG) ||
       kind_of(col->type->id) != s->kind)
     return false;
-#define SUM_LOOP_(T, ADD)                                                      \
+  bool avg = s->fn == CHV_AGG_AVG;
+  int64_t *restrict cnt = s->count;
+  int64_t *restrict i64 = s->i64;
+  double *restrict f64 = s->f64;
+  chv_i128 *restrict dec = s->dec;
+  uint8_t *restrict ovf = s->ovf;
+  /* Rows of the batch, valid ones only, with their value x (and, grouped,
+  ** their group g). */
+#define ROWS_(T, BODY)                                                         \
   do {                                                                         \
     const T *v_ = col->data;                                                   \
     for (int64_t i = 0; i < n; i++) {                                          \
       uint32_t r = sel ? sel[i] : (uint32_t)i;                                 \
       if (valid && !chv_bit_get(valid, r)) continue;                           \
-      int64_t g = groups ? groups[i] : 0;                                      \
       T x = v_[r];                                                             \
-      s->count[g]++;                                                           \
-      ADD;                                                                     \
+      BODY;                                                                    \
+    }                                                                          \
+  } while (0)
+#define INT_(T)                                                                \
+  do {                                                                         \
+    if (groups && avg)                                                         \
+      ROWS_(T, uint32_t g = groups[i]; cnt[g]++; f64[g] += (double)x);         \
+    else if (groups && s->ngroups <= BANK_GROUPS) {                            \
+      int64_t ng_ = s->ngroups, cb_[4][BANK_GROUPS];                           \
+      uint64_t sb_[4][BANK_GROUPS];                                            \
+      for (int k_ = 0; k_ < 4; k_++) {                                         \
+        memset(cb_[k_], 0, sizeof cb_[k_][0] * (size_t)ng_);                   \
+        memset(sb_[k_], 0, sizeof sb_[k_][0] * (size_t)ng_);                   \
+      }                                                                        \
+      ROWS_(T, uint32_t g = groups[i]; cb_[i & 3][g]++;                        \
+            sb_[i & 3][g] += (uint64_t)(int64_t)x);                            \
+      for (int64_t g = 0; g < ng_; g++) {                                      \
+        cnt[g] += cb_[0][g] + cb_[1][g] + cb_[2][g] + cb_[3][g];               \
+        i64[g] = (int64_t)((uint64_t)i64[g] + sb_[0][g] + sb_[1][g] +          \
+                           sb_[2][g] + sb_[3][g]);                             \
+      }                                                                        \
+    } else if (groups)                                                         \
+      ROWS_(T, uint32_t g = groups[i]; cnt[g]++;                               \
+            i64[g] = (int64_t)((uint64_t)i64[g] + (uint64_t)(int64_t)x));      \
+    else if (avg) {                                                            \
+      int64_t c = 0;                                                           \
+      double acc = f64[0];                                                     \
+      ROWS_(T, c++; acc += (double)x);                                         \
+      cnt[0] += c;                                                             \
+      f64[0] = acc;                                                            \
+    } else {                                                                   \
+      int64_t c = 0;                                                           \
+      uint64_t acc = (uint64_t)i64[0];                                         \
+      ROWS_(T, c++; acc += (uint64_t)(int64_t)x);                              \
+      cnt[0] += c;                                                             \
+      i64[0] = (int64_t)acc;                                                   \
     }                                                                          \
     return true;                                                               \
   } while (0)
-#define INT_ADD_                                                               \
-  s->i64[g] = (int64_t)((uint64_t)s->i64[g] + (uint64_t)(int64_t)x);           \
-  s->f64[g] += (double)x
+#define DBL_(T)                                                                \
+  do {                                                                         \
+    if (groups)                                                                \
+      ROWS_(T, uint32_t g = groups[i]; cnt[g]++; f64[g] += (double)x);         \
+    else {                                                                     \
+      int64_t c = 0;                                                           \
+      double acc = f64[0];                                                     \
+      ROWS_(T, c++; acc += (double)x);                                         \
+      cnt[0] += c;                                                             \
+      f64[0] = acc;                                                            \
+    }                                                                          \
+    return true;                                                               \
+  } while (0)
   switch (col->type->id) {
-  case CHV_TYPE_TINYINT: SUM_LOOP_(int8_t, INT_ADD_);
-  case CHV_TYPE_SMALLINT: SUM_LOOP_(int16_t, INT_ADD_);
-  case CHV_TYPE_INT: SUM_LOOP_(int32_t, INT_ADD_);
-  case CHV_TYPE_BIGINT: SUM_LOOP_(int64_t, INT_ADD_);
-  case CHV_TYPE_FLOAT: SUM_LOOP_(float, s->f64[g] += (double)x);
-  case CHV_TYPE_DOUBLE: SUM_LOOP_(double, s->f64[g] += x);
+  case CHV_TYPE_TINYINT: INT_(int8_t);
+  case CHV_TYPE_SMALLINT: INT_(int16_t);
+  case CHV_TYPE_INT: INT_(int32_t);
+  case CHV_TYPE_BIGINT: INT_(int64_t);
+  case CHV_TYPE_FLOAT: DBL_(float);
+  case CHV_TYPE_DOUBLE: DBL_(double);
   case CHV_TYPE_DECIMAL:
-    SUM_LOOP_(chv_i128, if (__builtin_add_overflow(s->dec[g], x, &s->dec[g]))
-                            s->ovf[g] = 1);
+    /* An overflow wraps and marks the group, as fold_value() does. */
+    if (groups) {
+      ROWS_(chv_i128, uint32_t g = groups[i]; cnt[g]++;
+            ovf[g] |= __builtin_add_overflow(dec[g], x, &dec[g]));
+    } else {
+      int64_t c = 0;
+      chv_i128 acc = dec[0];
+      bool o = false;
+      ROWS_(chv_i128, c++; o |= __builtin_add_overflow(acc, x, &acc));
+      cnt[0] += c;
+      dec[0] = acc;
+      if (o) ovf[0] = 1;
+    }
+    return true;
   default: return false;
   }
-#undef INT_ADD_
-#undef SUM_LOOP_
+#undef DBL_
+#undef INT_
+#undef ROWS_
 }
 
-int chv_agg_update(chv_agg_state *s, const struct chv_vector *col,
-                   const uint32_t *sel, int64_t n, const uint32_t *groups,
-                   struct chv_error *err) {
-  int64_t need = groups ? 0 : 1;
-  for (int64_t i = 0; groups && i < n; i++)
-    if ((int64_t)groups[i] + 1 > need) need = (int64_t)groups[i] + 1;
-  CHV_RETURN_IF_ERR(chv_agg_ensure_groups(s, need, err));
+/* chv_agg_update() once the states hold every group of groups[]. */
+static int update_rows(chv_agg_state *s, const struct chv_vector *col,
+                       const uint32_t *sel, int64_t n, const uint32_t *groups,
+                       struct chv_error *err) {
   if (s->fn == CHV_AGG_COUNT_STAR) {
     if (groups == NULL) s->count[0] += n;
-    else
-      for (int64_t i = 0; i < n; i++) s->count[groups[i]]++;
+    else count_groups(s->count, groups, n, s->ngroups);
     return CHV_OK;
   }
   const uint8_t *valid = col->null_count > 0 ? col->validity : NULL;
-  if (s->fn == CHV_AGG_COUNT && valid == NULL && groups == NULL) {
-    s->count[0] += n;
-    return CHV_OK;
-  }
-  /* the hot case: SUM of a DOUBLE or BIGINT column into one group */
-  if (s->fn == CHV_AGG_SUM && groups == NULL &&
-      (col->type->id == CHV_TYPE_DOUBLE || col->type->id == CHV_TYPE_BIGINT)) {
-    int64_t cnt = 0;
-    if (col->type->id == CHV_TYPE_DOUBLE) {
-      const double *x = col->data;
-      double acc = 0;
-      for (int64_t i = 0; i < n; i++) {
-        uint32_t r = sel ? sel[i] : (uint32_t)i;
-        bool ok = valid == NULL || chv_bit_get(valid, r);
-        acc += ok ? x[r] : 0.0;
-        cnt += ok;
-      }
-      s->f64[0] += acc;
-    } else {
-      const int64_t *x = col->data;
-      uint64_t acc = 0;
-      double dacc = 0;
-      for (int64_t i = 0; i < n; i++) {
-        uint32_t r = sel ? sel[i] : (uint32_t)i;
-        bool ok = valid == NULL || chv_bit_get(valid, r);
-        acc += ok ? (uint64_t)x[r] : 0;
-        dacc += ok ? (double)x[r] : 0;
-        cnt += ok;
-      }
-      s->i64[0] = (int64_t)((uint64_t)s->i64[0] + acc);
-      s->f64[0] += dacc;
-    }
-    s->count[0] += cnt;
+  if (s->fn == CHV_AGG_COUNT && valid == NULL) {
+    if (groups == NULL) s->count[0] += n;
+    else count_groups(s->count, groups, n, s->ngroups);
     return CHV_OK;
   }
   if (sum_fast(s, col, valid, sel, n, groups)) return CHV_OK;
@@ -503,6 +565,16 @@ int chv_agg_update(chv_agg_state *s, const struct chv_vector *col,
                            agg_name(s->fn));
   }
   return CHV_OK;
+}
+
+int chv_agg_update(chv_agg_state *s, const struct chv_vector *col,
+                   const uint32_t *sel, int64_t n, const uint32_t *groups,
+                   struct chv_error *err) {
+  int64_t need = groups ? 0 : 1;
+  for (int64_t i = 0; groups && i < n; i++)
+    if ((int64_t)groups[i] + 1 > need) need = (int64_t)groups[i] + 1;
+  CHV_RETURN_IF_ERR(chv_agg_ensure_groups(s, need, err));
+  return update_rows(s, col, sel, n, groups, err);
 }
 
 int chv_agg_merge(chv_agg_state *s, const chv_agg_state *o,
@@ -616,6 +688,118 @@ int chv_agg_finalize(const chv_agg_state *s, struct chv_vector *out,
 
 /* ---- hash aggregation -------------------------------------------------------- */
 
+/* One key of an integer or string type: a cache in front of the group
+** table.  The key packed into 64 bits (an integer as its value, a string of
+** at most 7 bytes as its bytes and its length in the top byte) maps to its
+** group id in a small open-addressing table, so that a row of a group seen
+** before costs a multiply and a probe instead of a serialized key, its hash
+** and a compare.  NULLs, longer strings and misses go to the group table,
+** which alone assigns ids (in order of first appearance, as without the
+** cache); a miss's id is then cached, up to GC_MAX keys. */
+#define GC_MAX 256
+#define GC_EMPTY UINT32_MAX
+
+struct gcache {
+  uint64_t *keys; /* packed keys */
+  uint32_t *ids;  /* their group ids; GC_EMPTY: a free slot */
+  uint32_t nslots; /* a power of two; 0: no table (yet) */
+  uint32_t n;      /* keys cached */
+  int shift;       /* 64 - log2(nslots) */
+};
+
+static void gc_free(struct gcache *c) {
+  chv_free(c->keys);
+  chv_free(c->ids);
+  memset(c, 0, sizeof *c);
+}
+
+static inline uint32_t gc_slot(const struct gcache *c, uint64_t k) {
+  return (uint32_t)((k * 0x9E3779B97F4A7C15ull) >> c->shift);
+}
+
+/* Add k -> id (k not cached yet); nothing when full or out of memory (the
+** cache is only a shortcut). */
+static void gc_put(struct gcache *c, uint64_t k, uint32_t id) {
+  if (c->n >= GC_MAX) return;
+  if ((c->n + 1) * 2 > c->nslots) {
+    uint32_t ns = c->nslots ? c->nslots * 2 : 64;
+    uint64_t *keys = chv_malloc(sizeof *keys * ns);
+    uint32_t *ids = chv_malloc(sizeof *ids * ns);
+    if (keys == NULL || ids == NULL) {
+      chv_free(keys);
+      chv_free(ids);
+      return;
+    }
+    memset(ids, 0xff, sizeof *ids * ns);
+    struct gcache g = {keys, ids, ns, c->n, 64 - __builtin_ctz(ns)};
+    for (uint32_t j = 0; j < c->nslots; j++) {
+      if (c->ids[j] == GC_EMPTY) continue;
+      uint32_t t = gc_slot(&g, c->keys[j]);
+      while (ids[t] != GC_EMPTY) t = (t + 1) & (ns - 1);
+      keys[t] = c->keys[j];
+      ids[t] = c->ids[j];
+    }
+    gc_free(c);
+    *c = g;
+  }
+  uint32_t t = gc_slot(c, k);
+  while (c->ids[t] != GC_EMPTY) t = (t + 1) & (c->nslots - 1);
+  c->keys[t] = k;
+  c->ids[t] = id;
+  c->n++;
+}
+
+/* How a key column packs: not at all, as an integer, as a short string. */
+enum gc_kind { GC_NONE, GC_INT, GC_STR };
+
+static enum gc_kind gc_kind_of(enum chv_type_id id) {
+  switch (id) {
+  case CHV_TYPE_TINYINT:
+  case CHV_TYPE_SMALLINT:
+  case CHV_TYPE_INT:
+  case CHV_TYPE_DATE:
+  case CHV_TYPE_BIGINT: return GC_INT;
+  case CHV_TYPE_STRING:
+  case CHV_TYPE_VARCHAR:
+  case CHV_TYPE_CHAR:
+  case CHV_TYPE_BINARY: return GC_STR;
+  default: return GC_NONE;
+  }
+}
+
+/* The low len bytes of a word. */
+static const uint64_t gc_mask[8] = {
+    0,           0xff,         0xffff,         0xffffff,
+    0xffffffffu, 0xffffffffffull, 0xffffffffffffull, 0xffffffffffffffull};
+
+/* Packed key of non-NULL row r of a GC_STR column; false over 7 bytes. */
+static inline bool gc_pack_str(const struct chv_vector *v, int64_t r,
+                               uint64_t *k) {
+  int32_t off = v->offsets[r], len = v->offsets[r + 1] - off;
+  if ((uint32_t)len > 7) return false;
+  uint64_t w = 0;
+  if (off + 8 <= v->bytes_cap) { /* one load, the bytes past len masked */
+    memcpy(&w, v->bytes + off, 8);
+    w &= gc_mask[len];
+  } else {
+    for (int32_t j = 0; j < len; j++)
+      w |= (uint64_t)(unsigned char)v->bytes[off + j] << (8 * j);
+  }
+  *k = w | (uint64_t)len << 56;
+  return true;
+}
+
+/* Packed key of non-NULL row r of a GC_INT column. */
+static inline uint64_t gc_pack_int(const struct chv_vector *v,
+                                   enum chv_type_id id, int64_t r) {
+  switch (id) {
+  case CHV_TYPE_TINYINT: return (uint64_t)((const int8_t *)v->data)[r];
+  case CHV_TYPE_SMALLINT: return (uint64_t)((const int16_t *)v->data)[r];
+  case CHV_TYPE_BIGINT: return (uint64_t)((const int64_t *)v->data)[r];
+  default: return (uint64_t)((const int32_t *)v->data)[r];
+  }
+}
+
 struct chv_hash_agg {
   const struct chv_type *in_schema;
   int nkeys, naggs;
@@ -630,6 +814,7 @@ struct chv_hash_agg {
   struct chv_buf kb;
   uint32_t *gids;
   int64_t gcap;
+  struct gcache gc;                /* one key: packed keys -> group ids */
 };
 
 void chv_hash_agg_close(chv_hash_agg *h) {
@@ -643,6 +828,7 @@ void chv_hash_agg_close(chv_hash_agg *h) {
   chv_free(h->agg_cols);
   chv_free(h->fns);
   hset_free(&h->groups);
+  gc_free(&h->gc);
   chv_buf_free(&h->kb);
   chv_free(h->gids);
   chv_type_free(h->out_schema);
@@ -716,7 +902,8 @@ int64_t chv_hash_agg_ngroups(const chv_hash_agg *h) {
 }
 
 static size_t hash_agg_memory(const chv_hash_agg *h) {
-  size_t m = hset_memory(&h->groups) + h->kb.cap + (size_t)h->gcap * 4;
+  size_t m = hset_memory(&h->groups) + h->kb.cap + (size_t)h->gcap * 4 +
+             (size_t)h->gc.nslots * (sizeof *h->gc.keys + sizeof *h->gc.ids);
   for (int k = 0; k < h->nkeys; k++) {
     const struct chv_vector *v = h->keys[k];
     m += (size_t)v->capacity * (chv_type_fixed_width(v->type->id) + 4) +
@@ -773,6 +960,66 @@ static int lookup_group(chv_hash_agg *h, const struct chv_vector *const *vecs,
   return CHV_OK;
 }
 
+/* Group ids of rows sel[0, n) (NULL: 0..n-1) of the key vectors into
+** h->gids: through the cache for one packable key, one loop per way of
+** packing, else row by row through the group table. */
+static int group_ids(chv_hash_agg *h, const struct chv_vector *const *vecs,
+                     const uint32_t *sel, int64_t n, struct chv_error *err) {
+  const struct chv_vector *kv = vecs[0];
+  enum chv_type_id kid = kv->type->id;
+  enum gc_kind kind = h->nkeys == 1 ? gc_kind_of(kid) : GC_NONE;
+  uint32_t *restrict out = h->gids;
+  /* The cache in locals, reloaded after each miss (which may grow it). */
+  struct gcache c = h->gc;
+  /* All rows of a string key without NULLs: runs of cached short keys in
+  ** a loop of their own, until a row that is not one. */
+  bool runs = kind == GC_STR && sel == NULL && kv->validity == NULL;
+  const int32_t *so = kv->offsets;
+  const char *kb = kv->bytes;
+  for (int64_t i = 0; i < n; i++) {
+    if (runs && c.nslots) {
+      for (; i < n; i++) {
+        int32_t off = so[i], len = so[i + 1] - off;
+        if ((uint32_t)len > 7 || off + 8 > kv->bytes_cap) break;
+        uint64_t w;
+        memcpy(&w, kb + off, 8);
+        uint64_t k = (w & gc_mask[len]) | (uint64_t)len << 56;
+        uint32_t t = gc_slot(&c, k), id;
+        while ((id = c.ids[t]) != GC_EMPTY && c.keys[t] != k)
+          t = (t + 1) & (c.nslots - 1);
+        if (id == GC_EMPTY) break;
+        out[i] = id;
+      }
+      if (i == n) break;
+    }
+    int64_t r = sel ? sel[i] : i;
+    uint64_t k = 0;
+    bool packed = false;
+    if (kind != GC_NONE && !chv_vector_is_null(kv, r)) {
+      if (kind == GC_INT) {
+        k = gc_pack_int(kv, kid, r);
+        packed = true;
+      } else {
+        packed = gc_pack_str(kv, r, &k);
+      }
+    }
+    if (packed && c.nslots) {
+      uint32_t t = gc_slot(&c, k), id;
+      while ((id = c.ids[t]) != GC_EMPTY && c.keys[t] != k)
+        t = (t + 1) & (c.nslots - 1);
+      if (id != GC_EMPTY) {
+        out[i] = id;
+        continue;
+      }
+    }
+    CHV_RETURN_IF_ERR(lookup_group(h, vecs, r, &out[i], err));
+    if (packed) gc_put(&h->gc, k, out[i]);
+    c = h->gc;
+    if ((i & 1023) == 1023) CHV_RETURN_IF_ERR(check_memory(h, err));
+  }
+  return CHV_OK;
+}
+
 int chv_hash_agg_add(chv_hash_agg *h, const struct chv_batch *in,
                      const uint32_t *sel, int64_t n, struct chv_error *err) {
   const uint32_t *gids = NULL;
@@ -788,16 +1035,15 @@ int chv_hash_agg_add(chv_hash_agg *h, const struct chv_batch *in,
     if (h->nkeys > 64)
       return chv_error_set(err, CHV_ENOTSUP, "hash aggregation: over 64 keys");
     for (int k = 0; k < h->nkeys; k++) vecs[k] = in->cols[h->key_cols[k]];
-    for (int64_t i = 0; i < n; i++) {
-      CHV_RETURN_IF_ERR(lookup_group(h, vecs, sel ? sel[i] : i, &h->gids[i], err));
-      if ((i & 1023) == 1023) CHV_RETURN_IF_ERR(check_memory(h, err));
-    }
+    CHV_RETURN_IF_ERR(group_ids(h, vecs, sel, n, err));
     gids = h->gids;
   }
+  int64_t ng = chv_hash_agg_ngroups(h);
   for (int a = 0; a < h->naggs; a++) {
     const struct chv_vector *col =
         h->fns[a] == CHV_AGG_COUNT_STAR ? NULL : in->cols[h->agg_cols[a]];
-    CHV_RETURN_IF_ERR(chv_agg_update(h->states[a], col, sel, n, gids, err));
+    CHV_RETURN_IF_ERR(chv_agg_ensure_groups(h->states[a], ng, err));
+    CHV_RETURN_IF_ERR(update_rows(h->states[a], col, sel, n, gids, err));
   }
   return check_memory(h, err);
 }

@@ -202,19 +202,34 @@ static int gather(const struct chv_vector *src, const uint32_t *sel,
       CHV_RETURN_IF_ERR(chv_vector_append_from(out, src, sel ? sel[i] : i, err));
     return CHV_OK;
   }
-  if (chv_type_is_string_like(id)) {
+  if (chv_type_is_string_like(id) && sel == NULL) {
+    /* Rows [0, n): their bytes in one move, the offsets shifted. */
+    const int32_t *so = src->offsets;
+    int32_t base = n > 0 ? so[0] : 0, total = n > 0 ? so[n] - base : 0;
+    CHV_RETURN_IF_ERR(chv_vector_reserve_bytes(out, total, err));
+    if (total) memcpy(out->bytes, src->bytes + base, (size_t)total);
+    int32_t *oo = out->offsets;
+    oo[0] = 0;
+    for (int64_t i = 0; i < n; i++) oo[i + 1] = so[i + 1] - base;
+    out->bytes_len = total;
+  } else if (chv_type_is_string_like(id)) {
     int64_t total = 0;
     for (int64_t i = 0; i < n; i++) {
-      int64_t r = sel ? sel[i] : i;
+      int64_t r = sel[i];
       total += src->offsets[r + 1] - src->offsets[r];
     }
-    CHV_RETURN_IF_ERR(chv_vector_reserve_bytes(out, total, err));
+    /* 16 bytes of slack: short values move as one 16-byte word. */
+    CHV_RETURN_IF_ERR(chv_vector_reserve_bytes(out, total + 16, err));
     int32_t off = 0;
+    int64_t scap = src->bytes_cap;
     out->offsets[0] = 0;
     for (int64_t i = 0; i < n; i++) {
-      int64_t r = sel ? sel[i] : i;
+      int64_t r = sel[i];
       int32_t lo = src->offsets[r], len = src->offsets[r + 1] - lo;
-      if (len) memcpy(out->bytes + off, src->bytes + lo, (size_t)len);
+      if (len <= 16 && scap - lo >= 16)
+        memcpy(out->bytes + off, src->bytes + lo, 16);
+      else if (len)
+        memcpy(out->bytes + off, src->bytes + lo, (size_t)len);
       off += len;
       out->offsets[i + 1] = off;
     }

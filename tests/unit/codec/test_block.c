@@ -438,6 +438,87 @@ static void test_fixture_pages(void) {
   }
 }
 
+/* The snappy decoder against libsnappy's encoder on data that exercises
+** every copy path (literals short and long, copies with offsets below 8,
+** 8 to 15 and above, near the end of the page), and on hand-made pages with
+** the tags libsnappy never writes for a page this small (4-byte offsets,
+** 3- and 4-byte literal lengths) and ones that must fail. */
+static void test_snappy_decoder(void) {
+  struct chv_error err = {0};
+  static const size_t sizes[] = {1, 7, 15, 16, 17, 63, 64, 65, 1000, 70000,
+                                 300000};
+  for (int kind = 0; kind < 6; kind++)
+    for (size_t s = 0; s < CHV_ARRAY_SIZE(sizes); s++) {
+      size_t n = sizes[s];
+      uint8_t *d = malloc(n), *out = malloc(n + 1);
+      for (size_t i = 0; i < n; i++) {
+        uint64_t r = next_rand();
+        switch (kind) {
+        case 0: d[i] = (uint8_t)r; break;                 /* literals */
+        case 1: d[i] = (uint8_t)(i % 3 ? 7 : r % 2); break; /* offset < 8 */
+        case 2: d[i] = (uint8_t)(i % 11); break;          /* offset 11 */
+        case 3: d[i] = (uint8_t)(i % 40 < 20 ? i % 20 : r); break;
+        case 4: { /* little-endian int64s, as a PLAIN page holds them */
+          uint64_t v = 1000000000000ull + 3 * (i / 32);
+          d[i] = (uint8_t)(v >> (8 * (i % 8)));
+          break;
+        }
+        default: d[i] = (uint8_t)(r % 4 == 0 ? r >> 8 : 'a' + i % 5); break;
+        }
+      }
+      struct chv_buf z;
+      chv_buf_init(&z);
+      CHV_REQUIRE_OK(
+          chv_block_compress(NULL, CHV_BLOCK_SNAPPY, 0, d, n, &z, &err), &err);
+      out[n] = 0xEE;
+      CHV_CHECK_OK(chv_block_decompress(NULL, CHV_BLOCK_SNAPPY, z.data, z.len,
+                                        out, n, &err),
+                   &err);
+      CHV_CHECK(memcmp(out, d, n) == 0);
+      CHV_CHECK(out[n] == 0xEE);
+      chv_buf_free(&z);
+      free(d);
+      free(out);
+    }
+  /* "abcde", then a copy of 5 at offset 5 with a 4-byte offset, a literal
+  ** of 3 with a 3-byte length, a copy of 6 at offset 1 (a run). */
+  static const uint8_t page[] = {19,   0x10, 'a', 'b', 'c', 'd', 'e', 0x13,
+                                 5,    0,    0,   0,   0xF8, 2,   0,   0,
+                                 'x',  'y',  'z', 0x16, 1,   0};
+  static const char want[] = "abcdeabcdexyzzzzzzz";
+  uint8_t out[19];
+  CHV_CHECK_OK(chv_block_decompress(NULL, CHV_BLOCK_SNAPPY, page, sizeof page,
+                                    out, 19, &err),
+               &err);
+  CHV_CHECK(memcmp(out, want, 19) == 0);
+  /* A 4-byte literal length. */
+  static const uint8_t lit4[] = {2, 0xFC, 1, 0, 0, 0, 'o', 'k'};
+  CHV_CHECK_OK(chv_block_decompress(NULL, CHV_BLOCK_SNAPPY, lit4, sizeof lit4,
+                                    out, 2, &err),
+               &err);
+  CHV_CHECK(out[0] == 'o' && out[1] == 'k');
+  static const struct {
+    uint8_t b[8];
+    size_t len, out;
+    const char *msg;
+  } bad[] = {
+      {{4, 0x04, 'a', 'b', 0x01, 0}, 6, 4, "is corrupt"}, /* offset 0 */
+      {{4, 0x00, 'a', 0x01, 2}, 5, 4, "is corrupt"},      /* before start */
+      {{2, 0x08, 'a', 'b', 'c'}, 5, 2, "is corrupt"},     /* literal > out */
+      {{4, 0x08, 'a', 'b', 'c'}, 5, 4, "inflates to 3 bytes"},
+      {{0x80, 0x80, 0x80, 0x80, 0x80, 1}, 6, 4, "no valid length"},
+      {{3, 0x0C, 'a', 'b'}, 4, 3, "is corrupt"}, /* literal cut short */
+      {{3, 0x00, 'a', 0x0E}, 4, 3, "is corrupt"}, /* copy cut short */
+  };
+  for (size_t i = 0; i < CHV_ARRAY_SIZE(bad); i++) {
+    uint8_t o[8];
+    CHV_CHECK(chv_block_decompress(NULL, CHV_BLOCK_SNAPPY, bad[i].b,
+                                   bad[i].len, o, bad[i].out,
+                                   &err) == CHV_ECORRUPT);
+    CHV_CHECK_CONTAINS(err.msg, bad[i].msg);
+  }
+}
+
 static void test_measure(void) {
   struct chv_error err = {0};
   uint8_t *d = make_data(100000);
@@ -455,4 +536,4 @@ CHV_TEST_MAIN("block", test_names, test_roundtrip_all,
               test_bad_levels_and_codecs, test_check_size,
               test_wrong_expected_size, test_corrupt, test_gzip_members,
               test_hadoop_lz4, test_lz4_raw_fallback, test_fixture_pages,
-              test_measure)
+              test_snappy_decoder, test_measure)

@@ -391,6 +391,104 @@ static void test_agg_state_oom(void) {
   fx_close(&f);
 }
 
+/* One integer or string key goes through the group id cache; the same rows
+** grouped by it and a constant second key (no cache) must give the same
+** groups in the same order with the same counts and sums: strings of 0 to
+** 10 bytes (NUL bytes inside, "a" and "a\0" apart), NULLs, more distinct
+** keys than the cache holds, negative integers, and a selection. */
+static void test_hash_agg_one_key_cache(void) {
+  struct chv_error err = {0};
+  struct chv_type *schema;
+  CHV_REQUIRE_OK(
+      chv_type_parse_columns("s string, i int, b bigint, z int, t string",
+                             &schema, &err),
+      &err);
+  enum { N = 3000 };
+  struct chv_batch *in;
+  CHV_REQUIRE_OK(chv_batch_open(schema, N, &in, &err), &err);
+  uint64_t seed = 7;
+  uint32_t sel[N];
+  int64_t nsel = 0;
+  for (int r = 0; r < N; r++) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    unsigned u = (unsigned)(seed >> 33);
+    char str[16] = {0};
+    size_t len = u % 11;
+    for (size_t j = 0; j < len; j++)
+      str[j] = (char)(j == 1 && u % 3 == 0 ? 0 : 'a' + (u >> (j + 4)) % 3);
+    if (u % 53 == 0)
+      CHV_REQUIRE_OK(chv_vector_append_null(in->cols[0], &err), &err);
+    else
+      CHV_REQUIRE_OK(chv_vector_append_string(in->cols[0], str, len, &err),
+                     &err);
+    int32_t i = (int32_t)(u % 600) - 300;
+    if (u % 41 == 0)
+      CHV_REQUIRE_OK(chv_vector_append_null(in->cols[1], &err), &err);
+    else
+      CHV_REQUIRE_OK(chv_vector_append_value(in->cols[1], &i, &err), &err);
+    int64_t b = (int64_t)i * 1000000007LL;
+    CHV_REQUIRE_OK(chv_vector_append_value(in->cols[2], &b, &err), &err);
+    int32_t z = 0;
+    CHV_REQUIRE_OK(chv_vector_append_value(in->cols[3], &z, &err), &err);
+    /* t: the strings of s without its NULLs (the no-NULL loop) */
+    CHV_REQUIRE_OK(chv_vector_append_string(in->cols[4], str, len, &err),
+                   &err);
+    if (u % 5) sel[nsel++] = (uint32_t)r;
+  }
+  in->nrows = N;
+  enum chv_agg_fn fns[] = {CHV_AGG_COUNT_STAR, CHV_AGG_SUM};
+  for (int key = 0; key < 5; key++)
+    for (int use_sel = 0; use_sel < 2; use_sel++) {
+      if (key == 3) continue; /* the constant */
+      int k1[] = {key}, k2[] = {key, 3}, aggs[] = {-1, 2};
+      struct chv_hash_agg_spec one = {1, k1, 2, fns, aggs, 0};
+      struct chv_hash_agg_spec two = {2, k2, 2, fns, aggs, 0};
+      chv_hash_agg *h1, *h2;
+      CHV_REQUIRE_OK(chv_hash_agg_open(schema, &one, &h1, &err), &err);
+      CHV_REQUIRE_OK(chv_hash_agg_open(schema, &two, &h2, &err), &err);
+      if (!use_sel) { /* all rows, twice: the second time all cached */
+        for (int t = 0; t < 2; t++) {
+          CHV_REQUIRE_OK(chv_hash_agg_add(h1, in, NULL, N, &err), &err);
+          CHV_REQUIRE_OK(chv_hash_agg_add(h2, in, NULL, N, &err), &err);
+        }
+      } else { /* selected rows in pieces */
+        for (int64_t a = 0; a < nsel; a += 700) {
+          int64_t n = CHV_MIN(700, nsel - a);
+          CHV_REQUIRE_OK(chv_hash_agg_add(h1, in, sel + a, n, &err), &err);
+          CHV_REQUIRE_OK(chv_hash_agg_add(h2, in, sel + a, n, &err), &err);
+        }
+      }
+      struct chv_batch *r1, *r2;
+      CHV_REQUIRE_OK(chv_hash_agg_result(h1, &r1, &err), &err);
+      CHV_REQUIRE_OK(chv_hash_agg_result(h2, &r2, &err), &err);
+      CHV_CHECK_EQ_INT(r1->nrows, r2->nrows);
+      CHV_CHECK(r1->nrows > (key == 0 || key == 4 ? 256 : 300));
+      for (int64_t g = 0; g < r1->nrows && g < r2->nrows; g++) {
+        struct chv_value a, b;
+        chv_exec_get_value(r1->cols[0], g, &a);
+        chv_exec_get_value(r2->cols[0], g, &b);
+        CHV_CHECK(a.is_null == b.is_null);
+        if (key == 0 || key == 4)
+          CHV_CHECK(a.len == b.len &&
+                    (a.len == 0 || memcmp(a.str, b.str, (size_t)a.len) == 0));
+        else
+          CHV_CHECK(a.i64 == b.i64);
+        for (int c = 0; c < 2; c++) {
+          chv_exec_get_value(r1->cols[1 + c], g, &a);
+          chv_exec_get_value(r2->cols[2 + c], g, &b);
+          CHV_CHECK(a.i64 == b.i64);
+        }
+      }
+      chv_batch_close(r1);
+      chv_batch_close(r2);
+      chv_hash_agg_close(h1);
+      chv_hash_agg_close(h2);
+    }
+  chv_batch_close(in);
+  chv_type_free(schema);
+}
+
 CHV_TEST_MAIN("exec_agg", test_result_types, test_agg_values, test_agg_groups,
-              test_hash_agg, test_hash_agg_memory_limit, test_hash_agg_oom,
+              test_hash_agg, test_hash_agg_one_key_cache,
+              test_hash_agg_memory_limit, test_hash_agg_oom,
               test_agg_state_oom)
