@@ -1897,11 +1897,14 @@ struct agg_stage {
   const struct chv_type *in_type;
   const struct chv_hash_agg_spec *spec;
   chv_hash_agg *all;            /* the query's aggregate */
+  bool plain;                   /* every input is a plain column */
 };
 
 struct agg_part {
   chv_hash_agg *h;
-  struct chv_batch *inb;        /* the aggregation's input columns */
+  struct chv_batch *inb;        /* the inputs evaluated */
+  struct chv_batch view;        /* the inputs: inb's, or the scan's own
+                                   vector for a plain column */
   uint32_t *sel;
   int64_t selcap;
 };
@@ -1910,6 +1913,7 @@ static void agg_part_free(struct agg_part *pt) {
   if (!pt) return;
   chv_hash_agg_close(pt->h);
   chv_batch_close(pt->inb);
+  free(pt->view.cols);
   free(pt->sel);
   free(pt);
 }
@@ -1926,6 +1930,9 @@ static int agg_stage_batch(void *ctx, void **state, const struct chv_batch *bt,
     *state = pt;
     CHV_RETURN_IF_ERR(chv_hash_agg_open(g->in_type, g->spec, &pt->h, err));
     CHV_RETURN_IF_ERR(chv_batch_open(g->in_type, 0, &pt->inb, err));
+    pt->view = *pt->inb;
+    pt->view.cols = calloc((size_t)g->ncol + 1, sizeof *pt->view.cols);
+    if (!pt->view.cols) return sql_err(err, CHV_ENOMEM, "out of memory");
   }
   int64_t n = bt->nrows;
   const uint32_t *rows = NULL;
@@ -1940,11 +1947,22 @@ static int agg_stage_batch(void *ctx, void **state, const struct chv_batch *bt,
     if (rc != CHV_OK) return rc;
     rows = pt->sel;
   }
-  for (int i = 0; i < g->ncol; i++)
-    CHV_RETURN_IF_ERR(chv_expr_eval(g->inx[i], bt, rows, n, pt->inb->cols[i],
+  /* A plain column is read where the scan put it (with the filter's rows
+  ** as the selection) unless an expression must be evaluated over the
+  ** kept rows, which then all are, densely. */
+  bool borrow = !g->pred || g->plain;
+  for (int i = 0; i < g->ncol; i++) {
+    if (borrow && g->inx[i]->kind == CHV_EXPR_COLUMN) {
+      pt->view.cols[i] = bt->cols[g->inx[i]->column];
+      continue;
+    }
+    CHV_RETURN_IF_ERR(chv_expr_eval(g->inx[i], bt, borrow ? NULL : rows,
+                                    borrow ? bt->nrows : n, pt->inb->cols[i],
                                     err));
-  pt->inb->nrows = n;
-  return chv_hash_agg_add(pt->h, pt->inb, NULL, n, err);
+    pt->view.cols[i] = pt->inb->cols[i];
+  }
+  pt->view.nrows = borrow ? bt->nrows : n;
+  return chv_hash_agg_add(pt->h, &pt->view, borrow ? rows : NULL, n, err);
 }
 
 static int agg_stage_done(void *ctx, void *state, bool ok,
@@ -2107,7 +2125,9 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
   if (rc != CHV_OK) goto out;
   rc = chv_hash_agg_open(in_type, &spec, &h, err);
   if (rc != CHV_OK) goto out;
-  struct agg_stage stage = {pred, inx, ncol, in_type, &spec, h};
+  struct agg_stage stage = {pred, inx, ncol, in_type, &spec, h, true};
+  for (int i = 0; i < ncol; i++)
+    stage.plain = stage.plain && inx[i]->kind == CHV_EXPR_COLUMN;
   struct chv_scan_hook hook = {&stage, agg_stage_batch, agg_stage_done};
   struct chv_scan_options so;
   chv_scan_options_init(&so);
