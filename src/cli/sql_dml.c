@@ -1482,6 +1482,9 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
             kc, q->order_by[0].desc ? CHV_PRED_GE : CHV_PRED_LE, &bound, err);
         if (rc != CHV_OK) goto out;
         so.bound = bound;
+        /* One reader: it opens each file when the bound is as tight as it
+        ** gets by then, where readers ahead would read files whole. */
+        so.threads = 1;
         break;
       }
   }
