@@ -1483,8 +1483,9 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
         if (rc != CHV_OK) goto out;
         so.bound = bound;
         /* One reader: it opens each file when the bound is as tight as it
-        ** gets by then, where readers ahead would read files whole. */
-        so.threads = 1;
+        ** gets by then, where readers ahead would read files whole.  Text
+        ** has no statistics to skip by: its readers stay. */
+        if (table_columnar(t)) so.threads = 1;
         break;
       }
   }
