@@ -13,6 +13,6 @@ SHOW CREATE TABLE e;
 CREATE TABLE f (id BIGINT, data STRING, partition_hour STRING) PARTITIONED BY (partition_hour)
   WITH ('connector' = 'hive', 'streaming-source.enable' = 'true', 'streaming-source.monitor-interval' = '5 min');
 SHOW CREATE TABLE f;
--- sh: "$CHIVE" sql --warehouse "$WH" --format tsv -e 'SHOW CREATE TABLE t' | tail -n +2 | sed 's/\\\\/\\/g; s/`t`/`t2`/; s|/t.$|/t2'"'"'|' > t2.sql && (echo "SET 'table.sql-dialect'='hive';"; cat t2.sql; echo ';') | "$CHIVE" sql --warehouse "$WH" && "$CHIVE" sql --warehouse "$WH" -e 'SHOW CREATE TABLE t2' | sed 's/t2/t/' > a && "$CHIVE" sql --warehouse "$WH" -e 'SHOW CREATE TABLE t' > b && diff a b && echo "same DDL"
+-- sh: "$CHIVE" sql --warehouse "$WH" --format tsv -e 'SHOW CREATE TABLE t' | tail -n +2 | sed 's/\\\\/\\/g; s/`t`/`t2`/; s|/t.$|/t2'"'"'|' > t2.sql && (echo "SET 'table.sql-dialect'='hive';"; cat t2.sql; echo ';') | "$CHIVE" sql --warehouse "$WH" && "$CHIVE" sql --warehouse "$WH" -e 'SHOW CREATE TABLE t2' | sed -e 's/`t2`/`t`/' -e "s|/wh/t2'|/wh/t'|" > a && "$CHIVE" sql --warehouse "$WH" -e 'SHOW CREATE TABLE t' > b && diff a b && echo "same DDL"
 -- run
 SHOW CREATE TABLE nosuch;
