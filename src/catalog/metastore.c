@@ -62,8 +62,8 @@ int cat_prepare(chv_catalog *c, const char *sql, sqlite3_stmt **st,
 int cat_exec(chv_catalog *c, const char *sql, struct chv_error *err) {
   int rc = sqlite3_exec(c->db, sql, NULL, NULL, NULL);
   if (rc != SQLITE_OK) {
-    char head[40];
-    snprintf(head, sizeof head, "%s", sql);
+    char head[40]; /* the statement's start names it */
+    snprintf(head, sizeof head, "%.*s", (int)sizeof head - 1, sql);
     return cat_sqlerr(c, rc, err, "%s", head);
   }
   return CHV_OK;
