@@ -3,24 +3,8 @@
 ** an operator, one batch).  Blocks are chained; reset keeps the first block so
 ** a per-batch arena stops calling malloc once it has warmed up.
 */
+#include "asan.h"
 #include "common.h"
-
-#ifdef __has_feature
-#if __has_feature(address_sanitizer)
-#define CHV_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define CHV_ASAN 1
-#endif
-#ifdef CHV_ASAN
-#include <sanitizer/asan_interface.h>
-#define POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
-#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
-#else
-#define POISON(p, n) ((void)(p), (void)(n))
-#define UNPOISON(p, n) ((void)(p), (void)(n))
-#endif
 
 struct arena_block {
   struct arena_block *next;

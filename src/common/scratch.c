@@ -24,26 +24,10 @@
 ** INTERFACE: chv_scratch_take(), chv_scratch_give(), chv_scratch_release()
 ** (common.h).
 */
+#include "asan.h"
 #include "common.h"
 
 #include <pthread.h>
-
-#ifdef __has_feature
-#if __has_feature(address_sanitizer)
-#define CHV_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define CHV_ASAN 1
-#endif
-#ifdef CHV_ASAN
-#include <sanitizer/asan_interface.h>
-#define POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
-#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
-#else
-#define POISON(p, n) ((void)(p), (void)(n))
-#define UNPOISON(p, n) ((void)(p), (void)(n))
-#endif
 
 #define SCRATCH_BLOCKS 32                  /* blocks cached per thread */
 #define SCRATCH_BYTES ((size_t)128 << 20)  /* bytes cached per thread */
