@@ -123,10 +123,11 @@ static size_t snappy_preamble(const uint8_t *p, size_t n, uint64_t *len) {
 static inline void copy16(uint8_t *d, const uint8_t *s) { memcpy(d, s, 16); }
 static inline void copy8(uint8_t *d, const uint8_t *s) { memcpy(d, s, 8); }
 
-/* A literal of len - 1 from its tag (17 to 64; over 60: its length follows
+/* A literal of len - 1 from its tag (1 to 64; over 60: its length follows
 ** in 1 to 4 bytes) at *ipp, copied to *opp; both advanced.  false: it runs
 ** past either buffer.  Out of line: numbers rarely have literals this long,
-** and the loop decoding them is faster without it. */
+** and the loop decoding them is faster without it; the tail loop takes
+** every literal it cannot move in one word here. */
 __attribute__((noinline)) static bool snappy_literal(const uint8_t **ipp,
                                                      const uint8_t *ie,
                                                      uint8_t **opp,
@@ -225,22 +226,7 @@ static bool snappy_tags(const uint8_t *ip, const uint8_t *ie, uint8_t *out,
         ip += len;
         continue;
       }
-      if (len > 60) {
-        size_t nb = len - 60;
-        if ((size_t)(ie - ip) < nb) goto out;
-        len = 0;
-        for (size_t i = 0; i < nb; i++) len |= (size_t)ip[i] << (8 * i);
-        ip += nb;
-        len += 1;
-      }
-      if ((size_t)(ie - ip) < len || (size_t)(oe - op) < len) goto out;
-      if ((size_t)(ie - ip) >= len + 15 && (size_t)(oe - op) >= len + 15) {
-        for (size_t i = 0; i < len; i += 16) copy16(op + i, ip + i);
-      } else {
-        memcpy(op, ip, len);
-      }
-      op += len;
-      ip += len;
+      if (!snappy_literal(&ip, ie, &op, oe, len)) goto out;
       continue;
     case 1: /* copy, 11-bit offset */
       if (ip == ie) goto out;
