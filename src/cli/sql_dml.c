@@ -1235,7 +1235,36 @@ static int target_write(struct sql_target *ins, struct chv_batch *ob,
   return rc;
 }
 
-static size_t operator_memory(struct sql_session *s);
+/* chive.exec.operator-memory: the bytes each operator may hold. */
+static int operator_memory(struct sql_session *s, size_t *out,
+                           struct chv_error *err) {
+  struct chv_opt_value v;
+  chv_opt_value_init(&v);
+  int rc = chv_config_get(s->cfg, "chive.exec.operator-memory", &v, err);
+  if (rc == CHV_OK) *out = (size_t)v.bytes;
+  chv_opt_value_free(&v);
+  return rc;
+}
+
+/* A selection vector that grows with the batches it serves. */
+struct sel_buf {
+  uint32_t *sel;
+  int64_t cap;
+};
+
+/* The rows of bt where pred is TRUE: *rows (into sb) and *n. */
+static int filter_rows(const struct chv_expr *pred, const struct chv_batch *bt,
+                       struct sel_buf *sb, const uint32_t **rows, int64_t *n,
+                       struct chv_error *err) {
+  if (bt->nrows > sb->cap) {
+    uint32_t *ns = realloc(sb->sel, sizeof *ns * (size_t)bt->nrows);
+    if (!ns) return sql_err(err, CHV_ENOMEM, "out of memory");
+    sb->sel = ns;
+    sb->cap = bt->nrows;
+  }
+  *rows = sb->sel;
+  return chv_expr_filter(pred, bt, NULL, bt->nrows, sb->sel, n, err);
+}
 
 /* The filter and the select items of a SELECT without ORDER BY, run on
 ** the reader threads: each batch becomes a batch of the items over the
@@ -1250,7 +1279,7 @@ struct proj_stage {
 static int proj_stage_batch(void *ctx, void **state, const struct chv_batch *bt,
                             struct chv_batch **out, struct chv_error *err) {
   const struct proj_stage *g = ctx;
-  struct { uint32_t *sel; int64_t cap; } *st = *state;
+  struct sel_buf *st = *state;
   *out = NULL;
   if (!st) {
     st = calloc(1, sizeof *st);
@@ -1259,16 +1288,7 @@ static int proj_stage_batch(void *ctx, void **state, const struct chv_batch *bt,
   }
   int64_t n = bt->nrows;
   const uint32_t *rows = NULL;
-  if (g->pred) {
-    if (n > st->cap) {
-      uint32_t *ns = realloc(st->sel, sizeof *ns * (size_t)n);
-      if (!ns) return sql_err(err, CHV_ENOMEM, "out of memory");
-      st->sel = ns;
-      st->cap = n;
-    }
-    CHV_RETURN_IF_ERR(chv_expr_filter(g->pred, bt, NULL, n, st->sel, &n, err));
-    rows = st->sel;
-  }
+  if (g->pred) CHV_RETURN_IF_ERR(filter_rows(g->pred, bt, st, &rows, &n, err));
   if (n == 0) return CHV_OK;
   struct chv_batch *ob;
   CHV_RETURN_IF_ERR(chv_batch_open(g->schema, n, &ob, err));
@@ -1287,7 +1307,7 @@ static int proj_stage_batch(void *ctx, void **state, const struct chv_batch *bt,
 static int proj_stage_done(void *ctx, void *state, bool ok,
                            struct chv_error *err) {
   (void)ctx, (void)ok, (void)err;
-  struct { uint32_t *sel; int64_t cap; } *st = state;
+  struct sel_buf *st = state;
   if (st) free(st->sel);
   free(st);
   return CHV_OK;
@@ -1316,7 +1336,8 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   chv_buf_init(&cell);
   struct sql_scan *scan = NULL;
   struct chv_vector **outv = NULL, **acc = NULL;
-  uint32_t *sel = NULL, *tsel = NULL;
+  uint32_t *tsel = NULL;
+  struct sel_buf fsel = {0}; /* the residual filter's rows */
   struct chv_type *stage_type = NULL;
   chv_scan_bound *bound = NULL;
   int nout = 0, nok = (int)q->norder_by, nacc = 0;
@@ -1525,8 +1546,9 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   rc = sql_result_columns(&r, nout, heads);
   if (rc != CHV_OK) goto out;
   r.has_json = s->format == SQL_FMT_JSONL;
-  int64_t done = 0, selcap = 0, tselcap = 0;
-  size_t sort_limit = nok ? operator_memory(s) : 0;
+  int64_t done = 0, tselcap = 0;
+  size_t sort_limit = 0;
+  if (nok && (rc = operator_memory(s, &sort_limit, err)) != CHV_OK) goto out;
   bool topn_full = false; /* acc holds the best limit rows, sorted, first */
   struct chv_batch *bt, one = {.nrows = 1}; /* the row of a FROM-less query */
   bool one_left = !scan;
@@ -1549,20 +1571,8 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
       done += n;
       continue;
     }
-    if (pred) {
-      if (bt->nrows > selcap) {
-        uint32_t *ns = realloc(sel, sizeof *sel * (size_t)bt->nrows);
-        if (!ns) {
-          rc = sql_err(err, CHV_ENOMEM, "out of memory");
-          goto out;
-        }
-        sel = ns;
-        selcap = bt->nrows;
-      }
-      rc = chv_expr_filter(pred, bt, NULL, bt->nrows, sel, &n, err);
-      if (rc != CHV_OK) goto out;
-      rows = sel;
-    }
+    if (pred && (rc = filter_rows(pred, bt, &fsel, &rows, &n, err)) != CHV_OK)
+      goto out;
     if (limit >= 0 && n > limit - done && !nok) n = limit - done;
     if (nok) {
       for (int k = 0; k < nok; k++) {
@@ -1676,7 +1686,7 @@ out:
   if (outv)
     for (int c = 0; c < nout; c++) chv_vector_close(outv[c]);
   free(outv);
-  free(sel);
+  free(fsel.sel);
   free(tsel);
   sql_scan_close(scan);
   chv_scan_bound_close(bound);
@@ -1909,8 +1919,7 @@ struct agg_part {
   struct chv_batch *inb;        /* the inputs evaluated */
   struct chv_batch view;        /* the inputs: inb's, or the scan's own
                                    vector for a plain column */
-  uint32_t *sel;
-  int64_t selcap;
+  struct sel_buf fsel;          /* the filter's rows */
 };
 
 static void agg_part_free(struct agg_part *pt) {
@@ -1918,7 +1927,7 @@ static void agg_part_free(struct agg_part *pt) {
   chv_hash_agg_close(pt->h);
   chv_batch_close(pt->inb);
   free(pt->view.cols);
-  free(pt->sel);
+  free(pt->fsel.sel);
   free(pt);
 }
 
@@ -1927,7 +1936,6 @@ static int agg_stage_batch(void *ctx, void **state, const struct chv_batch *bt,
   const struct agg_stage *g = ctx;
   struct agg_part *pt = *state;
   *out = NULL;
-  int rc;
   if (!pt) {
     pt = calloc(1, sizeof *pt);
     if (!pt) return sql_err(err, CHV_ENOMEM, "out of memory");
@@ -1940,17 +1948,8 @@ static int agg_stage_batch(void *ctx, void **state, const struct chv_batch *bt,
   }
   int64_t n = bt->nrows;
   const uint32_t *rows = NULL;
-  if (g->pred) {
-    if (bt->nrows > pt->selcap) {
-      uint32_t *ns = realloc(pt->sel, sizeof *ns * (size_t)bt->nrows);
-      if (!ns) return sql_err(err, CHV_ENOMEM, "out of memory");
-      pt->sel = ns;
-      pt->selcap = bt->nrows;
-    }
-    rc = chv_expr_filter(g->pred, bt, NULL, bt->nrows, pt->sel, &n, err);
-    if (rc != CHV_OK) return rc;
-    rows = pt->sel;
-  }
+  if (g->pred)
+    CHV_RETURN_IF_ERR(filter_rows(g->pred, bt, &pt->fsel, &rows, &n, err));
   /* A plain column is read where the scan put it (with the filter's rows
   ** as the selection) unless an expression must be evaluated over the
   ** kept rows, which then all are, densely. */
@@ -2003,7 +2002,7 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
   struct sql_scan *scan = NULL;
   chv_hash_agg *h = NULL;
   struct chv_type *in_type = NULL;
-  struct chv_batch *inb = NULL, *rb = NULL, *ob = NULL;
+  struct chv_batch *rb = NULL, *ob = NULL;
   struct chv_vector **outv = NULL, **okeys = NULL;
   uint32_t *sel = NULL;
   int nout = 0;
@@ -2121,11 +2120,7 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
   }
   struct chv_hash_agg_spec spec = {c.nkeys, key_cols, c.naggs, c.fns,
                                    agg_cols, 0};
-  struct chv_opt_value mem;
-  chv_opt_value_init(&mem);
-  rc = chv_config_get(s->cfg, "chive.exec.operator-memory", &mem, err);
-  spec.memory_limit = (size_t)mem.bytes;
-  chv_opt_value_free(&mem);
+  rc = operator_memory(s, &spec.memory_limit, err);
   if (rc != CHV_OK) goto out;
   rc = chv_hash_agg_open(in_type, &spec, &h, err);
   if (rc != CHV_OK) goto out;
@@ -2281,7 +2276,6 @@ out:
   free(sel);
   chv_batch_close(ob);
   chv_batch_close(rb);
-  chv_batch_close(inb);
   sql_scan_close(scan);
   chv_hash_agg_close(h);
   chv_type_free(in_type);
@@ -2522,18 +2516,6 @@ struct sql_scope {
   struct sql_scope *up;
 };
 
-static size_t operator_memory(struct sql_session *s) {
-  struct chv_opt_value v;
-  struct chv_error ignored;
-  chv_opt_value_init(&v);
-  size_t m = SIZE_MAX;
-  if (chv_config_get(s->cfg, "chive.exec.operator-memory", &v, &ignored) ==
-      CHV_OK)
-    m = (size_t)v.bytes;
-  chv_opt_value_free(&v);
-  return m;
-}
-
 /* EXPLAIN: a header line, then the plan of q one level deeper. */
 static int explain_nested(struct sql_session *s, const char *header,
                           const struct chv_sql_query *q,
@@ -2559,7 +2541,13 @@ static int derive(struct sql_session *s, const struct chv_sql_query *q,
     return rc;
   }
   struct sql_rel *rel;
-  rc = sql_rel_open(name, what, d.described, operator_memory(s), &rel, err);
+  size_t mem;
+  rc = operator_memory(s, &mem, err);
+  if (rc != CHV_OK) {
+    chv_type_free(d.described);
+    return rc;
+  }
+  rc = sql_rel_open(name, what, d.described, mem, &rel, err);
   if (rc != CHV_OK) {
     *pos = q->pos;
     return rc;
@@ -2688,34 +2676,23 @@ static int run_union(struct sql_session *s, const struct chv_sql_query *q,
     if (rc == CHV_OK) rc = run_query(s, q->right, stpos, false, ins, pos, err);
     goto out;
   }
-  rc = sql_rel_open("", kind, common, operator_memory(s), &rel, err);
+  size_t mem;
+  rc = operator_memory(s, &mem, err);
+  if (rc != CHV_OK) goto out;
+  rc = sql_rel_open("", kind, common, mem, &rel, err);
   common = NULL;
   if (rc != CHV_OK) goto out;
   struct sql_target tg = {.rel = rel, .schema = rel->schema};
   rc = run_query(s, q->left, stpos, false, &tg, pos, err);
   if (rc == CHV_OK) rc = run_query(s, q->right, stpos, false, &tg, pos, err);
   if (rc != CHV_OK) goto out;
-  /* SELECT [DISTINCT] <every column> FROM rel ORDER BY ... LIMIT ... */
+  /* SELECT [DISTINCT] * FROM rel ORDER BY ... LIMIT ... */
+  struct chv_sql_expr star = {.kind = CHV_SQL_EXPR_STAR, .pos = q->pos};
+  struct chv_sql_select_item item = {.expr = &star};
   struct chv_sql_query sel = {.kind = CHV_SQL_QUERY_SELECT, .pos = q->pos,
-                              .distinct = !q->all, .order_by = q->order_by,
+                              .distinct = !q->all, .items = &item,
+                              .nitems = 1, .order_by = q->order_by,
                               .norder_by = q->norder_by, .limit = q->limit};
-  int n = rel->t.ncols;
-  sel.items = chv_arena_alloc(a, sizeof *sel.items * (size_t)(n + 1));
-  struct chv_sql_expr *cols = chv_arena_alloc(a, sizeof *cols * (size_t)(n + 1));
-  if (!sel.items || !cols) {
-    rc = sql_err(err, CHV_ENOMEM, "out of memory");
-    goto out;
-  }
-  memset(cols, 0, sizeof *cols * (size_t)(n + 1));
-  for (int c = 0; c < n; c++) {
-    cols[c].kind = CHV_SQL_EXPR_COLUMN;
-    cols[c].pos = q->pos;
-    cols[c].u.column.nparts = 1;
-    cols[c].u.column.parts[0] = rel->t.columns[c].name;
-    sel.items[c].expr = &cols[c];
-    sel.items[c].alias = rel->schema->names[c];
-  }
-  sel.nitems = (size_t)n;
   rc = run_select(s, &sel, NULL, &rel->t, rel, stpos, false, ins, pos, err);
 out:
   chv_type_free(common);
