@@ -408,7 +408,11 @@ CHV_API void chv_catalog_rollback(chv_catalog *cat);
 **              a dead writer's are deleted by the next writer
 **   COMMITTED  the metastore holds the write; old_files (replaced by an
 **              overwrite) are being deleted: readers skip them, and the
-**              next writer finishes deleting a dead writer's
+**              next process to open the warehouse finishes deleting a dead
+**              writer's
+**
+** new_dirs are the folders a PENDING write creates (new partitions and the
+** folders above them); undoing the write removes those left empty.
 */
 enum chv_commit_state {
   CHV_COMMIT_WRITING = 0,
@@ -418,6 +422,8 @@ enum chv_commit_state {
 
 struct chv_commit_record {
   int64_t id;
+  char *db;                    /* the table written */
+  char *table;
   int64_t pid;                 /* the writing process */
   enum chv_commit_state state;
   char *staging;               /* the writer's staging folder */
@@ -425,6 +431,8 @@ struct chv_commit_record {
   int nnew;
   char **old_files;            /* COMMITTED: files and folders replaced */
   int nold;
+  char **new_dirs;             /* PENDING: folders the write creates */
+  int nnewdirs;
   int64_t create_time;         /* seconds */
 };
 
@@ -433,17 +441,27 @@ CHV_API int chv_catalog_commit_register(chv_catalog *cat, const char *db,
                                         const char *table, int64_t pid,
                                         const char *staging, int64_t *id,
                                         struct chv_error *err);
-/* Move record id to state; when files is true the file lists are replaced
-** by new_files/old_files (arrays of paths; n may be 0). */
+/* The paths a write record names (arrays of paths; n may be 0). */
+struct chv_commit_files {
+  char *const *new_files;
+  int nnew;
+  char *const *old_files;
+  int nold;
+  char *const *new_dirs;
+  int nnewdirs;
+};
+/* Move record id to state; when files is not NULL the record's paths are
+** replaced by its lists.  Outside a group the change is on disk when this
+** returns (as durable as relaxed_durability allows). */
 CHV_API int chv_catalog_commit_set(chv_catalog *cat, int64_t id,
-                                   enum chv_commit_state state, bool files,
-                                   char *const *new_files, int nnew,
-                                   char *const *old_files, int nold,
+                                   enum chv_commit_state state,
+                                   const struct chv_commit_files *files,
                                    struct chv_error *err);
 /* Forget record id (a missing one is no error). */
 CHV_API int chv_catalog_commit_remove(chv_catalog *cat, int64_t id,
                                       struct chv_error *err);
-/* The records of db.table, oldest first.  out: chv_commit_records_free(). */
+/* The records of db.table, oldest first; with db and table NULL, those of
+** every table.  out: chv_commit_records_free(). */
 CHV_API int chv_catalog_commit_list(chv_catalog *cat, const char *db,
                                     const char *table,
                                     struct chv_commit_record **out, int *n,

@@ -52,7 +52,10 @@ int chv_catalog_commit_register(chv_catalog *c, const char *db,
   return rc;
 }
 
-/* Insert paths of one kind (0 new, 1 old) for record id. */
+/* The kinds of path in commit_files. */
+enum { FILE_NEW = 0, FILE_OLD = 1, DIR_NEW = 2 };
+
+/* Insert paths of one kind for record id. */
 static int put_files(chv_catalog *c, sqlite3_stmt *st, int64_t id, int kind,
                      char *const *paths, int n, struct chv_error *err) {
   for (int i = 0; i < n; i++) {
@@ -68,9 +71,8 @@ static int put_files(chv_catalog *c, sqlite3_stmt *st, int64_t id, int kind,
 }
 
 int chv_catalog_commit_set(chv_catalog *c, int64_t id,
-                           enum chv_commit_state state, bool files,
-                           char *const *new_files, int nnew,
-                           char *const *old_files, int nold,
+                           enum chv_commit_state state,
+                           const struct chv_commit_files *files,
                            struct chv_error *err) {
   CHV_RETURN_IF_ERR(cat_begin_write(c, err));
   sqlite3_stmt *up = NULL, *del = NULL, *ins = NULL;
@@ -102,8 +104,13 @@ int chv_catalog_commit_set(chv_catalog *c, int64_t id,
                        "INSERT OR IGNORE INTO commit_files(commit_id, kind, "
                        "path) VALUES(?1, ?2, ?3)",
                        &ins, err);
-    if (rc == CHV_OK) rc = put_files(c, ins, id, 0, new_files, nnew, err);
-    if (rc == CHV_OK) rc = put_files(c, ins, id, 1, old_files, nold, err);
+    if (rc == CHV_OK)
+      rc = put_files(c, ins, id, FILE_NEW, files->new_files, files->nnew, err);
+    if (rc == CHV_OK)
+      rc = put_files(c, ins, id, FILE_OLD, files->old_files, files->nold, err);
+    if (rc == CHV_OK)
+      rc = put_files(c, ins, id, DIR_NEW, files->new_dirs, files->nnewdirs,
+                     err);
   }
   sqlite3_finalize(up);
   sqlite3_finalize(del);
@@ -134,9 +141,12 @@ int chv_catalog_commit_remove(chv_catalog *c, int64_t id,
 void chv_commit_records_free(struct chv_commit_record *v, int n) {
   if (v == NULL) return;
   for (int i = 0; i < n; i++) {
+    chv_free(v[i].db);
+    chv_free(v[i].table);
     chv_free(v[i].staging);
     chv_strv_free(v[i].new_files, v[i].nnew);
     chv_strv_free(v[i].old_files, v[i].nold);
+    chv_strv_free(v[i].new_dirs, v[i].nnewdirs);
   }
   chv_free(v);
 }
@@ -146,7 +156,7 @@ static int strv_push(char ***v, int *n, const char *path) {
   char **nv = chv_realloc(*v, (size_t)(*n + 1) * sizeof *nv);
   if (nv == NULL) return CHV_ENOMEM;
   *v = nv;
-  nv[*n] = chv_strdup(path);
+  nv[*n] = chv_strdup(path ? path : "");
   if (nv[*n] == NULL) return CHV_ENOMEM;
   (*n)++;
   return CHV_OK;
@@ -156,15 +166,20 @@ int chv_catalog_commit_list(chv_catalog *c, const char *db, const char *table,
                             struct chv_commit_record **out, int *nout,
                             struct chv_error *err) {
   CHV_RETURN_IF_ERR(cat_begin_read(c, err));
-  int64_t tbl_id;
+  int64_t tbl_id = 0;
   sqlite3_stmt *st = NULL, *fst = NULL;
   struct chv_commit_record *v = NULL;
   int n = 0;
-  int rc = table_id(c, db, table, &tbl_id, err);
+  bool all = db == NULL && table == NULL;
+  const char *what = all ? "the warehouse" : table;
+  int rc = all ? CHV_OK : table_id(c, db, table, &tbl_id, err);
   if (rc == CHV_OK)
     rc = cat_prepare(c,
-                     "SELECT commit_id, pid, state, staging, create_time "
-                     "FROM commits WHERE tbl_id = ?1 ORDER BY commit_id",
+                     "SELECT c.commit_id, c.pid, c.state, c.staging, "
+                     "c.create_time, d.name, t.name FROM commits c "
+                     "JOIN tbls t ON t.tbl_id = c.tbl_id "
+                     "JOIN dbs d ON d.db_id = t.db_id "
+                     "WHERE ?1 = 0 OR c.tbl_id = ?1 ORDER BY c.commit_id",
                      &st, err);
   if (rc == CHV_OK)
     rc = cat_prepare(c,
@@ -188,6 +203,8 @@ int chv_catalog_commit_list(chv_catalog *c, const char *db, const char *table,
     bool oom = false;
     r->staging = cat_col_dup(st, 3, &oom);
     r->create_time = sqlite3_column_int64(st, 4);
+    r->db = cat_col_dup(st, 5, &oom);
+    r->table = cat_col_dup(st, 6, &oom);
     if (oom) {
       rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
       break;
@@ -197,16 +214,18 @@ int chv_catalog_commit_list(chv_catalog *c, const char *db, const char *table,
     int fsrc;
     while (rc == CHV_OK && (fsrc = sqlite3_step(fst)) == SQLITE_ROW) {
       const char *path = (const char *)sqlite3_column_text(fst, 1);
-      int prc = sqlite3_column_int(fst, 0) == 0
-                    ? strv_push(&r->new_files, &r->nnew, path ? path : "")
-                    : strv_push(&r->old_files, &r->nold, path ? path : "");
+      int kind = sqlite3_column_int(fst, 0);
+      int prc = kind == FILE_NEW ? strv_push(&r->new_files, &r->nnew, path)
+                : kind == FILE_OLD
+                    ? strv_push(&r->old_files, &r->nold, path)
+                    : strv_push(&r->new_dirs, &r->nnewdirs, path);
       if (prc != CHV_OK) rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
     }
     if (rc == CHV_OK && fsrc != SQLITE_DONE)
-      rc = cat_sqlerr(c, fsrc, err, "reading write records of %s", table);
+      rc = cat_sqlerr(c, fsrc, err, "reading write records of %s", what);
   }
   if (rc == CHV_OK && src != SQLITE_DONE)
-    rc = cat_sqlerr(c, src, err, "reading write records of %s", table);
+    rc = cat_sqlerr(c, src, err, "reading write records of %s", what);
   sqlite3_finalize(st);
   sqlite3_finalize(fst);
   cat_rollback(c); /* ends the read */

@@ -540,27 +540,6 @@ static int logged_touch(chv_sink *s, struct undo_log *l, const char *path,
   return rc;
 }
 
-/* numFiles and totalSize of the visible files under dir (0 if missing). */
-static int sink_dir_stats(chv_sink *s, const char *dir, struct chv_stats *st,
-                          struct chv_error *err) {
-  struct chv_dirlist l = {0};
-  st->num_files = 0;
-  st->total_size = 0;
-  int rc = s->fs->list(s->fs, dir,
-                       CHV_LIST_RECURSIVE | CHV_LIST_SKIP_HIDDEN |
-                           CHV_LIST_FILES_ONLY,
-                       &l, err);
-  if (rc == CHV_ENOENT) {
-    chv_error_clear(err);
-    return CHV_OK;
-  }
-  if (rc != CHV_OK) return rc;
-  st->num_files = (int64_t)l.count;
-  for (size_t i = 0; i < l.count; i++) st->total_size += l.entries[i].st.size;
-  chv_dirlist_free(&l);
-  return CHV_OK;
-}
-
 /* A growable list of owned paths. */
 struct pathv {
   char **v;
@@ -595,9 +574,9 @@ struct part_plan {
   char *dest;            /* the partition (or table) folder */
   char **targets;        /* dest/<file name> of each file */
   char *marker;          /* success file to create, or NULL */
-  bool exists;           /* the partition is registered */
-  struct chv_stats old;  /* its statistics before the write */
-  struct chv_stats before; /* its visible files before the write */
+  bool fresh_dir;        /* dest did not exist: the staged folder moves in
+                            whole, with one rename */
+  struct chv_stats delta; /* what this write adds (files, bytes, rows) */
 };
 
 static void plans_free(struct part_plan *pl, int n) {
@@ -627,22 +606,37 @@ static int sink_target_name(chv_sink *s, const char *dest, const char *name,
   return pathv_push(newv, path, err);
 }
 
+/* Push onto dirv dest and each folder above it that does not exist, below
+** the first that does. */
+static int sink_missing_dirs(chv_sink *s, const char *dest, struct pathv *dirv,
+                             struct chv_error *err) {
+  char *d = chv_strdup(dest);
+  if (d == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  int rc = CHV_OK;
+  while (rc == CHV_OK && !chv_fs_exists(s->fs, d)) {
+    rc = pathv_push(dirv, chv_strdup(d), err);
+    char *slash = strrchr(d, '/');
+    if (slash == NULL || slash == d) break;
+    *slash = '\0';
+  }
+  chv_free(d);
+  return rc;
+}
+
 /* Decide the destination of part p; with OVERWRITE, the folder's visible
 ** entries go to old (they are deleted once the commit holds). */
 static int sink_plan_part(chv_sink *s, struct sink_part *p,
                           struct part_plan *pl, struct pathv *newv,
-                          struct pathv *oldv, struct chv_error *err) {
+                          struct pathv *oldv, struct pathv *dirv,
+                          struct chv_error *err) {
   const struct chv_fs *fs;
   const char *inner;
   struct chv_partition existing = {0};
   int rc = CHV_OK;
-  chv_stats_init_unknown(&pl->old);
   if (s->table.npkeys > 0) {
     rc = chv_catalog_get_partition(s->cat, s->table.db, s->table.name,
                                    p->values, &existing, err);
     if (rc == CHV_OK) {
-      pl->exists = true;
-      chv_stats_from_params(existing.params, existing.nparams, &pl->old);
       rc = chv_fs_for_path(existing.location, &fs, &inner, err);
       if (rc == CHV_OK) pl->dest = chv_strdup(inner);
     } else if (rc == CHV_ENOENT) {
@@ -651,7 +645,6 @@ static int sink_plan_part(chv_sink *s, struct sink_part *p,
       if (rc == CHV_OK) pl->dest = chv_path_join(inner, p->relpath);
     }
   } else {
-    chv_stats_from_params(s->table.params, s->table.nparams, &pl->old);
     rc = chv_fs_for_path(s->table.location, &fs, &inner, err);
     if (rc == CHV_OK) pl->dest = chv_strdup(inner);
   }
@@ -663,6 +656,11 @@ static int sink_plan_part(chv_sink *s, struct sink_part *p,
                          "partition %s of %s.%s lies on another file system "
                          "than the table; files cannot be renamed into it",
                          p->relpath, s->table.db, s->table.name);
+  /* A partition folder that does not exist yet is created by moving the
+  ** staged one into place, so a reader of the folders sees all of its
+  ** files or none. */
+  pl->fresh_dir = s->table.npkeys > 0 && !chv_fs_exists(s->fs, pl->dest);
+  if (pl->fresh_dir) CHV_RETURN_IF_ERR(sink_missing_dirs(s, pl->dest, dirv, err));
   pl->targets = chv_calloc((size_t)p->nfiles + 1, sizeof *pl->targets);
   if (pl->targets == NULL)
     return chv_error_set(err, CHV_ENOMEM, "out of memory");
@@ -681,8 +679,7 @@ static int sink_plan_part(chv_sink *s, struct sink_part *p,
       CHV_RETURN_IF_ERR(pathv_push(newv, chv_strdup(m), err));
     }
   }
-  CHV_RETURN_IF_ERR(sink_dir_stats(s, pl->dest, &pl->before, err));
-  if (!s->opts.overwrite) return CHV_OK;
+  if (!s->opts.overwrite || pl->fresh_dir) return CHV_OK;
   struct chv_dirlist ls = {0};
   rc = s->fs->list(s->fs, pl->dest, CHV_LIST_SKIP_HIDDEN, &ls, err);
   if (rc == CHV_ENOENT) {
@@ -695,64 +692,209 @@ static int sink_plan_part(chv_sink *s, struct sink_part *p,
   return rc;
 }
 
-/* Move part p's file into place (recorded in l) and fill its statistics. */
+/* Move the staged folder of part p into place as pl->dest, with its
+** success file, in one rename.  *moved is false (and nothing is left
+** changed but the folders above dest) when dest appeared meanwhile. */
+static int sink_move_dir(chv_sink *s, struct undo_log *l, struct sink_part *p,
+                         struct part_plan *pl, bool *moved,
+                         struct chv_error *err) {
+  *moved = false;
+  char *from = chv_path_join(s->task_dir, p->relpath);
+  char *parent = chv_strdup(pl->dest);
+  char *marker = NULL;
+  int rc = CHV_OK;
+  if (from == NULL || parent == NULL) {
+    rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
+  char *slash = strrchr(parent, '/');
+  if (slash && slash != parent) {
+    *slash = '\0';
+    if ((rc = logged_mkdirs(s, l, parent, err)) != CHV_OK) goto out;
+  }
+  if (chv_fs_exists(s->fs, pl->dest)) goto out;
+  /* (a write of no rows staged no folder: it moves in empty) */
+  if ((rc = s->fs->mkdirs(s->fs, from, err)) != CHV_OK) goto out;
+  if (pl->marker) {
+    marker = chv_path_join(from, s->success_file_name);
+    if (marker == NULL) {
+      rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+      goto out;
+    }
+    if ((rc = chv_fs_write_atomic(s->fs, marker, "", 0, err)) != CHV_OK)
+      goto out;
+  }
+  rc = logged_rename(s, l, from, pl->dest, err);
+  if (rc == CHV_EEXIST) { /* another writer made the folder first */
+    chv_error_clear(err);
+    rc = CHV_OK;
+    if (marker) s->fs->remove(s->fs, marker, false, NULL);
+    goto out;
+  }
+  if (rc != CHV_OK) goto out;
+  *moved = true;
+  if (slash && slash != parent) rc = s->fs->sync_dir(s->fs, parent, err);
+out:
+  chv_free(from);
+  chv_free(parent);
+  chv_free(marker);
+  return rc;
+}
+
+/* Move part p's files into place (recorded in l) and fill pl->delta, what
+** the write adds to the partition's statistics. */
 static int sink_move_part(chv_sink *s, struct undo_log *l, struct sink_part *p,
-                          struct part_plan *pl, struct chv_stats *st,
-                          struct chv_error *err) {
-  CHV_RETURN_IF_ERR(logged_mkdirs(s, l, pl->dest, err));
+                          struct part_plan *pl, struct chv_error *err) {
+  bool moved = false;
+  if (pl->fresh_dir) CHV_RETURN_IF_ERR(sink_move_dir(s, l, p, pl, &moved, err));
+  if (!moved) {
+    CHV_RETURN_IF_ERR(logged_mkdirs(s, l, pl->dest, err));
+    for (int i = 0; i < p->nfiles; i++)
+      CHV_RETURN_IF_ERR(
+          logged_rename(s, l, p->files[i].staged, pl->targets[i], err));
+    if (pl->marker) CHV_RETURN_IF_ERR(logged_touch(s, l, pl->marker, err));
+  }
+  CHV_RETURN_IF_ERR(s->fs->sync_dir(s->fs, pl->dest, err));
   int64_t rows = 0, raw = 0, bytes = 0;
   for (int i = 0; i < p->nfiles; i++) {
     const struct sink_file *f = &p->files[i];
-    CHV_RETURN_IF_ERR(logged_rename(s, l, f->staged, pl->targets[i], err));
     rows = rows < 0 || f->rows < 0 ? -1 : rows + f->rows;
     raw = raw < 0 || f->raw_bytes < 0 ? -1 : raw + f->raw_bytes;
     bytes += f->file_bytes;
   }
-  if (pl->marker) CHV_RETURN_IF_ERR(logged_touch(s, l, pl->marker, err));
-  CHV_RETURN_IF_ERR(s->fs->sync_dir(s->fs, pl->dest, err));
-  /* Statistics: an overwrite leaves just these files; otherwise files and
-  ** sizes by listing, and rows and raw size add to what was there, or are
-  ** counted afresh when nothing was (unknown when a loaded file's are). */
-  if (s->opts.overwrite) {
-    st->num_files = p->nfiles;
-    st->total_size = bytes;
-  } else {
-    CHV_RETURN_IF_ERR(sink_dir_stats(s, pl->dest, st, err));
-  }
-  bool fresh = s->opts.overwrite || pl->before.num_files == 0;
-  st->num_rows = rows < 0 ? -1
-                 : fresh  ? rows
-                 : pl->old.num_rows >= 0 ? pl->old.num_rows + rows
-                                         : -1;
-  st->raw_data_size = raw < 0 ? -1
-                      : fresh ? raw
-                      : pl->old.raw_data_size >= 0 ? pl->old.raw_data_size + raw
-                                                   : -1;
+  pl->delta.num_files = p->nfiles;
+  pl->delta.total_size = bytes;
+  pl->delta.num_rows = rows;
+  pl->delta.raw_data_size = raw;
   return CHV_OK;
 }
 
-/* The metastore side of a commit, in one transaction group: new partitions
-** with their statistics, statistics of the others (or of the table), and
-** the write record moved to COMMITTED. */
-static int sink_publish(chv_sink *s, struct chv_partition *entries,
-                        int nentries, const struct chv_stats *table_stats,
+/* Visible files under dir that no write record hides (others' files being
+** moved in, an overwrite's old files), and their bytes. */
+static int sink_committed_files(chv_sink *s, const char *dir, int64_t *nfiles,
+                                int64_t *bytes, struct chv_error *err) {
+  *nfiles = 0;
+  *bytes = 0;
+  char **hidden = NULL;
+  int nhidden = 0;
+  CHV_RETURN_IF_ERR(conn_hidden_paths(s->cat, s->table.db, s->table.name,
+                                      &hidden, &nhidden, err));
+  struct chv_dirlist l = {0};
+  int rc = s->fs->list(s->fs, dir,
+                       CHV_LIST_RECURSIVE | CHV_LIST_SKIP_HIDDEN |
+                           CHV_LIST_FILES_ONLY,
+                       &l, err);
+  if (rc == CHV_ENOENT) {
+    chv_error_clear(err);
+    rc = CHV_OK;
+  }
+  for (size_t i = 0; rc == CHV_OK && i < l.count; i++) {
+    if (conn_path_hidden(hidden, nhidden, l.entries[i].path)) continue;
+    (*nfiles)++;
+    *bytes += l.entries[i].st.size;
+  }
+  chv_dirlist_free(&l);
+  chv_strv_free(hidden, nhidden);
+  return rc;
+}
+
+/* The statistics of part p after the write, read and computed under the
+** metastore's write lock (inside sink_publish's transaction), so writers
+** committing at the same time each add to what the other left.  An
+** overwrite sets what it wrote.  Otherwise the write's counts are added to
+** the stored ones; where none are stored they are counted from the files
+** the table holds, and rows stay unknown unless it held none. */
+static int sink_final_stats(chv_sink *s, struct sink_part *p,
+                            const struct part_plan *pl, struct chv_stats *st,
+                            struct chv_error *err) {
+  const struct chv_stats *d = &pl->delta;
+  if (s->opts.overwrite) {
+    *st = *d;
+    return CHV_OK;
+  }
+  struct chv_stats cur;
+  chv_stats_init_unknown(&cur);
+  if (s->table.npkeys > 0) {
+    struct chv_partition part = {0};
+    int rc = chv_catalog_get_partition(s->cat, s->table.db, s->table.name,
+                                       p->values, &part, err);
+    if (rc == CHV_ENOENT) {
+      chv_error_clear(err);
+    } else if (rc != CHV_OK) {
+      return rc;
+    } else {
+      chv_stats_from_params(part.params, part.nparams, &cur);
+      chv_partition_free(&part);
+    }
+  } else {
+    CHV_RETURN_IF_ERR(chv_catalog_get_table_stats(s->cat, s->table.db,
+                                                  s->table.name, &cur, err));
+  }
+  if (cur.num_files < 0 || cur.total_size < 0) {
+    int64_t n, bytes;
+    CHV_RETURN_IF_ERR(sink_committed_files(s, pl->dest, &n, &bytes, err));
+    cur.num_files = n;
+    cur.total_size = bytes;
+    cur.num_rows = n == 0 ? 0 : -1;
+    cur.raw_data_size = n == 0 ? 0 : -1;
+  }
+  st->num_files = cur.num_files + d->num_files;
+  st->total_size = cur.total_size + d->total_size;
+  st->num_rows = cur.num_rows < 0 || d->num_rows < 0 ? -1
+                                                     : cur.num_rows + d->num_rows;
+  st->raw_data_size = cur.raw_data_size < 0 || d->raw_data_size < 0
+                          ? -1
+                          : cur.raw_data_size + d->raw_data_size;
+  return CHV_OK;
+}
+
+/* The metastore side of a commit, in one transaction (under the write
+** lock): new partitions and the statistics of every touched partition (or
+** of the table), computed from what is stored now, and the write record
+** moved to COMMITTED. */
+static int sink_publish(chv_sink *s, struct part_plan *plans,
                         struct chv_error *err) {
   CHV_RETURN_IF_ERR(chv_catalog_begin(s->cat, err));
-  int rc = CHV_OK;
+  struct chv_partition *entries =
+      chv_calloc((size_t)s->nparts + 1, sizeof *entries);
+  int nentries = 0;
+  int rc = entries ? CHV_OK : chv_error_set(err, CHV_ENOMEM, "out of memory");
   /* Without the metastore policy the files land in their folders and the
   ** metastore is left alone, as Flink does. */
-  if (s->table.npkeys == 0 && s->nparts > 0 && s->gather_stats)
-    rc = chv_catalog_set_table_stats(s->cat, s->table.db, s->table.name,
-                                     table_stats, err);
-  else if (nentries > 0 && s->metastore_policy)
+  bool part_stats = s->table.npkeys > 0 && s->metastore_policy;
+  bool table_stats = s->table.npkeys == 0 && s->nparts > 0 && s->gather_stats;
+  for (int i = 0; i < s->nparts && rc == CHV_OK; i++) {
+    struct chv_stats st;
+    if (!part_stats && !table_stats) break;
+    rc = sink_final_stats(s, &s->parts[i], &plans[i], &st, err);
+    if (rc != CHV_OK) break;
+    if (table_stats) {
+      rc = chv_catalog_set_table_stats(s->cat, s->table.db, s->table.name,
+                                       &st, err);
+      continue;
+    }
+    struct chv_partition *e = &entries[nentries++];
+    e->values = s->parts[i].values; /* borrowed until the catalog call */
+    e->nvalues = s->table.npkeys;
+    e->location = plans[i].dest;
+    rc = chv_stats_to_params(&st, &e->params, &e->nparams);
+    if (rc != CHV_OK) rc = chv_error_set(err, rc, "out of memory");
+  }
+  if (rc == CHV_OK && nentries > 0)
     rc = chv_catalog_add_partitions(
         s->cat, s->table.db, s->table.name, entries, nentries,
         CHV_CAT_IF_NOT_EXISTS | CHV_CAT_MERGE_PARAMS, err);
   if (rc == CHV_OK)
     rc = chv_catalog_commit_set(s->cat, s->record_id, CHV_COMMIT_COMMITTED,
-                                false, NULL, 0, NULL, 0, err);
+                                NULL, err);
   if (rc == CHV_OK) rc = chv_catalog_commit(s->cat, err);
   if (rc != CHV_OK) chv_catalog_rollback(s->cat);
+  for (int i = 0; i < nentries; i++) {
+    entries[i].values = NULL;
+    entries[i].location = NULL; /* owned by the plan */
+    chv_kv_free(entries[i].params, entries[i].nparams);
+  }
+  chv_free(entries);
   return rc;
 }
 
@@ -816,41 +958,28 @@ int chv_sink_commit(chv_sink *s, struct chv_error *err) {
   CHV_RETURN_IF_ERR(sink_footer_stats(s, err));
 
   struct undo_log log = {0};
-  struct pathv newv = {0}, oldv = {0};
-  struct chv_stats table_stats = {0};
-  int nentries = 0;
+  struct pathv newv = {0}, oldv = {0}, dirv = {0};
   struct part_plan *plans = chv_calloc((size_t)s->nparts + 1, sizeof *plans);
-  struct chv_partition *entries =
-      chv_calloc((size_t)s->nparts + 1, sizeof *entries);
-  if (plans == NULL || entries == NULL) {
+  if (plans == NULL) {
     rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
     goto out;
   }
-  /* 1. Plan; record the files about to appear (readers skip them) and the
-  **    ones an overwrite replaces. */
+  /* 1. Plan; record, durably before anything moves, the files about to
+  **    appear (readers skip them, recovery deletes them), the folders
+  **    about to be made and the ones an overwrite replaces. */
   for (int i = 0; i < s->nparts && rc == CHV_OK; i++)
-    rc = sink_plan_part(s, &s->parts[i], &plans[i], &newv, &oldv, err);
-  if (rc == CHV_OK)
-    rc = chv_catalog_commit_set(s->cat, s->record_id, CHV_COMMIT_PENDING, true,
-                                newv.v, newv.n, oldv.v, oldv.n, err);
-  /* 2. Move the files into place. */
-  for (int i = 0; i < s->nparts && rc == CHV_OK; i++) {
-    struct chv_stats st;
-    rc = sink_move_part(s, &log, &s->parts[i], &plans[i], &st, err);
-    if (rc != CHV_OK) break;
-    if (s->table.npkeys == 0) {
-      table_stats = st;
-      continue;
-    }
-    struct chv_partition *e = &entries[nentries++];
-    e->values = s->parts[i].values; /* borrowed until the catalog call */
-    e->nvalues = s->table.npkeys;
-    e->location = plans[i].dest;
-    rc = chv_stats_to_params(&st, &e->params, &e->nparams);
-    if (rc != CHV_OK) rc = chv_error_set(err, rc, "out of memory");
+    rc = sink_plan_part(s, &s->parts[i], &plans[i], &newv, &oldv, &dirv, err);
+  if (rc == CHV_OK) {
+    struct chv_commit_files files = {newv.v, newv.n, oldv.v, oldv.n,
+                                     dirv.v, dirv.n};
+    rc = chv_catalog_commit_set(s->cat, s->record_id, CHV_COMMIT_PENDING,
+                                &files, err);
   }
+  /* 2. Move the files into place. */
+  for (int i = 0; i < s->nparts && rc == CHV_OK; i++)
+    rc = sink_move_part(s, &log, &s->parts[i], &plans[i], err);
   /* 3. Publish: from here on the write holds. */
-  if (rc == CHV_OK) rc = sink_publish(s, entries, nentries, &table_stats, err);
+  if (rc == CHV_OK) rc = sink_publish(s, plans, err);
   if (rc != CHV_OK) {
     undo_all(s->fs, &log); /* the table is as it was before the commit */
     goto out;
@@ -858,7 +987,8 @@ int chv_sink_commit(chv_sink *s, struct chv_error *err) {
   s->committed = true;
   /* 4. Delete what the overwrite replaced, then forget the record.  A
   **    failure here leaves the record, so readers keep skipping the old
-  **    files and the next writer deletes them; the write itself holds. */
+  **    files and the next process to open the warehouse deletes them; the
+  **    write itself holds. */
   bool all_gone = true;
   for (int i = 0; i < oldv.n; i++) {
     int drc = s->fs->remove(s->fs, oldv.v[i], true, NULL);
@@ -876,15 +1006,10 @@ int chv_sink_commit(chv_sink *s, struct chv_error *err) {
     s->record_id = 0;
 
 out:
-  for (int i = 0; i < nentries; i++) {
-    entries[i].values = NULL;
-    entries[i].location = NULL; /* owned by the plan */
-    chv_kv_free(entries[i].params, entries[i].nparams);
-  }
-  chv_free(entries);
   plans_free(plans, s->nparts);
   pathv_free(&newv);
   pathv_free(&oldv);
+  pathv_free(&dirv);
   undo_free(&log);
   return rc;
 }

@@ -77,10 +77,12 @@ static void test_write_records(void) {
                  &err);
   char *newf[] = {"/w/t/dt=a/part-1", "/w/t/dt=a/_SUCCESS"};
   char *oldf[] = {"/w/t/dt=a/part-0"};
-  CHV_REQUIRE_OK(chv_catalog_commit_set(cat, id1, CHV_COMMIT_PENDING, true,
-                                        newf, 2, oldf, 1, &err), &err);
-  CHV_REQUIRE_OK(chv_catalog_commit_set(cat, id1, CHV_COMMIT_COMMITTED, false,
-                                        NULL, 0, NULL, 0, &err), &err);
+  char *dirs[] = {"/w/t/dt=a"};
+  struct chv_commit_files files = {newf, 2, oldf, 1, dirs, 1};
+  CHV_REQUIRE_OK(chv_catalog_commit_set(cat, id1, CHV_COMMIT_PENDING, &files,
+                                        &err), &err);
+  CHV_REQUIRE_OK(chv_catalog_commit_set(cat, id1, CHV_COMMIT_COMMITTED, NULL,
+                                        &err), &err);
   struct chv_commit_record *r;
   int n;
   CHV_REQUIRE_OK(chv_catalog_commit_list(cat, "default", "t", &r, &n, &err),
@@ -93,12 +95,20 @@ static void test_write_records(void) {
   CHV_CHECK_EQ_INT(r[0].nnew, 2);
   CHV_CHECK_EQ_INT(r[0].nold, 1);
   CHV_CHECK_STREQ(r[0].old_files[0], "/w/t/dt=a/part-0");
+  CHV_CHECK_EQ_INT(r[0].nnewdirs, 1);
+  CHV_CHECK_STREQ(r[0].new_dirs[0], "/w/t/dt=a");
+  CHV_CHECK_STREQ(r[0].db, "default");
+  CHV_CHECK_STREQ(r[0].table, "t");
   CHV_CHECK_EQ_INT(r[1].state, CHV_COMMIT_WRITING);
   CHV_CHECK_EQ_INT(r[1].nnew, 0);
   chv_commit_records_free(r, n);
+  /* Every table's records, with NULL names. */
+  CHV_REQUIRE_OK(chv_catalog_commit_list(cat, NULL, NULL, &r, &n, &err), &err);
+  CHV_CHECK_EQ_INT(n, 2);
+  chv_commit_records_free(r, n);
 
-  CHV_CHECK_EQ_INT(chv_catalog_commit_set(cat, 999, CHV_COMMIT_PENDING, false,
-                                          NULL, 0, NULL, 0, &err),
+  CHV_CHECK_EQ_INT(chv_catalog_commit_set(cat, 999, CHV_COMMIT_PENDING, NULL,
+                                          &err),
                    CHV_ENOENT);
   CHV_CHECK_CONTAINS(err.msg, "999");
   CHV_CHECK_EQ_INT(chv_catalog_commit_register(cat, "default", "nope", 1, "/x",
