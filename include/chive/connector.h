@@ -11,6 +11,7 @@
 **   chv_part_value_append()   a partition value string onto a typed vector
 **   chv_split_plan_open()/_free()  the splits of a scan, as Flink plans them
 **   chv_split_infer_parallelism()  reader threads of a scan, as Flink infers
+**   chv_warehouse_recover()   finish or undo writes whose process died
 **
 ** Thread safety: a sink or scan belongs to one thread at a time.  Several
 ** processes may scan while one commits; a commit is seen whole or not at
@@ -32,29 +33,38 @@ extern "C" {
 /* ---- sink ---------------------------------------------------------------- */
 
 /*
-** The batch commit protocol.  Invariants: (1) a reader sees every file of
-** a write or none; (2) a write that fails, or whose process is killed at
-** any point, leaves the table reading exactly as before it, or (killed
-** after step 5) exactly as after it; (3) what a dead writer leaves behind is
-** cleaned up by the next sink opened on the table.  Readers (chv_scan_*)
-** skip the files the metastore's write record lists (chive/catalog.h, enum
-** chv_commit_state).
+** The batch commit protocol.  Invariants: (1) a reader that finds files
+** through the catalog sees every file of a write or none; (2) a write that
+** fails, or whose process is killed at any point, leaves the table reading
+** exactly as before it, or (killed after step 5) exactly as after it, for
+** catalog readers at once and for readers of the bare folders (DuckDB,
+** Spark) once any chive process has opened the warehouse; (3) what a dead
+** writer leaves behind is cleaned up by chv_warehouse_recover(), which every
+** front end runs when it opens a warehouse, and by the next sink opened on
+** the table.  Readers (chv_scan_*) skip the files the metastore's write
+** record lists (chive/catalog.h, enum chv_commit_state).  The steps, and
+** what a crash at each leaves, are in docs/commit.md.
 **
-**   1. open:    recover from dead writers of the table (conn_recover_table);
-**               register a write record (WRITING) naming the staging
-**               folder <table>/.staging_<ms>_<id>/, then create it.
+**   1. open:    recover from dead writers of the table; register a write
+**               record (WRITING) naming the staging folder
+**               <table>/.staging_<ms>_<id>/, then create it.
 **   2. write:   rows of one partition go to
 **               <staging>/task-0-attempt-0/<k1=v1/...>/part-<id>-task-0-file-<n>
 **               (hidden from readers by the leading '.' of the staging dir).
 **   3. commit:  plan each partition: its registered location, else
 **               <table>/<escaped partition path>; with OVERWRITE its visible
 **               entries are the old files.  The record becomes PENDING with
-**               the new file paths (and success files) and the old ones.
-**   4.          move each staged file into place and create the success
-**               files; readers skip them while the record is PENDING.
-**   5.          in ONE metastore transaction: add the new partitions, set
-**               the statistics of the touched ones (or of the table), and
-**               make the record COMMITTED; readers now see the new files
+**               the new file paths (and success files), the folders the
+**               write will create and the old files, durably, before any
+**               file moves.
+**   4.          move into place: a partition folder that does not exist yet
+**               is the staged folder (with its success file) renamed in one
+**               step; into an existing one each file is renamed.  Readers
+**               skip the new files while the record is PENDING.
+**   5.          in ONE metastore transaction: add the new partitions, add
+**               the write's counts to the statistics stored now (under the
+**               write lock, so concurrent writers never lose each other's),
+**               and make the record COMMITTED; readers now see the new files
 **               and skip the old ones.
 **   6.          delete the old files, the staging folder, then the record.
 **   7. close:   an uncommitted write's staging folder and record are
@@ -63,8 +73,8 @@ extern "C" {
 **   open -> WRITING --commit--> PENDING --publish--> COMMITTED --> (gone)
 **             \--close/failure--> (gone)   \--failure: moves undone--> (gone)
 **   a killed writer's record is finished (COMMITTED: step 6) or undone
-**   (PENDING: new files deleted; WRITING: staging deleted) by the next
-**   writer (conn_recover_table in src/connector/recover.c).
+**   (PENDING: new files and the folders it made deleted; WRITING: staging
+**   deleted) by chv_warehouse_recover() (src/connector/recover.c).
 */
 typedef struct chv_sink chv_sink;
 
@@ -133,6 +143,25 @@ CHV_API int64_t chv_sink_rows(const chv_sink *s);
 CHV_API int64_t chv_sink_bytes(const chv_sink *s);
 /* Release; uncommitted data is discarded with the staging dir. */
 CHV_API void chv_sink_close(chv_sink *s);
+
+/* ---- recovery -------------------------------------------------------------- */
+
+/* What chv_warehouse_recover() did. */
+struct chv_recovery {
+  int finished;  /* killed after the metastore commit: replaced files deleted */
+  int undone;    /* killed while files moved in: those files taken out */
+  int discarded; /* killed while writing: the staging folder removed */
+  int live;      /* writes of running processes, left alone */
+};
+
+/* Finish or undo every interrupted write of the catalog's warehouse, from
+** the metastore's write records, so that readers of the bare folders see
+** each write whole or not at all (the protocol above).  Writes of running
+** processes are left alone.  Every front end calls it once, after opening a
+** catalog and before anything else; MSCK REPAIR TABLE runs it too.  out may
+** be NULL.  Errors name the table and the path that could not be removed. */
+CHV_API int chv_warehouse_recover(chv_catalog *cat, struct chv_recovery *out,
+                                  struct chv_error *err);
 
 /* ---- table maintenance ---------------------------------------------------- */
 

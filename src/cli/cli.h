@@ -7,6 +7,8 @@
 #define CHV_CLI_H
 
 #include "chive/chive.h"
+#include "chive/catalog.h"
+#include "chive/connector.h"
 
 int cli_options(int argc, char **argv);
 int cli_dump(int argc, char **argv);
@@ -14,5 +16,17 @@ int cli_demo(int argc, char **argv);
 int cli_sql(int argc, char **argv);
 int cli_splits(int argc, char **argv);
 int cli_read_split(int argc, char **argv);
+int cli_recover(int argc, char **argv);
+
+/* Open the catalog of the warehouse folder wh and finish or undo the writes
+** killed in it, saying so on stderr when there were any; every command that
+** opens a warehouse goes through here before anything else. */
+int cli_warehouse_open(const char *wh, chv_catalog **out,
+                       struct chv_error *err);
+/* The same recovery for a catalog opened otherwise. */
+int cli_warehouse_recover(chv_catalog *cat, struct chv_error *err);
+/* Recover the warehouse that path (a data file) lies in, if any: the nearest
+** folder above it that holds an embedded metastore. */
+int cli_recover_around(const char *path, struct chv_error *err);
 
 #endif

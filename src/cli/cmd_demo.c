@@ -111,7 +111,7 @@ int cli_demo(int argc, char **argv) {
   struct chv_error err;
   chv_error_clear(&err);
   chv_catalog *cat;
-  if (chv_catalog_open(wh, NULL, &cat, &err) != CHV_OK)
+  if (cli_warehouse_open(wh, &cat, &err) != CHV_OK)
     return demo_fail("opening the warehouse", &err);
   int status = 1;
 

@@ -337,8 +337,16 @@ int cli_dump(int argc, char **argv) {
   }
   if (file == NULL) return usage_error("no file given%s", "");
 
-  /* Parquet and ORC files are recognised by their magic bytes. */
+  /* A file of a warehouse's table is read once what writers killed there
+  ** left is finished or undone. */
   struct chv_error err;
+  chv_error_clear(&err);
+  if (cli_recover_around(file, &err) != CHV_OK) {
+    fprintf(stderr, "chive dump: %s\n", err.msg);
+    return 1;
+  }
+
+  /* Parquet and ORC files are recognised by their magic bytes. */
   const struct chv_fs *fs;
   const char *inner;
   struct chv_file *fp;

@@ -153,7 +153,7 @@ int cli_splits(int argc, char **argv) {
   chv_buf_init(&bytes);
   int rc = chv_config_open(&cfg, &err);
   if (rc == CHV_OK && conf) rc = chv_config_load_file(cfg, conf, &err);
-  if (rc == CHV_OK) rc = chv_catalog_open(wh, NULL, &cat, &err);
+  if (rc == CHV_OK) rc = cli_warehouse_open(wh, &cat, &err);
   if (rc == CHV_OK) rc = chv_catalog_get_table(cat, db, table, &t, &err);
   if (rc == CHV_OK) rc = chv_source_open(cat, db, table, NULL, 0, cfg, &src, &err);
   if (rc == CHV_OK && cols) {

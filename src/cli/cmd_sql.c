@@ -257,7 +257,7 @@ int cli_sql(int argc, char **argv) {
   } else if (expr) {
     chv_buf_puts(&script, expr);
   }
-  if (chv_catalog_open(wh, NULL, &s.cats[0].cat, &err) != CHV_OK) {
+  if (cli_warehouse_open(wh, &s.cats[0].cat, &err) != CHV_OK) {
     fprintf(stderr, "chive sql: opening the warehouse %s: %s\n", wh, err.msg);
     goto out;
   }

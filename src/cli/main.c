@@ -17,6 +17,7 @@ static const struct {
     {"sql", cli_sql, "run SQL statements on the embedded metastore"},
     {"splits", cli_splits, "print the planned splits of a table scan"},
     {"read-split", cli_read_split, "print the rows of serialized splits"},
+    {"recover", cli_recover, "finish or undo the writes killed in a warehouse"},
 };
 
 static void usage(FILE *out) {

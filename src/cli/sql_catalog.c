@@ -16,6 +16,7 @@
 **
 ** Any other key is an error naming it and the keys there are.
 */
+#include "cli/cli.h"
 #include "cli/sql_int.h"
 #include "chive/fs.h"
 
@@ -149,6 +150,8 @@ int sql_catalog_create(struct sql_session *s, const struct chv_sql_stmt *st,
     *pos = vp[1];
     if ((rc = local_dir("hive-conf-dir", v[1], &dir, err)) != CHV_OK) return rc;
     rc = chv_catalog_open_conf_dir(dir, NULL, &cat, err);
+    if (rc == CHV_OK && (rc = cli_warehouse_recover(cat, err)) != CHV_OK)
+      chv_catalog_close(cat);
   } else {
     rc = chv_catalog_open(chv_catalog_warehouse(s->cats[0].cat), NULL, &cat,
                           err);

@@ -6,6 +6,7 @@
 #include "connector/connector_int.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -17,41 +18,108 @@ static bool writer_gone(int64_t pid) {
   return kill((pid_t)pid, 0) == -1 && errno == ESRCH;
 }
 
+/* Remove path (a folder with what it holds when recursive); gone already
+** is no error. */
+static int remove_gone(const struct chv_fs *fs, const char *path,
+                       bool recursive, struct chv_error *err) {
+  int rc = fs->remove(fs, path, recursive, err);
+  if (rc == CHV_ENOENT) {
+    chv_error_clear(err);
+    rc = CHV_OK;
+  }
+  return rc;
+}
+
+static int by_length_desc(const void *a, const void *b) {
+  size_t la = strlen(*(char *const *)a), lb = strlen(*(char *const *)b);
+  return la < lb ? 1 : la > lb ? -1 : 0;
+}
+
+/* Finish or undo one record of a dead writer; fs is its table's. */
+static int recover_record(const struct chv_fs *fs, chv_catalog *cat,
+                          struct chv_commit_record *r,
+                          struct chv_recovery *out, struct chv_error *err) {
+  int rc = CHV_OK;
+  if (r->state == CHV_COMMIT_COMMITTED) {
+    /* The metastore holds the write: finish deleting what it replaced. */
+    for (int k = 0; k < r->nold && rc == CHV_OK; k++)
+      rc = remove_gone(fs, r->old_files[k], true, err);
+  } else if (r->state == CHV_COMMIT_PENDING) {
+    /* Killed while its files moved in: take them out again, then the
+    ** folders it made that are left empty, deepest first. */
+    for (int k = 0; k < r->nnew && rc == CHV_OK; k++)
+      rc = remove_gone(fs, r->new_files[k], false, err);
+    qsort(r->new_dirs, (size_t)r->nnewdirs, sizeof *r->new_dirs,
+          by_length_desc);
+    for (int k = 0; k < r->nnewdirs && rc == CHV_OK; k++)
+      fs->remove(fs, r->new_dirs[k], false, NULL); /* kept if not empty */
+  }
+  if (rc == CHV_OK) rc = remove_gone(fs, r->staging, true, err);
+  if (rc == CHV_OK) rc = chv_catalog_commit_remove(cat, r->id, err);
+  if (rc != CHV_OK)
+    return chv_error_wrap(err, "recovering an interrupted write of %s.%s",
+                          r->db, r->table);
+  if (out) {
+    if (r->state == CHV_COMMIT_COMMITTED)
+      out->finished++;
+    else if (r->state == CHV_COMMIT_PENDING)
+      out->undone++;
+    else
+      out->discarded++;
+  }
+  return CHV_OK;
+}
+
+/* Recover the dead writers' records among recs; fs NULL: each record's
+** table's file system. */
+static int recover_records(chv_catalog *cat, const struct chv_fs *fs,
+                           struct chv_commit_record *recs, int n,
+                           struct chv_recovery *out, struct chv_error *err) {
+  int rc = CHV_OK;
+  for (int i = 0; i < n && rc == CHV_OK; i++) {
+    struct chv_commit_record *r = &recs[i];
+    if (!writer_gone(r->pid)) {
+      if (out) out->live++;
+      continue;
+    }
+    const struct chv_fs *tfs = fs;
+    if (tfs == NULL) {
+      struct chv_table t;
+      const char *inner;
+      rc = chv_catalog_get_table(cat, r->db, r->table, &t, err);
+      if (rc == CHV_OK) {
+        rc = chv_fs_for_path(t.location, &tfs, &inner, err);
+        chv_table_free(&t);
+      }
+      if (rc != CHV_OK) {
+        chv_error_wrap(err, "recovering an interrupted write of %s.%s", r->db,
+                       r->table);
+        break;
+      }
+    }
+    rc = recover_record(tfs, cat, r, out, err);
+  }
+  return rc;
+}
+
 int conn_recover_table(chv_catalog *cat, const struct chv_fs *fs,
                        const char *db, const char *table,
                        struct chv_error *err) {
   struct chv_commit_record *recs;
   int n;
   CHV_RETURN_IF_ERR(chv_catalog_commit_list(cat, db, table, &recs, &n, err));
-  int rc = CHV_OK;
-  for (int i = 0; i < n && rc == CHV_OK; i++) {
-    struct chv_commit_record *r = &recs[i];
-    if (!writer_gone(r->pid)) continue;
-    char **paths = r->state == CHV_COMMIT_PENDING     ? r->new_files
-                   : r->state == CHV_COMMIT_COMMITTED ? r->old_files
-                                                      : NULL;
-    int np = r->state == CHV_COMMIT_PENDING     ? r->nnew
-             : r->state == CHV_COMMIT_COMMITTED ? r->nold
-                                                : 0;
-    for (int k = 0; k < np && rc == CHV_OK; k++) {
-      rc = fs->remove(fs, paths[k], true, err);
-      if (rc == CHV_ENOENT) {
-        chv_error_clear(err);
-        rc = CHV_OK;
-      }
-    }
-    if (rc == CHV_OK) {
-      rc = fs->remove(fs, r->staging, true, err);
-      if (rc == CHV_ENOENT) {
-        chv_error_clear(err);
-        rc = CHV_OK;
-      }
-    }
-    if (rc == CHV_OK) rc = chv_catalog_commit_remove(cat, r->id, err);
-    if (rc != CHV_OK)
-      chv_error_wrap(err, "recovering an interrupted write of %s.%s", db,
-                     table);
-  }
+  int rc = recover_records(cat, fs, recs, n, NULL, err);
+  chv_commit_records_free(recs, n);
+  return rc;
+}
+
+int chv_warehouse_recover(chv_catalog *cat, struct chv_recovery *out,
+                          struct chv_error *err) {
+  if (out) memset(out, 0, sizeof *out);
+  struct chv_commit_record *recs;
+  int n;
+  CHV_RETURN_IF_ERR(chv_catalog_commit_list(cat, NULL, NULL, &recs, &n, err));
+  int rc = recover_records(cat, NULL, recs, n, out, err);
   chv_commit_records_free(recs, n);
   return rc;
 }

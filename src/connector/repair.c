@@ -9,11 +9,19 @@
 
 #include <stdio.h>
 
-/* Collect partition folders under dir (relative path rel) at depth d. */
+/* The files a write in progress hides from readers. */
+struct hidden {
+  char **paths;
+  int n;
+};
+
+/* Collect partition folders under dir (relative path rel) at depth d.  The
+** files of writes in progress are not counted, and a folder holding only
+** such files is left to its writer. */
 static int repair_walk(const struct chv_fs *fs, const struct chv_table *t,
-                       const char *dir, const char *rel, int d,
-                       struct chv_partition **found, int *nfound, int *cap,
-                       struct chv_error *err) {
+                       const struct hidden *h, const char *dir,
+                       const char *rel, int d, struct chv_partition **found,
+                       int *nfound, int *cap, struct chv_error *err) {
   struct chv_dirlist l = {0};
   CHV_RETURN_IF_ERR(fs->list(fs, dir, CHV_LIST_SKIP_HIDDEN, &l, err));
   int rc = CHV_OK;
@@ -37,7 +45,8 @@ static int repair_walk(const struct chv_fs *fs, const struct chv_table *t,
       break;
     }
     if (d + 1 < t->npkeys) {
-      rc = repair_walk(fs, t, e->path, sub, d + 1, found, nfound, cap, err);
+      rc = repair_walk(fs, t, h, e->path, sub, d + 1, found, nfound, cap,
+                       err);
       chv_free(sub);
       continue;
     }
@@ -73,12 +82,19 @@ static int repair_walk(const struct chv_fs *fs, const struct chv_table *t,
                                 &files, err)
                      : chv_error_set(err, CHV_ENOMEM, "out of memory");
     if (rc == CHV_OK) {
-      st.num_files = (int64_t)files.count;
+      st.num_files = 0;
       st.total_size = 0;
-      for (size_t k = 0; k < files.count; k++)
+      for (size_t k = 0; k < files.count; k++) {
+        if (conn_path_hidden(h->paths, h->n, files.entries[k].path)) continue;
+        st.num_files++;
         st.total_size += files.entries[k].st.size;
+      }
       rc = chv_stats_to_params(&st, &p->params, &p->nparams);
       if (rc != CHV_OK) rc = chv_error_set(err, rc, "out of memory");
+    }
+    if (rc == CHV_OK && st.num_files == 0 && files.count > 0) {
+      (*nfound)--; /* a write in progress makes this folder */
+      chv_partition_free(p);
     }
     chv_dirlist_free(&files);
   }
@@ -101,9 +117,15 @@ int chv_table_repair(chv_catalog *cat, const char *db, const char *table,
                        t.db, t.name);
     goto out;
   }
+  /* What writers killed in the table left is finished or undone first, so
+  ** their files are neither registered nor counted. */
+  struct hidden h = {0};
   rc = chv_fs_for_path(t.location, &fs, &inner, err);
+  if (rc == CHV_OK) rc = conn_recover_table(cat, fs, t.db, t.name, err);
+  if (rc == CHV_OK) rc = conn_hidden_paths(cat, t.db, t.name, &h.paths, &h.n, err);
   if (rc == CHV_OK)
-    rc = repair_walk(fs, &t, inner, "", 0, &found, &nfound, &cap, err);
+    rc = repair_walk(fs, &t, &h, inner, "", 0, &found, &nfound, &cap, err);
+  chv_strv_free(h.paths, h.n);
   if (rc == CHV_ENOENT) { /* no folder: nothing to find */
     chv_error_clear(err);
     rc = CHV_OK;

@@ -3,8 +3,8 @@
 # OVERWRITE, with static and with dynamic partitions, until 50 statements
 # were killed while running.  After each
 # kill the table must read exactly as before the statement or exactly as
-# after it, as a model of the table kept here computes them; the read
-# happens before any later writer recovers what the kill left.
+# after it, as a model of the table kept here computes them; the read is
+# the next chive process, which first finishes or undoes what the kill left.
 #
 #   kill_insert.sh CHIVE [SEED]
 set -u
