@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // SIGKILL `chive sql` at random moments of INSERT INTO and INSERT OVERWRITE
 // (dynamic partitions, new and existing, and a static one) into a Parquet
-// table, then run one `chive sql -e "SELECT 1"`, which finishes or undoes
+// table, half of them once the commit has begun (its write record seen
+// PENDING or COMMITTED in the metastore), then run one `chive sql -e "SELECT 1"`, which finishes or undoes
 // what the kill left.  After it, chive's count(*) must be the count before
 // the statement or after it, and DuckDB, reading the bare partition folders
 // with hive_partitioning, must count exactly what chive counts.
@@ -43,25 +44,45 @@ const count = (where) => Number(sql(`SELECT count(*) FROM t${where ? ' WHERE ' +
 const SRC = 4000;
 function statement(i) {
   switch (i % 4) {
-    case 0: return { text: `INSERT INTO t PARTITION (dt) SELECT id, s, concat('d', cast(id % 40 AS STRING)) FROM src;`,
+    case 0: return { text: `INSERT INTO t PARTITION (dt) SELECT id, s, concat('d', cast(id % 100 AS STRING)) FROM src;`,
                      after: (b) => b + SRC };
-    case 1: return { text: `INSERT INTO t PARTITION (dt) SELECT id, s, concat('n${i}_', cast(id % 40 AS STRING)) FROM src;`,
+    case 1: return { text: `INSERT INTO t PARTITION (dt) SELECT id, s, concat('n${i}_', cast(id % 100 AS STRING)) FROM src;`,
                      after: (b) => b + SRC };
-    case 2: return { text: `INSERT OVERWRITE TABLE t PARTITION (dt) SELECT id, s, concat('d', cast(id % 40 AS STRING)) FROM src;`,
+    case 2: return { text: `INSERT OVERWRITE TABLE t PARTITION (dt) SELECT id, s, concat('d', cast(id % 100 AS STRING)) FROM src;`,
                      after: (b) => b - count(`dt LIKE 'd%'`) + SRC };
     default: return { text: `INSERT OVERWRITE TABLE t PARTITION (dt='d1') SELECT id, s FROM src;`,
                       after: (b) => b - count(`dt = 'd1'`) + SRC };
   }
 }
 
-function run(text, killAfterMs) {
+// The states of the write records now (1 PENDING, 2 COMMITTED), read from
+// the metastore as any SQLite client can.
+const recordStates = () => {
+  try {
+    return execFileSync('sqlite3', [path.join(wh, '.chive_metastore.db'),
+                                    'SELECT state FROM commits;'],
+                        { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch (e) { return ''; }
+};
+
+// Run text; kill it after killAfterMs, or (atCommit) as soon as its record
+// is seen PENDING or COMMITTED, that is during the commit's moves, its
+// metastore transaction or its clean-up.
+function run(text, killAfterMs, atCommit) {
   return new Promise((resolve) => {
     const p = spawn(chive, ['sql', '--warehouse', wh, '-e', text], { stdio: 'ignore' });
-    let killed = false;
-    const timer = killAfterMs == null ? null : setTimeout(() => {
+    let killed = false, done = false;
+    const timer = killAfterMs == null || atCommit ? null : setTimeout(() => {
       killed = p.kill('SIGKILL');
     }, killAfterMs);
+    const poll = () => {
+      if (done) return;
+      if (/[12]/.test(recordStates())) { killed = p.kill('SIGKILL'); return; }
+      setTimeout(poll, 1);
+    };
+    if (atCommit) poll();
     p.on('exit', (code, signal) => {
+      done = true;
       if (timer) clearTimeout(timer);
       resolve({ killed: killed && signal === 'SIGKILL', code });
     });
@@ -101,7 +122,9 @@ function run(text, killAfterMs) {
       const st = statement(i);
       const before = count();
       const after = st.after(before);
-      const r = await run(st.text, Math.floor(rand() * span));
+      // Half the kills anywhere in the run, half once the commit has begun.
+      const atCommit = rand() < 0.5;
+      const r = await run(st.text, Math.floor(rand() * span), atCommit);
       if (r.killed) killed++;
       else span = Math.max(20, Math.floor(span * 3 / 4));
       // The next chive process finishes or undoes it, and says which.
