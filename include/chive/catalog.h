@@ -164,6 +164,10 @@ struct chv_catalog_options {
 /* Opens (creating if needed) the warehouse folder and its metastore, with
 ** the database "default" located at the warehouse root.  warehouse_dir is a
 ** path or file:// URI; other schemes are CHV_ENOTSUP.  opts may be NULL.
+** The metastore keeps the paths inside the warehouse relative to it, and
+** every location and path it hands out is absolute, under warehouse_dir as
+** given now: a warehouse moved or copied with its metastore keeps working
+** where it is.  A metastore of an older schema is migrated on open.
 ** out: close with chv_catalog_close(). */
 CHV_API int chv_catalog_open(const char *warehouse_dir,
                              const struct chv_catalog_options *opts,

@@ -32,7 +32,7 @@ int chv_catalog_commit_register(chv_catalog *c, const char *db,
   if (rc == CHV_OK)
     rc = cat_prepare(c,
                      "INSERT INTO commits(tbl_id, pid, state, staging, "
-                     "create_time) VALUES(?1, ?2, ?3, ?4, ?5)",
+                     "create_time) VALUES(?1, ?2, ?3, rel_loc(?4), ?5)",
                      &st, err);
   if (rc == CHV_OK) {
     sqlite3_bind_int64(st, 1, tbl_id);
@@ -100,7 +100,7 @@ int chv_catalog_commit_set(chv_catalog *c, int64_t id,
     if (rc == CHV_OK)
       rc = cat_prepare(c,
                        "INSERT OR IGNORE INTO commit_files(commit_id, kind, "
-                       "path) VALUES(?1, ?2, ?3)",
+                       "path) VALUES(?1, ?2, rel_loc(?3))",
                        &ins, err);
     if (rc == CHV_OK) rc = put_files(c, ins, id, 0, new_files, nnew, err);
     if (rc == CHV_OK) rc = put_files(c, ins, id, 1, old_files, nold, err);
@@ -163,13 +163,14 @@ int chv_catalog_commit_list(chv_catalog *c, const char *db, const char *table,
   int rc = table_id(c, db, table, &tbl_id, err);
   if (rc == CHV_OK)
     rc = cat_prepare(c,
-                     "SELECT commit_id, pid, state, staging, create_time "
+                     "SELECT commit_id, pid, state, abs_loc(staging), "
+                     "create_time "
                      "FROM commits WHERE tbl_id = ?1 ORDER BY commit_id",
                      &st, err);
   if (rc == CHV_OK)
     rc = cat_prepare(c,
-                     "SELECT kind, path FROM commit_files WHERE commit_id = "
-                     "?1 ORDER BY kind, path",
+                     "SELECT kind, abs_loc(path) FROM commit_files "
+                     "WHERE commit_id = ?1 ORDER BY kind, path",
                      &fst, err);
   if (rc == CHV_OK) sqlite3_bind_int64(st, 1, tbl_id);
   int src = SQLITE_DONE;
