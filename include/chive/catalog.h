@@ -104,7 +104,8 @@ struct chv_partition {
   char **values; /* one per partition key; NULL = the default partition */
   int nvalues;
   char *name;     /* out only: escaped "k1=v1/k2=v2" */
-  char *location; /* NULL on add: the table location + "/" + name */
+  char *location; /* NULL on add: the table location + "/" + name; a
+                     relative one is under the table location, as in Hive */
   int64_t create_time; /* seconds; set by the catalog on add */
   struct chv_kv *params;
   int nparams;

@@ -105,9 +105,10 @@ static char *part_name(const struct chv_table *t, char *const *values) {
   return name;
 }
 
-/* Where partition name of t lives: the given location without its scheme,
-** else name's folder under the table's location; *out NULL (and CHV_OK)
-** when there is neither. */
+/* Where partition name of t lives: the given location without its scheme
+** (a relative one under the table's location, as Hive resolves it), else
+** name's folder under the table's location; *out NULL (and CHV_OK) when
+** there is neither. */
 static int part_location(const struct chv_table *t, const char *name,
                          const char *given, char **out,
                          struct chv_error *err) {
@@ -116,7 +117,8 @@ static int part_location(const struct chv_table *t, const char *name,
     const struct chv_fs *fs;
     const char *inner;
     CHV_RETURN_IF_ERR(chv_fs_for_path(given, &fs, &inner, err));
-    loc = chv_strdup(inner);
+    loc = inner[0] != '/' && t->location ? chv_path_join(t->location, inner)
+                                         : chv_strdup(inner);
   } else if (t->location) {
     loc = chv_path_join(t->location, name);
   } else {

@@ -322,6 +322,40 @@ static void test_migrate_v2(void) { check_migration(2); }
 static void test_migrate_v1(void) { check_migration(1); }
 
 /* A version newer than this build's is still refused, naming both. */
+/* A relative partition location is under the table's location, as Hive
+** resolves it (Hive.convertAddSpecToMetaPartition), on add and on alter. */
+static void test_relative_partition_location(void) {
+  char *wh = chv_path_join(chv_test_tmpdir(), "w");
+  struct chv_error err;
+  chv_catalog *c;
+  CHV_REQUIRE_OK(chv_catalog_open(wh, NULL, &c, &err), &err);
+  struct chv_column cols[] = {{"id", "int", NULL}};
+  struct chv_column keys[] = {{"k", "int", NULL}};
+  struct chv_table t = {.name = "t", .columns = cols, .ncols = 1,
+                        .pkeys = keys, .npkeys = 1};
+  CHV_REQUIRE_OK(chv_catalog_create_table(c, &t, 0, &err), &err);
+  char *one[] = {"1"};
+  struct chv_partition p = {.values = one, .nvalues = 1,
+                            .location = "odd/place"};
+  CHV_REQUIRE_OK(chv_catalog_add_partitions(c, NULL, "t", &p, 1, 0, &err),
+                 &err);
+  struct chv_partition g;
+  CHV_REQUIRE_OK(chv_catalog_get_partition(c, NULL, "t", one, &g, &err), &err);
+  char *want = chv_path_join(wh, "t/odd/place");
+  CHV_CHECK_STREQ(g.location, want);
+  chv_free(want);
+  chv_partition_free(&g);
+  p.location = "other";
+  CHV_REQUIRE_OK(chv_catalog_alter_partition(c, NULL, "t", &p, &err), &err);
+  CHV_REQUIRE_OK(chv_catalog_get_partition(c, NULL, "t", one, &g, &err), &err);
+  want = chv_path_join(wh, "t/other");
+  CHV_CHECK_STREQ(g.location, want);
+  chv_free(want);
+  chv_partition_free(&g);
+  chv_catalog_close(c);
+  chv_free(wh);
+}
+
 static void test_newer_version_refused(void) {
   char *wh = chv_path_join(chv_test_tmpdir(), "w");
   struct chv_error err;
@@ -336,4 +370,4 @@ static void test_newer_version_refused(void) {
 
 CHV_TEST_MAIN("catalog_locations", test_store_and_resolve,
               test_moved_warehouse, test_migrate_v2, test_migrate_v1,
-              test_newer_version_refused)
+              test_relative_partition_location, test_newer_version_refused)
