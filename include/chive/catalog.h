@@ -104,7 +104,8 @@ struct chv_partition {
   char **values; /* one per partition key; NULL = the default partition */
   int nvalues;
   char *name;     /* out only: escaped "k1=v1/k2=v2" */
-  char *location; /* NULL on add: the table location + "/" + name */
+  char *location; /* NULL on add: the table location + "/" + name; a
+                     relative one is under the table location, as in Hive */
   int64_t create_time; /* seconds; set by the catalog on add */
   struct chv_kv *params;
   int nparams;
@@ -164,6 +165,10 @@ struct chv_catalog_options {
 /* Opens (creating if needed) the warehouse folder and its metastore, with
 ** the database "default" located at the warehouse root.  warehouse_dir is a
 ** path or file:// URI; other schemes are CHV_ENOTSUP.  opts may be NULL.
+** The metastore keeps the paths inside the warehouse relative to it, and
+** every location and path it hands out is absolute, under warehouse_dir as
+** given now: a warehouse moved or copied with its metastore keeps working
+** where it is.  A metastore of an older schema is migrated on open.
 ** out: close with chv_catalog_close(). */
 CHV_API int chv_catalog_open(const char *warehouse_dir,
                              const struct chv_catalog_options *opts,

@@ -10,8 +10,9 @@
 
 #include <sqlite3.h>
 
-/* The schema version this build writes (PRAGMA user_version). */
-#define CHV_METASTORE_SCHEMA_VERSION 2
+/* The schema version this build writes (PRAGMA user_version): 3 stores
+** paths inside the warehouse relative to it (locations.c). */
+#define CHV_METASTORE_SCHEMA_VERSION 3
 
 struct chv_catalog {
   sqlite3 *db;                     /* one connection per handle */
@@ -84,5 +85,17 @@ int cat_table_load(chv_catalog *c, const char *db, const char *name,
 /* Deletes a folder after a commit; a missing folder is fine. */
 int cat_remove_data(chv_catalog *c, const char *path, const char *what,
                     struct chv_error *err);
+
+/* The stored form of an absolute path or URI: relative to root when it is
+** root itself (".") or a plain path below it, else path unchanged.  NULL
+** when out of memory; chv_free the result. */
+char *cat_loc_store(const char *root, const char *path);
+/* The absolute path of a stored one under root: absolute paths and URIs
+** unchanged, "." root, others root + "/" + stored.  NULL when out of
+** memory; chv_free the result. */
+char *cat_loc_resolve(const char *root, const char *stored);
+/* Registers rel_loc(path [, root]) and abs_loc(stored), the same
+** conversions in SQL (root defaulting to c->warehouse), on c->db. */
+int cat_loc_register(chv_catalog *c, struct chv_error *err);
 
 #endif /* CHV_CATALOG_INT_H */

@@ -32,7 +32,7 @@ int chv_catalog_commit_register(chv_catalog *c, const char *db,
   if (rc == CHV_OK)
     rc = cat_prepare(c,
                      "INSERT INTO commits(tbl_id, pid, state, staging, "
-                     "create_time) VALUES(?1, ?2, ?3, ?4, ?5)",
+                     "create_time) VALUES(?1, ?2, ?3, rel_loc(?4), ?5)",
                      &st, err);
   if (rc == CHV_OK) {
     sqlite3_bind_int64(st, 1, tbl_id);
@@ -102,7 +102,7 @@ int chv_catalog_commit_set(chv_catalog *c, int64_t id,
     if (rc == CHV_OK)
       rc = cat_prepare(c,
                        "INSERT OR IGNORE INTO commit_files(commit_id, kind, "
-                       "path) VALUES(?1, ?2, ?3)",
+                       "path) VALUES(?1, ?2, rel_loc(?3))",
                        &ins, err);
     if (rc == CHV_OK)
       rc = put_files(c, ins, id, FILE_NEW, files->new_files, files->nnew, err);
@@ -175,7 +175,7 @@ int chv_catalog_commit_list(chv_catalog *c, const char *db, const char *table,
   int rc = all ? CHV_OK : table_id(c, db, table, &tbl_id, err);
   if (rc == CHV_OK)
     rc = cat_prepare(c,
-                     "SELECT c.commit_id, c.pid, c.state, c.staging, "
+                     "SELECT c.commit_id, c.pid, c.state, abs_loc(c.staging), "
                      "c.create_time, d.name, t.name FROM commits c "
                      "JOIN tbls t ON t.tbl_id = c.tbl_id "
                      "JOIN dbs d ON d.db_id = t.db_id "
@@ -183,8 +183,8 @@ int chv_catalog_commit_list(chv_catalog *c, const char *db, const char *table,
                      &st, err);
   if (rc == CHV_OK)
     rc = cat_prepare(c,
-                     "SELECT kind, path FROM commit_files WHERE commit_id = "
-                     "?1 ORDER BY kind, path",
+                     "SELECT kind, abs_loc(path) FROM commit_files "
+                     "WHERE commit_id = ?1 ORDER BY kind, path",
                      &fst, err);
   if (rc == CHV_OK) sqlite3_bind_int64(st, 1, tbl_id);
   int src = SQLITE_DONE;

@@ -8,6 +8,11 @@
 ** BEGIN .. COMMIT (one snapshot), so readers in other processes see each
 ** change whole or not at all and never wait for the writer.
 **
+** Paths inside the warehouse are stored relative to it (locations.c), so
+** the warehouse can be moved or copied with its metastore; opening a
+** metastore of schema version 1 or 2, which kept them absolute, migrates
+** it (migrate_absolute_paths()).
+**
 ** INTERFACE
 **   chv_catalog_open(), _open_conf_dir(), _close(), _warehouse()
 **   chv_catalog_{create,drop,get,list}_database(), _alter_database_params()
@@ -351,6 +356,48 @@ static int user_version(chv_catalog *c, int *out, struct chv_error *err) {
   return CHV_OK;
 }
 
+/* Versions 1 and 2 stored absolute paths.  The root they were made under is
+** the location of database default, which the first open put at the
+** warehouse root and nothing changes: every path under it becomes relative
+** to the warehouse.  A warehouse moved or copied before this migration is
+** repaired by it too, since its paths are taken relative to the root they
+** were written under, not to where the warehouse is now.  Runs inside the
+** transaction of create_schema(). */
+static int migrate_absolute_paths(chv_catalog *c, struct chv_error *err) {
+  static const char *const updates[] = {
+      "UPDATE dbs SET location = rel_loc(location, ?1)",
+      "UPDATE tbls SET location = rel_loc(location, ?1) "
+      "WHERE location IS NOT NULL",
+      "UPDATE parts SET location = rel_loc(location, ?1) "
+      "WHERE location IS NOT NULL",
+      "UPDATE commits SET staging = rel_loc(staging, ?1)",
+      "UPDATE commit_files SET path = rel_loc(path, ?1)"};
+  sqlite3_stmt *st;
+  CHV_RETURN_IF_ERR(cat_prepare(
+      c, "SELECT location FROM dbs WHERE name = 'default'", &st, err));
+  int src = sqlite3_step(st), rc = CHV_OK;
+  bool oom = false;
+  char *root = src == SQLITE_ROW ? cat_col_dup(st, 0, &oom) : NULL;
+  if (oom)
+    rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+  else if (src != SQLITE_ROW && src != SQLITE_DONE)
+    rc = cat_sqlerr(c, src, err, "reading the location of database default");
+  sqlite3_finalize(st);
+  /* without a usable record, the root is where the warehouse is now */
+  const char *from = root && root[0] == '/' ? root : c->warehouse;
+  for (size_t i = 0; i < CHV_ARRAY_SIZE(updates) && rc == CHV_OK; i++) {
+    if ((rc = cat_prepare(c, updates[i], &st, err)) != CHV_OK) break;
+    sqlite3_bind_text(st, 1, from, -1, SQLITE_STATIC);
+    src = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (src != SQLITE_DONE)
+      rc = cat_sqlerr(c, src, err, "making the paths under %s relative",
+                      from);
+  }
+  chv_free(root);
+  return rc;
+}
+
 static int create_schema(chv_catalog *c, struct chv_error *err) {
   int v;
   CHV_RETURN_IF_ERR(user_version(c, &v, err));
@@ -363,19 +410,14 @@ static int create_schema(chv_catalog *c, struct chv_error *err) {
   CHV_RETURN_IF_ERR(cat_begin_write(c, err));
   int rc = user_version(c, &v, err); /* another process may have won */
   if (rc == CHV_OK && v == CHV_METASTORE_SCHEMA_VERSION) {
-    /* another process created it meanwhile */
-  } else if (rc == CHV_OK && v != 0) {
-    rc = chv_error_set(err, CHV_ENOTSUP,
-                       "metastore %s has schema version %d, which this build "
-                       "cannot upgrade",
-                       c->path, v);
-  } else if (rc == CHV_OK) {
+    /* another process created or upgraded it meanwhile */
+  } else if (rc == CHV_OK && v == 0) {
     rc = cat_exec(c, schema_sql, err);
     sqlite3_stmt *st = NULL;
     if (rc == CHV_OK)
       rc = cat_prepare(c,
                        "INSERT INTO dbs(name, location, description, "
-                       "create_time) VALUES('default', ?1, "
+                       "create_time) VALUES('default', rel_loc(?1), "
                        "'Default Hive database', ?2)",
                        &st, err);
     if (rc == CHV_OK) {
@@ -387,8 +429,17 @@ static int create_schema(chv_catalog *c, struct chv_error *err) {
     }
     sqlite3_finalize(st);
     if (rc == CHV_OK) rc = cat_exec(c, schema_v2_sql, err);
-    if (rc == CHV_OK) rc = cat_exec(c, "PRAGMA user_version = 2", err);
+  } else if (rc == CHV_OK && (v == 1 || v == 2)) {
+    if (v == 1) rc = cat_exec(c, schema_v2_sql, err);
+    if (rc == CHV_OK) rc = migrate_absolute_paths(c, err);
+  } else if (rc == CHV_OK) {
+    rc = chv_error_set(err, CHV_ENOTSUP,
+                       "metastore %s has schema version %d, which this build "
+                       "cannot upgrade",
+                       c->path, v);
   }
+  if (rc == CHV_OK && v != CHV_METASTORE_SCHEMA_VERSION)
+    rc = cat_exec(c, "PRAGMA user_version = 3", err);
   if (rc) {
     cat_rollback(c);
     return rc;
@@ -466,6 +517,7 @@ int chv_catalog_open(const char *warehouse_dir,
   }
   sqlite3_extended_result_codes(c->db, 1);
   sqlite3_busy_timeout(c->db, c->opts.busy_timeout_ms);
+  if ((rc = cat_loc_register(c, err)) != CHV_OK) goto out_close;
   if ((rc = set_wal(c, err)) != CHV_OK) goto out_close;
   rc = cat_exec(c, c->opts.relaxed_durability ? "PRAGMA synchronous = NORMAL"
                                               : "PRAGMA synchronous = FULL",
@@ -623,7 +675,8 @@ static int db_lookup(chv_catalog *c, const char *name, int64_t *id,
                      char **location, struct chv_error *err) {
   sqlite3_stmt *st;
   CHV_RETURN_IF_ERR(cat_prepare(
-      c, "SELECT db_id, location FROM dbs WHERE name = ?1", &st, err));
+      c, "SELECT db_id, abs_loc(location) FROM dbs WHERE name = ?1", &st,
+      err));
   sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
   int src = sqlite3_step(st), rc = CHV_OK;
   if (src == SQLITE_ROW) {
@@ -661,7 +714,8 @@ int chv_catalog_create_database(chv_catalog *c, const struct chv_database *d,
   sqlite3_stmt *st;
   rc = cat_prepare(c,
                    "INSERT INTO dbs(name, location, description, create_time)"
-                   " VALUES(?1, ?2, ?3, ?4) ON CONFLICT(name) DO NOTHING",
+                   " VALUES(?1, rel_loc(?2), ?3, ?4)"
+                   " ON CONFLICT(name) DO NOTHING",
                    &st, err);
   if (rc) goto out_rollback;
   sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
@@ -707,8 +761,8 @@ int chv_catalog_get_database(chv_catalog *c, const char *name,
   int rc = cat_begin_read(c, err);
   if (rc) goto out_free;
   sqlite3_stmt *st;
-  rc = cat_prepare(c, "SELECT db_id, name, location, description FROM dbs "
-                   "WHERE name = ?1", &st, err);
+  rc = cat_prepare(c, "SELECT db_id, name, abs_loc(location), description "
+                   "FROM dbs WHERE name = ?1", &st, err);
   if (rc) goto out_end;
   sqlite3_bind_text(st, 1, low, -1, SQLITE_STATIC);
   int src = sqlite3_step(st);
@@ -769,7 +823,7 @@ int chv_catalog_alter_database_params(chv_catalog *c, const char *name,
 static int managed_locations(chv_catalog *c, int64_t db_id, char ***locs,
                              int *n, struct chv_error *err) {
   return list_names(c,
-                    "SELECT location FROM tbls WHERE db_id = ?1 AND "
+                    "SELECT abs_loc(location) FROM tbls WHERE db_id = ?1 AND "
                     "table_type = 'MANAGED_TABLE' AND location IS NOT NULL "
                     "ORDER BY name",
                     db_id, NULL, locs, n, err);
@@ -902,7 +956,7 @@ int cat_table_load(chv_catalog *c, const char *db, const char *name,
   sqlite3_stmt *st;
   CHV_RETURN_IF_ERR(cat_prepare(
       c,
-      "SELECT t.tbl_id, t.table_type, t.location, t.input_format, "
+      "SELECT t.tbl_id, t.table_type, abs_loc(t.location), t.input_format, "
       "t.output_format, t.serde_lib, t.view_original_text, "
       "t.view_expanded_text, t.create_time, d.db_id "
       "FROM dbs d LEFT JOIN tbls t ON t.db_id = d.db_id AND t.name = ?2 "
@@ -1033,7 +1087,8 @@ static int write_table_row(chv_catalog *c, int64_t tbl_id,
   sqlite3_stmt *st;
   CHV_RETURN_IF_ERR(cat_prepare(
       c,
-      "UPDATE tbls SET table_type = ?2, location = ?3, input_format = ?4, "
+      "UPDATE tbls SET table_type = ?2, location = rel_loc(?3), "
+      "input_format = ?4, "
       "output_format = ?5, serde_lib = ?6, view_original_text = ?7, "
       "view_expanded_text = ?8 WHERE tbl_id = ?1",
       &st, err));
@@ -1382,8 +1437,9 @@ int chv_catalog_set_partition_stats(chv_catalog *c, const char *db,
   return chv_catalog_alter_partition_params(c, db, table, values, kv, 4, err);
 }
 
-/* Runs an UPDATE moving locations of table id from ?2 to ?3 (length() and
-** substr() both count characters, so UTF-8 paths work). */
+/* Runs an UPDATE moving locations of table id from ?2 to ?3, absolute
+** paths (length() and substr() both count characters, so UTF-8 paths
+** work). */
 static int move_prefix(chv_catalog *c, const char *sql, int64_t id,
                        const char *from, const char *to,
                        struct chv_error *err) {
@@ -1448,8 +1504,9 @@ int chv_catalog_rename_table(chv_catalog *c, const char *db, const char *name,
   if (t.type == CHV_MANAGED_TABLE && t.location &&
       strcmp(t.location, oldloc_default) == 0 &&
       strcmp(oldloc_default, newloc) != 0) {
-    rc = move_prefix(c, "UPDATE tbls SET location = ?3 WHERE tbl_id = ?1 "
-                     "AND location = ?2", id, t.location, newloc, err);
+    rc = move_prefix(c, "UPDATE tbls SET location = rel_loc(?3) "
+                     "WHERE tbl_id = ?1 AND abs_loc(location) = ?2", id,
+                     t.location, newloc, err);
     if (rc == CHV_OK) {
       char *from = chv_asprintf("%s/", t.location);
       char *to = chv_asprintf("%s/", newloc);
@@ -1457,9 +1514,10 @@ int chv_catalog_rename_table(chv_catalog *c, const char *db, const char *name,
         rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
       else
         rc = move_prefix(c,
-                         "UPDATE parts SET location = ?3 || substr(location, "
-                         "length(?2) + 1) WHERE tbl_id = ?1 AND "
-                         "substr(location, 1, length(?2)) = ?2",
+                         "UPDATE parts SET location = rel_loc(?3 || "
+                         "substr(abs_loc(location), length(?2) + 1)) "
+                         "WHERE tbl_id = ?1 AND "
+                         "substr(abs_loc(location), 1, length(?2)) = ?2",
                          id, from, to, err);
       chv_free(from);
       chv_free(to);

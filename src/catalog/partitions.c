@@ -105,9 +105,10 @@ static char *part_name(const struct chv_table *t, char *const *values) {
   return name;
 }
 
-/* Where partition name of t lives: the given location without its scheme,
-** else name's folder under the table's location; *out NULL (and CHV_OK)
-** when there is neither. */
+/* Where partition name of t lives: the given location without its scheme
+** (a relative one under the table's location, as Hive resolves it), else
+** name's folder under the table's location; *out NULL (and CHV_OK) when
+** there is neither. */
 static int part_location(const struct chv_table *t, const char *name,
                          const char *given, char **out,
                          struct chv_error *err) {
@@ -116,7 +117,8 @@ static int part_location(const struct chv_table *t, const char *name,
     const struct chv_fs *fs;
     const char *inner;
     CHV_RETURN_IF_ERR(chv_fs_for_path(given, &fs, &inner, err));
-    loc = chv_strdup(inner);
+    loc = inner[0] != '/' && t->location ? chv_path_join(t->location, inner)
+                                         : chv_strdup(inner);
   } else if (t->location) {
     loc = chv_path_join(t->location, name);
   } else {
@@ -253,8 +255,8 @@ int chv_catalog_add_partitions(chv_catalog *c, const char *db,
   sqlite3_stmt *ins = NULL, *val = NULL;
   rc = cat_prepare(c,
                    "INSERT INTO parts(tbl_id, name, location, create_time) "
-                   "VALUES(?1, ?2, ?3, ?4) ON CONFLICT(tbl_id, name) "
-                   "DO NOTHING",
+                   "VALUES(?1, ?2, rel_loc(?3), ?4) "
+                   "ON CONFLICT(tbl_id, name) DO NOTHING",
                    &ins, err);
   if (rc == CHV_OK)
     rc = cat_prepare(c,
@@ -351,7 +353,7 @@ static int part_lookup(chv_catalog *c, int64_t tbl_id, const char *name,
                        char **location, struct chv_error *err) {
   sqlite3_stmt *st;
   CHV_RETURN_IF_ERR(cat_prepare(c,
-                                "SELECT part_id, location FROM parts "
+                                "SELECT part_id, abs_loc(location) FROM parts "
                                 "WHERE tbl_id = ?1 AND name = ?2",
                                 &st, err));
   sqlite3_bind_int64(st, 1, tbl_id);
@@ -431,7 +433,8 @@ int chv_catalog_drop_partitions(chv_catalog *c, const char *db,
 /* ---- reading ------------------------------------------------------------ */
 
 static const char part_cols[] =
-    "SELECT p.part_id, p.name, p.location, p.create_time FROM parts p ";
+    "SELECT p.part_id, p.name, abs_loc(p.location), p.create_time "
+    "FROM parts p ";
 
 int chv_catalog_get_partition(chv_catalog *c, const char *db,
                               const char *table, char *const *values,
@@ -446,8 +449,9 @@ int chv_catalog_get_partition(chv_catalog *c, const char *db,
   if (name == NULL) rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
   if (rc == CHV_OK)
     rc = cat_prepare(c,
-                     "SELECT p.part_id, p.name, p.location, p.create_time "
-                     "FROM parts p WHERE p.tbl_id = ?1 AND p.name = ?2",
+                     "SELECT p.part_id, p.name, abs_loc(p.location), "
+                     "p.create_time FROM parts p "
+                     "WHERE p.tbl_id = ?1 AND p.name = ?2",
                      &st, err);
   struct chv_partition *v = NULL;
   int n = 0;
@@ -489,8 +493,9 @@ int chv_catalog_get_partitions_by_names(chv_catalog *c, const char *db,
   if (all == NULL) rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
   if (rc == CHV_OK)
     rc = cat_prepare(c,
-                     "SELECT p.part_id, p.name, p.location, p.create_time "
-                     "FROM parts p WHERE p.tbl_id = ?1 AND p.name = ?2",
+                     "SELECT p.part_id, p.name, abs_loc(p.location), "
+                     "p.create_time FROM parts p "
+                     "WHERE p.tbl_id = ?1 AND p.name = ?2",
                      &st, err);
   for (int i = 0; i < nnames && rc == CHV_OK; i++) {
     sqlite3_reset(st);
@@ -836,7 +841,7 @@ int chv_catalog_alter_partition(chv_catalog *c, const char *db,
   if (rc == CHV_OK) rc = part_lookup(c, tbl_id, name, &t, &part_id, NULL, err);
   if (rc == CHV_OK) rc = part_location(&t, name, p->location, &loc, err);
   static const char *const sqls[] = {
-      "UPDATE parts SET location = ?2 WHERE part_id = ?1",
+      "UPDATE parts SET location = rel_loc(?2) WHERE part_id = ?1",
       "DELETE FROM part_params WHERE part_id = ?1"};
   for (size_t i = 0; i < CHV_ARRAY_SIZE(sqls) && rc == CHV_OK; i++) {
     sqlite3_stmt *st;

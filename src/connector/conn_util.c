@@ -71,6 +71,24 @@ int conn_uuid(char out[37], struct chv_error *err) {
   return CHV_OK;
 }
 
+/* CHV_ENOENT naming the folder when t's location does not exist: a table
+** whose folder is gone (a warehouse moved without its data, a folder
+** deleted by hand) is an error, not an empty table. */
+static int table_folder_exists(const struct chv_table *t,
+                               struct chv_error *err) {
+  const struct chv_fs *fs;
+  const char *dir;
+  CHV_RETURN_IF_ERR(chv_fs_for_path(t->location, &fs, &dir, err));
+  struct chv_stat st;
+  int rc = chv_fs_stat(fs, dir, &st, err);
+  if (rc == CHV_ENOENT)
+    return chv_error_set(err, CHV_ENOENT,
+                         "table %s.%s: its location %s does not exist", t->db,
+                         t->name, t->location);
+  if (rc != CHV_OK) chv_error_wrap(err, "table %s.%s", t->db, t->name);
+  return rc;
+}
+
 int conn_scan_partitions(chv_catalog *cat, const struct chv_table *t,
                          const struct chv_part_filter *filter,
                          struct chv_partition **parts, int *nparts,
@@ -78,6 +96,8 @@ int conn_scan_partitions(chv_catalog *cat, const struct chv_table *t,
   *parts = NULL;
   *nparts = 0;
   *total = 1;
+  /* Partitions without a folder of their own still read as empty. */
+  if (t->location) CHV_RETURN_IF_ERR(table_folder_exists(t, err));
   if (t->npkeys > 0) {
     CHV_RETURN_IF_ERR(chv_catalog_count_partitions(cat, t->db, t->name, NULL,
                                                    total, err));

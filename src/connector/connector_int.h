@@ -18,7 +18,8 @@ int conn_table_schema(const struct chv_table *t, bool with_pkeys,
 
 /* The partitions a scan of t reads: those the filter keeps (pruned inside
 ** the metastore), or for an unpartitioned table one without values at the
-** table's location; *total: all of them.  *parts: chv_partitions_free(). */
+** table's location; *total: all of them.  CHV_ENOENT naming the folder when
+** the table's location does not exist.  *parts: chv_partitions_free(). */
 int conn_scan_partitions(chv_catalog *cat, const struct chv_table *t,
                          const struct chv_part_filter *filter,
                          struct chv_partition **parts, int *nparts,
