@@ -125,8 +125,9 @@ static void build(chv_catalog *c, const char *outside) {
   CHV_REQUIRE_OK(chv_catalog_commit_register(c, "db", "t", 4242, staging, &id,
                                              &err),
                  &err);
-  CHV_REQUIRE_OK(chv_catalog_commit_set(c, id, CHV_COMMIT_PENDING, true, &nf,
-                                        1, of, 1, &err),
+  struct chv_commit_files files = {&nf, 1, of, 1, NULL, 0};
+  CHV_REQUIRE_OK(chv_catalog_commit_set(c, id, CHV_COMMIT_PENDING, &files,
+                                        &err),
                  &err);
   chv_free(staging);
   chv_free(nf);
@@ -300,8 +301,9 @@ static void check_migration(int version) {
     CHV_REQUIRE_OK(chv_catalog_commit_register(c, "db", "t", 4242, staging,
                                                &id, &err),
                    &err);
-    CHV_REQUIRE_OK(chv_catalog_commit_set(c, id, CHV_COMMIT_PENDING, true,
-                                          &nf, 1, of, 1, &err),
+    struct chv_commit_files files = {&nf, 1, of, 1, NULL, 0};
+    CHV_REQUIRE_OK(chv_catalog_commit_set(c, id, CHV_COMMIT_PENDING, &files,
+                                          &err),
                    &err);
     chv_free(staging);
     chv_free(nf);
