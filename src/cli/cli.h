@@ -15,4 +15,8 @@ int cli_sql(int argc, char **argv);
 int cli_splits(int argc, char **argv);
 int cli_read_split(int argc, char **argv);
 
+/* The warning handler of the commands' configurations
+** (chv_config_set_warning_handler()): "chive: warning: <msg>" on stderr. */
+void cli_warn(void *ctx, const char *msg);
+
 #endif

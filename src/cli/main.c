@@ -19,6 +19,12 @@ static const struct {
     {"read-split", cli_read_split, "print the rows of serialized splits"},
 };
 
+void cli_warn(void *ctx, const char *msg) {
+  (void)ctx;
+  fflush(stdout); /* after the results printed so far */
+  fprintf(stderr, "chive: warning: %s\n", msg);
+}
+
 static void usage(FILE *out) {
   fprintf(out, "usage: chive <command> [args]\n\ncommands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
