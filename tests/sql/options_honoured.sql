@@ -50,3 +50,53 @@ SET 'table.exec.hive.fallback-mapred-writer' = 'false';
 CREATE TABLE mr (a INT) STORED AS PARQUET TBLPROPERTIES ('table.exec.hive.fallback-mapred-writer' = 'true');
 INSERT INTO mr VALUES (1);
 SELECT * FROM mr;
+-- run
+-- ACID tables are refused, as Flink's connector refuses them.
+CREATE TABLE acid (a INT) STORED AS ORC TBLPROPERTIES ('transactional' = 'true');
+-- run
+CREATE TABLE acid (a INT) TBLPROPERTIES ('TRANSACTIONAL' = 'TRUE');
+-- run
+CREATE TABLE acid (a INT) TBLPROPERTIES ('transactional' = 'false');
+ALTER TABLE acid SET TBLPROPERTIES ('transactional' = 'true');
+-- run
+-- statistic-auto-gather.enable false: no numRows for partitions either,
+-- so the row count comes from the footers.
+SET 'table.exec.hive.sink.statistic-auto-gather.enable' = 'false';
+CREATE TABLE ng (id INT) PARTITIONED BY (dt STRING) STORED AS PARQUET;
+INSERT INTO ng VALUES (1, 'a'), (2, 'a'), (3, 'b');
+EXPLAIN SELECT id FROM ng;
+-- run
+-- read-partition-with-subdirectory: a nested folder is read by default;
+-- with false the read fails naming it, in chive sql and chive splits.
+CREATE TABLE sub (id INT) PARTITIONED BY (dt STRING);
+INSERT INTO sub VALUES (1, 'a');
+-- sh: mkdir "$WH"/sub/dt=a/nested && printf '2\n' > "$WH"/sub/dt=a/nested/f
+SELECT * FROM sub ORDER BY id;
+-- run
+SET 'table.exec.hive.read-partition-with-subdirectory.enabled' = 'false';
+SELECT * FROM sub;
+-- sh: printf 'table.exec.hive.read-partition-with-subdirectory.enabled: false\n' > sub.yaml && "$CHIVE" splits --warehouse "$WH" --conf sub.yaml sub > /dev/null; echo "[exit $?]"
+-- sh: "$CHIVE" splits --warehouse "$WH" sub | grep -c nested
+ALTER TABLE sub SET TBLPROPERTIES ('table.exec.hive.read-partition-with-subdirectory.enabled' = 'false');
+SELECT COUNT(*) FROM sub;
+-- sh: "$CHIVE" splits --warehouse "$WH" sub > /dev/null; echo "[exit $?]"
+-- hive.exec.default.partition.name: the folder of NULL and empty dynamic
+-- values, read back as NULL (as the name itself on a string key, as Flink
+-- reads it).
+SET 'hive.exec.default.partition.name' = 'no_value';
+CREATE TABLE dp (id INT) PARTITIONED BY (k STRING, n INT);
+INSERT INTO dp VALUES (1, NULL, NULL), (2, '', 5), (3, 'a', 1);
+SHOW PARTITIONS dp;
+SELECT id, k, n, n IS NULL AS n_null FROM dp ORDER BY id;
+-- sh: cd "$WH"/dp && ls -d */*
+-- run
+-- Without it, Hive's own name, which the catalog keeps as NULL.
+INSERT INTO dp VALUES (4, NULL, NULL);
+SHOW PARTITIONS dp;
+SELECT id, k, n FROM dp WHERE id = 4;
+-- run
+-- A table property names it for that table.
+CREATE TABLE dpt (id INT) PARTITIONED BY (d DATE) TBLPROPERTIES ('hive.exec.default.partition.name' = 'none');
+INSERT INTO dpt VALUES (1, NULL), (2, DATE '2024-01-02');
+SHOW PARTITIONS dpt;
+SELECT id, d FROM dpt ORDER BY id;
