@@ -1268,6 +1268,15 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
 
 int sql_exec_stmt(struct sql_session *s, const struct chv_sql_stmt *st,
                   struct chv_sql_pos *pos, struct chv_error *err) {
+  /* Hints change what a statement does; until they are applied, one is
+  ** refused wherever it stands rather than dropped. */
+  if (st->first_hint.line) {
+    *pos = st->first_hint;
+    return sql_err(err, CHV_ENOTSUP,
+                   "hints (/*+ ... */) are not supported yet, and this one "
+                   "would be ignored; remove it, or write a plain comment "
+                   "/* ... */");
+  }
   chv_arena *a;
   if (chv_arena_open(0, &a) != CHV_OK)
     return sql_err(err, CHV_ENOMEM, "out of memory");

@@ -100,3 +100,17 @@ CREATE TABLE dpt (id INT) PARTITIONED BY (d DATE) TBLPROPERTIES ('hive.exec.defa
 INSERT INTO dpt VALUES (1, NULL), (2, DATE '2024-01-02');
 SHOW PARTITIONS dpt;
 SELECT id, d FROM dpt ORDER BY id;
+-- run
+-- Hints are refused wherever they stand, valid or not, until the engine
+-- applies them; a plain comment is still a comment.
+CREATE TABLE h (a INT);
+INSERT INTO h VALUES (1);
+SELECT * FROM h /*+ OPTIONS('streaming-source.enable'='true') */;
+-- run
+SELECT * FROM h WHERE a = 1 /*+ OPTIONS('x'='y') */
+-- run
+SELECT /*+ not even a hint */ a FROM h;
+-- run
+INSERT INTO h /*+ OPTIONS('sink.parallelism'='2') */ VALUES (2);
+-- run
+SELECT /* plain */ COUNT(*) FROM h /* trailing */;
