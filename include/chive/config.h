@@ -146,6 +146,12 @@ enum {
   CHV_OPTF_KEY_ICASE = 1u << 2,
   /* A STRING option that must not be empty. */
   CHV_OPTF_NONEMPTY = 1u << 3,
+  /* A STRING option naming one file inside a folder: no '/' or '\\', and
+  ** neither '.' nor '..'. */
+  CHV_OPTF_FILE_NAME = 1u << 4,
+  /* The aliases are another spelling the option's owner still writes (Hive's
+  ** 'colelction.delim'), not deprecated keys: using one is no warning. */
+  CHV_OPTF_ALIAS_QUIET = 1u << 5,
 };
 
 /* One registered option.  All pointers are static strings. */
@@ -169,6 +175,15 @@ struct chv_option {
   unsigned scope;             /* CHV_SCOPE_* bits */
   enum chv_opt_source source; /* upstream declaration */
   unsigned flags;             /* CHV_OPTF_* */
+  /* A value chive cannot honour yet and refuses with CHV_ENOTSUP: for a BOOL
+  ** 'true', for a STRING or LIST any non-blank value; refused says why,
+  ** following "<key>=<value> " in the message.  NULL: none. */
+  const char *refused;
+  /* A value chive accepts but does not honour as Flink would: when a value
+  ** equal to warn_value is set, the warning text is given (see
+  ** chv_option_warning()).  NULL: none. */
+  const char *warn_value;
+  const char *warning;
 };
 
 /* Number of registered options and the i-th one (i < count). */
@@ -181,6 +196,24 @@ CHV_API const struct chv_option *chv_option_find(const char *key);
 /* The registered key or alias closest to key by edit distance, or NULL when
 ** nothing is close enough to be a likely misspelling.  Borrowed static. */
 CHV_API const char *chv_option_suggest(const char *key);
+
+/* Check that key = value may be stored anywhere (a session SET, a
+** configuration file line, a table property): a registered key (or alias)
+** must parse (chv_option_parse()); an unknown key in a family the registry
+** owns (chv_option_is_reserved_key()) is refused with CHV_ENOENT, naming the
+** key and the closest registered one; other unknown keys are accepted.
+** value NULL is the empty string. */
+CHV_API int chv_option_check(const char *key, const char *value,
+                             struct chv_error *err);
+
+/* Whether key = value deserves a warning although it is accepted: a
+** deprecated key (the alias of a current one), or a value chive takes but
+** does not honour as Flink would (the option's warn_value).  Writes the
+** sentence into buf (size n, NUL-terminated, truncated) and returns true;
+** false when there is nothing to say (buf untouched).  A value that does not
+** parse gets no warning. */
+CHV_API bool chv_option_warning(const char *key, const char *value, char *buf,
+                                size_t n);
 
 /* True when key belongs to a key family the registry owns (for example
 ** "table.exec.hive." or "streaming-source."), so an unknown key there is a
@@ -266,15 +299,35 @@ CHV_API int chv_config_open(chv_config **out, struct chv_error *err);
 /* Release everything; NULL is a no-op. */
 CHV_API void chv_config_close(chv_config *cfg);
 
-/* Set key to value in a layer (both copied).  A registered key (or alias) is
-** validated first.  An unknown key is kept as is in the table layer (Hive
-** keeps arbitrary table parameters) and in the other layers too unless it
-** lies in a family the registry owns, where it is an error naming the key
-** and the closest registered key.  Errors: CHV_EINVAL, CHV_ERANGE,
-** CHV_ENOENT (unknown key), CHV_ENOMEM; on error the layer is unchanged. */
+/* Set key to value in a layer (both copied), checked first by
+** chv_option_check(): a registered key (or alias) must parse, an unknown key
+** is kept as is (Hive keeps arbitrary table parameters, other Flink
+** components have options of their own) unless it lies in a family the
+** registry owns, where it is an error naming the key and the closest
+** registered key.  The value's warning, if any, goes to the warning handler.
+** Errors: CHV_EINVAL, CHV_ERANGE, CHV_ENOTSUP (a value chive cannot honour
+** yet), CHV_ENOENT (unknown key), CHV_ENOMEM; on error the layer is
+** unchanged. */
 CHV_API int chv_config_set(chv_config *cfg, enum chv_config_layer layer,
                            const char *key, const char *value,
                            struct chv_error *err);
+
+/* Receives the warnings of a configuration, one sentence each (borrowed for
+** the call). */
+typedef void chv_config_warn_fn(void *ctx, const char *msg);
+
+/* Where the warnings of cfg go: chv_config_set(), chv_config_load_file()
+** and chv_config_warn() send the chv_option_warning() of each value they
+** accept, each option's warning once per configuration.  fn NULL: none are
+** sent (the default). */
+CHV_API void chv_config_set_warning_handler(chv_config *cfg,
+                                            chv_config_warn_fn *fn, void *ctx);
+
+/* Send the warning about key = value, if any and not sent before, to cfg's
+** handler: for values stored elsewhere, such as table properties.  where
+** (NULL: nothing) prefixes the message as "<where>: ". */
+CHV_API void chv_config_warn(chv_config *cfg, const char *key,
+                             const char *value, const char *where);
 
 /* Remove key (exactly as set) from a layer; CHV_ENOENT if absent. */
 CHV_API int chv_config_unset(chv_config *cfg, enum chv_config_layer layer,

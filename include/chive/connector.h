@@ -219,6 +219,11 @@ struct chv_scan_options {
   ** NULL: each file opened after an update skips what the bound rules out,
   ** as it would for one more predicate.  Borrowed. */
   struct chv_scan_bound *bound;
+  /* Session and file options (table.exec.hive.read-partition-with-
+  ** subdirectory.enabled, hive.exec.default.partition.name) under the
+  ** table's properties, or NULL: the table's properties and the defaults.
+  ** Borrowed. */
+  const chv_config *cfg;
 };
 
 /* A comparison of one column with a value that changes while a scan runs:

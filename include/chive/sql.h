@@ -432,6 +432,10 @@ struct chv_sql_stmt {
   enum chv_sql_stmt_kind kind;
   struct chv_sql_pos pos;
   enum chv_sql_dialect dialect; /* in force when it was parsed */
+  /* Where the statement's first /\*+ ... *\/ hint opens, wherever it
+  ** stands (also where no hint belongs, where it is not parsed); line 0:
+  ** the statement has none. */
+  struct chv_sql_pos first_hint;
   struct chv_sql_name name;
   bool if_exists;     /* DROP ... IF EXISTS, ALTER ... DROP IF EXISTS */
   bool if_not_exists; /* CREATE DATABASE / ADD IF NOT EXISTS */
@@ -494,7 +498,8 @@ CHV_API int chv_sql_parse_ex(const char *sql, size_t len,
 /* One statement of a script as chv_sql_split() found it. */
 struct chv_sql_piece {
   const char *text; /* points into the caller's sql; not NUL-terminated */
-  size_t len;       /* up to (not including) the ';', trailing space cut */
+  size_t len;       /* up to (not including) the ';', trailing space and
+                       comments cut, except a /\*+ hint *\/ */
   struct chv_sql_pos pos; /* first character that is not space/comment */
   bool terminated;  /* ended by ';' (false for the last, unfinished one) */
 };

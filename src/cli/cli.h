@@ -29,4 +29,8 @@ int cli_warehouse_recover(chv_catalog *cat, struct chv_error *err);
 ** folder above it that holds an embedded metastore. */
 int cli_recover_around(const char *path, struct chv_error *err);
 
+/* The warning handler of the commands' configurations
+** (chv_config_set_warning_handler()): "chive: warning: <msg>" on stderr. */
+void cli_warn(void *ctx, const char *msg);
+
 #endif

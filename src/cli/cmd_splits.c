@@ -152,6 +152,7 @@ int cli_splits(int argc, char **argv) {
   chv_buf_init(&b64);
   chv_buf_init(&bytes);
   int rc = chv_config_open(&cfg, &err);
+  if (rc == CHV_OK) chv_config_set_warning_handler(cfg, cli_warn, NULL);
   if (rc == CHV_OK && conf) rc = chv_config_load_file(cfg, conf, &err);
   if (rc == CHV_OK) rc = cli_warehouse_open(wh, &cat, &err);
   if (rc == CHV_OK) rc = chv_catalog_get_table(cat, db, table, &t, &err);

@@ -238,6 +238,7 @@ int cli_sql(int argc, char **argv) {
     fprintf(stderr, "chive sql: %s\n", err.msg);
     return 1;
   }
+  chv_config_set_warning_handler(s.cfg, cli_warn, NULL);
   if (conf && chv_config_load_file(s.cfg, conf, &err) != CHV_OK) {
     fprintf(stderr, "chive sql: %s\n", err.msg);
     goto out;

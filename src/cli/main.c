@@ -20,6 +20,12 @@ static const struct {
     {"recover", cli_recover, "finish or undo the writes killed in a warehouse"},
 };
 
+void cli_warn(void *ctx, const char *msg) {
+  (void)ctx;
+  fflush(stdout); /* after the results printed so far */
+  fprintf(stderr, "chive: warning: %s\n", msg);
+}
+
 static void usage(FILE *out) {
   fprintf(out, "usage: chive <command> [args]\n\ncommands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -1454,6 +1454,7 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   }
   struct chv_scan_options so;
   chv_scan_options_init(&so);
+  so.cfg = s->cfg;
   so.filter = filter;
   so.columns = b.cols;
   so.ncolumns = b.ncols;
@@ -2130,6 +2131,7 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
   struct chv_scan_hook hook = {&stage, agg_stage_batch, agg_stage_done};
   struct chv_scan_options so;
   chv_scan_options_init(&so);
+  so.cfg = s->cfg;
   so.hook = &hook;
   so.filter = filter;
   static const char *const no_columns[1] = {NULL};
@@ -2467,6 +2469,7 @@ static int run_select(struct sql_session *s, const struct chv_sql_query *q,
   }
   struct chv_scan_options so;
   chv_scan_options_init(&so);
+  so.cfg = s->cfg;
   so.filter = filter;
   so.columns = all ? NULL : scols;
   so.ncolumns = all ? 0 : nscols;

@@ -381,12 +381,17 @@ static int map_type(const char *col, const char *text, char **out,
 
 /* ---- properties ------------------------------------------------------------ */
 
-/* Validates a table property that is a registered option. */
-static int check_prop(const char *key, const char *value,
-                      struct chv_error *err) {
+/* Validates a property.  A registered option must parse; in a table's
+** properties (table) a key in a family the registry owns must be an option
+** too (chv_option_check()), and the value's warning goes to the session. */
+static int check_prop(struct sql_session *s, bool table, const char *key,
+                      const char *value, struct chv_error *err) {
   const struct chv_option *opt = chv_option_find(key);
   int rc = CHV_OK;
-  if (opt) {
+  if (table) {
+    rc = chv_option_check(key, value ? value : "", err);
+    if (rc == CHV_OK) chv_config_warn(s->cfg, key, value ? value : "", NULL);
+  } else if (opt) {
     struct chv_opt_value v;
     chv_opt_value_init(&v);
     rc = chv_option_parse(opt, value ? value : "", &v, err);
@@ -408,8 +413,10 @@ static int check_prop(const char *key, const char *value,
   return rc;
 }
 
-/* props as chv_kv in arena a (strings borrowed), validated. */
-static int props_kv(const struct chv_sql_props *p, chv_arena *a,
+/* props as chv_kv in arena a (strings borrowed), validated (table: as a
+** table's properties). */
+static int props_kv(struct sql_session *s, bool table,
+                    const struct chv_sql_props *p, chv_arena *a,
                     struct chv_kv **out, int *n, const char *skip,
                     struct chv_sql_pos *pos, struct chv_error *err) {
   struct chv_kv *kv = chv_arena_alloc(a, sizeof *kv * (p->n + 1));
@@ -418,7 +425,7 @@ static int props_kv(const struct chv_sql_props *p, chv_arena *a,
   for (size_t i = 0; i < p->n; i++) {
     if (skip && !strcasecmp(p->items[i].key, skip)) continue;
     *pos = p->items[i].pos;
-    int rc = check_prop(p->items[i].key, p->items[i].value, err);
+    int rc = check_prop(s, table, p->items[i].key, p->items[i].value, err);
     if (rc != CHV_OK) return rc;
     kv[k].key = (char *)p->items[i].key;
     kv[k].value = (char *)(p->items[i].value ? p->items[i].value : "");
@@ -575,7 +582,7 @@ static int create_like(struct sql_session *s, const struct chv_sql_stmt *st,
     rc = sql_err(err, CHV_ENOMEM, "out of memory");
     goto out;
   }
-  rc = props_kv(&ct->tblproperties, a, &tp, &ntp, NULL, pos, err);
+  rc = props_kv(s, true, &ct->tblproperties, a, &tp, &ntp, NULL, pos, err);
   if (rc != CHV_OK) goto out;
   params = chv_arena_alloc(a, sizeof *params * (size_t)(src.nparams + ntp + 1));
   if (!params) {
@@ -746,8 +753,9 @@ static int exec_create_table(struct sql_session *s,
 
   struct chv_kv *tp = NULL, *wp = NULL;
   int ntp = 0, nwp = 0;
-  rc = props_kv(&ct->tblproperties, a, &tp, &ntp, NULL, pos, err);
-  if (rc == CHV_OK) rc = props_kv(&ct->with, a, &wp, &nwp, "connector", pos, err);
+  rc = props_kv(s, true, &ct->tblproperties, a, &tp, &ntp, NULL, pos, err);
+  if (rc == CHV_OK)
+    rc = props_kv(s, true, &ct->with, a, &wp, &nwp, "connector", pos, err);
   if (rc != CHV_OK) goto out;
   struct chv_kv *params = chv_arena_alloc(a, sizeof *params * (size_t)(ntp + nwp + 2));
   if (!params) {
@@ -762,7 +770,7 @@ static int exec_create_table(struct sql_session *s,
   struct chv_kv serde[9], *sp = NULL;
   int nserde = 0, nsp = 0;
   if (ct->row_format == CHV_SQL_ROW_FORMAT_SERDE) {
-    rc = props_kv(&ct->serde_props, a, &sp, &nsp, NULL, pos, err);
+    rc = props_kv(s, false, &ct->serde_props, a, &sp, &nsp, NULL, pos, err);
     if (rc != CHV_OK) goto out;
   }
   if (ct->row_format == CHV_SQL_ROW_FORMAT_DELIMITED) {
@@ -1138,7 +1146,7 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
     if (rc != CHV_OK) return rc;
     struct chv_kv *params;
     int np;
-    rc = props_kv(&st->props, a, &params, &np, NULL, pos, err);
+    rc = props_kv(s, false, &st->props, a, &params, &np, NULL, pos, err);
     if (rc != CHV_OK) return rc;
     *pos = st->pos;
     struct chv_database d = {.name = (char *)db,
@@ -1185,7 +1193,7 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
     if (rc != CHV_OK) return rc;
     struct chv_kv *params;
     int np;
-    rc = props_kv(&st->props, a, &params, &np, NULL, pos, err);
+    rc = props_kv(s, true, &st->props, a, &params, &np, NULL, pos, err);
     if (rc != CHV_OK) return rc;
     *pos = st->pos;
     rc = chv_catalog_alter_table_params(cat, db, name, params, np, err);
@@ -1260,6 +1268,15 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
 
 int sql_exec_stmt(struct sql_session *s, const struct chv_sql_stmt *st,
                   struct chv_sql_pos *pos, struct chv_error *err) {
+  /* Hints change what a statement does; until they are applied, one is
+  ** refused wherever it stands rather than dropped. */
+  if (st->first_hint.line) {
+    *pos = st->first_hint;
+    return sql_err(err, CHV_ENOTSUP,
+                   "hints (/*+ ... */) are not supported yet, and this one "
+                   "would be ignored; remove it, or write a plain comment "
+                   "/* ... */");
+  }
   chv_arena *a;
   if (chv_arena_open(0, &a) != CHV_OK)
     return sql_err(err, CHV_ENOMEM, "out of memory");

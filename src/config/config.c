@@ -13,6 +13,7 @@
 **   chv_config_open(), chv_config_close()
 **   chv_config_set(), chv_config_unset(), chv_config_clear()
 **   chv_config_load_file()
+**   chv_config_set_warning_handler(), chv_config_warn()
 **   chv_config_lookup(), chv_config_is_set(), chv_config_get()
 **   chv_config_get_bool() ... chv_config_get_string()   typed getters
 */
@@ -40,6 +41,10 @@ struct layer {
 
 struct chv_config {
   struct layer layers[NLAYERS]; /* indexed by enum chv_config_layer */
+  chv_config_warn_fn *warn_fn;  /* where warnings go, or NULL */
+  void *warn_ctx;
+  const struct chv_option **warned; /* options whose warning was sent */
+  size_t nwarned;
 };
 
 static const char *const layer_names[] = {"table property", "session",
@@ -133,34 +138,41 @@ void chv_config_close(chv_config *cfg) {
   if (cfg == NULL) return;
   for (int i = 0; i < NLAYERS; i++)
     layer_free(&cfg->layers[i]);
+  chv_free(cfg->warned);
   chv_free(cfg);
 }
 
-/* Check that key = value may enter layer: a registered key must parse; an
-** unknown key in a family the registry owns is refused outside the table
-** layer. */
-static int validate(enum chv_config_layer layer, const char *key,
-                    const char *value, struct chv_error *err) {
+/* ---- warnings ---------------------------------------------------------- */
+
+void chv_config_set_warning_handler(chv_config *cfg, chv_config_warn_fn *fn,
+                                    void *ctx) {
+  if (cfg == NULL) return;
+  cfg->warn_fn = fn;
+  cfg->warn_ctx = ctx;
+}
+
+void chv_config_warn(chv_config *cfg, const char *key, const char *value,
+                     const char *where) {
+  if (cfg == NULL || cfg->warn_fn == NULL || key == NULL) return;
+  char msg[512];
+  if (!chv_option_warning(key, value ? value : "", msg, sizeof msg)) return;
   const struct chv_option *opt = chv_option_find(key);
-  if (opt) {
-    struct chv_opt_value v;
-    chv_opt_value_init(&v);
-    int rc = chv_option_parse(opt, value, &v, err);
-    chv_opt_value_free(&v);
-    return rc;
+  for (size_t i = 0; i < cfg->nwarned; i++)
+    if (cfg->warned[i] == opt) return;
+  /* Remembered before it is sent; without memory it is sent every time. */
+  const struct chv_option **w =
+      chv_realloc(cfg->warned, (cfg->nwarned + 1) * sizeof *w);
+  if (w != NULL) {
+    cfg->warned = w;
+    cfg->warned[cfg->nwarned++] = opt;
   }
-  if (layer != CHV_LAYER_TABLE && chv_option_is_reserved_key(key)) {
-    const char *near = chv_option_suggest(key);
-    if (near)
-      return chv_error_set(err, CHV_ENOENT,
-                           "unknown option '%s'; did you mean '%s'?", key,
-                           near);
-    return chv_error_set(err, CHV_ENOENT,
-                         "unknown option '%s'; 'chive options' lists the "
-                         "known ones",
-                         key);
+  if (where == NULL) {
+    cfg->warn_fn(cfg->warn_ctx, msg);
+    return;
   }
-  return CHV_OK;
+  char full[768];
+  snprintf(full, sizeof full, "%s: %s", where, msg);
+  cfg->warn_fn(cfg->warn_ctx, full);
 }
 
 int chv_config_set(chv_config *cfg, enum chv_config_layer layer,
@@ -169,8 +181,10 @@ int chv_config_set(chv_config *cfg, enum chv_config_layer layer,
       layer >= CHV_LAYER_DEFAULT)
     return chv_error_set(err, CHV_EINVAL, "chv_config_set: bad argument");
   if (*key == '\0') return chv_error_set(err, CHV_EINVAL, "empty option key");
-  CHV_RETURN_IF_ERR(validate(layer, key, value, err));
-  return layer_put(&cfg->layers[layer], key, value, err);
+  CHV_RETURN_IF_ERR(chv_option_check(key, value, err));
+  CHV_RETURN_IF_ERR(layer_put(&cfg->layers[layer], key, value, err));
+  chv_config_warn(cfg, key, value, NULL);
+  return CHV_OK;
 }
 
 int chv_config_unset(chv_config *cfg, enum chv_config_layer layer,
@@ -352,6 +366,7 @@ struct yaml_frame {
 #define MAX_DEPTH 16
 
 struct file_reader {
+  chv_config *cfg; /* receives the warnings */
   const char *path;
   int line;
   struct yaml_frame stack[MAX_DEPTH];
@@ -511,11 +526,16 @@ static int read_line(struct file_reader *r, char *line, struct chv_error *err) {
                     value);
     goto out_free_full;
   }
-  rc = validate(CHV_LAYER_FILE, full, value, err);
+  rc = chv_option_check(full, value, err);
   if (rc != CHV_OK) {
     chv_error_wrap(err, "%s:%d", r->path, r->line);
   } else {
     rc = layer_put(&r->staged, full, value, err);
+  }
+  if (rc == CHV_OK) {
+    char where[512];
+    snprintf(where, sizeof where, "%s:%d", r->path, r->line);
+    chv_config_warn(r->cfg, full, value, where);
   }
   chv_free(flow);
 out_free_full:
@@ -527,7 +547,7 @@ int chv_config_load_file(chv_config *cfg, const char *path,
                          struct chv_error *err) {
   FILE *f = fopen(path, "r");
   if (f == NULL) return chv_error_errno(err, errno, "cannot open %s", path);
-  struct file_reader r = {.path = path};
+  struct file_reader r = {.cfg = cfg, .path = path};
   struct chv_buf line;
   chv_buf_init(&line);
   int rc = CHV_OK;

@@ -12,12 +12,15 @@
 **   chv_option_find()                      by key or deprecated alias
 **   chv_option_suggest()                   closest key to a misspelling
 **   chv_option_is_reserved_key()           key families the registry owns
+**   chv_option_check()                     may key = value be stored
+**   chv_option_warning()                   deprecated keys, values not honoured
 **   chv_opt_type_name(), chv_opt_scope_name(), chv_opt_scope_parse(),
 **   chv_opt_source_name()                  names from the X-macro tables
 */
 #include "config/config.h"
 
 #include <limits.h>
+#include <stdio.h>
 
 /* ---- names ------------------------------------------------------------- */
 
@@ -85,6 +88,7 @@ static const char *const orc_codec_values[] = {"NONE", "ZLIB", "SNAPPY", "LZO",
                                                "LZ4",  "ZSTD", NULL};
 static const char *const collection_delim_aliases[] = {"colelction.delim",
                                                        NULL};
+static const char *const lookup_ttl_aliases[] = {"lookup.cache.ttl", NULL};
 
 /* Ranges: an open upper end is the type's own maximum. */
 #define AT_LEAST(lo) .min = (lo), .max = INT64_MAX
@@ -99,21 +103,30 @@ static const struct chv_option options[] = {
     {.key = "table.exec.hive.fallback-mapred-reader",
      .type = CHV_OPT_BOOL,
      .default_text = "false",
-     .description = "Read ORC and Parquet through the Hive record reader and "
-                    "SerDe instead of the native vectorized readers. When "
-                    "false, the vectorized readers are used wherever the "
-                    "format and the projected column types allow.",
+     .description = "In Flink, read ORC and Parquet through the Hive record "
+                    "reader and SerDe instead of the native vectorized "
+                    "readers. chive has no mapred reader: its native readers "
+                    "are always used, and 'true' is accepted with a warning.",
      .scope = CHV_SCOPE_JOB,
-     .source = CHV_SRC_HIVE_OPTIONS},
+     .source = CHV_SRC_HIVE_OPTIONS,
+     .warn_value = "true",
+     .warning = "table.exec.hive.fallback-mapred-reader=true asks for Hive's "
+                "mapred record reader, which chive does not have; the native "
+                "readers are used"},
     {.key = "table.exec.hive.fallback-mapred-writer",
      .type = CHV_OPT_BOOL,
      .default_text = "true",
-     .description = "Write every format through the Hive record writer and "
-                    "SerDe. When false, Parquet and ORC are written by the "
-                    "native writers and other formats still use the Hive "
-                    "writer.",
+     .description = "In Flink, write every format through the Hive record "
+                    "writer and SerDe; when false, Parquet and ORC are "
+                    "written by the native writers. chive has no mapred "
+                    "writer: its native writers are always used, and 'true' "
+                    "is accepted with a warning.",
      .scope = CHV_SCOPE_JOB,
-     .source = CHV_SRC_HIVE_OPTIONS},
+     .source = CHV_SRC_HIVE_OPTIONS,
+     .warn_value = "true",
+     .warning = "table.exec.hive.fallback-mapred-writer=true asks for Hive's "
+                "mapred record writer, which chive does not have; the native "
+                "writers are used"},
     {.key = "table.exec.hive.read-partition-with-subdirectory.enabled",
      .type = CHV_OPT_BOOL,
      .default_text = "true",
@@ -280,7 +293,19 @@ static const struct chv_option options[] = {
      .type = CHV_OPT_DURATION,
      .default_text = "60 min",
      .description = "How long a lookup join keeps the loaded build table "
-                    "before reloading it, for a bounded lookup table.",
+                    "before reloading it, for a bounded lookup table. Seed "
+                    "001 spells the key 'lookup.cache.ttl'.",
+     AT_LEAST(1),
+     .aliases = lookup_ttl_aliases,
+     .scope = CHV_SCOPE_TABLE,
+     .source = CHV_SRC_HIVE_OPTIONS},
+    {.key = "lookup.join.cache.max-size",
+     .type = CHV_OPT_INT,
+     .default_text = "10000",
+     .description = "Largest number of entries the cache of a lookup join "
+                    "holds. Seed 000 declares it; current Flink has no such "
+                    "option. chive has no lookup join yet, so it is only "
+                    "validated and stored.",
      AT_LEAST(1),
      .scope = CHV_SCOPE_TABLE,
      .source = CHV_SRC_HIVE_OPTIONS},
@@ -310,11 +335,14 @@ static const struct chv_option options[] = {
     {.key = "transactional",
      .type = CHV_OPT_BOOL,
      .description = "Hive's marker of an ACID table, key matched in any "
-                    "case. Reading or writing a table with 'true' is "
-                    "rejected because ACID tables are not supported.",
+                    "case. ACID tables are not supported, as in Flink's Hive "
+                    "connector: 'true' is refused when set, and a table that "
+                    "carries it is neither read nor written.",
      .scope = CHV_SCOPE_TABLE,
      .source = CHV_SRC_HIVE_TABLE,
-     .flags = CHV_OPTF_KEY_ICASE},
+     .flags = CHV_OPTF_KEY_ICASE,
+     .refused = "marks a transactional (ACID) table, which chive does not "
+                "read or write, as Flink's Hive connector does not"},
 
     /* -- 1c. File-system connector options the Hive sink reuses. -- */
     {.key = "sink.rolling-policy.file-size",
@@ -394,10 +422,11 @@ static const struct chv_option options[] = {
      .type = CHV_OPT_STRING,
      .default_text = "_SUCCESS",
      .description = "Name of the marker file the 'success-file' policy "
-                    "creates in a committed partition.",
+                    "creates in a committed partition; a plain file name, "
+                    "without '/' and other than '.' and '..'.",
      .scope = CHV_SCOPE_TABLE,
      .source = CHV_SRC_FS_OPTIONS,
-     .flags = CHV_OPTF_NONEMPTY},
+     .flags = CHV_OPTF_NONEMPTY | CHV_OPTF_FILE_NAME},
     {.key = "partition.time-extractor.kind",
      .type = CHV_OPT_ENUM,
      .flink_type = "String",
@@ -680,10 +709,14 @@ static const struct chv_option options[] = {
      .flink_type = "String",
      .default_note = "the embedded metastore",
      .description = "Comma-separated thrift:// URIs of remote Hive "
-                    "metastores.",
+                    "metastores. chive has no metastore client yet: a value "
+                    "is an error, in hive-site.xml, a configuration file or a "
+                    "SET.",
      .separator = ',',
      .scope = CHV_SCOPE_HIVE,
-     .source = CHV_SRC_HIVE_CONF},
+     .source = CHV_SRC_HIVE_CONF,
+     .refused = "selects a remote Hive Metastore, which this build does not "
+                "support yet; remove it to use the embedded metastore"},
 
     /* -- File format and SerDe table properties. -- */
     {.key = "parquet.compression",
@@ -797,7 +830,7 @@ static const struct chv_option options[] = {
      .aliases = collection_delim_aliases,
      .scope = CHV_SCOPE_FORMAT,
      .source = CHV_SRC_SERDE,
-     .flags = CHV_OPTF_NONEMPTY},
+     .flags = CHV_OPTF_NONEMPTY | CHV_OPTF_ALIAS_QUIET},
     {.key = "mapkey.delim",
      .type = CHV_OPT_STRING,
      .default_text = "\003",
@@ -846,9 +879,9 @@ static const struct chv_option options[] = {
 
 /* Key families whose every key the registry owns. */
 static const char *const reserved_prefixes[] = {
-    "table.exec.hive.",          "streaming-source.", "lookup.",     "sink.",
-    "partition.time-extractor.", "compaction.",       "flink.hive.", HS2,
-    "chive.",
+    "table.exec.hive.", "streaming-source.", "lookup.",     "sink.",
+    "partition.",       "compaction.",       "flink.hive.", HS2,
+    "chive.",           "auto-compaction",
 };
 
 size_t chv_option_count(void) {
@@ -902,6 +935,52 @@ static size_t edit_distance(const char *a, const char *b) {
     memcpy(prev, cur, (lb + 1) * sizeof prev[0]);
   }
   return prev[lb];
+}
+
+int chv_option_check(const char *key, const char *value,
+                     struct chv_error *err) {
+  const struct chv_option *opt = chv_option_find(key);
+  if (opt) {
+    struct chv_opt_value v;
+    chv_opt_value_init(&v);
+    int rc = chv_option_parse(opt, value ? value : "", &v, err);
+    chv_opt_value_free(&v);
+    return rc;
+  }
+  if (!chv_option_is_reserved_key(key)) return CHV_OK;
+  const char *near = chv_option_suggest(key);
+  if (near)
+    return chv_error_set(err, CHV_ENOENT,
+                         "unknown option '%s'; did you mean '%s'?", key, near);
+  return chv_error_set(err, CHV_ENOENT,
+                       "unknown option '%s'; 'chive options' lists the known "
+                       "ones",
+                       key);
+}
+
+bool chv_option_warning(const char *key, const char *value, char *buf,
+                        size_t n) {
+  const struct chv_option *opt = chv_option_find(key);
+  if (opt == NULL || value == NULL) return false;
+  struct chv_opt_value v, w;
+  chv_opt_value_init(&v);
+  chv_opt_value_init(&w);
+  bool said = false;
+  if (chv_option_parse(opt, value, &v, NULL) != CHV_OK) goto out;
+  if (opt->warn_value &&
+      chv_option_parse(opt, opt->warn_value, &w, NULL) == CHV_OK &&
+      (opt->type == CHV_OPT_BOOL ? v.b == w.b : chv_str_ieq(v.text, w.text))) {
+    snprintf(buf, n, "%s", opt->warning);
+    said = true;
+  } else if (!key_matches(opt, opt->key, key) &&
+             !(opt->flags & CHV_OPTF_ALIAS_QUIET)) {
+    snprintf(buf, n, "'%s' is a deprecated key; use '%s'", key, opt->key);
+    said = true;
+  }
+out:
+  chv_opt_value_free(&v);
+  chv_opt_value_free(&w);
+  return said;
 }
 
 const char *chv_option_suggest(const char *key) {

@@ -282,9 +282,13 @@ static void rule_buf(const struct chv_option *o, struct chv_buf *b) {
       chv_buf_printf(b, "expected a number from %g to %g", o->dmin, o->dmax);
     break;
   case CHV_OPT_STRING:
-    chv_buf_puts(b, (o->flags & CHV_OPTF_NONEMPTY) ? "expected a non-empty "
-                                                     "string"
-                                                   : "expected a string");
+    if (o->flags & CHV_OPTF_FILE_NAME)
+      chv_buf_puts(b, "expected a non-empty file name without '/' or '\\', other than "
+                      "'.' and '..'");
+    else
+      chv_buf_puts(b, (o->flags & CHV_OPTF_NONEMPTY) ? "expected a non-empty "
+                                                       "string"
+                                                     : "expected a string");
     break;
   case CHV_OPT_DURATION:
     chv_buf_puts(b, "expected a duration");
@@ -479,6 +483,11 @@ static int parse_into(const struct chv_option *o, const char *text,
     /* Not trimmed: a blank or a tab is a valid delimiter. */
     if ((o->flags & CHV_OPTF_NONEMPTY) && *text == '\0')
       return invalid(err, CHV_EINVAL, o, text, NULL);
+    /* A file name must stay in its folder. */
+    if ((o->flags & CHV_OPTF_FILE_NAME) &&
+        (strpbrk(text, "/\\") || !strcmp(text, ".") || !strcmp(text, "..")))
+      return invalid(err, CHV_EINVAL, o, text,
+                     "a path would leave the partition folder");
     break;
   case CHV_OPT_DURATION:
   case CHV_OPT_MEMORY: {
@@ -513,6 +522,15 @@ static int parse_into(const struct chv_option *o, const char *text,
   return CHV_OK;
 }
 
+/* A parsed value chive cannot honour yet (opt->refused): 'true' of a BOOL,
+** anything but blanks of a STRING or LIST. */
+static bool refused(const struct chv_option *o, const struct chv_opt_value *v,
+                    const char *trimmed) {
+  if (o->refused == NULL) return false;
+  if (o->type == CHV_OPT_BOOL) return v->b;
+  return *trimmed != '\0';
+}
+
 int chv_option_parse(const struct chv_option *opt, const char *text,
                      struct chv_opt_value *out, struct chv_error *err) {
   if (opt == NULL || text == NULL)
@@ -521,7 +539,11 @@ int chv_option_parse(const struct chv_option *opt, const char *text,
   if (copy == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
   struct chv_opt_value v;
   chv_opt_value_init(&v);
-  int rc = parse_into(opt, text, chv_str_trim(copy), &v, err);
+  const char *trimmed = chv_str_trim(copy);
+  int rc = parse_into(opt, text, trimmed, &v, err);
+  if (rc == CHV_OK && refused(opt, &v, trimmed))
+    rc = chv_error_set(err, CHV_ENOTSUP, "%s=%.200s %s", opt->key, trimmed,
+                       opt->refused);
   chv_free(copy);
   if (rc != CHV_OK) {
     chv_opt_value_free(&v);

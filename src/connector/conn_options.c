@@ -5,6 +5,16 @@
 */
 #include "connector/connector_int.h"
 
+/* The table property named name, compared as opt compares keys. */
+static const char *table_param(const struct chv_table *t,
+                               const struct chv_option *opt, const char *name) {
+  if (!(opt->flags & CHV_OPTF_KEY_ICASE))
+    return chv_kv_get(t->params, t->nparams, name);
+  for (int i = 0; i < t->nparams; i++)
+    if (chv_str_ieq(t->params[i].key, name)) return t->params[i].value;
+  return NULL;
+}
+
 int conn_table_option(const struct chv_table *t, const chv_config *cfg,
                       const char *key, struct chv_opt_value *out,
                       struct chv_error *err) {
@@ -13,9 +23,9 @@ int conn_table_option(const struct chv_table *t, const chv_config *cfg,
     return chv_error_set(err, CHV_EINTERNAL, "option '%s' is not registered",
                          key);
   /* A table property under the key or one of its deprecated aliases. */
-  const char *text = chv_kv_get(t->params, t->nparams, opt->key);
+  const char *text = table_param(t, opt, opt->key);
   for (int i = 0; text == NULL && opt->aliases && opt->aliases[i]; i++)
-    text = chv_kv_get(t->params, t->nparams, opt->aliases[i]);
+    text = table_param(t, opt, opt->aliases[i]);
   if (text != NULL) {
     int rc = chv_option_parse(opt, text, out, err);
     if (rc != CHV_OK)

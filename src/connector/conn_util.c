@@ -184,3 +184,23 @@ int conn_pool_run(int64_t threads, int64_t n, chv_pool_fn fn, void *arg,
   chv_pool_close(pool);
   return rc;
 }
+
+int conn_list_partition(const struct chv_fs *fs, const char *dir,
+                        bool recursive, struct chv_dirlist *l,
+                        struct chv_error *err) {
+  unsigned flags = CHV_LIST_SKIP_HIDDEN |
+                   (recursive ? CHV_LIST_RECURSIVE | CHV_LIST_FILES_ONLY : 0u);
+  CHV_RETURN_IF_ERR(fs->list(fs, dir, flags, l, err));
+  for (size_t i = 0; !recursive && i < l->count; i++) {
+    if (!l->entries[i].st.is_dir) continue;
+    int rc = chv_error_set(err, CHV_EINVAL,
+                           "Not a file: %s (a folder inside partition folder "
+                           "%s, read only with "
+                           "table.exec.hive.read-partition-with-subdirectory."
+                           "enabled=true)",
+                           l->entries[i].path, dir);
+    chv_dirlist_free(l);
+    return rc;
+  }
+  return CHV_OK;
+}

@@ -187,6 +187,15 @@ int conn_recover_table(chv_catalog *cat, const struct chv_fs *fs,
 int conn_hidden_paths(chv_catalog *cat, const char *db, const char *table,
                       char ***paths, int *n, struct chv_error *err);
 
+/* The visible files of a partition folder dir, in l: with recursive
+** (table.exec.hive.read-partition-with-subdirectory.enabled), those of its
+** sub-folders too; without, a sub-folder fails the read with "Not a file",
+** naming it, as Hadoop's FileInputFormat does.  CHV_ENOENT for a missing
+** folder (err set). */
+int conn_list_partition(const struct chv_fs *fs, const char *dir,
+                        bool recursive, struct chv_dirlist *l,
+                        struct chv_error *err);
+
 /* True when path is one of paths[0..n) or lies inside one of them. */
 bool conn_path_hidden(char *const *paths, int n, const char *path);
 

@@ -132,6 +132,14 @@ static bool has(const char *s, const char *word) {
 int conn_table_format(const struct chv_table *t, const chv_config *cfg,
                       struct conn_format *f, struct chv_error *err) {
   memset(f, 0, sizeof *f);
+  /* ACID tables are neither read nor written, as in Flink's connector
+  ** (the key in any case; the value refused by the registry). */
+  struct chv_opt_value acid;
+  chv_opt_value_init(&acid);
+  int rc = conn_table_option(t, NULL, "transactional", &acid, err);
+  chv_opt_value_free(&acid);
+  if (rc != CHV_OK && rc != CHV_ENOENT) return rc;
+  chv_error_clear(err);
   const char *serde = t->serde_lib ? t->serde_lib : "";
   const char *in = t->input_format ? t->input_format : "";
   if ((serde[0] == '\0' || strstr(serde, "LazySimpleSerDe")) &&

@@ -1,8 +1,8 @@
 /*
 ** The batch scan of a TEXTFILE table: partitions pruned by the catalog (the
 ** filter runs inside the metastore), each partition's visible files listed
-** when it is reached (recursively, as read-partition-with-subdirectory
-** defaults to true), each file read with only the projected data columns,
+** when it is reached (recursively unless read-partition-with-subdirectory
+** is false, when a sub-folder fails the read), each file read with only the projected data columns,
 ** and partition columns added as constant vectors.  A limit stops the scan
 ** as soon as it is met.
 */
@@ -42,6 +42,8 @@ struct chv_scan {
   int nparts;
   int part_idx;                  /* next partition to open */
   struct chv_dirlist files;      /* files of the current partition */
+  bool recursive;                /* ...read-partition-with-subdirectory */
+  char *default_part;            /* hive.exec.default.partition.name */
   size_t file_idx;
   struct conn_reader reader;
   bool reading;                  /* reader is open */
@@ -229,6 +231,20 @@ static int scan_init(chv_scan *s, const struct chv_scan_options *opts,
   struct chv_type *all = NULL;
   const char *inner;
   int rc = conn_table_format(&s->table, NULL, &s->fmt, err);
+  if (rc != CHV_OK) goto out;
+  struct chv_opt_value v;
+  chv_opt_value_init(&v);
+  rc = conn_table_option(
+      &s->table, opts->cfg,
+      "table.exec.hive.read-partition-with-subdirectory.enabled", &v, err);
+  s->recursive = v.b;
+  chv_opt_value_free(&v);
+  if (rc != CHV_OK) goto out;
+  rc = conn_table_option(&s->table, opts->cfg,
+                         "hive.exec.default.partition.name", &v, err);
+  s->default_part = v.text; /* taken over */
+  v.text = NULL;
+  chv_opt_value_free(&v);
   if (rc != CHV_OK) goto out;
   rc = chv_fs_for_path(s->table.location, &s->fs, &inner, err);
   if (rc != CHV_OK) goto out;
@@ -570,7 +586,8 @@ static int par_open(chv_scan *s, const struct chv_scan_options *opts,
   /* A stage's splits are planned as for one reader, so that they (and
   ** what the stage makes of each) do not depend on the thread count. */
   struct chv_split_options so = {.filter = opts->filter,
-                                 .min_splits = opts->hook ? 1 : opts->threads};
+                                 .min_splits = opts->hook ? 1 : opts->threads,
+                                 .cfg = opts->cfg};
   struct chv_split_plan *plan;
   CHV_RETURN_IF_ERR(conn_split_plan(s->cat, &s->table, &so, &plan, err));
   if (plan->nsplits <= 1) {
@@ -688,6 +705,13 @@ static int scan_part_values(chv_scan *s, const struct chv_partition *p,
     struct chv_vector *v = s->cols[i].pvec;
     chv_vector_reset(v);
     const char *value = p->values ? p->values[s->cols[i].index] : NULL;
+    /* A partition named by hive.exec.default.partition.name is the default
+    ** partition: NULL, but on string keys the name itself, as Flink reads
+    ** it (the catalog keeps Hive's own name as NULL already). */
+    enum chv_type_id id = v->type->id;
+    if (value && s->default_part && strcmp(value, s->default_part) == 0 &&
+        id != CHV_TYPE_STRING && id != CHV_TYPE_VARCHAR && id != CHV_TYPE_CHAR)
+      value = NULL;
     for (int64_t r = 0; r < s->batch_rows; r++)
       CHV_RETURN_IF_ERR(chv_part_value_append(v, value, err));
   }
@@ -747,10 +771,7 @@ static int scan_open_next_file(chv_scan *s, struct chv_error *err) {
     const struct chv_fs *fs;
     const char *dir;
     CHV_RETURN_IF_ERR(chv_fs_for_path(p->location, &fs, &dir, err));
-    int rc = fs->list(fs, dir,
-                      CHV_LIST_RECURSIVE | CHV_LIST_SKIP_HIDDEN |
-                          CHV_LIST_FILES_ONLY,
-                      &s->files, err);
+    int rc = conn_list_partition(fs, dir, s->recursive, &s->files, err);
     if (rc == CHV_ENOENT) { /* a registered partition without a folder */
       chv_error_clear(err);
       continue;
@@ -872,6 +893,7 @@ void chv_scan_close(chv_scan *s) {
   chv_free(s->cols);
   chv_free(s->file_cols);
   chv_free(s->out.cols);
+  chv_free(s->default_part);
   chv_partitions_free(s->parts, s->nparts);
   chv_type_free(s->file_schema);
   chv_type_free(s->out_schema);

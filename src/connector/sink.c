@@ -43,6 +43,8 @@ struct chv_sink {
   bool success_file;             /* policy 'success-file' */
   char *success_file_name;       /* sink.partition-commit.success-file.name */
   bool metastore_policy;         /* policy 'metastore' */
+  char *default_part;            /* hive.exec.default.partition.name when
+                                    not Hive's own name, else NULL */
   bool gather_stats;             /* ...statistic-auto-gather.enable */
   int stats_threads;             /* ...statistic-auto-gather.thread-num */
   char *staging;                 /* <location>/.staging_<ms> */
@@ -84,6 +86,14 @@ static int sink_read_options(chv_sink *s, struct chv_error *err) {
   chv_opt_value_free(&v);
   if (s->success_file_name == NULL)
     return chv_error_set(err, CHV_ENOMEM, "out of memory");
+
+  rc = conn_table_option(t, cfg, "hive.exec.default.partition.name", &v, err);
+  if (rc != CHV_OK) return rc;
+  if (strcmp(v.text, CHV_DEFAULT_PARTITION_NAME) != 0) {
+    s->default_part = v.text; /* taken over */
+    v.text = NULL;
+  }
+  chv_opt_value_free(&v);
 
   rc = conn_table_option(t, cfg, "sink.partition-commit.policy.kind", &v, err);
   if (rc != CHV_OK) return rc;
@@ -196,20 +206,11 @@ out_free:
   return rc;
 }
 
-/* The open partition for values, created on first use. */
-static int sink_part_get(chv_sink *s, char *const *values,
-                         struct sink_part **out, struct chv_error *err) {
+/* The part at relpath with values, added when there is none yet; relpath
+** is taken over. */
+static int sink_part_find(chv_sink *s, char *const *values, char *relpath,
+                          struct sink_part **out, struct chv_error *err) {
   int nkeys = s->table.npkeys;
-  char *relpath;
-  if (nkeys == 0) {
-    relpath = chv_strdup("");
-  } else {
-    char **keys = chv_calloc((size_t)nkeys, sizeof *keys);
-    if (keys == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
-    for (int i = 0; i < nkeys; i++) keys[i] = s->table.pkeys[i].name;
-    relpath = chv_partition_path(keys, values, nkeys);
-    chv_free(keys);
-  }
   if (relpath == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
   for (int i = 0; i < s->nparts; i++) {
     if (strcmp(s->parts[i].relpath, relpath) == 0) {
@@ -249,6 +250,43 @@ out_free:
   chv_free(p->relpath);
   memset(p, 0, sizeof *p);
   return chv_error_set(err, CHV_ENOMEM, "out of memory");
+}
+
+/* The open partition for values, created on first use. */
+static int sink_part_get(chv_sink *s, char *const *given,
+                         struct sink_part **out, struct chv_error *err) {
+  int nkeys = s->table.npkeys;
+  char *relpath;
+  /* NULL and empty values go to hive.exec.default.partition.name; the
+  ** catalog itself keeps Hive's own name as NULL. */
+  char *const *values = given;
+  char **named = NULL;
+  for (int i = 0; s->default_part && i < nkeys; i++)
+    if (given[i] == NULL || given[i][0] == '\0') {
+      if (named == NULL) {
+        named = chv_calloc((size_t)nkeys, sizeof *named);
+        if (named == NULL)
+          return chv_error_set(err, CHV_ENOMEM, "out of memory");
+        memcpy(named, given, (size_t)nkeys * sizeof *named);
+        values = named;
+      }
+      named[i] = s->default_part;
+    }
+  if (nkeys == 0) {
+    relpath = chv_strdup("");
+  } else {
+    char **keys = chv_calloc((size_t)nkeys, sizeof *keys);
+    if (keys == NULL) {
+      chv_free(named);
+      return chv_error_set(err, CHV_ENOMEM, "out of memory");
+    }
+    for (int i = 0; i < nkeys; i++) keys[i] = s->table.pkeys[i].name;
+    relpath = chv_partition_path(keys, values, nkeys);
+    chv_free(keys);
+  }
+  int rc = sink_part_find(s, values, relpath, out, err);
+  chv_free(named);
+  return rc;
 }
 
 /* Finish part p's open file, recording its statistics. */
@@ -861,13 +899,16 @@ static int sink_publish(chv_sink *s, struct part_plan *plans,
   int rc = entries ? CHV_OK : chv_error_set(err, CHV_ENOMEM, "out of memory");
   /* Without the metastore policy the files land in their folders and the
   ** metastore is left alone, as Flink does. */
-  bool part_stats = s->table.npkeys > 0 && s->metastore_policy;
+  bool add_parts = s->table.npkeys > 0 && s->metastore_policy;
   bool table_stats = s->table.npkeys == 0 && s->nparts > 0 && s->gather_stats;
   for (int i = 0; i < s->nparts && rc == CHV_OK; i++) {
     struct chv_stats st;
-    if (!part_stats && !table_stats) break;
-    rc = sink_final_stats(s, &s->parts[i], &plans[i], &st, err);
-    if (rc != CHV_OK) break;
+    if (!add_parts && !table_stats) break;
+    /* Statistics only when gathered, for partitions as for tables. */
+    if (s->gather_stats) {
+      rc = sink_final_stats(s, &s->parts[i], &plans[i], &st, err);
+      if (rc != CHV_OK) break;
+    }
     if (table_stats) {
       rc = chv_catalog_set_table_stats(s->cat, s->table.db, s->table.name,
                                        &st, err);
@@ -877,8 +918,10 @@ static int sink_publish(chv_sink *s, struct part_plan *plans,
     e->values = s->parts[i].values; /* borrowed until the catalog call */
     e->nvalues = s->table.npkeys;
     e->location = plans[i].dest;
-    rc = chv_stats_to_params(&st, &e->params, &e->nparams);
-    if (rc != CHV_OK) rc = chv_error_set(err, rc, "out of memory");
+    if (s->gather_stats) {
+      rc = chv_stats_to_params(&st, &e->params, &e->nparams);
+      if (rc != CHV_OK) rc = chv_error_set(err, rc, "out of memory");
+    }
   }
   if (rc == CHV_OK && nentries > 0)
     rc = chv_catalog_add_partitions(
@@ -1039,6 +1082,7 @@ void chv_sink_close(chv_sink *s) {
   chv_free(s->staging);
   chv_free(s->task_dir);
   chv_free(s->success_file_name);
+  chv_free(s->default_part);
   chv_type_free(s->schema);
   chv_table_free(&s->table);
   chv_free(s);

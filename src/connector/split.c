@@ -124,10 +124,8 @@ static int list_partition(void *arg, int64_t i, struct chv_error *err) {
   const char *dir;
   CHV_RETURN_IF_ERR(chv_fs_for_path(pl->plan->partitions[i].location, &fs,
                                     &dir, err));
-  unsigned flags = CHV_LIST_SKIP_HIDDEN | CHV_LIST_FILES_ONLY |
-                   (pl->recursive ? CHV_LIST_RECURSIVE : 0u);
   pl->fs[i] = fs;
-  int rc = fs->list(fs, dir, flags, &pl->listing[i], err);
+  int rc = conn_list_partition(fs, dir, pl->recursive, &pl->listing[i], err);
   if (rc == CHV_ENOENT) {
     chv_error_clear(err);
     return CHV_OK;

@@ -1,8 +1,9 @@
 -- The SQL examples of the seed documents, run as written where chive can
 -- run them; the paths of 'hive-conf-dir' point into the test's folder
--- instead of /opt, and the tables the queries read are made first.  Keys
--- the option registry does not know ('lookup.join.cache.max-size',
--- 'lookup.cache.ttl') are kept as table parameters, as Hive keeps them.
+-- instead of /opt, and the tables the queries read are made first.  Seed
+-- 000's 'lookup.join.cache.max-size' is registered as the seed gives it,
+-- seed 001's 'lookup.cache.ttl' is a deprecated alias of
+-- 'lookup.join.cache.ttl' (with a warning).
 -- sh: mkdir -p opt/hive/conf opt/hadoop/conf opt/tiger/workdir && printf '<configuration>\n<property><name>hive.metastore.warehouse.dir</name><value>%s/prod-wh</value></property>\n</configuration>\n' "$PWD" > opt/hive/conf/hive-site.xml && printf '<configuration>\n<property><name>hive.metastore.warehouse.dir</name><value>%s/tiger-wh</value></property>\n</configuration>\n' "$PWD" > opt/tiger/workdir/hive-site.xml && touch opt/hadoop/conf/core-site.xml && "$CHIVE" sql --warehouse prod-wh -e 'CREATE DATABASE analytics' && "$CHIVE" sql --warehouse tiger-wh -e 'CREATE DATABASE db'
 -- ==== seed 000 ====
 CREATE TABLE hive_streaming_source (

@@ -321,6 +321,9 @@ int chv_sql_split(const char *sql, size_t len, enum chv_sql_dialect dialect,
       continue;
     }
     if (open) {
+      /* A hint after the last token stays with the statement, which
+      ** refuses it; other trailing comments are cut. */
+      if (t.hint) cur.len = (size_t)(t.hint + t.hint_len + 2 - cur.text);
       cur.terminated = semi;
       if (count == cap) {
         size_t ncap = cap ? cap * 2 : 8;

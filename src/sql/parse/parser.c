@@ -30,6 +30,7 @@ struct parser {
   int ntok;
   struct sql_token prev; /* last consumed */
   int depth, max_depth;
+  struct chv_sql_pos first_hint; /* of the statement; line 0: none yet */
 };
 
 /* A growing array in the arena. */
@@ -82,8 +83,18 @@ static const struct sql_token *peek(struct parser *p, int i) {
   return &p->tok[i];
 }
 
+/* Remember where the first hint of the statement opens (its text starts
+** right after the three characters of its opening). */
+static void note_hint(struct parser *p, const struct sql_token *t) {
+  if (t->hint == NULL || p->first_hint.line != 0) return;
+  p->first_hint = t->hint_pos;
+  p->first_hint.column -= 3;
+  p->first_hint.offset -= 3;
+}
+
 static void next(struct parser *p) {
   peek(p, 0);
+  note_hint(p, &p->tok[0]);
   p->prev = p->tok[0];
   memmove(&p->tok[0], &p->tok[1], (size_t)(p->ntok - 1) * sizeof p->tok[0]);
   p->ntok--;
@@ -1796,9 +1807,12 @@ int chv_sql_parse_ex(const char *sql, size_t len,
     if (peek(&p, 0)->kind == TK_EOF) break;
     struct chv_sql_stmt **slot = NULL;
     TRY(vec_push(&p, &v, sizeof *slot, (void **)&slot));
+    p.first_hint = (struct chv_sql_pos){0};
     TRY(parse_stmt(&p, slot));
     if (!at_stmt_end(&p))
       return fail(&p, "';' or end of input after the statement");
+    note_hint(&p, peek(&p, 0)); /* a hint before the ';' or the end */
+    (*slot)->first_hint = p.first_hint;
     apply_dialect(&p, *slot);
   }
   script->stmts = v.data;

@@ -340,7 +340,17 @@ static void test_invalid_values_name_key_value_rule(void) {
       {"sink.partition-commit.policy.kind", "", CHV_EINVAL, "empty element"},
       /* Non-empty string */
       {"sink.partition-commit.success-file.name", "", CHV_EINVAL,
-       "a non-empty string"},
+       "a non-empty file name"},
+      /* The success file stays inside its partition folder. */
+      {"sink.partition-commit.success-file.name", "../../escape", CHV_EINVAL,
+       "a path would leave the partition folder; expected a non-empty file "
+       "name without '/'"},
+      {"sink.partition-commit.success-file.name", "a\\b", CHV_EINVAL,
+       "a path would leave"},
+      {"sink.partition-commit.success-file.name", "..", CHV_EINVAL,
+       "other than '.' and '..'"},
+      {"sink.partition-commit.success-file.name", "sub/_SUCCESS", CHV_EINVAL,
+       "a path would leave"},
   };
   for (size_t i = 0; i < CHV_ARRAY_SIZE(cases); i++) {
     const struct chv_option *o = chv_option_find(cases[i].key);
@@ -615,12 +625,25 @@ static void test_unknown_keys(void) {
   chv_config *cfg = NULL;
   struct chv_error err;
   CHV_REQUIRE_OK(chv_config_open(&cfg, &err), &err);
-  /* Tables keep arbitrary parameters, even in registry families. */
+  /* Tables keep arbitrary parameters, but not in registry families. */
   CHV_CHECK_OK(chv_config_set(cfg, CHV_LAYER_TABLE, "comment", "x", &err),
                &err);
-  CHV_CHECK_OK(
+  CHV_CHECK_EQ_INT(
       chv_config_set(cfg, CHV_LAYER_TABLE, "streaming-source.foo", "1", &err),
-      &err);
+      CHV_ENOENT);
+  CHV_CHECK_EQ_INT(chv_option_check("sink.partition-commit.policy.knd",
+                                    "metastore", &err),
+                   CHV_ENOENT);
+  CHV_CHECK_CONTAINS(err.msg, "did you mean "
+                              "'sink.partition-commit.policy.kind'?");
+  CHV_CHECK_EQ_INT(chv_option_check("partition.time-extractor.knd", "default",
+                                    &err),
+                   CHV_ENOENT);
+  CHV_CHECK_EQ_INT(chv_option_check("auto-compaction.enable", "true", &err),
+                   CHV_ENOENT);
+  CHV_CHECK_OK(chv_option_check("numRows", "3", &err), &err);
+  CHV_CHECK_OK(chv_option_check("lookup.join.cache.max-size", "5000", &err),
+               &err);
   /* Options of other Flink components pass through a session. */
   CHV_CHECK_OK(chv_config_set(cfg, CHV_LAYER_SESSION, "execution.runtime-mode",
                               "batch", &err),
@@ -652,6 +675,132 @@ static void test_unknown_keys(void) {
   CHV_CHECK_CONTAINS(err.msg, "'chive options' lists");
   CHV_CHECK(chv_config_set(cfg, CHV_LAYER_SESSION, "", "1", &err) ==
             CHV_EINVAL);
+  chv_config_close(cfg);
+}
+
+/* Values chive cannot honour yet are refused in every layer, naming the
+** key and the value. */
+static void test_refused_values(void) {
+  chv_config *cfg = NULL;
+  struct chv_error err;
+  CHV_REQUIRE_OK(chv_config_open(&cfg, &err), &err);
+  const char *uris = "hive.metastore.uris";
+  CHV_CHECK_EQ_INT(chv_config_set(cfg, CHV_LAYER_SESSION, uris,
+                                  "thrift://127.0.0.1:9083", &err),
+                   CHV_ENOTSUP);
+  CHV_CHECK_CONTAINS(err.msg, "hive.metastore.uris=thrift://127.0.0.1:9083 "
+                              "selects a remote Hive Metastore");
+  CHV_CHECK(!chv_config_is_set(cfg, uris));
+  /* Blank is no metastore: the embedded one. */
+  CHV_CHECK_OK(chv_config_set(cfg, CHV_LAYER_SESSION, uris, " ", &err), &err);
+  char path[1024];
+  snprintf(path, sizeof path, "%s/refused.yaml", chv_test_tmpdir());
+  write_file(path, "hive.metastore.uris: thrift://127.0.0.1:9083\n");
+  CHV_CHECK_EQ_INT(chv_config_load_file(cfg, path, &err), CHV_ENOTSUP);
+  CHV_CHECK_CONTAINS(err.msg, "refused.yaml:1: hive.metastore.uris=");
+  chv_config_close(cfg);
+}
+
+struct warnings {
+  int n;
+  char last[512];
+};
+
+static void collect_warning(void *ctx, const char *msg) {
+  struct warnings *w = ctx;
+  w->n++;
+  snprintf(w->last, sizeof w->last, "%s", msg);
+}
+
+/* Deprecated keys and values chive does not honour as Flink would are
+** accepted with a warning, each once per configuration. */
+static void test_warnings(void) {
+  chv_config *cfg = NULL;
+  struct chv_error err;
+  struct warnings w = {0};
+  CHV_REQUIRE_OK(chv_config_open(&cfg, &err), &err);
+  chv_config_set_warning_handler(cfg, collect_warning, &w);
+
+  /* Seed 001's spelling of the lookup TTL. */
+  CHV_CHECK_OK(
+      chv_config_set(cfg, CHV_LAYER_SESSION, "lookup.cache.ttl", "1h", &err),
+      &err);
+  CHV_CHECK_EQ_INT(w.n, 1);
+  CHV_CHECK_STREQ(w.last, "'lookup.cache.ttl' is a deprecated key; use "
+                          "'lookup.join.cache.ttl'");
+  int64_t ms = 0;
+  CHV_CHECK_OK(
+      chv_config_get_duration_ms(cfg, "lookup.join.cache.ttl", &ms, &err),
+      &err);
+  CHV_CHECK_EQ_INT(ms, 3600000);
+  /* The current key, and Hive's own spelling of collection.delim: none. */
+  CHV_CHECK_OK(chv_config_set(cfg, CHV_LAYER_SESSION, "lookup.join.cache.ttl",
+                              "2h", &err),
+               &err);
+  CHV_CHECK_OK(
+      chv_config_set(cfg, CHV_LAYER_TABLE, "colelction.delim", ",", &err),
+      &err);
+  CHV_CHECK_EQ_INT(w.n, 1);
+
+  /* A mapred reader or writer asked for: warned once. */
+  const char *rd = "table.exec.hive.fallback-mapred-reader";
+  CHV_CHECK_OK(chv_config_set(cfg, CHV_LAYER_SESSION, rd, "false", &err),
+               &err);
+  CHV_CHECK_EQ_INT(w.n, 1);
+  CHV_CHECK_OK(chv_config_set(cfg, CHV_LAYER_SESSION, rd, "TRUE", &err), &err);
+  CHV_CHECK_EQ_INT(w.n, 2);
+  CHV_CHECK_CONTAINS(w.last, "fallback-mapred-reader=true asks for Hive's "
+                             "mapred record reader");
+  CHV_CHECK_CONTAINS(w.last, "the native readers are used");
+  CHV_CHECK_OK(chv_config_set(cfg, CHV_LAYER_SESSION, rd, "true", &err), &err);
+  CHV_CHECK_EQ_INT(w.n, 2);
+  /* Table properties and file lines go the same way. */
+  chv_config_warn(cfg, "table.exec.hive.fallback-mapred-writer", "true",
+                  "table t");
+  CHV_CHECK_EQ_INT(w.n, 3);
+  CHV_CHECK_CONTAINS(w.last, "table t: table.exec.hive.fallback-mapred-writer"
+                             "=true asks for Hive's mapred record writer");
+  char path[1024];
+  snprintf(path, sizeof path, "%s/warn.yaml", chv_test_tmpdir());
+  write_file(path, "# deprecated spelling\n"
+                   "streaming-source.consume-order: create-time\n");
+  CHV_CHECK_OK(chv_config_load_file(cfg, path, &err), &err);
+  CHV_CHECK_EQ_INT(w.n, 4);
+  CHV_CHECK_CONTAINS(w.last, "warn.yaml:2: 'streaming-source.consume-order' "
+                             "is a deprecated key");
+  /* Without a handler nothing is sent; a bad value gets no warning. */
+  char buf[256];
+  CHV_CHECK(!chv_option_warning(rd, "maybe", buf, sizeof buf));
+  CHV_CHECK(!chv_option_warning("no.such.key", "1", buf, sizeof buf));
+  chv_config_set_warning_handler(cfg, NULL, NULL);
+  CHV_CHECK_OK(chv_config_set(cfg, CHV_LAYER_SESSION,
+                              "table.exec.hive.fallback-mapred-writer", "true",
+                              &err),
+               &err);
+  CHV_CHECK_EQ_INT(w.n, 4);
+  chv_config_close(cfg);
+}
+
+/* Seed 000's lookup.join.cache.max-size: an Integer, 10000 by default. */
+static void test_lookup_cache_max_size(void) {
+  const struct chv_option *o = chv_option_find("lookup.join.cache.max-size");
+  CHV_REQUIRE(o != NULL);
+  CHV_CHECK(o->type == CHV_OPT_INT);
+  CHV_CHECK(o->scope & CHV_SCOPE_TABLE);
+  chv_config *cfg = NULL;
+  struct chv_error err;
+  CHV_REQUIRE_OK(chv_config_open(&cfg, &err), &err);
+  int64_t n = 0;
+  CHV_CHECK_OK(chv_config_get_int(cfg, o->key, &n, &err), &err);
+  CHV_CHECK_EQ_INT(n, 10000);
+  CHV_CHECK_OK(chv_config_set(cfg, CHV_LAYER_SESSION, o->key, "50000", &err),
+               &err);
+  CHV_CHECK_OK(chv_config_get_int(cfg, o->key, &n, &err), &err);
+  CHV_CHECK_EQ_INT(n, 50000);
+  CHV_CHECK_EQ_INT(chv_config_set(cfg, CHV_LAYER_SESSION, o->key, "0", &err),
+                   CHV_ERANGE);
+  CHV_CHECK_EQ_INT(
+      chv_config_set(cfg, CHV_LAYER_SESSION, o->key, "many", &err), CHV_EINVAL);
   chv_config_close(cfg);
 }
 
@@ -733,13 +882,18 @@ static void test_typed_getters(void) {
   CHV_CHECK_EQ_INT(chv_config_get_int(cfg, "no.such.key", &i, &err),
                    CHV_ENOENT);
 
-  /* Hive's TRANSACTIONAL key in any case. */
+  /* Hive's TRANSACTIONAL key in any case; an ACID table is refused. */
   CHV_CHECK_OK(
-      chv_config_set(cfg, CHV_LAYER_TABLE, "TRANSACTIONAL", "TRUE", &err),
+      chv_config_set(cfg, CHV_LAYER_TABLE, "TRANSACTIONAL", "FALSE", &err),
       &err);
-  b = false;
+  b = true;
   CHV_CHECK_OK(chv_config_get_bool(cfg, "transactional", &b, &err), &err);
-  CHV_CHECK(b);
+  CHV_CHECK(!b);
+  CHV_CHECK_EQ_INT(
+      chv_config_set(cfg, CHV_LAYER_TABLE, "TRANSACTIONAL", "TRUE", &err),
+      CHV_ENOTSUP);
+  CHV_CHECK_CONTAINS(err.msg, "transactional=TRUE marks a transactional "
+                              "(ACID) table");
 
   /* Lists through chv_config_get. */
   struct chv_opt_value v;
@@ -1073,7 +1227,8 @@ CHV_TEST_MAIN("config", test_registry_well_formed,
               test_every_type_has_a_rule, test_duration_grammar,
               test_memory_grammar, test_layer_precedence,
               test_set_validates_and_keeps_layer, test_alias_lookup,
-              test_unknown_keys, test_suggest, test_typed_getters,
+              test_unknown_keys, test_refused_values, test_warnings,
+              test_lookup_cache_max_size, test_suggest, test_typed_getters,
               test_config_file, test_config_file_errors,
               test_json_lists_research_keys, test_text_table,
               test_options_doc_is_fresh, test_out_of_memory,

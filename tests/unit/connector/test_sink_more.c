@@ -2,6 +2,7 @@
 ** partitions, LOAD DATA and MSCK REPAIR (src/connector). */
 #include "chv_test.h"
 #include "conn_fixture.h"
+#include "chive/source.h"
 
 #include <sys/stat.h>
 
@@ -330,5 +331,44 @@ static void test_writers_same_millisecond(void) {
   chv_catalog_close(cat);
 }
 
+/* A transactional (ACID) table, whatever the case of the key, is neither
+** written nor read, as Flink's connector refuses it. */
+static void test_acid_refused(void) {
+  struct chv_error err;
+  chv_catalog *cat = NULL;
+  char wh[700];
+  snprintf(wh, sizeof wh, "%s/acid", chv_test_tmpdir());
+  CHV_REQUIRE_OK(chv_catalog_open(wh, NULL, &cat, &err), &err);
+  struct chv_column cols[] = {{"id", "int", NULL}, {"name", "string", NULL}};
+  struct chv_kv params[] = {{"TRANSACTIONAL", "true"}};
+  struct chv_table t = {.db = "default", .name = "t", .columns = cols,
+                        .ncols = 2, .params = params, .nparams = 1,
+                        .type = CHV_MANAGED_TABLE};
+  CHV_REQUIRE_OK(chv_catalog_create_table(cat, &t, 0, &err), &err);
+  chv_sink *sink = NULL;
+  CHV_CHECK_EQ_INT(chv_sink_open(cat, "default", "t", NULL, &sink, &err),
+                   CHV_ENOTSUP);
+  CHV_CHECK_CONTAINS(err.msg, "default.t");
+  CHV_CHECK_CONTAINS(err.msg, "marks a transactional (ACID) table");
+  chv_scan *scan = NULL;
+  CHV_CHECK_EQ_INT(chv_scan_open(cat, "default", "t", NULL, &scan, &err),
+                   CHV_ENOTSUP);
+  CHV_CHECK_CONTAINS(err.msg, "transactional (ACID)");
+  chv_source *src = NULL;
+  CHV_CHECK_EQ_INT(
+      chv_source_open(cat, "default", "t", NULL, 0, NULL, &src, &err),
+      CHV_ENOTSUP);
+  CHV_CHECK(sink == NULL && scan == NULL && src == NULL);
+  /* 'false' is an ordinary table. */
+  params[0].value = "false";
+  CHV_REQUIRE_OK(chv_catalog_alter_table_params(cat, "default", "t", params, 1,
+                                                &err),
+                 &err);
+  CHV_CHECK_OK(chv_scan_open(cat, "default", "t", NULL, &scan, &err), &err);
+  chv_scan_close(scan);
+  chv_catalog_close(cat);
+}
+
 CHV_TEST_MAIN("sink_more", test_truncate, test_writers_same_millisecond, test_dynamic_partitions, test_typed_dynamic_values,
-              test_empty_overwrite, test_load_data, test_msck_repair)
+              test_empty_overwrite, test_load_data, test_msck_repair,
+              test_acid_refused)

@@ -276,8 +276,9 @@ static void test_orc_split_size(void) {
   chv_split_plan_free(p);
   chv_arena_close(a);
 
-  /* A sub-folder weighs its open cost; its files are split only when
-  ** read-partition-with-subdirectory.enabled. */
+  /* A sub-folder weighs its open cost; its files are split when
+  ** read-partition-with-subdirectory.enabled, and fail the plan, named,
+  ** when not (Hadoop's "Not a file"). */
   char sub[800], cmd[2000];
   snprintf(sub, sizeof sub, "%s/nested", dir[0]);
   CHV_REQUIRE(mkdir(sub, 0755) == 0);
@@ -293,10 +294,13 @@ static void test_orc_split_size(void) {
   chv_split_plan_free(p);
   set(cfg, "table.exec.hive.read-partition-with-subdirectory.enabled",
       "false");
-  p = plan_with(cat, cfg, 1000, NULL);
-  CHV_CHECK_EQ_INT(p->files, 4);
-  CHV_CHECK_EQ_INT(p->total_weighted, w);
-  chv_split_plan_free(p);
+  struct chv_split_options no_sub = {.cfg = cfg};
+  CHV_CHECK_EQ_INT(
+      chv_split_plan_open(cat, "default", "o", &no_sub, &p, &err), CHV_EINVAL);
+  CHV_CHECK_CONTAINS(err.msg, "Not a file: ");
+  CHV_CHECK_CONTAINS(err.msg, sub);
+  CHV_CHECK(p == NULL);
+  chv_config_clear(cfg, CHV_LAYER_SESSION);
 
   /* A file that is not ORC fails the plan, naming it. */
   char bad[800];

@@ -458,6 +458,47 @@ static void test_positions(void) {
   chv_arena_close(a);
 }
 
+/* Every statement says where its first hint opens, wherever it stands, so
+** that a hint is never dropped unseen; the splitter keeps a trailing one. */
+static void test_hint_positions(void) {
+  chv_arena *a = NULL;
+  CHV_REQUIRE_OK(chv_arena_open(0, &a), NULL);
+  struct chv_sql_script *s = NULL;
+  struct chv_error err;
+  const char *sql = "SELECT * FROM t /*+ OPTIONS('a'='b') */;\n"
+                    "SELECT a FROM t WHERE a = 1 /*+ OPTIONS('a'='b') */;\n"
+                    "SELECT /*+ junk */ 1;\n"
+                    "SELECT /* plain */ 1 -- no hint\n;\n"
+                    "INSERT INTO t /*+ OPTIONS('a'='b') */ VALUES (1) "
+                    "/*+ second */";
+  CHV_REQUIRE_OK(chv_sql_parse(sql, strlen(sql), a, &s, &err), &err);
+  CHV_REQUIRE(s->n == 5);
+  CHV_CHECK_EQ_INT(s->stmts[0]->first_hint.line, 1);
+  CHV_CHECK_EQ_INT(s->stmts[0]->first_hint.column, 17);
+  CHV_CHECK_EQ_INT(s->stmts[1]->first_hint.line, 2);
+  CHV_CHECK_EQ_INT(s->stmts[1]->first_hint.column, 29);
+  CHV_CHECK_EQ_INT(s->stmts[2]->first_hint.line, 3);
+  CHV_CHECK_EQ_INT(s->stmts[2]->first_hint.column, 8);
+  CHV_CHECK_EQ_INT(s->stmts[3]->first_hint.line, 0);
+  CHV_CHECK_EQ_INT(s->stmts[4]->first_hint.line, 6);
+  CHV_CHECK_EQ_INT(s->stmts[4]->first_hint.column, 15);
+  CHV_CHECK_EQ_INT((int)(sql + s->stmts[4]->first_hint.offset -
+                         strstr(sql, "/*+ OPTIONS('a'='b') */ VALUES")),
+                   0);
+
+  struct chv_sql_piece *p = NULL;
+  size_t n = 0;
+  bool complete = false;
+  const char *two = "SELECT 1 /*+ OPTIONS('a'='b') */; SELECT 2 /* c */;";
+  CHV_REQUIRE_OK(chv_sql_split(two, strlen(two), CHV_SQL_DIALECT_DEFAULT, a,
+                               &p, &n, &complete, &err),
+                 &err);
+  CHV_REQUIRE(n == 2);
+  CHV_CHECK_EQ_INT(p[0].len, strlen("SELECT 1 /*+ OPTIONS('a'='b') */"));
+  CHV_CHECK_EQ_INT(p[1].len, strlen("SELECT 2"));
+  chv_arena_close(a);
+}
+
 static void test_arguments(void) {
   struct chv_error err;
   chv_arena *a = NULL;
@@ -514,4 +555,4 @@ static void test_oom(void) {
 
 CHV_TEST_MAIN("sql_parse", test_golden, test_seeds, test_errors,
               test_deep_nesting, test_split, test_dialect, test_positions,
-              test_arguments, test_oom)
+              test_hint_positions, test_arguments, test_oom)
