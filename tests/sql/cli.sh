@@ -45,6 +45,12 @@ printf 'table.exec.hive.infer-source-parallelism.max: 0\n' > "$tmp/bad.yaml"
   [ -f "$tmp/warehouse/.chive_metastore.db" ]
 check "default warehouse ./warehouse is created" $?
 
+# The summary of an INSERT and the error of the next statement each end
+# their line, with stdout and stderr on one pipe (and on one terminal below).
+"$chive" sql --warehouse "$wh" -e 'INSERT INTO t VALUES (3); SELECT nosuch FROM t' > "$tmp/out" 2>&1
+sed -n '1,2p' "$tmp/out" | grep -c -e '^Inserted 1 row$' -e '^chive: line 1, column 34: ' |
+  grep -q '^2$'; check "INSERT summary and the next error on lines of their own" $?
+
 # A 1 MB name: the message quotes it shortened in the middle with its
 # length and keeps its reason; the source line is shown by its start, the
 # text at the caret and its end, with its length.
@@ -86,6 +92,9 @@ if command -v script > /dev/null 2>&1; then
   check "terminal session goes on after an error" $?
   "$chive" sql --warehouse "$tmp/wp" -e 'SHOW TABLES' | grep -q '^p$'
   check "\\q ends the session" $?
+  timeout 60 script -qec "$chive sql --warehouse $tmp/wp -e 'INSERT INTO p VALUES (1, NULL); SELECT nosuch FROM p'" /dev/null < /dev/null > "$tmp/pty" 2>&1
+  tr -d '\r' < "$tmp/pty" | sed -n '1,2p' | grep -c -e '^Inserted 1 row$' -e '^chive: line 1, column ' |
+    grep -q '^2$'; check "terminal: INSERT summary and the next error on lines of their own" $?
 fi
 
 echo "$pass passed, $fail failed"
