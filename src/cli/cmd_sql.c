@@ -40,7 +40,21 @@ static void locate(const char *text, size_t off, int *line, int *col,
   *line_start = ls;
 }
 
-/* "chive: line L, column C: msg", the source line and a caret. */
+/* Writes text[from, to) to stderr and, when it holds the caret's offset,
+** the caret line's padding so far into pad; returns the padding's width. */
+static void echo_part(const char *text, size_t from, size_t to, size_t off,
+                      struct chv_buf *pad) {
+  fprintf(stderr, "%.*s", (int)(to - from), text + from);
+  for (size_t i = from; i < to && i < off; i++) {
+    if (((unsigned char)text[i] & 0xC0) == 0x80) continue; /* UTF-8 tail */
+    chv_buf_putc(pad, text[i] == '\t' ? '\t' : ' ');
+  }
+}
+
+/* "chive: line L, column C: msg", the source line and a caret under the
+** fault.  A line of more than CHV_ABBREV_MAX bytes (a statement on one
+** line holding a 1 MB name) shows its start, the text around the caret and
+** its end, joined by "…", then its length. */
 static void report(const char *text, size_t len, size_t off, const char *msg) {
   if (off > len) off = len;
   int line, col;
@@ -49,9 +63,35 @@ static void report(const char *text, size_t len, size_t off, const char *msg) {
   fprintf(stderr, "chive: line %d, column %d: %s\n", line, col, msg);
   size_t le = ls;
   while (le < len && text[le] != '\n' && text[le] != '\r') le++;
-  fprintf(stderr, "%.*s\n", (int)(le - ls), text + ls);
-  for (size_t i = ls; i < off; i++) fputc(text[i] == '\t' ? '\t' : ' ', stderr);
-  fputs("^\n", stderr);
+  struct chv_buf pad;
+  chv_buf_init(&pad);
+  if (le - ls <= CHV_ABBREV_MAX) {
+    echo_part(text, ls, le, off, &pad);
+  } else {
+    /* start, around the caret, end: merged where they meet */
+    size_t k = CHV_ABBREV_KEEP;
+    size_t cut[3][2] = {{ls, ls + k},
+                        {off > ls + k ? off - k : ls, off + k < le ? off + k : le},
+                        {le - k, le}};
+    size_t from = ls, to = ls;
+    for (int i = 0; i < 3; i++) {
+      size_t a = chv_utf8_floor(text, le, cut[i][0]);
+      size_t b = chv_utf8_floor(text, le, cut[i][1]);
+      if (a <= to) {
+        if (b > to) to = b;
+        continue;
+      }
+      echo_part(text, from, to, off, &pad);
+      fputs("\xe2\x80\xa6", stderr);
+      if (off >= to) chv_buf_putc(&pad, ' ');
+      from = a;
+      to = b;
+    }
+    echo_part(text, from, to, off, &pad);
+    fprintf(stderr, " (%zu bytes)", le - ls);
+  }
+  fprintf(stderr, "\n%s^\n", pad.data ? pad.data : "");
+  chv_buf_free(&pad);
 }
 
 /* The message without the parser's "line L, column C: " prefix. */

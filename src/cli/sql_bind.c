@@ -21,7 +21,9 @@
 */
 #include "cli/sql_int.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -123,20 +125,81 @@ static int cast_to(struct sql_bind *b, struct chv_expr *x, enum chv_type_id id,
   return chv_expr_cast(b->a, x, t, out, b->err);
 }
 
+int sql_literal_check(const struct chv_sql_expr *e, struct chv_sql_pos *pos,
+                      struct chv_error *err) {
+  const char *val = e->u.lit.value, *text = e->u.lit.text;
+  const char *sfx = e->u.lit.suffix;
+  char c = sfx ? (char)toupper((unsigned char)sfx[0]) : '\0';
+  int digits = 0; /* as written: the precision of a DECIMAL literal */
+  for (const char *d = val; d && *d; d++) digits += *d >= '0' && *d <= '9';
+  int rc = CHV_OK;
+  switch (e->u.lit.kind) {
+  case CHV_SQL_LIT_INTEGER: {
+    static const struct {
+      char sfx;
+      const char *type;
+      long long lo, hi;
+    } ranges[] = {{'Y', "TINYINT", INT8_MIN, INT8_MAX},
+                  {'S', "SMALLINT", INT16_MIN, INT16_MAX},
+                  {'L', "BIGINT", INT64_MIN, INT64_MAX}};
+    errno = 0;
+    long long x = strtoll(val, NULL, 10);
+    bool big = errno == ERANGE;
+    for (size_t i = 0; i < CHV_ARRAY_SIZE(ranges); i++)
+      if (c == ranges[i].sfx && (big || x < ranges[i].lo || x > ranges[i].hi))
+        rc = sql_err(err, CHV_ERANGE, "%s literal %s is out of range [%lld, "
+                     "%lld]", ranges[i].type, text, ranges[i].lo,
+                     ranges[i].hi);
+    /* past BIGINT, a DECIMAL(p, 0), as Hive and Calcite type it */
+    if (rc == CHV_OK && !c && big && digits > CHV_DECIMAL_MAX_PRECISION)
+      rc = sql_err(err, CHV_ERANGE, "integer literal %s is out of range: more "
+                   "than the %d digits of a DECIMAL", text,
+                   CHV_DECIMAL_MAX_PRECISION);
+    break;
+  }
+  case CHV_SQL_LIT_DECIMAL:
+    if (digits > CHV_DECIMAL_MAX_PRECISION)
+      rc = sql_err(err, CHV_ERANGE, "decimal literal %s has more than %d "
+                   "digits", text, CHV_DECIMAL_MAX_PRECISION);
+    break;
+  case CHV_SQL_LIT_DOUBLE: /* 1e10, 2D */
+    /* too small rounds to 0 or a subnormal, as Java's Double.valueOf */
+    if (isinf(strtod(val, NULL)))
+      rc = sql_err(err, CHV_ERANGE, "DOUBLE literal %s is out of range", text);
+    break;
+  case CHV_SQL_LIT_DATE: {
+    int32_t d;
+    if (chv_date_parse(val, e->u.lit.value_len, &d) != CHV_OK)
+      rc = sql_err(err, CHV_EINVAL, "invalid DATE literal %s: not a date "
+                   "yyyy-mm-dd", text);
+    break;
+  }
+  case CHV_SQL_LIT_TIMESTAMP: {
+    struct chv_timestamp ts;
+    if (chv_timestamp_parse(val, e->u.lit.value_len, &ts) != CHV_OK)
+      rc = sql_err(err, CHV_EINVAL, "invalid TIMESTAMP literal %s: not a "
+                   "timestamp yyyy-mm-dd[ hh:mm:ss[.fffffffff]]", text);
+    break;
+  }
+  default:
+    break;
+  }
+  if (rc != CHV_OK && pos) *pos = e->pos;
+  return rc;
+}
+
 static int bind_literal(struct sql_bind *b, const struct chv_sql_expr *e,
                         struct chv_expr **out) {
   struct chv_value v = {0};
   const char *val = e->u.lit.value;
   const char *sfx = e->u.lit.suffix;
   enum chv_type_id id;
+  CHV_RETURN_IF_ERR(sql_literal_check(e, b->pos, b->err));
   switch (e->u.lit.kind) {
   case CHV_SQL_LIT_INTEGER: {
-    char *end;
     errno = 0;
-    long long x = strtoll(val, &end, 10);
-    if (errno || *end)
-      return sql_err(b->err, CHV_ETYPE, "integer literal %s is out of range",
-                     e->u.lit.text);
+    long long x = strtoll(val, NULL, 10);
+    if (errno == ERANGE && !sfx) goto decimal; /* checked: up to 38 digits */
     v.i64 = x;
     if (sfx && (*sfx == 'Y' || *sfx == 'y'))
       id = CHV_TYPE_TINYINT;
@@ -163,9 +226,6 @@ static int bind_literal(struct sql_bind *b, const struct chv_sql_expr *e,
       else if (*c >= '0' && *c <= '9') p++, s += frac;
     }
     if (p < 1) p = 1;
-    if (p > CHV_DECIMAL_MAX_PRECISION)
-      return sql_err(b->err, CHV_ETYPE, "decimal literal %s has more than 38 "
-                     "digits", e->u.lit.text);
     struct chv_expr *x;
     CHV_RETURN_IF_ERR(str_lit(b, val, strlen(val), &x));
     return cast_to(b, x, CHV_TYPE_DECIMAL, p, s, out);

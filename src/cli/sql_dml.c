@@ -931,12 +931,14 @@ static int order_item(const struct chv_sql_query *q, size_t k, int *ord,
   const struct chv_sql_expr *e = q->order_by[k].expr;
   *ord = -1;
   if (e->kind == CHV_SQL_EXPR_LITERAL && e->u.lit.kind == CHV_SQL_LIT_INTEGER) {
+    errno = 0;
     long long v = strtoll(e->u.lit.value, NULL, 10);
-    if (v < 1 || (size_t)v > q->nitems ||
+    if (errno || v < 1 || (size_t)v > q->nitems ||
         q->items[v - 1].expr->kind == CHV_SQL_EXPR_STAR) {
       *pos = e->pos;
       return sql_err(err, CHV_EINVAL,
-                     "ORDER BY position %lld is not in the select list", v);
+                     "ORDER BY position %s is not in the select list",
+                     e->u.lit.text);
     }
     *ord = (int)v - 1;
     return CHV_OK;

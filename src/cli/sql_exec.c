@@ -75,6 +75,7 @@ int sql_literal_text(const struct chv_sql_expr *e, chv_arena *a,
     return sql_err(err, CHV_ENOTSUP,
                    "an expression here is not supported yet: expected a "
                    "literal");
+  CHV_RETURN_IF_ERR(sql_literal_check(e, NULL, err));
   if (e->u.lit.kind == CHV_SQL_LIT_NULL) {
     *out = NULL;
     return CHV_OK;

@@ -132,7 +132,17 @@ int sql_catalog_create(struct sql_session *s, const struct chv_sql_stmt *st,
                        struct chv_sql_pos *pos, struct chv_error *err);
 /* Makes catalog i current, its default database the current one. */
 void sql_catalog_use(struct sql_session *s, int i);
-/* The text of a literal expression (a partition value): NULL for NULL. */
+/* Checks literal e (a LITERAL node) as a value of its type, as the binder
+** and every statement taking literals read it: a DATE or TIMESTAMP literal
+** must be a valid date or timestamp (CHV_EINVAL), a number must fit its
+** type (CHV_ERANGE): a DOUBLE must be finite, 128Y, 32768S and
+** 9223372036854775808L are out of range, an integer past BIGINT is a
+** DECIMAL of up to 38 digits.  The error names the literal; *pos (when not
+** NULL) is set to it. */
+int sql_literal_check(const struct chv_sql_expr *e, struct chv_sql_pos *pos,
+                      struct chv_error *err);
+/* The text of a literal expression (a partition value): NULL for NULL.
+** The literal is checked with sql_literal_check(). */
 int sql_literal_text(const struct chv_sql_expr *e, chv_arena *a,
                      const char **out, struct chv_error *err);
 /* The values of a PARTITION (...) spec in key order for t (all static). */

@@ -13,13 +13,10 @@
 #include <string.h>
 
 int sql_err(struct chv_error *err, int code, const char *fmt, ...) {
-  if (err) {
-    err->code = code;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-  }
+  va_list ap;
+  va_start(ap, fmt);
+  chv_error_setv(err, code, fmt, ap);
+  va_end(ap);
   return code;
 }
 

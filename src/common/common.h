@@ -106,6 +106,23 @@ bool chv_str_nieq(const char *a, const char *b, size_t n);
 /* Trim ASCII white space in place, returning the start within s. */
 char *chv_str_trim(char *s);
 
+/* Long text in messages.  Text of more than CHV_ABBREV_MAX bytes is quoted
+** by its first and last CHV_ABBREV_KEEP bytes around "…" and its length,
+** "tttt…tttt (1048576 bytes)", so the rest of a message (the reason) still
+** fits.  chv_error_set() and chv_error_wrap() quote every long %s argument
+** so; callers quoting text of their own (a token, a source line) use
+** chv_str_abbrev() directly. */
+#define CHV_ABBREV_MAX 256
+#define CHV_ABBREV_KEEP 64
+#define CHV_ABBREV_SIZE (CHV_ABBREV_MAX + 1)
+/* s[0, n) (n bytes, no terminator needed) into buf as above, or as it is
+** when short; returns buf, NUL-terminated.  Cuts fall on UTF-8 character
+** boundaries. */
+const char *chv_str_abbrev(const char *s, size_t n, char buf[CHV_ABBREV_SIZE]);
+/* The largest offset <= at in s[0, n) that starts a UTF-8 character (or is
+** n), so text cut there keeps whole characters. */
+size_t chv_utf8_floor(const char *s, size_t n, size_t at);
+
 /* ---- thread pool (pool.c) --------------------------------------------- */
 
 /* Parallel loops over worker threads.  fn is called once per index of

@@ -45,6 +45,40 @@ printf 'table.exec.hive.infer-source-parallelism.max: 0\n' > "$tmp/bad.yaml"
   [ -f "$tmp/warehouse/.chive_metastore.db" ]
 check "default warehouse ./warehouse is created" $?
 
+# The summary of an INSERT and the error of the next statement each end
+# their line, with stdout and stderr on one pipe (and on one terminal below).
+"$chive" sql --warehouse "$wh" -e 'INSERT INTO t VALUES (3); SELECT nosuch FROM t' > "$tmp/out" 2>&1
+sed -n '1,2p' "$tmp/out" | grep -c -e '^Inserted 1 row$' -e '^chive: line 1, column 34: ' |
+  grep -q '^2$'; check "INSERT summary and the next error on lines of their own" $?
+
+# A 1 MB name: the message quotes it shortened in the middle with its
+# length and keeps its reason; the source line is shown by its start, the
+# text at the caret and its end, with its length.
+t64=$(head -c 64 /dev/zero | tr '\0' t)
+long() { head -c 1048576 /dev/zero | tr '\0' t; }
+dots=$'\xe2\x80\xa6'
+{ printf 'SELECT a FROM t WHERE '; long; printf ' = 1;\n'; } > "$tmp/long.sql"
+"$chive" sql --warehouse "$wh" -f "$tmp/long.sql" > /dev/null 2> "$tmp/err"
+{ printf "chive: line 1, column 23: column '%s\xe2\x80\xa6%s (1048576 bytes)' does not exist in default.t\n" "$t64" "$t64"
+  printf 'SELECT a FROM t WHERE %s\xe2\x80\xa6%s = 1; (1048603 bytes)\n' "$t64" "${t64:5}"
+  printf '%22s^\n' ''; } > "$tmp/want"
+cmp -s "$tmp/want" "$tmp/err"; check "a 1 MB column name is quoted shortened, the reason kept" $?
+[ "$(wc -c < "$tmp/err")" -lt 1000 ]; check "a 1 MB statement is not echoed whole" $?
+{ printf "SELECT a FROM t WHERE a = '"; long; printf "' +"; } > "$tmp/long.sql"
+"$chive" sql --warehouse "$wh" -f "$tmp/long.sql" > /dev/null 2> "$tmp/err"
+{ printf 'chive: line 1, column 1048607: expected an expression, found end of input\n'
+  printf "SELECT a FROM t WHERE a = '%s\xe2\x80\xa6%s' + (1048606 bytes)\n" "${t64:27}" "${t64:3}"
+  printf '%129s^\n' ''; } > "$tmp/want"
+cmp -s "$tmp/want" "$tmp/err"; check "the caret at the end of a 1 MB statement" $?
+{ printf "SELECT 1 '"; long; printf "';"; } > "$tmp/long.sql"
+"$chive" sql --warehouse "$wh" -f "$tmp/long.sql" > /dev/null 2> "$tmp/err"
+head -n 1 "$tmp/err" | grep -q "after the statement, found '${t64:1}$dots${t64:1}' (1048578 bytes)$"
+check "a 1 MB token is quoted shortened" $?
+{ printf 'CREATE TABLE '; long; printf ' (a INT);\n'; } > "$tmp/long.sql"
+"$chive" sql --warehouse "$wh" -f "$tmp/long.sql" > /dev/null 2> "$tmp/err"
+head -n 1 "$tmp/err" | grep -q "^chive: line 1, column 14: .*$t64 (10485[0-9]* bytes).*: File name too long$"
+check "a 1 MB table name keeps the system's reason" $?
+
 # On a terminal: prompts, continuation lines, errors do not end the
 # session, \q does (util-linux script gives the terminal).
 if command -v script > /dev/null 2>&1; then
@@ -58,6 +92,9 @@ if command -v script > /dev/null 2>&1; then
   check "terminal session goes on after an error" $?
   "$chive" sql --warehouse "$tmp/wp" -e 'SHOW TABLES' | grep -q '^p$'
   check "\\q ends the session" $?
+  timeout 60 script -qec "$chive sql --warehouse $tmp/wp -e 'INSERT INTO p VALUES (1, NULL); SELECT nosuch FROM p'" /dev/null < /dev/null > "$tmp/pty" 2>&1
+  tr -d '\r' < "$tmp/pty" | sed -n '1,2p' | grep -c -e '^Inserted 1 row$' -e '^chive: line 1, column ' |
+    grep -q '^2$'; check "terminal: INSERT summary and the next error on lines of their own" $?
 fi
 
 echo "$pass passed, $fail failed"

@@ -141,17 +141,16 @@ static int fail_at(struct parser *p, const struct sql_token *t,
     return chv_error_set(p->err, CHV_ESYNTAX,
                          "line %d, column %d: expected %s, found end of input",
                          t->pos.line, t->pos.column, expected);
-  int n = t->len > 40 ? 40 : (int)t->len;
-  const char *more = t->len > 40 ? "..." : "";
+  char tok[CHV_ABBREV_SIZE];
+  chv_str_abbrev(t->start, t->len, tok);
   if (t->kind == TK_STRING || t->kind == TK_DSTRING || t->kind == TK_QIDENT ||
       t->kind == TK_BINARY)
     return chv_error_set(p->err, CHV_ESYNTAX,
-                         "line %d, column %d: expected %s, found %.*s%s",
-                         t->pos.line, t->pos.column, expected, n, t->start,
-                         more);
+                         "line %d, column %d: expected %s, found %s",
+                         t->pos.line, t->pos.column, expected, tok);
   return chv_error_set(p->err, CHV_ESYNTAX,
-                       "line %d, column %d: expected %s, found '%.*s'%s",
-                       t->pos.line, t->pos.column, expected, n, t->start, more);
+                       "line %d, column %d: expected %s, found '%s'",
+                       t->pos.line, t->pos.column, expected, tok);
 }
 
 static int fail(struct parser *p, const char *expected) {

@@ -2,6 +2,10 @@
 #include "chv_test.h"
 #include "common/common.h"
 
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
 static void test_error_set_and_wrap(void) {
   struct chv_error err;
   CHV_CHECK_EQ_INT(chv_error_set(&err, CHV_ECORRUPT, "bad page %d", 3),
@@ -11,6 +15,58 @@ static void test_error_set_and_wrap(void) {
   CHV_CHECK_STREQ(err.msg, "column a of f.parquet: bad page 3");
   CHV_CHECK_EQ_INT(chv_error_set(NULL, CHV_EINVAL, "x"), CHV_EINVAL);
   CHV_CHECK_STREQ(chv_status_name(CHV_ENOMEM), "ENOMEM");
+}
+
+/* A long name in a message is quoted shortened in the middle with its
+** length, so the reason after it still shows; other conversions print as
+** printf prints them. */
+static void test_error_long_names(void) {
+  size_t n = 1 << 20;
+  char *name = malloc(n + 1);
+  CHV_REQUIRE(name != NULL);
+  memset(name, 't', n);
+  name[n] = '\0';
+  struct chv_error err;
+  chv_error_set(&err, CHV_ENOENT, "table default.%s does not exist", name);
+  CHV_CHECK_CONTAINS(err.msg, "table default.tttt");
+  CHV_CHECK_CONTAINS(err.msg, "tttt\xe2\x80\xa6tttt");
+  CHV_CHECK_CONTAINS(err.msg, "tttt (1048576 bytes) does not exist");
+  CHV_CHECK(strlen(err.msg) < 200);
+  /* a precision bounds the text first; %% and the other conversions */
+  chv_error_set(&err, CHV_EINVAL, "%.*s|%5.2f|%-4d|%lld|%zu|%c|%x|%%|%8s|%.3s",
+                300, name, 1.5, 7, -9LL, (size_t)12, 'z', 255u, "ab", "abcdef");
+  CHV_CHECK_CONTAINS(err.msg, "tttt (300 bytes)| 1.50|7   |-9|12|z|ff|%|      ab|abc");
+  /* a short name stays whole */
+  chv_error_set(&err, CHV_EINVAL, "column '%s' %*s", "abc", 3, "x");
+  CHV_CHECK_STREQ(err.msg, "column 'abc'   x");
+  /* context added in front of a full message keeps the message's end */
+  char big[CHV_ERROR_MSG_SIZE];
+  memset(big, 'p', sizeof big - 1);
+  big[sizeof big - 1] = '\0';
+  chv_error_set(&err, CHV_EIO, "%.200s and %.200s and %.200s and %.200s and "
+                "%.200s: disk full", big, big, big, big, big);
+  CHV_CHECK_CONTAINS(err.msg, ": disk full");
+  chv_error_wrap(&err, "writing %.200s and %.200s", big, big);
+  CHV_CHECK_CONTAINS(err.msg, ": disk full");
+  CHV_CHECK(strncmp(err.msg, "writing ppp", 11) == 0);
+  CHV_CHECK(strlen(err.msg) < CHV_ERROR_MSG_SIZE);
+  chv_error_errno(&err, ENAMETOOLONG, "mkdirs /wh/%s", name);
+  CHV_CHECK_CONTAINS(err.msg, "(1048576 bytes): ");
+  CHV_CHECK_CONTAINS(err.msg, strerror(ENAMETOOLONG));
+  free(name);
+}
+
+static void test_abbrev(void) {
+  char buf[CHV_ABBREV_SIZE];
+  CHV_CHECK_STREQ(chv_str_abbrev("abcdef", 3, buf), "abc");
+  /* cuts fall between UTF-8 characters: 300 two-byte characters */
+  char s[600];
+  for (int i = 0; i < 300; i++) memcpy(s + 2 * i, "\xc3\xa9", 2);
+  const char *a = chv_str_abbrev(s, sizeof s, buf);
+  CHV_CHECK_CONTAINS(a, "\xc3\xa9\xe2\x80\xa6\xc3\xa9");
+  CHV_CHECK_CONTAINS(a, " (600 bytes)");
+  CHV_CHECK_EQ_INT((int)chv_utf8_floor(s, sizeof s, 65), 64);
+  CHV_CHECK_EQ_INT((int)chv_utf8_floor(s, sizeof s, 700), 600);
 }
 
 static void test_alloc_failure_injection(void) {
@@ -65,5 +121,6 @@ static void test_strings(void) {
   CHV_CHECK_STREQ(chv_str_trim(s), "a b");
 }
 
-CHV_TEST_MAIN("common", test_error_set_and_wrap, test_alloc_failure_injection,
+CHV_TEST_MAIN("common", test_error_set_and_wrap, test_error_long_names,
+              test_abbrev, test_alloc_failure_injection,
               test_buf, test_arena, test_strings)

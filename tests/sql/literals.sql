@@ -1,0 +1,67 @@
+-- A typed or numeric literal is read the same in every statement: one that
+-- is not a valid value of its type is an error naming it and pointing at
+-- it, in a SELECT as in an INSERT, a WHERE or a partition spec.
+CREATE TABLE t (d DATE, ts TIMESTAMP, i INT, y DOUBLE) PARTITIONED BY (p DATE);
+INSERT INTO t PARTITION (p='2026-01-01')
+  VALUES (DATE '2026-02-28', TIMESTAMP '2026-01-01 10:00:00.5', 1, 1.5);
+SELECT DATE '2026-02-28', TIMESTAMP '2026-01-01 10:00:00', TIMESTAMP '2026-01-01';
+-- run
+SELECT DATE '2026-13-45';
+-- run
+SELECT DATE '2023-02-29';
+-- run
+SELECT TIMESTAMP '2026-01-01 25:00:00';
+-- run
+SELECT TIMESTAMP 'noon';
+-- run
+INSERT INTO t PARTITION (p='2026-01-01') VALUES (DATE '2026-13-45', NULL, 1, 1);
+-- run
+INSERT INTO t PARTITION (p=DATE '2026-13-45') VALUES (NULL, NULL, 1, 1);
+-- run
+INSERT INTO t PARTITION (p='2026-01-01') SELECT DATE '2026-13-45', NULL, 1, 1;
+-- run
+SELECT i FROM t WHERE p = DATE '2026-13-45';
+-- run
+SELECT i FROM t WHERE d < DATE '2026-13-45';
+-- run
+SELECT i FROM t WHERE ts = TIMESTAMP '2026-01-01 10:61:00';
+-- run
+-- Numbers: a DOUBLE must be finite (one too small rounds to 0); an integer
+-- past BIGINT is a DECIMAL of up to 38 digits; the suffixed integers of
+-- Hive (Y, S, L) must fit their type.
+SELECT 1e308, 1e-999999, 2D, 1.5, 10BD;
+SELECT 9223372036854775807, 9223372036854775808, -9223372036854775808;
+SELECT 99999999999999999999999999999999999999, 127Y, 32767S, 9223372036854775807L;
+SELECT 99999999999999999999 + 1;
+-- run
+SELECT 1e999999;
+-- run
+SELECT -1.5e309;
+-- run
+SELECT 1e999999D;
+-- run
+SELECT 999999999999999999999999999999999999999;
+-- run
+SELECT 128Y;
+-- run
+SELECT -129Y;
+-- run
+SELECT 32768S;
+-- run
+SELECT 9223372036854775808L;
+-- run
+SELECT 1.00000000000000000000000000000000000001;
+-- run
+INSERT INTO t PARTITION (p='2026-01-01') VALUES (NULL, NULL, 1, 1e999999);
+-- run
+INSERT INTO t PARTITION (p='2026-01-01') VALUES (NULL, NULL, 128Y, 1);
+-- run
+SELECT i FROM t WHERE y > 1e999999;
+-- run
+SELECT i FROM t ORDER BY 99999999999999999999;
+-- run
+SET 'table.sql-dialect' = 'hive';
+SELECT 1e999999;
+-- run
+-- Nothing above changed the table.
+SELECT * FROM t;
