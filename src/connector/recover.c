@@ -49,8 +49,9 @@ static int recover_record(const struct chv_fs *fs, chv_catalog *cat,
     ** folders it made that are left empty, deepest first. */
     for (int k = 0; k < r->nnew && rc == CHV_OK; k++)
       rc = remove_gone(fs, r->new_files[k], false, err);
-    qsort(r->new_dirs, (size_t)r->nnewdirs, sizeof *r->new_dirs,
-          by_length_desc);
+    if (r->nnewdirs > 1)
+      qsort(r->new_dirs, (size_t)r->nnewdirs, sizeof *r->new_dirs,
+            by_length_desc);
     for (int k = 0; k < r->nnewdirs && rc == CHV_OK; k++)
       fs->remove(fs, r->new_dirs[k], false, NULL); /* kept if not empty */
   }
