@@ -328,7 +328,13 @@ CHV_API int chv_catalog_set_partition_stats(chv_catalog *cat, const char *db,
 ** numerically ('10' > '9'), decimal/float/double keys numerically, all
 ** others (string, date 'YYYY-MM-DD', timestamp, boolean) as text.  A NULL
 ** literal is SQL NULL; comparisons follow SQL's three-valued logic, so a
-** default-partition (NULL) value matches only IS NULL. */
+** default-partition (NULL) value matches only IS NULL.
+**
+** Under a CHV_PF_DEFAULT_NAME node a partition's values compare as its rows
+** read them, so that pruning never disagrees with the rows: the default
+** partition is NULL on non-string keys (also when its value is the name in
+** lits[0], a hive.exec.default.partition.name other than Hive's own) and
+** '__HIVE_DEFAULT_PARTITION__' on string keys, as Flink reads it. */
 enum chv_pf_kind {
   CHV_PF_AND,     /* kids[0..nkids) all true */
   CHV_PF_OR,      /* any of kids[0..nkids) */
@@ -337,6 +343,7 @@ enum chv_pf_kind {
   CHV_PF_IN,      /* key [NOT] IN (lits[0..nlits)) */
   CHV_PF_BETWEEN, /* key [NOT] BETWEEN lits[0] AND lits[1] */
   CHV_PF_IS_NULL, /* key IS [NOT] NULL */
+  CHV_PF_DEFAULT_NAME, /* kids[0], values as rows read them (above) */
 };
 enum chv_pf_cmp { CHV_PF_EQ, CHV_PF_NE, CHV_PF_LT, CHV_PF_LE, CHV_PF_GT,
                   CHV_PF_GE };

@@ -532,6 +532,8 @@ struct bind {
 
 struct fsql {
   const struct chv_table *t;
+  bool as_read;         /* under CHV_PF_DEFAULT_NAME */
+  const char *defname;  /* its name, when not Hive's own; else NULL */
   bool *used;      /* per key: joined */
   struct chv_buf where;
   struct bind *binds;
@@ -591,10 +593,31 @@ static int put(struct fsql *q, const char *s) {
   return CHV_OK;
 }
 
-/* "v3.num" or "v3.value" */
+/* A string, varchar or char key: its default partition reads as the name. */
+static bool key_is_string(const char *type) {
+  return chv_str_nieq(type, "string", 6) || chv_str_nieq(type, "varchar", 7) ||
+         chv_str_nieq(type, "char", 4);
+}
+
+/* "v3.num" or "v3.value"; as rows read them under CHV_PF_DEFAULT_NAME. */
 static int put_col(struct fsql *q, int k, bool as_number) {
-  if (chv_buf_printf(&q->where, "v%d.%s", k, as_number ? "num" : "value"))
-    return chv_error_set(q->err, CHV_ENOMEM, "out of memory");
+  const char *col = as_number ? "num" : "value";
+  int e;
+  if (!q->as_read) {
+    e = chv_buf_printf(&q->where, "v%d.%s", k, col);
+  } else if (key_is_string(q->t->pkeys[k].type)) {
+    e = chv_buf_printf(&q->where, "coalesce(v%d.value, '%s')", k,
+                       CHV_DEFAULT_PARTITION_NAME);
+  } else if (q->defname) {
+    struct bind b = {BIND_TEXT, 0, 0, q->defname};
+    if (chv_buf_printf(&q->where, "(CASE WHEN v%d.value = ", k))
+      return chv_error_set(q->err, CHV_ENOMEM, "out of memory");
+    CHV_RETURN_IF_ERR(fsql_bind(q, &b));
+    e = chv_buf_printf(&q->where, " THEN NULL ELSE v%d.%s END)", k, col);
+  } else {
+    e = chv_buf_printf(&q->where, "v%d.%s", k, col);
+  }
+  if (e) return chv_error_set(q->err, CHV_ENOMEM, "out of memory");
   return CHV_OK;
 }
 
@@ -663,6 +686,22 @@ static int fsql_node(struct fsql *q, const struct chv_part_filter *f,
     CHV_RETURN_IF_ERR(put(q, "("));
     CHV_RETURN_IF_ERR(put_col(q, k, false));
     return put(q, f->negated ? " IS NOT NULL)" : " IS NULL)");
+  case CHV_PF_DEFAULT_NAME: {
+    if (f->nkids != 1 || f->nlits != 1)
+      return chv_error_set(q->err, CHV_EINVAL,
+                           "DEFAULT_NAME needs one operand and one name");
+    bool as_read = q->as_read;
+    const char *defname = q->defname;
+    q->as_read = true;
+    q->defname = f->lits[0] && f->lits[0][0] &&
+                         strcmp(f->lits[0], CHV_DEFAULT_PARTITION_NAME) != 0
+                     ? f->lits[0]
+                     : NULL;
+    rc = fsql_node(q, f->kids[0], depth + 1);
+    q->as_read = as_read;
+    q->defname = defname;
+    return rc;
+  }
   }
   rc = chv_error_set(q->err, CHV_EINVAL, "unknown partition filter node %d",
                      (int)f->kind);

@@ -90,6 +90,7 @@ static int table_folder_exists(const struct chv_table *t,
 }
 
 int conn_scan_partitions(chv_catalog *cat, const struct chv_table *t,
+                         const chv_config *cfg,
                          const struct chv_part_filter *filter,
                          struct chv_partition **parts, int *nparts,
                          int64_t *total, struct chv_error *err) {
@@ -101,8 +102,27 @@ int conn_scan_partitions(chv_catalog *cat, const struct chv_table *t,
   if (t->npkeys > 0) {
     CHV_RETURN_IF_ERR(chv_catalog_count_partitions(cat, t->db, t->name, NULL,
                                                    total, err));
-    return chv_catalog_list_partitions(cat, t->db, t->name, filter, parts,
-                                       nparts, err);
+    if (filter == NULL)
+      return chv_catalog_list_partitions(cat, t->db, t->name, NULL, parts,
+                                         nparts, err);
+    /* Pruned as the rows read: the default partition is NULL on non-string
+    ** keys and its name on string keys (scan_part_values in scan.c). */
+    struct chv_opt_value v;
+    chv_opt_value_init(&v);
+    int rc = conn_table_option(t, cfg, "hive.exec.default.partition.name", &v,
+                               err);
+    if (rc != CHV_OK) return rc;
+    struct chv_part_filter *kids[1] = {(struct chv_part_filter *)filter};
+    const char *lits[1] = {v.text};
+    struct chv_part_filter as_read = {.kind = CHV_PF_DEFAULT_NAME,
+                                      .lits = lits,
+                                      .nlits = 1,
+                                      .kids = kids,
+                                      .nkids = 1};
+    rc = chv_catalog_list_partitions(cat, t->db, t->name, &as_read, parts,
+                                     nparts, err);
+    chv_opt_value_free(&v);
+    return rc;
   }
   struct chv_partition *p = chv_calloc(1, sizeof *p);
   if (p == NULL || (p->location = chv_strdup(t->location)) == NULL) {

@@ -18,9 +18,12 @@ int conn_table_schema(const struct chv_table *t, bool with_pkeys,
 
 /* The partitions a scan of t reads: those the filter keeps (pruned inside
 ** the metastore), or for an unpartitioned table one without values at the
-** table's location; *total: all of them.  CHV_ENOENT naming the folder when
+** table's location; *total: all of them.  The filter sees each partition's
+** values as its rows read them (CHV_PF_DEFAULT_NAME with the table's
+** hive.exec.default.partition.name, cfg below its properties).  CHV_ENOENT naming the folder when
 ** the table's location does not exist.  *parts: chv_partitions_free(). */
 int conn_scan_partitions(chv_catalog *cat, const struct chv_table *t,
+                         const chv_config *cfg,
                          const struct chv_part_filter *filter,
                          struct chv_partition **parts, int *nparts,
                          int64_t *total, struct chv_error *err);

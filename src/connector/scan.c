@@ -342,7 +342,7 @@ int chv_scan_open(chv_catalog *cat, const char *db, const char *table,
                            &s->nhidden, err);
   /* Partitions, pruned inside the metastore. */
   if (rc == CHV_OK)
-    rc = conn_scan_partitions(cat, &s->table, opts->filter, &s->parts,
+    rc = conn_scan_partitions(cat, &s->table, opts->cfg, opts->filter, &s->parts,
                               &s->nparts, &s->stats.partitions_total, err);
   s->hook = opts->hook;
   if (rc == CHV_OK && (opts->threads > 1 || opts->hook) && !s->done)

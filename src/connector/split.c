@@ -261,7 +261,7 @@ static int plan(chv_catalog *cat, const struct chv_table *t,
   p->num_splits = pl->hadoop_n > 0 ? pl->hadoop_n : CHV_MAX(o->min_splits, 1);
 
   int64_t total;
-  CHV_RETURN_IF_ERR(conn_scan_partitions(cat, t, o->filter, &p->partitions,
+  CHV_RETURN_IF_ERR(conn_scan_partitions(cat, t, o->cfg, o->filter, &p->partitions,
                                          &p->npartitions, &total, err));
   CHV_RETURN_IF_ERR(conn_hidden_paths(cat, t->db, t->name, &pl->hidden,
                                       &pl->nhidden, err));
@@ -417,7 +417,7 @@ static int count_all(chv_catalog *cat, const struct chv_table *t,
   int np = 0;
   int64_t total;
   CHV_RETURN_IF_ERR(
-      conn_scan_partitions(cat, t, o->filter, &parts, &np, &total, err));
+      conn_scan_partitions(cat, t, o->cfg, o->filter, &parts, &np, &total, err));
   struct counter c = {parts, chv_calloc((size_t)np + 1, sizeof(int64_t))};
   int rc = c.entries ? conn_pool_run(threads, np, count_entries, &c, err)
                      : chv_error_set(err, CHV_ENOMEM, "out of memory");

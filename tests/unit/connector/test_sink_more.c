@@ -75,7 +75,10 @@ static void test_dynamic_partitions(void) {
   CHV_CHECK_EQ_INT(n, 4); /* b, a, a/b and the default partition */
   CHV_CHECK_EQ_INT(scan_part(cat, "a", &sum, &err), 40);
   CHV_CHECK_EQ_INT(scan_part(cat, "a/b", &sum, &err), 40);
-  CHV_CHECK_EQ_INT(scan_part(cat, NULL, &sum, &err), 80); /* NULL and "" */
+  /* NULL and "" went to the default partition, whose string key reads as
+  ** its name, as Flink reads it: pruning agrees with what the rows hold. */
+  CHV_CHECK_EQ_INT(scan_part(cat, CHV_DEFAULT_PARTITION_NAME, &sum, &err), 80);
+  CHV_CHECK_EQ_INT(scan_part(cat, NULL, &sum, &err), 0);
   /* The '/' is escaped in the folder name, as Hive escapes it. */
   char path[800];
   snprintf(path, sizeof path, "%s/t/dt=a%%2Fb", chv_catalog_warehouse(cat));
