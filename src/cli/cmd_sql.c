@@ -40,11 +40,11 @@ static void locate(const char *text, size_t off, int *line, int *col,
   *line_start = ls;
 }
 
-/* Writes text[from, to) to stderr and, when it holds the caret's offset,
+/* Appends text[from, to) to out and, when it holds the caret's offset,
 ** the caret line's padding so far into pad; returns the padding's width. */
-static void echo_part(const char *text, size_t from, size_t to, size_t off,
-                      struct chv_buf *pad) {
-  fprintf(stderr, "%.*s", (int)(to - from), text + from);
+static void echo_part(struct chv_buf *out, const char *text, size_t from,
+                      size_t to, size_t off, struct chv_buf *pad) {
+  chv_buf_append(out, text + from, to - from);
   for (size_t i = from; i < to && i < off; i++) {
     if (((unsigned char)text[i] & 0xC0) == 0x80) continue; /* UTF-8 tail */
     chv_buf_putc(pad, text[i] == '\t' ? '\t' : ' ');
@@ -60,13 +60,17 @@ static void report(const char *text, size_t len, size_t off, const char *msg) {
   int line, col;
   size_t ls;
   locate(text, off, &line, &col, &ls);
-  fprintf(stderr, "chive: line %d, column %d: %s\n", line, col, msg);
+  /* One write for the whole report, so that the output of other processes
+  ** on the same terminal or pipe never lands inside it. */
+  struct chv_buf out;
+  chv_buf_init(&out);
+  chv_buf_printf(&out, "chive: line %d, column %d: %s\n", line, col, msg);
   size_t le = ls;
   while (le < len && text[le] != '\n' && text[le] != '\r') le++;
   struct chv_buf pad;
   chv_buf_init(&pad);
   if (le - ls <= CHV_ABBREV_MAX) {
-    echo_part(text, ls, le, off, &pad);
+    echo_part(&out, text, ls, le, off, &pad);
   } else {
     /* start, around the caret, end: merged where they meet */
     size_t k = CHV_ABBREV_KEEP;
@@ -81,16 +85,18 @@ static void report(const char *text, size_t len, size_t off, const char *msg) {
         if (b > to) to = b;
         continue;
       }
-      echo_part(text, from, to, off, &pad);
-      fputs("\xe2\x80\xa6", stderr);
+      echo_part(&out, text, from, to, off, &pad);
+      chv_buf_puts(&out, "\xe2\x80\xa6");
       if (off >= to) chv_buf_putc(&pad, ' ');
       from = a;
       to = b;
     }
-    echo_part(text, from, to, off, &pad);
-    fprintf(stderr, " (%zu bytes)", le - ls);
+    echo_part(&out, text, from, to, off, &pad);
+    chv_buf_printf(&out, " (%zu bytes)", le - ls);
   }
-  fprintf(stderr, "\n%s^\n", pad.data ? pad.data : "");
+  chv_buf_printf(&out, "\n%s^\n", pad.data ? pad.data : "");
+  if (out.data) fwrite(out.data, 1, out.len, stderr);
+  chv_buf_free(&out);
   chv_buf_free(&pad);
 }
 
