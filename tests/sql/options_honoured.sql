@@ -113,4 +113,9 @@ SELECT /*+ not even a hint */ a FROM h;
 -- run
 INSERT INTO h /*+ OPTIONS('sink.parallelism'='2') */ VALUES (2);
 -- run
+-- a hint standing alone, after a statement or in a script of its own
+SELECT COUNT(*) FROM h; /*+ OPTIONS('x'='y') */ ;
+-- run
+/*+ OPTIONS('x'='y') */
+-- run
 SELECT /* plain */ COUNT(*) FROM h /* trailing */;

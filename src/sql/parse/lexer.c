@@ -320,6 +320,15 @@ int chv_sql_split(const char *sql, size_t len, enum chv_sql_dialect dialect,
       cur.len = (size_t)(t.start + t.len - cur.text);
       continue;
     }
+    if (!open && t.hint) {
+      /* A hint with no statement is a piece of its own, which the parser
+      ** refuses, not a comment to skip. */
+      cur.text = t.hint - 3;
+      cur.pos = t.hint_pos;
+      cur.pos.column -= 3;
+      cur.pos.offset -= 3;
+      open = true;
+    }
     if (open) {
       /* A hint after the last token stays with the statement, which
       ** refuses it; other trailing comments are cut. */

@@ -1803,7 +1803,23 @@ int chv_sql_parse_ex(const char *sql, size_t len,
   for (;;) {
     while (accept_op(&p, ";")) {
     }
-    if (peek(&p, 0)->kind == TK_EOF) break;
+    const struct sql_token *t = peek(&p, 0);
+    struct chv_sql_pos at = t->hint_pos;
+    at.column -= 3;
+    at.offset -= 3;
+    const struct chv_sql_stmt *last =
+        v.n ? ((struct chv_sql_stmt **)v.data)[v.n - 1] : NULL;
+    if (t->kind == TK_EOF && t->hint &&
+        !(last && last->first_hint.line && last->first_hint.offset == at.offset)) {
+      /* a hint standing alone, not the last statement's: nothing it could
+      ** apply to */
+      if (p.err_pos) *p.err_pos = at;
+      return chv_error_set(p.err, CHV_ESYNTAX,
+                           "line %d, column %d: a hint (/*+ ... */) with no "
+                           "statement; hints are not supported yet",
+                           at.line, at.column);
+    }
+    if (t->kind == TK_EOF) break;
     struct chv_sql_stmt **slot = NULL;
     TRY(vec_push(&p, &v, sizeof *slot, (void **)&slot));
     p.first_hint = (struct chv_sql_pos){0};
