@@ -1801,23 +1801,28 @@ int chv_sql_parse_ex(const char *sql, size_t len,
   TRY(alloc_node(&p, sizeof *script, (void **)&script));
   struct vec v = {0};
   for (;;) {
-    while (accept_op(&p, ";")) {
-    }
-    const struct sql_token *t = peek(&p, 0);
-    struct chv_sql_pos at = t->hint_pos;
-    at.column -= 3;
-    at.offset -= 3;
-    const struct chv_sql_stmt *last =
-        v.n ? ((struct chv_sql_stmt **)v.data)[v.n - 1] : NULL;
-    if (t->kind == TK_EOF && t->hint &&
-        !(last && last->first_hint.line && last->first_hint.offset == at.offset)) {
-      /* a hint standing alone, not the last statement's: nothing it could
-      ** apply to */
-      if (p.err_pos) *p.err_pos = at;
-      return chv_error_set(p.err, CHV_ESYNTAX,
-                           "line %d, column %d: a hint (/*+ ... */) with no "
-                           "statement; hints are not supported yet",
-                           at.line, at.column);
+    /* A hint on a ';' or the end that follows a statement directly is that
+    ** statement's; one after a further ';', or in a script of nothing
+    ** else, has no statement it could apply to. */
+    bool semi = false;
+    const struct sql_token *t;
+    for (;;) {
+      t = peek(&p, 0);
+      bool is_semi = t->kind == TK_OP && t->len == 1 && t->start[0] == ';';
+      if (!is_semi && t->kind != TK_EOF) break;
+      if (t->hint && (v.n == 0 || semi)) {
+        struct chv_sql_pos at = t->hint_pos;
+        at.column -= 3;
+        at.offset -= 3;
+        if (p.err_pos) *p.err_pos = at;
+        return chv_error_set(p.err, CHV_ESYNTAX,
+                             "line %d, column %d: a hint (/*+ ... */) with no "
+                             "statement; hints are not supported yet",
+                             at.line, at.column);
+      }
+      if (!is_semi) break;
+      next(&p);
+      semi = true;
     }
     if (t->kind == TK_EOF) break;
     struct chv_sql_stmt **slot = NULL;

@@ -496,6 +496,23 @@ static void test_hint_positions(void) {
   CHV_REQUIRE(n == 2);
   CHV_CHECK_EQ_INT(p[0].len, strlen("SELECT 1 /*+ OPTIONS('a'='b') */"));
   CHV_CHECK_EQ_INT(p[1].len, strlen("SELECT 2"));
+  /* A hint no statement takes is a piece of its own, which the parser
+  ** refuses at the hint. */
+  const char *lone = "SELECT 1; /*+ OPTIONS('a'='b') */ ;";
+  CHV_REQUIRE_OK(chv_sql_split(lone, strlen(lone), CHV_SQL_DIALECT_DEFAULT, a,
+                               &p, &n, &complete, &err),
+                 &err);
+  CHV_REQUIRE(n == 2);
+  CHV_CHECK_EQ_INT(p[1].len, strlen("/*+ OPTIONS('a'='b') */"));
+  struct chv_sql_pos at = {0};
+  struct chv_sql_parse_options po = {.dialect = CHV_SQL_DIALECT_DEFAULT};
+  CHV_CHECK_EQ_INT(chv_sql_parse_ex(p[1].text, p[1].len, &po, a, &s, &at,
+                                    &err),
+                   CHV_ESYNTAX);
+  CHV_CHECK_CONTAINS(err.msg, "a hint (/*+ ... */) with no statement");
+  CHV_CHECK_EQ_INT(at.column, 1);
+  CHV_CHECK_EQ_INT(chv_sql_parse(lone, strlen(lone), a, &s, &err),
+                   CHV_ESYNTAX);
   chv_arena_close(a);
 }
 
