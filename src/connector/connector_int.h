@@ -202,6 +202,13 @@ int conn_list_partition(const struct chv_fs *fs, const char *dir,
 /* True when path is one of paths[0..n) or lies inside one of them. */
 bool conn_path_hidden(char *const *paths, int n, const char *path);
 
+/* The files under dir (recursively, visible names only): *visible of them,
+** of *bytes in all, are not among hidden[0..nhidden) (conn_path_hidden);
+** *all counts every one.  CHV_ENOENT when dir does not exist. */
+int conn_count_files(const struct chv_fs *fs, const char *dir,
+                     char *const *hidden, int nhidden, int64_t *visible,
+                     int64_t *bytes, int64_t *all, struct chv_error *err);
+
 /* ---- sink: sorted dynamic partitions (sink_dynamic.c) ---------------------- */
 
 /* With table.exec.hive.sink.sort-by-dynamic-partition.enable (the default)

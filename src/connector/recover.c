@@ -35,16 +35,28 @@ static int by_length_desc(const void *a, const void *b) {
   return la < lb ? 1 : la > lb ? -1 : 0;
 }
 
-/* Finish or undo one record of a dead writer; fs is its table's. */
+/* The file system of a record's table. */
+static int record_fs(chv_catalog *cat, const struct chv_commit_record *r,
+                     const struct chv_fs **fs, struct chv_error *err) {
+  struct chv_table t;
+  const char *inner;
+  CHV_RETURN_IF_ERR(chv_catalog_get_table(cat, r->db, r->table, &t, err));
+  int rc = chv_fs_for_path(t.location, fs, &inner, err);
+  chv_table_free(&t);
+  return rc;
+}
+
+/* Finish or undo one record of a dead writer; fs is its table's, or NULL
+** to look it up. */
 static int recover_record(const struct chv_fs *fs, chv_catalog *cat,
                           struct chv_commit_record *r,
                           struct chv_recovery *out, struct chv_error *err) {
-  int rc = CHV_OK;
-  if (r->state == CHV_COMMIT_COMMITTED) {
+  int rc = fs ? CHV_OK : record_fs(cat, r, &fs, err);
+  if (rc == CHV_OK && r->state == CHV_COMMIT_COMMITTED) {
     /* The metastore holds the write: finish deleting what it replaced. */
     for (int k = 0; k < r->nold && rc == CHV_OK; k++)
       rc = remove_gone(fs, r->old_files[k], true, err);
-  } else if (r->state == CHV_COMMIT_PENDING) {
+  } else if (rc == CHV_OK && r->state == CHV_COMMIT_PENDING) {
     /* Killed while its files moved in: take them out again, then the
     ** folders it made that are left empty, deepest first. */
     for (int k = 0; k < r->nnew && rc == CHV_OK; k++)
@@ -78,27 +90,10 @@ static int recover_records(chv_catalog *cat, const struct chv_fs *fs,
                            struct chv_recovery *out, struct chv_error *err) {
   int rc = CHV_OK;
   for (int i = 0; i < n && rc == CHV_OK; i++) {
-    struct chv_commit_record *r = &recs[i];
-    if (!writer_gone(r->pid)) {
-      if (out) out->live++;
-      continue;
-    }
-    const struct chv_fs *tfs = fs;
-    if (tfs == NULL) {
-      struct chv_table t;
-      const char *inner;
-      rc = chv_catalog_get_table(cat, r->db, r->table, &t, err);
-      if (rc == CHV_OK) {
-        rc = chv_fs_for_path(t.location, &tfs, &inner, err);
-        chv_table_free(&t);
-      }
-      if (rc != CHV_OK) {
-        chv_error_wrap(err, "recovering an interrupted write of %s.%s", r->db,
-                       r->table);
-        break;
-      }
-    }
-    rc = recover_record(tfs, cat, r, out, err);
+    if (writer_gone(recs[i].pid))
+      rc = recover_record(fs, cat, &recs[i], out, err);
+    else if (out)
+      out->live++;
   }
   return rc;
 }
@@ -156,6 +151,25 @@ int conn_hidden_paths(chv_catalog *cat, const char *db, const char *table,
   chv_commit_records_free(recs, n);
   *paths = v;
   *npaths = k;
+  return CHV_OK;
+}
+
+int conn_count_files(const struct chv_fs *fs, const char *dir,
+                     char *const *hidden, int nhidden, int64_t *visible,
+                     int64_t *bytes, int64_t *all, struct chv_error *err) {
+  *visible = *bytes = *all = 0;
+  struct chv_dirlist l = {0};
+  CHV_RETURN_IF_ERR(fs->list(fs, dir,
+                             CHV_LIST_RECURSIVE | CHV_LIST_SKIP_HIDDEN |
+                                 CHV_LIST_FILES_ONLY,
+                             &l, err));
+  *all = (int64_t)l.count;
+  for (size_t i = 0; i < l.count; i++) {
+    if (conn_path_hidden(hidden, nhidden, l.entries[i].path)) continue;
+    (*visible)++;
+    *bytes += l.entries[i].st.size;
+  }
+  chv_dirlist_free(&l);
   return CHV_OK;
 }
 

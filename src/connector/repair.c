@@ -73,30 +73,21 @@ static int repair_walk(const struct chv_fs *fs, const struct chv_table *t,
     p->values = values;
     p->nvalues = nk;
     p->location = chv_strdup(e->path);
-    struct chv_dirlist files = {0};
     struct chv_stats st;
     chv_stats_init_unknown(&st);
-    rc = p->location ? fs->list(fs, e->path,
-                                CHV_LIST_RECURSIVE | CHV_LIST_SKIP_HIDDEN |
-                                    CHV_LIST_FILES_ONLY,
-                                &files, err)
+    int64_t all = 0;
+    rc = p->location ? conn_count_files(fs, e->path, h->paths, h->n,
+                                        &st.num_files, &st.total_size, &all,
+                                        err)
                      : chv_error_set(err, CHV_ENOMEM, "out of memory");
     if (rc == CHV_OK) {
-      st.num_files = 0;
-      st.total_size = 0;
-      for (size_t k = 0; k < files.count; k++) {
-        if (conn_path_hidden(h->paths, h->n, files.entries[k].path)) continue;
-        st.num_files++;
-        st.total_size += files.entries[k].st.size;
-      }
       rc = chv_stats_to_params(&st, &p->params, &p->nparams);
       if (rc != CHV_OK) rc = chv_error_set(err, rc, "out of memory");
     }
-    if (rc == CHV_OK && st.num_files == 0 && files.count > 0) {
+    if (rc == CHV_OK && st.num_files == 0 && all > 0) {
       (*nfound)--; /* a write in progress makes this folder */
       chv_partition_free(p);
     }
-    chv_dirlist_free(&files);
   }
   chv_dirlist_free(&l);
   return rc;

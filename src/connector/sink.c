@@ -807,32 +807,30 @@ static int sink_move_part(chv_sink *s, struct undo_log *l, struct sink_part *p,
   return CHV_OK;
 }
 
-/* Visible files under dir that no write record hides (others' files being
-** moved in, an overwrite's old files), and their bytes. */
-static int sink_committed_files(chv_sink *s, const char *dir, int64_t *nfiles,
+/* The paths write records hide now (others' files being moved in, an
+** overwrite's old files), read once per publish, when first needed. */
+struct hidden_paths {
+  char **v;
+  int n;
+  bool loaded;
+};
+
+/* Visible files under dir that no write record hides, and their bytes
+** (none when dir is missing). */
+static int sink_committed_files(chv_sink *s, struct hidden_paths *h,
+                                const char *dir, int64_t *nfiles,
                                 int64_t *bytes, struct chv_error *err) {
-  *nfiles = 0;
-  *bytes = 0;
-  char **hidden = NULL;
-  int nhidden = 0;
-  CHV_RETURN_IF_ERR(conn_hidden_paths(s->cat, s->table.db, s->table.name,
-                                      &hidden, &nhidden, err));
-  struct chv_dirlist l = {0};
-  int rc = s->fs->list(s->fs, dir,
-                       CHV_LIST_RECURSIVE | CHV_LIST_SKIP_HIDDEN |
-                           CHV_LIST_FILES_ONLY,
-                       &l, err);
+  if (!h->loaded) {
+    CHV_RETURN_IF_ERR(conn_hidden_paths(s->cat, s->table.db, s->table.name,
+                                        &h->v, &h->n, err));
+    h->loaded = true;
+  }
+  int64_t all;
+  int rc = conn_count_files(s->fs, dir, h->v, h->n, nfiles, bytes, &all, err);
   if (rc == CHV_ENOENT) {
     chv_error_clear(err);
     rc = CHV_OK;
   }
-  for (size_t i = 0; rc == CHV_OK && i < l.count; i++) {
-    if (conn_path_hidden(hidden, nhidden, l.entries[i].path)) continue;
-    (*nfiles)++;
-    *bytes += l.entries[i].st.size;
-  }
-  chv_dirlist_free(&l);
-  chv_strv_free(hidden, nhidden);
   return rc;
 }
 
@@ -843,7 +841,8 @@ static int sink_committed_files(chv_sink *s, const char *dir, int64_t *nfiles,
 ** the stored ones; where none are stored they are counted from the files
 ** the table holds, and rows stay unknown unless it held none. */
 static int sink_final_stats(chv_sink *s, struct sink_part *p,
-                            const struct part_plan *pl, struct chv_stats *st,
+                            const struct part_plan *pl,
+                            struct hidden_paths *h, struct chv_stats *st,
                             struct chv_error *err) {
   const struct chv_stats *d = &pl->delta;
   if (s->opts.overwrite) {
@@ -870,7 +869,7 @@ static int sink_final_stats(chv_sink *s, struct sink_part *p,
   }
   if (cur.num_files < 0 || cur.total_size < 0) {
     int64_t n, bytes;
-    CHV_RETURN_IF_ERR(sink_committed_files(s, pl->dest, &n, &bytes, err));
+    CHV_RETURN_IF_ERR(sink_committed_files(s, h, pl->dest, &n, &bytes, err));
     cur.num_files = n;
     cur.total_size = bytes;
     cur.num_rows = n == 0 ? 0 : -1;
@@ -901,12 +900,13 @@ static int sink_publish(chv_sink *s, struct part_plan *plans,
   ** metastore is left alone, as Flink does. */
   bool add_parts = s->table.npkeys > 0 && s->metastore_policy;
   bool table_stats = s->table.npkeys == 0 && s->nparts > 0 && s->gather_stats;
+  struct hidden_paths hidden = {0};
   for (int i = 0; i < s->nparts && rc == CHV_OK; i++) {
     struct chv_stats st;
     if (!add_parts && !table_stats) break;
     /* Statistics only when gathered, for partitions as for tables. */
     if (s->gather_stats) {
-      rc = sink_final_stats(s, &s->parts[i], &plans[i], &st, err);
+      rc = sink_final_stats(s, &s->parts[i], &plans[i], &hidden, &st, err);
       if (rc != CHV_OK) break;
     }
     if (table_stats) {
@@ -923,6 +923,7 @@ static int sink_publish(chv_sink *s, struct part_plan *plans,
       if (rc != CHV_OK) rc = chv_error_set(err, rc, "out of memory");
     }
   }
+  chv_strv_free(hidden.v, hidden.n);
   if (rc == CHV_OK && nentries > 0)
     rc = chv_catalog_add_partitions(
         s->cat, s->table.db, s->table.name, entries, nentries,
