@@ -84,8 +84,7 @@ int cli_recover(int argc, char **argv) {
     fprintf(stderr, "usage: chive recover [--warehouse] DIR\n");
     return 2;
   }
-  struct stat st;
-  if (stat(wh, &st) != 0 || !S_ISDIR(st.st_mode) || !has_metastore(wh)) {
+  if (!has_metastore(wh)) {
     fprintf(stderr, "chive recover: %s is not a warehouse (no %s in it)\n", wh,
             CHV_METASTORE_FILE);
     return 1;
