@@ -32,5 +32,7 @@ int cli_recover_around(const char *path, struct chv_error *err);
 /* The warning handler of the commands' configurations
 ** (chv_config_set_warning_handler()): "chive: warning: <msg>" on stderr. */
 void cli_warn(void *ctx, const char *msg);
+/* "chive: <msg>" on stderr: what a session reports beside its results. */
+void cli_notice(void *ctx, const char *msg);
 
 #endif

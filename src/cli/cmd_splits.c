@@ -9,7 +9,7 @@
 #include "chive/jsonl.h"
 #include "chive/text.h"
 #include "cli/cli.h"
-#include "cli/sql_int.h"
+#include "sql/session/session_int.h"
 
 #include <errno.h>
 #include <stdio.h>

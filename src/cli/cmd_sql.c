@@ -8,7 +8,7 @@
 ** status 1, the interactive shell goes on.
 */
 #include "cli/cli.h"
-#include "cli/sql_int.h"
+#include "sql/session/session_int.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -285,6 +285,7 @@ int cli_sql(int argc, char **argv) {
     return 1;
   }
   chv_config_set_warning_handler(s.cfg, cli_warn, NULL);
+  s.notice = cli_notice;
   if (conf && chv_config_load_file(s.cfg, conf, &err) != CHV_OK) {
     fprintf(stderr, "chive sql: %s\n", err.msg);
     goto out;

@@ -26,6 +26,11 @@ void cli_warn(void *ctx, const char *msg) {
   fprintf(stderr, "chive: warning: %s\n", msg);
 }
 
+void cli_notice(void *ctx, const char *msg) {
+  (void)ctx;
+  fprintf(stderr, "chive: %s\n", msg);
+}
+
 static void usage(FILE *out) {
   fprintf(out, "usage: chive <command> [args]\n\ncommands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -1,5 +1,5 @@
 /*
-** cli/sql_stats: the statistics and parallelism of a query's scan.  A
+** sql/session/stats: the statistics and parallelism of a query's scan.  A
 ** SELECT reads its table on as many threads as Flink's Hive source
 ** would get (chv_split_infer_parallelism() over the pruned partitions,
 ** with the pushed limit), at most one per CPU online, since more threads
@@ -22,7 +22,7 @@
 **   sql_explain_stats()   EXPLAIN's "Statistics:" line
 */
 #include "chive/source.h"
-#include "cli/sql_int.h"
+#include "sql/session/session_int.h"
 
 #include <unistd.h>
 

@@ -1,5 +1,5 @@
 /*
-** cli/sql_exec: one parsed statement of `chive sql` run against the
+** sql/session/stmt: one parsed statement of `chive sql` run against the
 ** embedded catalog: catalogs and databases, CREATE/DROP/ALTER TABLE in the
 ** Hive and the Flink forms (Flink type spellings mapped to Hive types
 ** before chv_type_parse()), partitions, MSCK REPAIR, TRUNCATE, DESCRIBE,
@@ -8,7 +8,7 @@
 ** chv_option_parse().  INSERT, SELECT, EXPLAIN and LOAD DATA are in
 ** sql_dml.c.  What is not supported yet fails with an error naming it.
 */
-#include "cli/sql_int.h"
+#include "sql/session/session_int.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
-** cli/sql_show: SHOW CREATE TABLE, the DDL that makes the table again, in
+** sql/session/show: SHOW CREATE TABLE, the DDL that makes the table again, in
 ** the layout Hive prints (one row per line, column createtab_stmt):
 **
 **   CREATE [EXTERNAL] TABLE `db`.`t`(
@@ -26,7 +26,7 @@
 ** transient_lastDdlTime, ...) are left out, so that running the statement
 ** gives a table that does not claim rows it lacks.
 */
-#include "cli/sql_int.h"
+#include "sql/session/session_int.h"
 
 #include <string.h>
 

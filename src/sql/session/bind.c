@@ -1,5 +1,5 @@
 /*
-** cli/sql_bind: the binder of `chive sql` from the parser's expressions
+** sql/session/bind: the binder of `chive sql` from the parser's expressions
 ** (include/chive/sql.h) to the evaluator's typed IR (src/sql/exec/exec.h)
 ** over the columns of one table.  Each column an expression names joins
 ** the bind's scan list once; a bound COLUMN node refers to its place in
@@ -19,7 +19,7 @@
 ** aggregates, sub-queries ("... is not supported yet"); type errors come
 ** from the exec constructors, naming the operator and the types.
 */
-#include "cli/sql_int.h"
+#include "sql/session/session_int.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,11 +1,11 @@
 /*
-** cli/sql_out: results of `chive sql` statements and their printing: an
+** sql/session/result: results of `chive sql` statements and their printing: an
 ** aligned table with a header and a "(N rows)" line, CSV (RFC 4180 quoting),
 ** TSV (tabs, newlines and backslashes escaped as \t \n \\) or JSON Lines.
 ** NULL prints as NULL in table and TSV form, as an empty field in CSV and as
 ** null in JSON.
 */
-#include "cli/sql_int.h"
+#include "sql/session/session_int.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /*
-** cli/sql_dml: the statements of `chive sql` that move rows.
+** sql/session/dml: the statements of `chive sql` that move rows.
 **   INSERT INTO|OVERWRITE t [PARTITION (...)] VALUES (...), ...: literals
 **     converted to the column types (a value that does not fit is an error
 **     naming the column), static partition values from the spec, dynamic
@@ -31,7 +31,7 @@
 ** Anything else (joins, sub-queries in expressions, ...) fails with "...
 ** is not supported yet".
 */
-#include "cli/sql_int.h"
+#include "sql/session/session_int.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -1,5 +1,5 @@
 /*
-** cli/sql_rel: derived relations (the rows of a sub-query in FROM, of a
+** sql/session/rel: derived relations (the rows of a sub-query in FROM, of a
 ** WITH query, of a UNION) and the one scan interface the SELECT paths read
 ** through, whether their FROM names a catalog table or a derived relation.
 **
@@ -15,7 +15,7 @@
 **   sql_scan_open()/_next()/_close() a catalog scan or a relation's rows,
 **                                    projected to the scan's columns
 */
-#include "cli/sql_int.h"
+#include "sql/session/session_int.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -1,11 +1,10 @@
 /*
-** cli/sql: the `chive sql` shell, private to the cli folder.  cmd_sql.c
-** reads and splits scripts and reports errors; sql_exec.c runs one parsed
-** statement against the embedded catalog; sql_dml.c holds INSERT ... VALUES,
-** SELECT, EXPLAIN and LOAD DATA (sql_stats.c the scan's statistics and
-** threads); sql_bind.c binds expressions of the
-** syntax tree to the evaluator (src/sql/exec); sql_out.c prints results as
-** an aligned table, CSV, TSV or JSON Lines.
+** sql/session: the statements of a SQL session, private to the module.
+** stmt.c runs one parsed statement against the session's catalogs; dml.c
+** holds INSERT, SELECT, EXPLAIN and LOAD DATA (stats.c the scan's
+** statistics and threads); bind.c binds expressions of the syntax tree to
+** the evaluator (src/sql/exec); rel.c holds derived relations; result.c
+** the results.
 **
 ** INTERFACE
 **   struct sql_session       the catalog, the session configuration, the
@@ -17,8 +16,8 @@
 ** Errors go into a struct chv_error whose message names the object; *pos
 ** (when the failure is tied to a place in the statement) is where it points.
 */
-#ifndef CHV_CLI_SQL_INT_H
-#define CHV_CLI_SQL_INT_H
+#ifndef CHV_SQL_SESSION_INT_H
+#define CHV_SQL_SESSION_INT_H
 
 #include "chive/catalog.h"
 #include "chive/config.h"
@@ -58,6 +57,9 @@ struct sql_session {
   ** (sql_dml.c), and the depth of EXPLAIN's nested plans */
   struct sql_scope *scope;
   int plan_depth;
+  /* what the session reports beside results (writes recovered), or NULL */
+  void (*notice)(void *ctx, const char *msg);
+  void *notice_ctx;
 };
 
 /* A result: ncols named columns and rows of cells (NULL cell = SQL NULL).
@@ -130,6 +132,10 @@ int sql_catalog_find(const struct sql_session *s, const char *name);
 /* CREATE CATALOG name WITH (props) (sql_catalog.c). */
 int sql_catalog_create(struct sql_session *s, const struct chv_sql_stmt *st,
                        struct chv_sql_pos *pos, struct chv_error *err);
+/* Finishes or undoes the writes killed in cat's warehouse
+** (chv_warehouse_recover()), telling s->notice when there were any. */
+int sql_recover(struct sql_session *s, chv_catalog *cat,
+                struct chv_error *err);
 /* Makes catalog i current, its default database the current one. */
 void sql_catalog_use(struct sql_session *s, int i);
 /* Checks literal e (a LITERAL node) as a value of its type, as the binder

@@ -1,5 +1,5 @@
 /*
-** cli/sql_catalog: the catalogs of a `chive sql` session.  The session
+** sql/session/catalogs: the catalogs of a `chive sql` session.  The session
 ** starts with one, "hive", on the --warehouse folder's embedded metastore;
 ** CREATE CATALOG c WITH ('type'='hive', ...) adds more for the session's
 ** lifetime, as Flink's SQL client keeps them in memory:
@@ -16,8 +16,7 @@
 **
 ** Any other key is an error naming it and the keys there are.
 */
-#include "cli/cli.h"
-#include "cli/sql_int.h"
+#include "sql/session/session_int.h"
 #include "chive/fs.h"
 
 #include <ctype.h>
@@ -29,6 +28,24 @@ int sql_catalog_find(const struct sql_session *s, const char *name) {
   for (int i = 0; i < s->ncats; i++)
     if (!strcasecmp(s->cats[i].name, name)) return i;
   return -1;
+}
+
+int sql_recover(struct sql_session *s, chv_catalog *cat,
+                struct chv_error *err) {
+  struct chv_recovery r;
+  int rc = chv_warehouse_recover(cat, &r, err);
+  if (rc != CHV_OK) return rc;
+  int n = r.finished + r.undone + r.discarded;
+  if (n > 0 && s->notice) {
+    char msg[4600];
+    snprintf(msg, sizeof msg,
+             "%s: recovered %d interrupted write%s (%d finished, %d undone, "
+             "%d discarded)",
+             chv_catalog_warehouse(cat), n, n == 1 ? "" : "s", r.finished,
+             r.undone, r.discarded);
+    s->notice(s->notice_ctx, msg);
+  }
+  return CHV_OK;
 }
 
 void sql_catalog_use(struct sql_session *s, int i) {
@@ -150,7 +167,7 @@ int sql_catalog_create(struct sql_session *s, const struct chv_sql_stmt *st,
     *pos = vp[1];
     if ((rc = local_dir("hive-conf-dir", v[1], &dir, err)) != CHV_OK) return rc;
     rc = chv_catalog_open_conf_dir(dir, NULL, &cat, err);
-    if (rc == CHV_OK && (rc = cli_warehouse_recover(cat, err)) != CHV_OK)
+    if (rc == CHV_OK && (rc = sql_recover(s, cat, err)) != CHV_OK)
       chv_catalog_close(cat);
   } else {
     rc = chv_catalog_open(chv_catalog_warehouse(s->cats[0].cat), NULL, &cat,
