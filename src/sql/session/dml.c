@@ -219,27 +219,19 @@ struct sql_target {
   ** *described; nothing is read or written */
   bool describe;
   struct chv_type *described;
-  /* progress on stderr (a terminal): start and last report, ns */
-  bool progress;
-  uint64_t t0, shown;
+  /* the session told of the write's progress, or NULL */
+  struct sql_session *progress;
 };
 
-/* "rows, bytes, elapsed" of a long INSERT on stderr, at most four times a
-** second and only after the first second; done: clear the line. */
+/* Rows and bytes written so far, to the session's progress callback. */
 static void progress(struct sql_target *ins, bool done) {
-  if (!ins->progress) return;
-  uint64_t now = (uint64_t)chv_time_mono_ns();
-  if (done) {
-    if (ins->shown) fputs("\r\033[K", stderr);
-    return;
-  }
-  if (now - ins->t0 < 1000000000u || now - ins->shown < 250000000u) return;
-  ins->shown = now;
-  fprintf(stderr, "\r%lld rows, %.1f MB, %.1f s\033[K",
-          (long long)chv_sink_rows(ins->sink),
-          (double)chv_sink_bytes(ins->sink) / 1e6, (double)(now - ins->t0) / 1e9);
-  fflush(stderr);
+  if (!ins->progress || done) return;
+  struct chv_progress p = {.splits_done = -1, .splits_total = -1,
+                           .rows = chv_sink_rows(ins->sink),
+                           .bytes_written = chv_sink_bytes(ins->sink)};
+  sql_out_progress(ins->progress, &p);
 }
+
 static int run_query(struct sql_session *s, const struct chv_sql_query *q,
                      struct chv_sql_pos stpos, bool explain,
                      struct sql_target *ins, struct chv_sql_pos *pos,
@@ -335,14 +327,16 @@ int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
   if (from_query) {
     struct sql_target tg = {.t = &t, .sink = sink, .schema = schema,
                           .nstatic = nstatic, .statics = statics,
-                          .progress = isatty(STDERR_FILENO) != 0,
-                          .t0 = (uint64_t)chv_time_mono_ns()};
+                          .progress = s};
     rc = run_query(s, q, st->pos, false, &tg, pos, err);
     progress(&tg, true);
     if (rc == CHV_OK) rc = chv_sink_commit(sink, err);
-    if (rc == CHV_OK && s->format == SQL_FMT_TABLE)
-      fprintf(s->out, "Inserted %lld row%s\n", (long long)tg.written,
-              tg.written == 1 ? "" : "s");
+    if (rc == CHV_OK) {
+      char msg[64];
+      snprintf(msg, sizeof msg, "Inserted %lld row%s", (long long)tg.written,
+               tg.written == 1 ? "" : "s");
+      rc = sql_out_summary(s, "rows_written", tg.written, msg, err);
+    }
     goto out;
   }
   rc = chv_batch_open(schema, (int64_t)q->nrows, &b, err);
@@ -371,9 +365,12 @@ int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
   else
     rc = chv_sink_write(sink, t.npkeys ? statics : NULL, b, err);
   if (rc == CHV_OK) rc = chv_sink_commit(sink, err);
-  if (rc == CHV_OK && s->format == SQL_FMT_TABLE)
-    fprintf(s->out, "Inserted %lld row%s\n", (long long)b->nrows,
-            b->nrows == 1 ? "" : "s");
+  if (rc == CHV_OK) {
+    char msg[64];
+    snprintf(msg, sizeof msg, "Inserted %lld row%s", (long long)b->nrows,
+             b->nrows == 1 ? "" : "s");
+    rc = sql_out_summary(s, "rows_written", b->nrows, msg, err);
+  }
 out:
   chv_batch_close(b);
   chv_type_free(schema);
@@ -658,17 +655,8 @@ static void plan_line(struct sql_session *s, const char *text) {
   chv_buf_init(&l);
   for (int i = 0; i < s->plan_depth; i++) chv_buf_puts(&l, "  ");
   chv_buf_puts(&l, text);
-  if (s->format == SQL_FMT_JSONL) {
-    struct chv_buf j;
-    chv_buf_init(&j);
-    chv_buf_puts(&j, "{\"plan\":");
-    chv_json_put_string(&j, l.data ? l.data : "");
-    chv_buf_puts(&j, "}\n");
-    fputs(j.data, s->out);
-    chv_buf_free(&j);
-  } else {
-    fprintf(s->out, "%s\n", l.data ? l.data : "");
-  }
+  const char *cell = l.data ? l.data : "";
+  if (s->plan) sql_result_add(s->plan, &cell); /* out of memory: cut short */
   chv_buf_free(&l);
 }
 
@@ -734,40 +722,6 @@ static void print_plan(struct sql_session *s, chv_catalog *cat,
     plan_line(s, line.data ? line.data : "");
   }
   chv_buf_free(&line);
-}
-
-/* Appends row `row` of the vectors (one per output column) to r. */
-static int emit_row(struct sql_result *r, const char *const *heads,
-                    const struct chv_vector *const *vecs, int ncols,
-                    int64_t row, struct chv_buf *cell,
-                    struct chv_error *err) {
-  int rc = CHV_OK;
-  if (r->has_json) {
-    chv_buf_putc(&r->json, '{');
-    for (int c = 0; c < ncols && rc == CHV_OK; c++) {
-      if (c) chv_buf_putc(&r->json, ',');
-      chv_json_put_string(&r->json, heads[c]);
-      chv_buf_putc(&r->json, ':');
-      rc = chv_jsonl_value(vecs[c], row, &r->json);
-    }
-    chv_buf_puts(&r->json, "}\n");
-    if (rc == CHV_ENOMEM) sql_err(err, rc, "out of memory");
-    return rc;
-  }
-  size_t offs[ncols + 1];
-  bool nulls[ncols + 1];
-  const char *cells[ncols + 1];
-  chv_buf_reset(cell);
-  for (int c = 0; c < ncols && rc == CHV_OK; c++) {
-    offs[c] = cell->len;
-    rc = sql_value_text(vecs[c], row, cell, &nulls[c]);
-    if (rc == CHV_OK) rc = chv_buf_putc(cell, '\0');
-  }
-  for (int c = 0; c < ncols && rc == CHV_OK; c++)
-    cells[c] = nulls[c] ? NULL : cell->data + offs[c];
-  if (rc == CHV_OK) rc = sql_result_add(r, cells);
-  if (rc == CHV_ENOMEM) sql_err(err, rc, "out of memory");
-  return rc;
 }
 
 /* ---- ORDER BY --------------------------------------------------------------------- */
@@ -874,12 +828,20 @@ static int sort_emit(struct sql_result *r, const char *const *heads,
   qsort(perm, (size_t)n, sizeof *perm, row_cmp);
   if (limit >= 0 && n > limit) n = limit;
   int rc = CHV_OK;
-  for (int64_t i = 0; i < n && rc == CHV_OK; i++) {
-    if (!ins) {
-      rc = emit_row(r, heads, (const struct chv_vector *const *)outv, nout,
-                    perm[i], cell, err);
-      continue;
+  (void)heads;
+  (void)cell;
+  if (!ins) { /* the rows in order, a batch at a time */
+    uint32_t sel[SQL_OUT_BATCH];
+    for (int64_t i = 0; i < n && rc == CHV_OK; i += SQL_OUT_BATCH) {
+      int64_t k = n - i < SQL_OUT_BATCH ? n - i : SQL_OUT_BATCH;
+      for (int64_t j = 0; j < k; j++) sel[j] = (uint32_t)perm[i + j];
+      rc = sql_result_rows(r, (const struct chv_vector *const *)outv, sel, k,
+                           err);
     }
+    free(perm);
+    return rc;
+  }
+  for (int64_t i = 0; i < n && rc == CHV_OK; i++) {
     if (i % 4096 == 0) chv_batch_reset(ob);
     for (int c = 0; c < nout && rc == CHV_OK; c++)
       rc = chv_vector_append_from(ob->cols[c], outv[c], perm[i], err);
@@ -1457,6 +1419,7 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   struct chv_scan_options so;
   chv_scan_options_init(&so);
   so.cfg = s->cfg;
+  so.cancel = &s->cancel;
   so.filter = filter;
   so.columns = b.cols;
   so.ncolumns = b.ncols;
@@ -1546,9 +1509,17 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
     rc = chv_vector_open(ty, 0, &acc[c], err);
     if (rc != CHV_OK) goto out;
   }
-  rc = sql_result_columns(&r, nout, heads);
-  if (rc != CHV_OK) goto out;
-  r.has_json = s->format == SQL_FMT_JSONL;
+  if (!ins) {
+    const struct chv_type **ty =
+        chv_arena_alloc(a, sizeof *ty * (size_t)(nout + 1));
+    if (!ty) {
+      rc = sql_err(err, CHV_ENOMEM, "out of memory");
+      goto out;
+    }
+    for (int c = 0; c < nout; c++) ty[c] = ex[c]->type;
+    rc = sql_result_typed(s, &r, nout, heads, ty, err);
+    if (rc != CHV_OK) goto out;
+  }
   int64_t done = 0, tselcap = 0;
   size_t sort_limit = 0;
   if (nok && (rc = operator_memory(s, &sort_limit, err)) != CHV_OK) goto out;
@@ -1566,9 +1537,9 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
         rc = target_write(ins, bt, n, err);
         if (rc != CHV_OK) goto out;
       }
-      for (int64_t row = 0; row < n && !ins; row++) {
-        rc = emit_row(&r, heads, (const struct chv_vector *const *)bt->cols,
-                      nout, row, &cell, err);
+      if (!ins) {
+        rc = sql_result_rows(&r, (const struct chv_vector *const *)bt->cols,
+                             NULL, n, err);
         if (rc != CHV_OK) goto out;
       }
       done += n;
@@ -1663,7 +1634,7 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
         bool null = false;
         if (bound) {
           chv_buf_reset(&cell);
-          rc = sql_value_text(acc[nout], limit - 1, &cell, &null);
+          rc = chv_vector_text(acc[nout], limit - 1, &cell, &null);
           if (rc == CHV_OK && !null)
             rc = chv_scan_bound_set(bound, cell.data ? cell.data : "", err);
           if (rc != CHV_OK) goto out;
@@ -1671,17 +1642,15 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
       }
       continue;
     }
-    for (int64_t row = 0; row < n; row++) {
-      rc = emit_row(&r, heads, (const struct chv_vector *const *)outv, nout,
-                    row, &cell, err);
-      if (rc != CHV_OK) goto out;
-    }
+    rc = sql_result_rows(&r, (const struct chv_vector *const *)outv, NULL, n,
+                         err);
+    if (rc != CHV_OK) goto out;
     done += n;
   }
   if (rc == CHV_OK && nok)
     rc = sort_emit(&r, heads, acc, nout, acc + nout, q->order_by, nok, done,
                    limit, &cell, ins, ob, err);
-  if (rc == CHV_OK && !ins) sql_result_print(&r, s->format, s->out);
+  if (rc == CHV_OK && !ins) rc = sql_result_emit(s, &r, err);
 out:
   for (int c = 0; c < nacc; c++) chv_vector_close(acc[c]);
   free(acc);
@@ -2134,6 +2103,7 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
   struct chv_scan_options so;
   chv_scan_options_init(&so);
   so.cfg = s->cfg;
+  so.cancel = &s->cancel;
   so.hook = &hook;
   so.filter = filter;
   static const char *const no_columns[1] = {NULL};
@@ -2264,12 +2234,20 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
                      &cell, ins, ob, err);
     goto out;
   }
-  rc = sql_result_columns(&r, nout, heads);
-  if (rc != CHV_OK) goto out;
-  r.has_json = s->format == SQL_FMT_JSONL;
-  rc = sort_emit(&r, heads, outv, nout, okeys, q->order_by, nok, n, limit,
-                 &cell, NULL, NULL, err);
-  if (rc == CHV_OK) sql_result_print(&r, s->format, s->out);
+  {
+    const struct chv_type **ty =
+        chv_arena_alloc(a, sizeof *ty * (size_t)(nout + 1));
+    if (!ty) {
+      rc = sql_err(err, CHV_ENOMEM, "out of memory");
+      goto out;
+    }
+    for (int k = 0; k < nout; k++) ty[k] = outv[k]->type;
+    rc = sql_result_typed(s, &r, nout, heads, ty, err);
+  }
+  if (rc == CHV_OK)
+    rc = sort_emit(&r, heads, outv, nout, okeys, q->order_by, nok, n, limit,
+                   &cell, NULL, NULL, err);
+  if (rc == CHV_OK) rc = sql_result_emit(s, &r, err);
 out:
   if (okeys)
     for (size_t k = 0; k < q->norder_by; k++) chv_vector_close(okeys[k]);
@@ -2472,6 +2450,7 @@ static int run_select(struct sql_session *s, const struct chv_sql_query *q,
   struct chv_scan_options so;
   chv_scan_options_init(&so);
   so.cfg = s->cfg;
+  so.cancel = &s->cancel;
   so.filter = filter;
   so.columns = all ? NULL : scols;
   so.ncolumns = all ? 0 : nscols;
@@ -2485,22 +2464,22 @@ static int run_select(struct sql_session *s, const struct chv_sql_query *q,
     print_plan(s, cat, tp, scan, &so, scols, nscols, limit, &where, NULL);
     goto out;
   }
-  rc = sql_result_columns(&r, ncols, heads);
-  if (rc != CHV_OK) goto out;
-  r.has_json = s->format == SQL_FMT_JSONL;
   struct chv_batch *b;
-  struct chv_buf cell;
-  chv_buf_init(&cell);
   const struct chv_vector **vecs =
       chv_arena_alloc(a, sizeof *vecs * (size_t)(ncols + 1));
-  if (!vecs) rc = sql_err(err, CHV_ENOMEM, "out of memory");
+  const struct chv_type **ty =
+      chv_arena_alloc(a, sizeof *ty * (size_t)(ncols + 1));
+  if (!vecs || !ty) {
+    rc = sql_err(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
+  for (int c = 0; c < ncols; c++) ty[c] = sql_scan_type(scan, map[c]);
+  rc = sql_result_typed(s, &r, ncols, heads, ty, err);
   while (rc == CHV_OK && (rc = sql_scan_next(scan, &b, err)) == CHV_OK && b) {
     for (int c = 0; c < ncols; c++) vecs[c] = b->cols[map[c]];
-    for (int64_t row = 0; rc == CHV_OK && row < b->nrows; row++)
-      rc = emit_row(&r, heads, vecs, ncols, row, &cell, err);
+    rc = sql_result_rows(&r, vecs, NULL, b->nrows, err);
   }
-  chv_buf_free(&cell);
-  if (rc == CHV_OK) sql_result_print(&r, s->format, s->out);
+  if (rc == CHV_OK) rc = sql_result_emit(s, &r, err);
 out:
   sql_result_free(&r);
   chv_buf_free(&where);
@@ -2897,8 +2876,12 @@ int sql_exec_load(struct sql_session *s, const struct chv_sql_stmt *st,
   for (int i = 0; rc == CHV_OK && i < nfiles; i++)
     rc = chv_sink_add_file(sink, values, files[i], st->local, err);
   if (rc == CHV_OK) rc = chv_sink_commit(sink, err);
-  if (rc == CHV_OK && s->format == SQL_FMT_TABLE)
-    fprintf(s->out, "Loaded %d file%s\n", nfiles, nfiles == 1 ? "" : "s");
+  if (rc == CHV_OK) {
+    char msg[64];
+    snprintf(msg, sizeof msg, "Loaded %d file%s", nfiles,
+             nfiles == 1 ? "" : "s");
+    rc = sql_out_summary(s, "files_loaded", nfiles, msg, err);
+  }
 out:
   for (int i = 0; i < nfiles; i++) chv_free(files[i]);
   chv_free(files);

@@ -186,6 +186,11 @@ int sql_scan_open(chv_catalog *cat, const struct chv_table *t,
   return CHV_OK;
 }
 
+const struct chv_type *sql_scan_type(struct sql_scan *sc, int i) {
+  if (sc->scan) return chv_scan_schema(sc->scan)->children[i];
+  return sc->rel->schema->children[sc->map[i]];
+}
+
 static int rel_next(struct sql_scan *sc, struct chv_batch **out) {
   const struct sql_rel *r = sc->rel;
   if (sc->next == r->nb || sc->left == 0) {
