@@ -771,12 +771,19 @@ static int cell_cmp(const struct chv_vector *v, int64_t i,
 #undef CMP_
 }
 
-/* The sort's keys, for qsort (the shell runs one query at a time). */
-static struct {
+/* The sort's keys, for qsort: one sort at a time per thread (each
+** statement runs on one thread). */
+static _Thread_local struct {
   struct chv_vector **keys;
   const struct chv_sql_order_item *items;
   int nkeys;
 } sort_ctx;
+
+/* Once the statement is cancelled every row ties, so that a long qsort
+** ends in a moment; the caller then fails with CHV_ECANCELED. */
+static bool sort_cancelled(void) {
+  return sql_cancel_flag && __atomic_load_n(sql_cancel_flag, __ATOMIC_RELAXED);
+}
 
 /* The ORDER BY order of row i of the keys ka and row j of kb (one vector
 ** per item each): < 0 when i comes first, 0 when they tie. */
@@ -800,6 +807,7 @@ static int keys_cmp(struct chv_vector *const *ka, int64_t i,
 
 static int row_cmp(const void *pa, const void *pb) {
   int64_t i = *(const int64_t *)pa, j = *(const int64_t *)pb;
+  if (sort_cancelled()) return 0;
   int c = keys_cmp(sort_ctx.keys, i, sort_ctx.keys, j, sort_ctx.items,
                    sort_ctx.nkeys);
   if (c) return c;
@@ -826,6 +834,10 @@ static int sort_emit(struct sql_result *r, const char *const *heads,
   sort_ctx.items = items;
   sort_ctx.nkeys = nkeys;
   qsort(perm, (size_t)n, sizeof *perm, row_cmp);
+  if (sort_cancelled()) {
+    free(perm);
+    return sql_err(err, CHV_ECANCELED, "the statement was cancelled");
+  }
   if (limit >= 0 && n > limit) n = limit;
   int rc = CHV_OK;
   (void)heads;
@@ -867,7 +879,9 @@ static int topn_compact(struct chv_vector **v, int nv, int keys_at,
   sort_ctx.items = items;
   sort_ctx.nkeys = nkeys;
   qsort(perm, (size_t)*n, sizeof *perm, row_cmp);
-  int rc = CHV_OK;
+  int rc = sort_cancelled()
+               ? sql_err(err, CHV_ECANCELED, "the statement was cancelled")
+               : CHV_OK;
   for (int c = 0; c < nv && rc == CHV_OK; c++) {
     struct chv_vector *nvv = NULL;
     rc = chv_vector_open(v[c]->type, limit, &nvv, err);

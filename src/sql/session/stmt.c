@@ -1078,6 +1078,9 @@ static int exec_explain(struct sql_session *s, const struct chv_sql_stmt *st,
   return rc;
 }
 
+static int exec_stmt(struct sql_session *s, const struct chv_sql_stmt *st,
+                     struct chv_sql_pos *pos, struct chv_error *err);
+
 static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
                          chv_arena *a, struct chv_sql_pos *pos,
                          struct chv_error *err) {
@@ -1289,8 +1292,19 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
   return sql_err(err, CHV_ENOTSUP, "this statement is not supported yet");
 }
 
+_Thread_local const volatile int *sql_cancel_flag;
+
 int sql_exec_stmt(struct sql_session *s, const struct chv_sql_stmt *st,
                   struct chv_sql_pos *pos, struct chv_error *err) {
+  const volatile int *outer = sql_cancel_flag; /* EXPLAIN's nested runs */
+  sql_cancel_flag = &s->cancel;
+  int rc = exec_stmt(s, st, pos, err);
+  sql_cancel_flag = outer;
+  return rc;
+}
+
+static int exec_stmt(struct sql_session *s, const struct chv_sql_stmt *st,
+                     struct chv_sql_pos *pos, struct chv_error *err) {
   /* Hints change what a statement does; until they are applied, one is
   ** refused wherever it stands rather than dropped. */
   if (st->first_hint.line) {
