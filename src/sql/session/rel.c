@@ -7,7 +7,7 @@
 ** held in memory, and the outer query scans them as it would a table with
 ** no partitions.  What it holds counts against chive.exec.operator-memory;
 ** past it the query fails with an error naming the relation.  A WITH query
-** named twice runs once (sql_dml.c caches it in its scope).
+** named twice runs once (dml.c caches it in its scope).
 **
 ** INTERFACE
 **   sql_rel_open()/sql_rel_close()   a relation of a given STRUCT schema

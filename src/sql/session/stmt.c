@@ -6,7 +6,7 @@
 ** SHOW and SET/RESET in the session layer of the configuration.  Table
 ** properties that are registered options are validated with
 ** chv_option_parse().  INSERT, SELECT, EXPLAIN and LOAD DATA are in
-** sql_dml.c.  What is not supported yet fails with an error naming it.
+** dml.c.  What is not supported yet fails with an error naming it.
 */
 #include "sql/session/session_int.h"
 
