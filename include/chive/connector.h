@@ -228,6 +228,12 @@ struct chv_scan_options {
   ** NULL: once it is nonzero, chv_scan_next() fails with CHV_ECANCELED
   ** within a batch of each reader.  Borrowed. */
   const volatile int *cancel;
+  /* Told how far the scan is (chv_scan_stats() of s), or NULL: called on
+  ** the thread calling chv_scan_next(), after each batch it reads or
+  ** returns and about every 20 ms while it waits for reader threads, so a
+  ** progress display moves even while a hook keeps every batch. */
+  void (*progress)(void *ctx, const chv_scan *s);
+  void *progress_ctx;
 };
 
 /* A comparison of one column with a value that changes while a scan runs:
@@ -272,6 +278,13 @@ struct chv_scan_stats {
   int64_t row_groups_skipped; /* of them, excluded by the predicates */
   int64_t stripes;            /* ORC stripes of the files read */
   int64_t stripes_skipped;    /* of them, excluded by the predicates */
+  /* How far a scan is, while it runs: the splits planned for reader
+  ** threads (0 when files are read one at a time on the caller's thread,
+  ** without a plan), those read to their end, and the rows read from
+  ** files so far (rows counts those returned, after a hook). */
+  int64_t splits_total;
+  int64_t splits_done;
+  int64_t rows_read;
 };
 
 /* Open a scan: partitions are pruned by the catalog, files listed lazily,

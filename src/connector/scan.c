@@ -39,6 +39,8 @@ struct chv_scan {
   const struct chv_pred *preds;  /* borrowed from the options */
   int npreds;
   const volatile int *cancel;    /* borrowed from the options, or NULL */
+  void (*progress)(void *ctx, const chv_scan *s); /* from the options */
+  void *progress_ctx;
 
   struct chv_partition *parts;   /* pruned partitions (or one pseudo) */
   int nparts;
@@ -133,10 +135,13 @@ const struct chv_type *chv_scan_schema(const chv_scan *s) {
 static void par_stats(struct par *p, struct chv_scan_stats *out);
 
 void chv_scan_stats(const chv_scan *s, struct chv_scan_stats *out) {
-  if (s->par)
+  if (s->par) {
     par_stats(s->par, out); /* reader threads add to them */
-  else
+  } else {
     *out = s->stats;
+    out->rows_read = s->stats.rows;
+    if (s->done) out->splits_done = out->splits_total;
+  }
 }
 
 int chv_part_value_append(struct chv_vector *v, const char *value,
@@ -237,6 +242,8 @@ static int scan_init(chv_scan *s, const struct chv_scan_options *opts,
   s->preds = opts->preds;
   s->npreds = opts->npreds;
   s->cancel = opts->cancel;
+  s->progress = opts->progress;
+  s->progress_ctx = opts->progress_ctx;
   s->bound = opts->bound;
   struct chv_type *all = NULL;
   const char *inner;
@@ -438,6 +445,8 @@ struct par {
   const struct chv_scan_hook *hook;
   int ended;                     /* with a hook: splits whose end ran */
   bool ending;                   /* a thread is running an end */
+  int nread;                     /* splits whose reader finished */
+  int64_t rows_read;             /* by the readers so far (atomic) */
 };
 
 /* With a hook: the ends of the finished splits that are next in order,
@@ -490,6 +499,7 @@ static void par_read_split(struct par *p, int j) {
   }
   struct chv_batch *b;
   while (rc == CHV_OK && (rc = chv_scan_next(sc, &b, &err)) == CHV_OK && b) {
+    __atomic_fetch_add(&p->rows_read, b->nrows, __ATOMIC_RELAXED);
     /* A copy on the scan's schema (the split scan's goes with it), or
     ** what the hook makes of it. */
     struct chv_batch view = *b, *copy = NULL;
@@ -519,6 +529,7 @@ static void par_read_split(struct par *p, int j) {
   if (sc) chv_scan_stats(sc, &st);
   chv_scan_close(sc);
   pthread_mutex_lock(&p->mu);
+  p->nread++;
   slot->rc = rc;
   if (rc != CHV_OK) slot->err = err;
   if (p->hook) {
@@ -560,7 +571,10 @@ static void *par_main(void *arg) {
 static void par_stats(struct par *p, struct chv_scan_stats *out) {
   pthread_mutex_lock(&p->mu);
   *out = p->scan->stats;
+  out->splits_total = p->plan->nsplits;
+  out->splits_done = p->nread;
   pthread_mutex_unlock(&p->mu);
+  out->rows_read = __atomic_load_n(&p->rows_read, __ATOMIC_RELAXED);
 }
 
 static void par_close(struct par *p) {
@@ -600,6 +614,7 @@ static int par_open(chv_scan *s, const struct chv_scan_options *opts,
                                  .cfg = opts->cfg};
   struct chv_split_plan *plan;
   CHV_RETURN_IF_ERR(conn_split_plan(s->cat, &s->table, &so, &plan, err));
+  s->stats.splits_total = plan->nsplits;
   if (plan->nsplits <= 1) {
     chv_split_plan_free(plan);
     return CHV_OK;
@@ -618,6 +633,7 @@ static int par_open(chv_scan *s, const struct chv_scan_options *opts,
   p->opts.threads = 0;
   p->opts.filter = NULL;
   p->opts.hook = NULL;
+  p->opts.progress = NULL; /* the split scans' progress is this scan's */
   p->opts.batch_rows = s->batch_rows;
   p->hook = opts->hook;
   p->nthreads = CHV_MIN(CHV_MAX(opts->threads, 1), plan->nsplits);
@@ -663,7 +679,8 @@ static int par_next(chv_scan *s, struct chv_batch **out,
       pthread_cond_broadcast(&p->consumed);
       continue;
     }
-    if (s->cancel) { /* wake up now and then to see the flag */
+    if (s->cancel || s->progress) { /* wake up now and then to see the
+                                       flag and tell the progress */
       if ((rc = scan_check_cancel(s, err)) != CHV_OK) break;
       struct timespec ts;
       clock_gettime(CLOCK_REALTIME, &ts);
@@ -673,6 +690,11 @@ static int par_next(chv_scan *s, struct chv_batch **out,
         ts.tv_nsec -= 1000000000L;
       }
       pthread_cond_timedwait(&p->produced, &p->mu, &ts);
+      if (s->progress) { /* chv_scan_stats() takes the lock */
+        pthread_mutex_unlock(&p->mu);
+        s->progress(s->progress_ctx, s);
+        pthread_mutex_lock(&p->mu);
+      }
     } else {
       pthread_cond_wait(&p->produced, &p->mu);
     }
@@ -889,6 +911,7 @@ static int hook_next(chv_scan *s, struct chv_batch **out,
       *out = s->hlent = hb;
       return CHV_OK;
     }
+    if (s->progress) s->progress(s->progress_ctx, s);
   }
   return CHV_OK;
 }
@@ -896,9 +919,15 @@ static int hook_next(chv_scan *s, struct chv_batch **out,
 int chv_scan_next(chv_scan *s, struct chv_batch **out, struct chv_error *err) {
   *out = NULL;
   CHV_RETURN_IF_ERR(scan_check_cancel(s, err));
-  if (s->par && !s->done) return par_next(s, out, err);
-  if (s->hook && !s->par) return hook_next(s, out, err);
-  return scan_next(s, out, err);
+  int rc;
+  if (s->par && !s->done)
+    rc = par_next(s, out, err);
+  else if (s->hook && !s->par)
+    rc = hook_next(s, out, err);
+  else
+    rc = scan_next(s, out, err);
+  if (rc == CHV_OK && s->progress) s->progress(s->progress_ctx, s);
+  return rc;
 }
 
 void chv_scan_close(chv_scan *s) {

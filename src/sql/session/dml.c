@@ -1434,6 +1434,8 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   chv_scan_options_init(&so);
   so.cfg = s->cfg;
   so.cancel = &s->cancel;
+  so.progress = sql_scan_progress;
+  so.progress_ctx = s;
   so.filter = filter;
   so.columns = b.cols;
   so.ncolumns = b.ncols;
@@ -2118,6 +2120,8 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
   chv_scan_options_init(&so);
   so.cfg = s->cfg;
   so.cancel = &s->cancel;
+  so.progress = sql_scan_progress;
+  so.progress_ctx = s;
   so.hook = &hook;
   so.filter = filter;
   static const char *const no_columns[1] = {NULL};
@@ -2465,6 +2469,8 @@ static int run_select(struct sql_session *s, const struct chv_sql_query *q,
   chv_scan_options_init(&so);
   so.cfg = s->cfg;
   so.cancel = &s->cancel;
+  so.progress = sql_scan_progress;
+  so.progress_ctx = s;
   so.filter = filter;
   so.columns = all ? NULL : scols;
   so.ncolumns = all ? 0 : nscols;

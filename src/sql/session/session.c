@@ -61,8 +61,10 @@ struct chv_result {
   /* the consumer's */
   struct chv_batch *cur;
   bool reported; /* the statement's error was returned once */
-  /* progress */
+  /* progress: what the statement's reports told so far, merged */
   struct timespec start, last;
+  struct chv_progress prog;
+  bool writes; /* a report gave bytes_written */
 };
 
 static double since(const struct timespec *t) {
@@ -182,12 +184,40 @@ int sql_out_summary(struct sql_session *s, const char *column, int64_t n,
 void sql_out_progress(struct sql_session *s, const struct chv_progress *p) {
   struct chv_result *r = s->res;
   if (!s->progress || !r) return;
+  /* A scan's report (splits, rows read) and a write's (rows written,
+  ** bytes) come from different places of one INSERT ... SELECT. */
+  struct chv_progress *m = &r->prog;
+  if (p->splits_total >= 0) {
+    m->splits_total = p->splits_total;
+    m->splits_done = p->splits_done;
+  }
+  if (p->bytes_written >= 0) {
+    m->bytes_written = p->bytes_written;
+    r->writes = true;
+  }
+  if (p->rows >= 0 && (p->bytes_written >= 0 || !r->writes)) m->rows = p->rows;
   double el = since(&r->start);
   if (el < 0.25 || since(&r->last) < 0.25) return;
   clock_gettime(CLOCK_MONOTONIC, &r->last);
-  struct chv_progress q = *p;
+  struct chv_progress q = *m;
   q.elapsed = el;
   s->progress(s->progress_ctx, &q);
+}
+
+void sql_scan_progress(void *ctx, const chv_scan *sc) {
+  struct sql_session *s = ctx;
+  if (!s->progress || !s->res) return;
+  struct chv_scan_stats st;
+  chv_scan_stats(sc, &st);
+  struct chv_progress p = {.splits_done = -1,
+                           .splits_total = -1,
+                           .rows = st.rows_read,
+                           .bytes_written = -1};
+  if (st.splits_total > 0) {
+    p.splits_total = st.splits_total;
+    p.splits_done = st.splits_done;
+  }
+  sql_out_progress(s, &p);
 }
 
 /* ---- statements ----------------------------------------------------------- */
@@ -299,6 +329,7 @@ int chv_session_query(chv_session *cs, const char *sql,
   r->owner = cs;
   clock_gettime(CLOCK_MONOTONIC, &r->start);
   r->last = r->start;
+  r->prog = (struct chv_progress){-1, -1, -1, -1, 0};
   int rc = chv_arena_open(0, &r->arena);
   if (rc != CHV_OK) {
     result_free(r);

@@ -98,8 +98,13 @@ extern _Thread_local const volatile int *sql_cancel_flag;
 /* CHV_ECANCELED (err set) once the statement is cancelled. */
 int sql_cancelled(struct sql_session *s, struct chv_error *err);
 /* Progress of the running statement, given to s->progress at most four
-** times a second (counted from the statement's start). */
+** times a second (counted from the statement's start).  A field of p that
+** is -1 keeps what an earlier report of the statement gave; once a report
+** gives bytes_written (a write), rows are those a write reports. */
 void sql_out_progress(struct sql_session *s, const struct chv_progress *p);
+/* A scan's progress callback (chv_scan_options.progress, with the session
+** as its ctx): its splits done and planned and the rows it read. */
+void sql_scan_progress(void *ctx, const chv_scan *sc);
 
 /* A result (result.c): either typed, its rows appended from vectors and
 ** handed on in batches as they fill (sql_result_typed(), _rows()), or ncols

@@ -7,6 +7,7 @@
 #include "chive/source.h"
 #include "conn_fixture.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 
 /* default.t (id int, name string) PARTITIONED BY (dt string), stored as
@@ -548,5 +549,85 @@ static void test_scan_stage(void) {
   }
 }
 
+/* ---- progress (chv_scan_options.progress) ---- */
+
+struct progress_log {
+  pthread_t caller;
+  int calls, wrong_thread, backwards;
+  struct chv_scan_stats last;
+};
+
+static void on_progress(void *ctx, const chv_scan *sc) {
+  struct progress_log *lg = ctx;
+  struct chv_scan_stats st;
+  chv_scan_stats(sc, &st);
+  if (!pthread_equal(pthread_self(), lg->caller)) lg->wrong_thread++;
+  if (lg->calls && (st.rows_read < lg->last.rows_read ||
+                    st.splits_done < lg->last.splits_done ||
+                    st.splits_done > st.splits_total))
+    lg->backwards++;
+  lg->last = st;
+  lg->calls++;
+}
+
+/* A stage that keeps every batch, as an aggregate does. */
+static int keep_batch(void *ctx, void **state, const struct chv_batch *in,
+                      struct chv_batch **out, struct chv_error *err) {
+  (void)ctx, (void)state, (void)in, (void)err;
+  *out = NULL;
+  return CHV_OK;
+}
+
+static int keep_done(void *ctx, void *state, bool ok, struct chv_error *err) {
+  (void)ctx, (void)state, (void)ok, (void)err;
+  return CHV_OK;
+}
+
+/* The progress callback is told on the caller's thread, its counts only
+** grow, and at the end every split is done and every row read, also when
+** a stage keeps every batch (the scan then returns none). */
+static void test_scan_progress(void) {
+  struct chv_error err;
+  const char *wh = chv_test_tmpdir();
+  chv_catalog *cat = make_table(wh, false, 6000, &err);
+  CHV_REQUIRE(cat != NULL);
+  struct chv_scan_hook keep = {NULL, keep_batch, keep_done};
+  for (int threads = 1; threads <= 3; threads += 2)
+    for (int hooked = 0; hooked <= 1; hooked++) {
+      struct progress_log lg = {.caller = pthread_self()};
+      struct chv_scan_options o;
+      chv_scan_options_init(&o);
+      o.threads = threads;
+      o.batch_rows = 100;
+      o.hook = hooked ? &keep : NULL;
+      o.progress = on_progress;
+      o.progress_ctx = &lg;
+      chv_scan *sc;
+      CHV_REQUIRE_OK(chv_scan_open(cat, "default", "t", &o, &sc, &err), &err);
+      struct chv_batch *b;
+      int rc;
+      int64_t returned = 0;
+      while ((rc = chv_scan_next(sc, &b, &err)) == CHV_OK && b)
+        returned += b->nrows;
+      CHV_CHECK_OK(rc, &err);
+      CHV_CHECK_EQ_INT(returned, hooked ? 0 : 6000);
+      struct chv_scan_stats st;
+      chv_scan_stats(sc, &st);
+      chv_scan_close(sc);
+      CHV_CHECK(lg.calls >= (hooked ? 1 : 60)); /* 100 rows a batch */
+      CHV_CHECK_EQ_INT(lg.wrong_thread, 0);
+      CHV_CHECK_EQ_INT(lg.backwards, 0);
+      CHV_CHECK_EQ_INT(st.rows_read, 6000);
+      CHV_CHECK_EQ_INT(st.splits_done, st.splits_total);
+      if (threads > 1 || hooked)
+        CHV_CHECK(st.splits_total >= 6); /* two files in each partition */
+      else
+        CHV_CHECK_EQ_INT(st.splits_total, 0); /* files one at a time */
+      CHV_CHECK_EQ_INT(lg.last.rows_read, 6000);
+    }
+  chv_catalog_close(cat);
+}
+
 CHV_TEST_MAIN("source", test_text_splits, test_orc_splits, test_bad_bytes,
-              test_parallel_scan, test_parallel_many_splits, test_scan_stage)
+              test_parallel_scan, test_parallel_many_splits, test_scan_stage,
+              test_scan_progress)
