@@ -2,30 +2,35 @@
 ** chive sql: a SQL shell, a client of the session API (chive/session.h).
 ** Statements come from -e, -f or standard input (with a prompt when it is
 ** a terminal); each is cut out of the script with chv_sql_split() and run
-** by chv_session_query(), its rows printed as they come.  An error is
+** by chv_session_query(), its rows printed as they come (shell_print.c).
+** Shell commands (.mode, .timer, .maxrows, .help, \q, quit, exit) may
+** stand at the start of any statement (shell_input.c).  An error is
 ** printed with its line and column in the script and a caret under the
 ** source line; a script (-e, -f, piped input) stops at its first error with
 ** exit status 1, the interactive shell goes on.
+**
+** Ctrl-C (SIGINT) cancels the running statement (chv_session_cancel(),
+** which only sets a flag, so the handler may call it): the statement fails
+** with CHV_ECANCELED and "chive: cancelled" is printed; the interactive
+** shell then prompts again, a script exits with status 130.  At the prompt
+** Ctrl-C clears the line (shell_input.c), Ctrl-D leaves.
 */
 #include "cli/cli.h"
-#include "chive/config.h"
-#include "chive/jsonl.h"
-#include "chive/session.h"
+#include "cli/shell.h"
 #include "chive/sql.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/stat.h>
 #include <unistd.h>
-
-#include <editline/readline.h>
 
 static void usage(FILE *out) {
   fprintf(out,
           "usage: chive sql [--warehouse DIR] [-e SQL | -f FILE]"
-          " [--format table|csv|tsv|jsonl] [--conf FILE]\n");
+          " [--format %s] [--maxrows N] [--conf FILE]\n",
+          shell_mode_list());
 }
 
 /* Line and column of offset in text. */
@@ -103,320 +108,178 @@ static void report(const char *text, size_t len, size_t off, const char *msg) {
   chv_buf_free(&pad);
 }
 
-enum out_format { FMT_TABLE, FMT_CSV, FMT_TSV, FMT_JSONL };
+/* ---- Ctrl-C ----------------------------------------------------------------- */
 
-struct shell {
-  chv_session *session;
-  enum out_format format;
-  FILE *out;
-};
+static pthread_t main_thread;
+static volatile sig_atomic_t interrupted;
+static chv_session *volatile cancel_target; /* the open session */
 
-/* The progress line of a long statement on stderr (a terminal). */
-static bool progress_shown;
-
-static void show_progress(void *ctx, const struct chv_progress *p) {
-  (void)ctx;
-  if (p->elapsed < 1.0) return;
-  if (p->bytes_written >= 0)
-    fprintf(stderr, "\r%lld rows, %.1f MB, %.1f s\033[K", (long long)p->rows,
-            (double)p->bytes_written / 1e6, p->elapsed);
-  else
-    fprintf(stderr, "\r%lld rows, %.1f s\033[K", (long long)p->rows,
-            p->elapsed);
-  fflush(stderr);
-  progress_shown = true;
-}
-
-static void progress_clear(void) {
-  if (progress_shown) fputs("\r\033[K", stderr);
-  progress_shown = false;
-}
-
-/* ---- printing results ------------------------------------------------- */
-
-/* Display width: UTF-8 code points. */
-static size_t width(const char *s) {
-  size_t w = 0;
-  for (; *s; s++)
-    if (((unsigned char)*s & 0xC0) != 0x80) w++;
-  return w;
-}
-
-/* Writes line without trailing blanks and a newline, then empties it. */
-static void flush_line(struct chv_buf *line, FILE *out) {
-  size_t n = line->len;
-  while (n && line->data[n - 1] == ' ') n--;
-  if (n) fwrite(line->data, 1, n, out);
-  fputc('\n', out);
-  chv_buf_reset(line);
-}
-
-static void pad(struct chv_buf *line, size_t n) {
-  while (n--) chv_buf_putc(line, ' ');
-}
-
-static void csv_field(const char *s, FILE *out) {
-  if (!s) return;
-  if (!strpbrk(s, ",\"\r\n") && *s) {
-    fputs(s, out);
+/* Any thread may take the signal; the main thread must see it, to leave
+** its wait for a key (shell_input.c).  chv_session_cancel() only stores a
+** flag, and pthread_self() and pthread_kill() are async-signal-safe. */
+static void on_sigint(int sig) {
+  if (!pthread_equal(pthread_self(), main_thread)) {
+    pthread_kill(main_thread, sig);
     return;
   }
-  fputc('"', out);
-  for (; *s; s++) {
-    if (*s == '"') fputc('"', out);
-    fputc(*s, out);
-  }
-  fputc('"', out);
+  interrupted = 1;
+  chv_session *s = cancel_target;
+  if (s) chv_session_cancel(s);
 }
 
-static void tsv_field(const char *s, FILE *out) {
-  if (!s) {
-    fputs("NULL", out);
-    return;
-  }
-  for (; *s; s++) {
-    switch (*s) {
-    case '\t': fputs("\\t", out); break;
-    case '\n': fputs("\\n", out); break;
-    case '\r': fputs("\\r", out); break;
-    case '\\': fputs("\\\\", out); break;
-    default: fputc(*s, out);
-    }
-  }
+bool shell_interrupted(void) { return interrupted != 0; }
+
+void shell_interrupt_clear(void) { interrupted = 0; }
+
+static void catch_sigint(chv_session *s) {
+  main_thread = pthread_self();
+  cancel_target = s;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_sigint;
+  sa.sa_flags = SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
 }
 
-/* The rows of a table-format result, as text, until they are printed. */
-struct table {
-  int ncols;
-  char **cells; /* nrows * ncols, NULL = SQL NULL */
-  int64_t nrows, cap;
+/* Warnings and notices of the session, below the progress line. */
+static void shell_warn(void *ctx, const char *msg) {
+  shell_progress_hide();
+  cli_warn(ctx, msg);
+}
+
+static void shell_notice(void *ctx, const char *msg) {
+  shell_progress_hide();
+  cli_notice(ctx, msg);
+}
+
+/* ---- running statements --------------------------------------------------- */
+
+/* How a text ran. */
+enum run_status {
+  RUN_OK = 0,
+  RUN_FAILED = 1,     /* an error was reported */
+  RUN_QUIT = 2,       /* \q, quit, exit, .quit */
+  RUN_CANCELLED = 130 /* Ctrl-C */
 };
 
-static void table_free(struct table *t) {
-  for (int64_t i = 0; i < t->nrows * t->ncols; i++) free(t->cells[i]);
-  free(t->cells);
-}
-
-static void table_print(const struct table *t, const struct chv_type *schema,
-                        FILE *out) {
-  size_t *w = calloc((size_t)t->ncols + 1, sizeof *w);
-  if (!w) return;
-  for (int c = 0; c < t->ncols; c++) {
-    w[c] = width(schema->names[c]);
-    for (int64_t i = 0; i < t->nrows; i++) {
-      const char *v = t->cells[i * t->ncols + c];
-      size_t cw = width(v ? v : "NULL");
-      if (cw > w[c]) w[c] = cw;
-    }
-  }
-  struct chv_buf line;
-  chv_buf_init(&line);
-  for (int c = 0; c < t->ncols; c++) {
-    chv_buf_puts(&line, c ? " | " : "");
-    chv_buf_puts(&line, schema->names[c]);
-    pad(&line, w[c] - width(schema->names[c]));
-  }
-  flush_line(&line, out);
-  for (int c = 0; c < t->ncols; c++) {
-    chv_buf_puts(&line, c ? "-+-" : "");
-    for (size_t k = 0; k < w[c]; k++) chv_buf_putc(&line, '-');
-  }
-  flush_line(&line, out);
-  for (int64_t i = 0; i < t->nrows; i++) {
-    for (int c = 0; c < t->ncols; c++) {
-      const char *v = t->cells[i * t->ncols + c];
-      if (!v) v = "NULL";
-      chv_buf_puts(&line, c ? " | " : "");
-      chv_buf_puts(&line, v);
-      pad(&line, w[c] - width(v));
-    }
-    flush_line(&line, out);
-  }
-  chv_buf_free(&line);
-  fprintf(out, "(%lld row%s)\n", (long long)t->nrows, t->nrows == 1 ? "" : "s");
-  free(w);
-}
-
-/* The header line of a CSV or TSV result. */
-static void delimited_header(const struct shell *sh,
-                             const struct chv_type *schema) {
-  bool csv = sh->format == FMT_CSV;
-  for (int c = 0; c < schema->nchildren; c++) {
-    fputs(c ? (csv ? "," : "\t") : "", sh->out);
-    (csv ? csv_field : tsv_field)(schema->names[c], sh->out);
-  }
-  fputs(csv ? "\r\n" : "\n", sh->out);
-}
-
-/* Prints batch b in the shell's format (table: keeps its cells in t). */
-static int print_batch(struct shell *sh, const struct chv_batch *b,
-                       const struct chv_type *schema, struct table *t,
-                       struct chv_buf *cell) {
-  int ncols = schema->nchildren;
-  for (int64_t row = 0; row < b->nrows; row++) {
-    if (sh->format == FMT_JSONL) {
-      chv_buf_reset(cell);
-      chv_buf_putc(cell, '{');
-      for (int c = 0; c < ncols; c++) {
-        if (c) chv_buf_putc(cell, ',');
-        chv_json_put_string(cell, schema->names[c]);
-        chv_buf_putc(cell, ':');
-        if (chv_jsonl_value(b->cols[c], row, cell) != CHV_OK) return CHV_ENOMEM;
-      }
-      chv_buf_puts(cell, "}\n");
-      fwrite(cell->data, 1, cell->len, sh->out);
-      continue;
-    }
-    if (sh->format == FMT_TABLE && t->nrows == t->cap) {
-      int64_t cap = t->cap ? t->cap * 2 : 64;
-      char **c2 = realloc(t->cells, sizeof *c2 * (size_t)(cap * ncols + 1));
-      if (!c2) return CHV_ENOMEM;
-      t->cells = c2;
-      t->cap = cap;
-    }
-    bool csv = sh->format == FMT_CSV;
-    for (int c = 0; c < ncols; c++) {
-      bool null;
-      chv_buf_reset(cell);
-      if (chv_vector_text(b->cols[c], row, cell, &null) != CHV_OK)
-        return CHV_ENOMEM;
-      const char *v = null ? NULL : cell->data ? cell->data : "";
-      if (sh->format == FMT_TABLE) {
-        char *dup = v ? strdup(v) : NULL;
-        if (v && !dup) return CHV_ENOMEM;
-        t->cells[t->nrows * ncols + c] = dup;
-        continue;
-      }
-      fputs(c ? (csv ? "," : "\t") : "", sh->out);
-      (csv ? csv_field : tsv_field)(v, sh->out);
-    }
-    if (sh->format == FMT_TABLE)
-      t->nrows++;
-    else
-      fputs(csv ? "\r\n" : "\n", sh->out);
-  }
-  return CHV_OK;
-}
-
-/* Reads r to its end, printing it; an error of the statement is returned
-** in err. */
-static int print_result(struct shell *sh, chv_result *r,
-                        struct chv_error *err) {
-  enum chv_result_kind kind = chv_result_kind(r);
-  const struct chv_type *schema = chv_result_schema(r);
-  struct table t = {.ncols = schema->nchildren};
-  struct chv_buf cell;
-  chv_buf_init(&cell);
-  bool header = false;
-  int rc;
-  const struct chv_batch *b;
-  while ((rc = chv_result_next(r, &b, err)) == CHV_OK && b) {
-    if (kind == CHV_RESULT_PLAN) { /* the plan's lines as they are */
-      for (int64_t i = 0; i < b->nrows; i++) {
-        bool null;
-        chv_buf_reset(&cell);
-        chv_vector_text(b->cols[0], i, &cell, &null);
-        if (sh->format == FMT_JSONL) {
-          fputs("{\"plan\":", sh->out);
-          struct chv_buf j;
-          chv_buf_init(&j);
-          chv_json_put_string(&j, cell.data ? cell.data : "");
-          fputs(j.data ? j.data : "\"\"", sh->out);
-          chv_buf_free(&j);
-          fputs("}\n", sh->out);
-        } else {
-          fprintf(sh->out, "%s\n", cell.data ? cell.data : "");
-        }
-      }
-      continue;
-    }
-    if (kind != CHV_RESULT_ROWS) continue;
-    if (!header && sh->format != FMT_TABLE && sh->format != FMT_JSONL)
-      delimited_header(sh, schema);
-    header = true;
-    if (print_batch(sh, b, schema, &t, &cell) != CHV_OK) {
-      rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
-      break;
-    }
-  }
+/* Runs one statement, printing its result; the time it ran in *secs. */
+static int run_statement(struct shell *sh, const char *sql,
+                         struct chv_error *err, double *secs) {
+  shell_progress_begin(sh);
+  chv_result *r = NULL;
+  int rc = chv_session_query(sh->session, sql, NULL, &r, err);
+  /* a Ctrl-C just before the statement began was cleared by its start */
+  if (shell_interrupted()) chv_session_cancel(sh->session);
+  enum chv_result_kind kind = CHV_RESULT_NONE;
   if (rc == CHV_OK) {
-    if (kind == CHV_RESULT_ROWS && sh->format == FMT_TABLE)
-      table_print(&t, schema, sh->out);
-    else if (kind == CHV_RESULT_ROWS && !header && sh->format != FMT_JSONL)
-      delimited_header(sh, schema);
-    else if (kind != CHV_RESULT_ROWS && sh->format == FMT_TABLE &&
-             *chv_result_message(r))
-      fprintf(sh->out, "%s\n", chv_result_message(r));
+    kind = chv_result_kind(r);
+    rc = shell_print_result(sh, r, err);
+    chv_result_close(r);
   }
-  table_free(&t);
-  chv_buf_free(&cell);
+  *secs = shell_progress_end(sh);
+  fflush(sh->out);
+  if (rc == CHV_OK && (kind == CHV_RESULT_NONE || kind == CHV_RESULT_SUMMARY))
+    shell_complete_stale(sh); /* DDL, USE, INSERT, CTAS, LOAD: names change */
   return rc;
 }
 
-/* Runs every complete statement of text[0, len); returns 0 or 1 (an error
-** was reported).  stop: leave at the first error. */
-static int run_text(struct shell *sh, const char *text, size_t len,
-                    bool stop) {
+/* "Run Time: real S s" on stderr: with .timer on, and on a terminal after
+** a statement long enough to have shown its progress. */
+static void run_time(const struct shell *sh, double secs) {
+  if (sh->timer || (sh->err_tty && secs >= SHELL_PROGRESS_DELAY))
+    fprintf(stderr, "Run Time: real %.3f s\n", secs);
+}
+
+/* Runs every complete statement and shell command of text[0, len).  stop:
+** leave at the first error (a script). */
+static enum run_status run_text(struct shell *sh, const char *text,
+                                size_t len, bool stop) {
   chv_arena *arena;
   struct chv_error err;
   chv_error_clear(&err);
   if (chv_arena_open(0, &arena) != CHV_OK) {
     fprintf(stderr, "chive: out of memory\n");
-    return 1;
+    return RUN_FAILED;
   }
   struct chv_sql_piece *pieces;
   size_t n;
   bool complete;
-  int status = 0;
+  enum run_status status = RUN_OK;
   struct chv_buf stmt;
   chv_buf_init(&stmt);
   /* The script is cut in the dialect in force; a statement that changes it
   ** (SET 'table.sql-dialect') has the rest cut again, as its strings now
-  ** read differently. */
+  ** read differently; so has the text after a shell command, whose line is
+  ** no SQL. */
   size_t off = 0;
   bool again = true;
-  while (again) {
+  while (again && !(status && stop)) {
     again = false;
     enum chv_sql_dialect d = chv_session_dialect(sh->session);
     if (chv_sql_split(text + off, len - off, d, arena, &pieces, &n, &complete,
                       &err) != CHV_OK) {
       fprintf(stderr, "chive: %s\n", err.msg);
-      status = 1;
+      status = RUN_FAILED;
       break;
     }
     for (size_t i = 0; i < n; i++) {
       const struct chv_sql_piece *pc = &pieces[i];
       size_t base = (size_t)(pc->text - text);
+      if (shell_interrupted()) {
+        status = RUN_CANCELLED;
+        goto out;
+      }
+      char msg[512];
+      size_t end;
+      enum shell_cmd cmd =
+          shell_command(sh, pc->text, len - base, &end, msg, sizeof msg);
+      if (cmd == SHELL_CMD_QUIT) {
+        status = RUN_QUIT;
+        goto out;
+      }
+      if (cmd != SHELL_CMD_NONE) {
+        fflush(sh->out);
+        if (cmd == SHELL_CMD_ERROR) {
+          report(text, len, base, msg);
+          status = RUN_FAILED;
+          if (stop) goto out;
+        }
+        off = base + end;
+        again = true;
+        break;
+      }
       chv_buf_reset(&stmt);
       if (chv_buf_append(&stmt, pc->text, pc->len) != CHV_OK) {
         fprintf(stderr, "chive: out of memory\n");
-        status = 1;
+        status = RUN_FAILED;
         break;
       }
       chv_error_clear(&err);
-      chv_result *r = NULL;
-      int rc = chv_session_query(sh->session, stmt.data ? stmt.data : "",
-                                 NULL, &r, &err);
-      progress_clear();
-      if (rc == CHV_OK) {
-        rc = print_result(sh, r, &err);
-        chv_result_close(r);
+      double secs;
+      int rc = run_statement(sh, stmt.data ? stmt.data : "", &err, &secs);
+      if (rc == CHV_ECANCELED && shell_interrupted()) {
+        fputs("chive: cancelled\n", stderr);
+        run_time(sh, secs);
+        status = RUN_CANCELLED;
+        goto out;
       }
-      fflush(sh->out);
       if (rc != CHV_OK) {
         report(text, len, base + chv_session_error_offset(sh->session),
                err.msg);
-        status = 1;
-        if (stop) break;
+        status = RUN_FAILED;
       }
+      run_time(sh, secs);
+      if (rc != CHV_OK && stop) goto out;
       if (chv_session_dialect(sh->session) != d && i + 1 < n) {
         off = base + pc->len;
         again = true;
         break;
       }
     }
-    if (status && stop) break;
   }
+  if (status == RUN_OK && shell_interrupted()) status = RUN_CANCELLED;
+out:
   chv_buf_free(&stmt);
   chv_arena_close(arena);
   return status;
@@ -430,38 +293,37 @@ static int read_all(FILE *f, struct chv_buf *b) {
   return ferror(f) ? CHV_EIO : CHV_OK;
 }
 
-/* The history file of the interactive shell: $CHIVE_HISTORY (empty: none),
-** else ~/.chive_history. */
-static const char *history_path(char *buf, size_t n) {
-  const char *e = getenv("CHIVE_HISTORY");
-  if (e) return *e ? e : NULL;
-  const char *home = getenv("HOME");
-  if (!home || !*home) return NULL;
-  snprintf(buf, n, "%s/.chive_history", home);
-  return buf;
-}
-
-/* The interactive loop, with libedit's line editing and history: lines are
-** gathered until chv_sql_split() says the text ends with a complete
-** statement; \q, quit, exit or end of input (Ctrl-D) leave. */
-static int interactive(struct shell *s) {
+/* The interactive loop: lines are gathered until chv_sql_split() says the
+** text ends with a complete statement; a shell command at the start of a
+** statement runs at once; \q, quit, exit or end of input (Ctrl-D) leave. */
+static int interactive(struct shell *sh) {
+  printf("chive %s \xe2\x80\x94 type .help for help, Ctrl-D to quit\n",
+         chv_version());
+  fflush(stdout);
+  shell_input_open(sh);
   struct chv_buf text;
   chv_buf_init(&text);
-  char hbuf[4096];
-  const char *hist = history_path(hbuf, sizeof hbuf);
-  using_history();
-  stifle_history(2000);
-  if (hist) read_history(hist);
   for (;;) {
-    char *line = readline(text.len ? "    -> " : "chive> ");
+    bool cleared;
+    shell_complete_pending(sh, text.data ? text.data : "");
+    char *line = shell_readline(text.len ? "    -> " : "chive> ", &cleared);
+    if (cleared) { /* Ctrl-C */
+      chv_buf_reset(&text);
+      continue;
+    }
     if (!line) break;
     if (!text.len) {
-      const char *p = line;
-      while (*p == ' ' || *p == '\t') p++;
-      if (!strncmp(p, "\\q", 2) || !strncasecmp(p, "quit", 4) ||
-          !strncasecmp(p, "exit", 4)) {
+      char msg[512];
+      size_t end;
+      enum shell_cmd cmd =
+          shell_command(sh, line, strlen(line), &end, msg, sizeof msg);
+      if (cmd != SHELL_CMD_NONE) {
+        shell_history_add(line);
         free(line);
-        break;
+        fflush(sh->out);
+        if (cmd == SHELL_CMD_QUIT) break;
+        if (cmd == SHELL_CMD_ERROR) fprintf(stderr, "chive: %s\n", msg);
+        continue;
       }
     }
     chv_buf_puts(&text, line);
@@ -473,8 +335,9 @@ static int interactive(struct shell *s) {
     size_t n = 0;
     bool complete = false;
     struct chv_error err;
-    int rc = chv_sql_split(text.data, text.len, chv_session_dialect(s->session),
-                           arena, &pieces, &n, &complete, &err);
+    int rc = chv_sql_split(text.data, text.len,
+                           chv_session_dialect(sh->session), arena, &pieces,
+                           &n, &complete, &err);
     chv_arena_close(arena);
     if (rc != CHV_OK || (complete && n == 0)) {
       chv_buf_reset(&text);
@@ -483,21 +346,27 @@ static int interactive(struct shell *s) {
     if (!complete) continue;
     /* the statement as one history entry, without its final newline */
     text.data[text.len - 1] = '\0';
-    add_history(text.data);
-    if (hist) write_history(hist);
+    shell_history_add(text.data);
     text.data[text.len - 1] = '\n';
-    run_text(s, text.data, text.len, false);
-    fflush(stdout);
+    shell_complete_pending(sh, "");
+    shell_interrupt_clear();
+    enum run_status st = run_text(sh, text.data, text.len, false);
+    fflush(sh->out);
     chv_buf_reset(&text);
+    shell_interrupt_clear();
+    if (st == RUN_QUIT) break;
   }
   fputc('\n', stdout);
   chv_buf_free(&text);
+  shell_complete_free(sh);
+  shell_input_close();
   return 0;
 }
 
 int cli_sql(int argc, char **argv) {
   const char *wh = "./warehouse", *expr = NULL, *file = NULL, *conf = NULL;
-  enum out_format fmt = FMT_TABLE;
+  enum shell_mode mode = SHELL_MODE_TABLE;
+  int64_t maxrows = -2; /* not given */
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     bool has = i + 1 < argc;
@@ -514,15 +383,25 @@ int cli_sql(int argc, char **argv) {
       conf = argv[++i];
     } else if (!strcmp(a, "--format") && has) {
       const char *f = argv[++i];
-      if (!strcmp(f, "table")) fmt = FMT_TABLE;
-      else if (!strcmp(f, "csv")) fmt = FMT_CSV;
-      else if (!strcmp(f, "tsv")) fmt = FMT_TSV;
-      else if (!strcmp(f, "jsonl")) fmt = FMT_JSONL;
-      else {
+      if (!shell_mode_parse(f, &mode)) {
         fprintf(stderr, "chive sql: unknown format '%s'\n", f);
         usage(stderr);
         return 2;
       }
+    } else if (!strcmp(a, "--maxrows") && has) {
+      const char *v = argv[++i];
+      char *e;
+      errno = 0;
+      long long m = strtoll(v, &e, 10);
+      if (errno || e == v || *e || m < -1) {
+        fprintf(stderr,
+                "chive sql: --maxrows wants a number of rows (-1: all), "
+                "not '%s'\n",
+                v);
+        usage(stderr);
+        return 2;
+      }
+      maxrows = m;
     } else {
       fprintf(stderr, "chive sql: unexpected argument '%s'\n", a);
       usage(stderr);
@@ -535,7 +414,12 @@ int cli_sql(int argc, char **argv) {
     return 2;
   }
 
-  struct shell sh = {.format = fmt, .out = stdout};
+  struct shell sh = {.mode = mode, .out = stdout};
+  sh.out_tty = isatty(STDOUT_FILENO);
+  sh.err_tty = isatty(STDERR_FILENO);
+  sh.maxrows = maxrows >= -1 ? maxrows
+               : sh.out_tty  ? SHELL_MAXROWS_TERMINAL
+                             : -1;
   struct chv_error err;
   chv_error_clear(&err);
   struct chv_buf script;
@@ -558,27 +442,35 @@ int cli_sql(int argc, char **argv) {
   }
   struct chv_session_options so = {.warehouse = wh,
                                    .conf_file = conf,
-                                   .warning = cli_warn,
-                                   .notice = cli_notice};
-  if (isatty(STDERR_FILENO)) so.progress = show_progress;
+                                   .warning = shell_warn,
+                                   .notice = shell_notice,
+                                   .ctx = &sh};
+  if (sh.err_tty) so.progress = shell_progress;
   if (chv_session_open(&so, &sh.session, &err) != CHV_OK) {
     fprintf(stderr, "chive sql: %s\n", err.msg);
     goto out;
   }
+  catch_sigint(sh.session);
+  enum run_status st;
   if (file || expr) {
-    status = run_text(&sh, script.data ? script.data : "", script.len, true);
+    st = run_text(&sh, script.data ? script.data : "", script.len, true);
   } else if (isatty(STDIN_FILENO)) {
-    status = interactive(&sh);
+    sh.interactive = true;
+    st = interactive(&sh) ? RUN_FAILED : RUN_OK;
   } else {
     if (read_all(stdin, &script) != CHV_OK) {
       fprintf(stderr, "chive sql: reading standard input failed\n");
       goto out;
     }
-    status = run_text(&sh, script.data ? script.data : "", script.len, true);
+    st = shell_interrupted()
+             ? RUN_CANCELLED
+             : run_text(&sh, script.data ? script.data : "", script.len, true);
   }
+  status = st == RUN_QUIT ? 0 : (int)st;
 out:
   fflush(stdout);
   chv_buf_free(&script);
+  cancel_target = NULL;
   chv_session_close(sh.session);
   return status;
 }
