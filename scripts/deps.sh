@@ -4,9 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# time: GNU time, whose peak RSS the shell's memory test reads.
 pkgs=(build-essential cmake pkg-config git ca-certificates
       libsqlite3-dev sqlite3 zlib1g-dev libzstd-dev liblz4-dev libsnappy-dev
-      libexpat1-dev libbrotli-dev liblzo2-dev libedit-dev clang libclang-rt-14-dev)
+      libexpat1-dev libbrotli-dev liblzo2-dev libedit-dev clang libclang-rt-14-dev
+      time)
 command -v node >/dev/null 2>&1 || pkgs+=(nodejs)
 command -v npm >/dev/null 2>&1 || pkgs+=(npm)
 

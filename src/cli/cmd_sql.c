@@ -232,8 +232,13 @@ static enum run_status run_text(struct shell *sh, const char *text,
       }
       char msg[512];
       size_t end;
-      enum shell_cmd cmd =
-          shell_command(sh, pc->text, len - base, &end, msg, sizeof msg);
+      enum shell_cmd cmd = shell_word_command(sh, pc->text, pc->len);
+      if (cmd == SHELL_CMD_OK) { /* help; the statements after it go on */
+        fflush(sh->out);
+        continue;
+      }
+      if (cmd == SHELL_CMD_NONE)
+        cmd = shell_command(sh, pc->text, len - base, &end, msg, sizeof msg);
       if (cmd == SHELL_CMD_QUIT) {
         status = RUN_QUIT;
         goto out;

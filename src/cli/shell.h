@@ -121,6 +121,10 @@ enum shell_cmd {
 ** (of msgsize bytes) gets the reason of an error. */
 enum shell_cmd shell_command(struct shell *sh, const char *text, size_t len,
                              size_t *end, char *msg, size_t msgsize);
+/* The same for a statement text[0, len) that is a command word of its own
+** (quit, exit, help), cut out by chv_sql_split(). */
+enum shell_cmd shell_word_command(struct shell *sh, const char *text,
+                                  size_t len);
 
 /* ---- shell_complete.c ---- */
 

@@ -11,7 +11,8 @@
 ** drops it (shell_readline() sets *cleared).
 **
 ** A shell command stands at the start of a statement, alone on the rest of
-** its line, and needs no ';' (one is allowed):
+** its line, and needs no ';' (one is allowed); quit, exit and help may also
+** be a statement of their own, ended by ';' ("SELECT 1; exit; ..."):
 **   .help  \?  help             the commands and a few SQL pointers
 **   .mode [MODE]                table|csv|tsv|jsonl|markdown
 **   .maxrows [N]                rows a table shows (-1: all)
@@ -20,7 +21,7 @@
 ** An unknown dot or backslash command is an error naming it.
 **
 ** INTERFACE: shell_input_open(), shell_input_close(), shell_readline(),
-** shell_history_add(), shell_command().
+** shell_history_add(), shell_command(), shell_word_command().
 */
 #include "cli/shell.h"
 
@@ -233,6 +234,17 @@ static enum shell_cmd dot_command(struct shell *sh, const char *name,
   return SHELL_CMD_ERROR;
 }
 
+enum shell_cmd shell_word_command(struct shell *sh, const char *text,
+                                  size_t len) {
+  if (arg_is(text, len, "quit") || arg_is(text, len, "exit"))
+    return SHELL_CMD_QUIT;
+  if (arg_is(text, len, "help")) {
+    help(sh->out);
+    return SHELL_CMD_OK;
+  }
+  return SHELL_CMD_NONE;
+}
+
 enum shell_cmd shell_command(struct shell *sh, const char *text, size_t len,
                              size_t *end, char *msg, size_t msgsize) {
   size_t i = 0;
@@ -247,11 +259,8 @@ enum shell_cmd shell_command(struct shell *sh, const char *text, size_t len,
   if (n && line[n - 1] == ';') n--;
   while (n && isspace((unsigned char)line[n - 1])) n--;
   if (!n) return SHELL_CMD_NONE;
-  if (arg_is(line, n, "quit") || arg_is(line, n, "exit")) return SHELL_CMD_QUIT;
-  if (arg_is(line, n, "help")) {
-    help(sh->out);
-    return SHELL_CMD_OK;
-  }
+  enum shell_cmd w = shell_word_command(sh, line, n);
+  if (w != SHELL_CMD_NONE) return w;
   if (line[0] != '.' && line[0] != '\\') return SHELL_CMD_NONE;
   char name[64];
   const char *args;

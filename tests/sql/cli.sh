@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # chive sql outside -f: statements on standard input (no prompt when it is
-# not a terminal), -e, usage errors, --conf.
+# not a terminal), -e, usage errors, --conf; \q, quit and exit in piped
+# input, -f and -e; help and an unknown dot-command; --format markdown,
+# --maxrows.
 # usage: cli.sh CHIVE
 set -u
 chive=$1
@@ -78,6 +80,41 @@ check "a 1 MB token is quoted shortened" $?
 "$chive" sql --warehouse "$wh" -f "$tmp/long.sql" > /dev/null 2> "$tmp/err"
 head -n 1 "$tmp/err" | grep -q "^chive: line 1, column 14: .*$t64 (10485[0-9]* bytes).*: File name too long$"
 check "a 1 MB table name keeps the system's reason" $?
+
+# \q, quit, exit and .quit end piped input and -f scripts with status 0;
+# the statements after them do not run.
+for q in '\q' 'quit' 'exit;' 'QUIT ;' '.quit' '.exit'; do
+  printf 'SELECT 1 AS one;\n%s\nCREATE TABLE after_quit (a INT);\n' "$q" |
+    "$chive" sql --warehouse "$wh" > "$tmp/out" 2>&1
+  rc=$?
+  [ $rc = 0 ] && grep -q '^  1$' "$tmp/out" && ! grep -q chive: "$tmp/out"
+  check "piped '$q' ends the script with status 0" $?
+  printf 'SELECT 1 AS one;\n%s\nCREATE TABLE after_quit (a INT);\n' "$q" > "$tmp/q.sql"
+  "$chive" sql --warehouse "$wh" -f "$tmp/q.sql" > "$tmp/out" 2>&1
+  check "-f with '$q' exits 0" $?
+done
+"$chive" sql --warehouse "$wh" -e 'SELECT 1; exit; CREATE TABLE after_quit (a INT)' > /dev/null 2>&1
+check "-e with exit exits 0" $?
+"$chive" sql --warehouse "$wh" -e 'SHOW TABLES' | grep -q after_quit; [ $? = 1 ]
+check "nothing after \q, quit or exit ran" $?
+printf '.help\nhelp\n\\?\n' | "$chive" sql --warehouse "$wh" > "$tmp/out" 2>&1
+[ $? = 0 ] && [ "$(grep -c '^Shell commands' "$tmp/out")" = 3 ]
+check ".help, help and \\? print the help" $?
+printf 'SELECT 1;\n.frobnicate\nSELECT 2;\n' | "$chive" sql --warehouse "$wh" > "$tmp/out" 2> "$tmp/err"
+[ $? = 1 ] && grep -q "line 2, column 1: unknown command '.frobnicate'" "$tmp/err" && ! grep -q '^2$' "$tmp/out"
+check "an unknown dot-command is an error naming it, and stops the script" $?
+
+# --format markdown, --maxrows
+"$chive" sql --warehouse "$wh" --format markdown -e 'SELECT 1 AS n, 2 AS m' > "$tmp/out"
+printf '|   n |   m |\n|----:|----:|\n|   1 |   2 |\n' | cmp -s - "$tmp/out"
+check "--format markdown" $?
+"$chive" sql --warehouse "$wh" -e 'SELECT * FROM t' > "$tmp/out"
+grep -q '^(3 rows)$' "$tmp/out"; check "not a terminal: a table shows every row" $?
+"$chive" sql --warehouse "$wh" --maxrows 2 -e 'SELECT a FROM t ORDER BY a' > "$tmp/out"
+printf 'a\n-\n1\n\xe2\x80\xa6\n3\n(3 rows, 2 shown)\n' | cmp -s - "$tmp/out"
+check "--maxrows 2 shows the first and the last row" $?
+"$chive" sql --warehouse "$wh" --maxrows lots -e 'SELECT 1' > /dev/null 2>&1; [ $? = 2 ]
+check "a bad --maxrows is a usage error" $?
 
 # On a terminal: prompts, continuation lines, errors do not end the
 # session, \q does (util-linux script gives the terminal).
