@@ -11,8 +11,10 @@
 ** drops it (shell_readline() sets *cleared).
 **
 ** A shell command stands at the start of a statement, alone on the rest of
-** its line, and needs no ';' (one is allowed); quit, exit and help may also
-** be a statement of their own, ended by ';' ("SELECT 1; exit; ..."):
+** its line, and needs no ';' (one is allowed); a dot or backslash command
+** ends at a ';', after which SQL may follow on the line (".mode csv; SELECT
+** 1"), and quit, exit and help may also be a statement of their own, ended
+** by ';' ("SELECT 1; exit; ..."):
 **   .help  \?  help             the commands and a few SQL pointers
 **   .mode [MODE]                table|csv|tsv|jsonl|markdown
 **   .maxrows [N]                rows a table shows (-1: all)
@@ -252,6 +254,15 @@ enum shell_cmd shell_command(struct shell *sh, const char *text, size_t len,
   size_t eol = i;
   while (eol < len && text[eol] != '\n') eol++;
   *end = eol < len ? eol + 1 : eol;
+  /* a dot or backslash command ends at a ';' too: SQL may follow it on its
+  ** line (-e '.mode csv; SELECT 1') */
+  if (i < len && (text[i] == '.' || text[i] == '\\')) {
+    const char *semi = memchr(text + i, ';', eol - i);
+    if (semi) {
+      eol = (size_t)(semi - text);
+      *end = eol + 1;
+    }
+  }
   /* the line without trailing blanks and one ';' */
   const char *line = text + i;
   size_t n = eol - i;

@@ -28,6 +28,8 @@ SELECT i FROM n ORDER BY i;
 SELECT i FROM n WHERE i > 1000;
 .maxrows -1
 SELECT i FROM n ORDER BY i;
+.mode csv; SELECT 'on the line of the command' AS same_line;
+.mode table;
 .mode
 .maxrows
 .timer
