@@ -56,12 +56,12 @@ struct shell_completion; /* shell_complete.c */
 struct shell {
   chv_session *session;
   enum shell_mode mode;
-  int64_t maxrows;   /* table mode: rows shown; -1 all */
-  bool timer;        /* .timer on: "Run Time: real S s" after each statement */
-  FILE *out;         /* results: stdout */
-  bool out_tty;      /* out is a terminal */
-  bool err_tty;      /* stderr is a terminal: the progress line may show */
-  bool interactive;  /* reading a terminal, with prompts */
+  int64_t maxrows;  /* table mode: rows shown; -1 all */
+  bool timer;       /* .timer on: "Run Time: real S s" after each statement */
+  FILE *out;        /* results: stdout */
+  bool out_tty;     /* out is a terminal */
+  bool err_tty;     /* stderr is a terminal: the progress line may show */
+  bool interactive; /* reading a terminal, with prompts */
   struct shell_completion *comp; /* the completion's cache, or NULL */
 };
 

@@ -30,6 +30,7 @@
 
 #define MAX_DESCRIBED 64 /* tables described when the statement names none */
 
+/* clang-format off */
 static const char *const keywords[] = {
     "ADD", "ALL", "ALTER", "AND", "ARRAY", "AS", "ASC", "AVG", "BETWEEN",
     "BIGINT", "BINARY", "BOOLEAN", "BY", "CASCADE", "CASE", "CAST", "CATALOG",
@@ -47,11 +48,12 @@ static const char *const keywords[] = {
     "TRUNCATE", "UNION", "USE", "VALUES", "VARCHAR", "WHEN", "WHERE", "WITH",
     "abs", "concat", "day", "length", "lower", "month", "round", "substr",
     "to_date", "trim", "upper", "year", NULL};
+/* clang-format on */
 
-static const char *const commands[] = {".exit", ".help", ".maxrows", ".mode",
+static const char *const commands[] = {".exit", ".help",  ".maxrows", ".mode",
                                        ".quit", ".timer", NULL};
-static const char *const modes[] = {"csv",  "jsonl",    "markdown",
-                                    "table", "tsv",     NULL};
+static const char *const modes[] = {"csv",   "jsonl", "markdown",
+                                    "table", "tsv",   NULL};
 static const char *const on_off[] = {"off", "on", NULL};
 
 struct names {
@@ -66,9 +68,9 @@ struct table_cols {
 
 struct shell_completion {
   struct shell *sh;
-  const char *pending;   /* the statement's lines before this one */
+  const char *pending; /* the statement's lines before this one */
   bool stale;
-  char *db;              /* the database the tables are of */
+  char *db; /* the database the tables are of */
   struct names tables;
   struct names dbs;
   struct table_cols *tc; /* columns of the tables described so far */
@@ -83,7 +85,8 @@ struct shell_completion {
 static struct shell_completion *cur; /* the shell's, for the hook */
 
 static void names_free(struct names *n) {
-  for (int i = 0; i < n->n; i++) free(n->v[i]);
+  for (int i = 0; i < n->n; i++)
+    free(n->v[i]);
   free(n->v);
   memset(n, 0, sizeof *n);
 }
@@ -250,7 +253,8 @@ static void candidates(struct shell_completion *c, const char *text,
   size_t n = strlen(text);
   /* a shell command, or its argument */
   int lead = 0;
-  while (line[lead] == ' ' || line[lead] == '\t') lead++;
+  while (line[lead] == ' ' || line[lead] == '\t')
+    lead++;
   if (line[lead] == '.') {
     if (start <= lead) {
       offer(c, "", commands, -1, text, n, false);

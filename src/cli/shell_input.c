@@ -41,7 +41,8 @@
 
 #include <editline/readline.h>
 
-/* ---- the reader ------------------------------------------------------------ */
+/* ---- the reader ------------------------------------------------------------
+ */
 
 static char hist_buf[4096];
 static const char *hist; /* the history file, or NULL */
@@ -135,7 +136,8 @@ void shell_history_add(const char *entry) {
   if (hist) write_history(hist);
 }
 
-/* ---- commands ------------------------------------------------------------- */
+/* ---- commands -------------------------------------------------------------
+ */
 
 static void help(FILE *out) {
   fputs(
@@ -165,11 +167,13 @@ static void help(FILE *out) {
 static void split_command(const char *line, size_t n, char *name, size_t nsize,
                           const char **args, size_t *nargs) {
   size_t i = 0;
-  while (i < n && !isspace((unsigned char)line[i])) i++;
+  while (i < n && !isspace((unsigned char)line[i]))
+    i++;
   size_t k = i < nsize ? i : nsize - 1;
   memcpy(name, line, k);
   name[k] = '\0';
-  while (i < n && isspace((unsigned char)line[i])) i++;
+  while (i < n && isspace((unsigned char)line[i]))
+    i++;
   *args = line + i;
   *nargs = n - i;
 }
@@ -250,9 +254,11 @@ enum shell_cmd shell_word_command(struct shell *sh, const char *text,
 enum shell_cmd shell_command(struct shell *sh, const char *text, size_t len,
                              size_t *end, char *msg, size_t msgsize) {
   size_t i = 0;
-  while (i < len && (text[i] == ' ' || text[i] == '\t')) i++;
+  while (i < len && (text[i] == ' ' || text[i] == '\t'))
+    i++;
   size_t eol = i;
-  while (eol < len && text[eol] != '\n') eol++;
+  while (eol < len && text[eol] != '\n')
+    eol++;
   *end = eol < len ? eol + 1 : eol;
   /* a dot or backslash command ends at a ';' too: SQL may follow it on its
   ** line (-e '.mode csv; SELECT 1') */
@@ -266,9 +272,11 @@ enum shell_cmd shell_command(struct shell *sh, const char *text, size_t len,
   /* the line without trailing blanks and one ';' */
   const char *line = text + i;
   size_t n = eol - i;
-  while (n && isspace((unsigned char)line[n - 1])) n--;
+  while (n && isspace((unsigned char)line[n - 1]))
+    n--;
   if (n && line[n - 1] == ';') n--;
-  while (n && isspace((unsigned char)line[n - 1])) n--;
+  while (n && isspace((unsigned char)line[n - 1]))
+    n--;
   if (!n) return SHELL_CMD_NONE;
   enum shell_cmd w = shell_word_command(sh, line, n);
   if (w != SHELL_CMD_NONE) return w;

@@ -54,9 +54,13 @@ bool shell_mode_parse(const char *name, enum shell_mode *out) {
   return false;
 }
 
-const char *shell_mode_name(enum shell_mode m) { return mode_names[m]; }
+const char *shell_mode_name(enum shell_mode m) {
+  return mode_names[m];
+}
 
-const char *shell_mode_list(void) { return "table|csv|tsv|jsonl|markdown"; }
+const char *shell_mode_list(void) {
+  return "table|csv|tsv|jsonl|markdown";
+}
 
 static double now(void) {
   struct timespec t;
@@ -72,8 +76,10 @@ static bool is_number(const struct chv_type *t) {
   case CHV_TYPE_BIGINT:
   case CHV_TYPE_FLOAT:
   case CHV_TYPE_DOUBLE:
-  case CHV_TYPE_DECIMAL: return true;
-  default: return false;
+  case CHV_TYPE_DECIMAL:
+    return true;
+  default:
+    return false;
   }
 }
 
@@ -106,15 +112,15 @@ struct printer {
   const char **vals;     /* per column: that text, or NULL for SQL NULL */
   bool header_done;      /* csv, tsv: the header line is out */
   /* table and markdown */
-  bool *right;           /* numbers */
-  size_t *w;             /* widths, once fixed */
+  bool *right; /* numbers */
+  size_t *w;   /* widths, once fixed */
   bool fixed;
-  int64_t head, tail;    /* rows shown from the start, kept for the end */
+  int64_t head, tail; /* rows shown from the start, kept for the end */
   int64_t rows, printed, left_out;
-  struct ring first;     /* of the first `head` rows, those not printed */
-  struct ring last;      /* the rows after them, at most `tail` once rows
-                            are left out */
-  double since;          /* when the oldest held row came */
+  struct ring first; /* of the first `head` rows, those not printed */
+  struct ring last;  /* the rows after them, at most `tail` once rows
+                        are left out */
+  double since;      /* when the oldest held row came */
   struct chv_buf line;
 };
 
@@ -146,11 +152,20 @@ static void tsv_field(struct chv_buf *b, const char *s) {
   }
   for (; *s; s++) {
     switch (*s) {
-    case '\t': chv_buf_puts(b, "\\t"); break;
-    case '\n': chv_buf_puts(b, "\\n"); break;
-    case '\r': chv_buf_puts(b, "\\r"); break;
-    case '\\': chv_buf_puts(b, "\\\\"); break;
-    default: chv_buf_putc(b, *s);
+    case '\t':
+      chv_buf_puts(b, "\\t");
+      break;
+    case '\n':
+      chv_buf_puts(b, "\\n");
+      break;
+    case '\r':
+      chv_buf_puts(b, "\\r");
+      break;
+    case '\\':
+      chv_buf_puts(b, "\\\\");
+      break;
+    default:
+      chv_buf_putc(b, *s);
     }
   }
 }
@@ -187,7 +202,8 @@ static void md_escape(struct chv_buf *b, const char *s) {
 }
 
 static void pad(struct chv_buf *b, size_t n) {
-  while (n--) chv_buf_putc(b, ' ');
+  while (n--)
+    chv_buf_putc(b, ' ');
 }
 
 /* One line of cells v in the fixed widths, appended to the output. */
@@ -206,7 +222,8 @@ static void grid_line(struct printer *p, const char *const *v) {
   if (p->markdown) {
     chv_buf_puts(l, " |");
   } else { /* no trailing blanks */
-    while (l->len && l->data[l->len - 1] == ' ') l->len--;
+    while (l->len && l->data[l->len - 1] == ' ')
+      l->len--;
   }
   chv_buf_append(&p->out, l->data ? l->data : "", l->len);
   chv_buf_putc(&p->out, '\n');
@@ -223,7 +240,8 @@ static void ring_pop(struct ring *r) {
 }
 
 static void ring_free(struct ring *r) {
-  while (r->n) ring_pop(r);
+  while (r->n)
+    ring_pop(r);
   free(r->v);
   memset(r, 0, sizeof *r);
 }
@@ -234,7 +252,8 @@ static int hold(struct printer *p, struct ring *r) {
     size_t cap = r->cap ? 2 * r->cap : 64;
     struct held **nv = malloc(sizeof *nv * cap);
     if (!nv) return CHV_ENOMEM;
-    for (size_t i = 0; i < r->n; i++) nv[i] = r->v[(r->h + i) % r->cap];
+    for (size_t i = 0; i < r->n; i++)
+      nv[i] = r->v[(r->h + i) % r->cap];
     free(r->v);
     r->v = nv;
     r->cap = cap;
@@ -315,7 +334,8 @@ static int fix_widths(struct printer *p) {
       if (p->right[c]) chv_buf_putc(l, ':');
     } else {
       if (c) chv_buf_puts(l, "-+-");
-      for (size_t k = 0; k < p->w[c]; k++) chv_buf_putc(l, '-');
+      for (size_t k = 0; k < p->w[c]; k++)
+        chv_buf_putc(l, '-');
     }
   }
   if (p->markdown) chv_buf_putc(l, '|');
@@ -363,11 +383,13 @@ static int grid_end(struct printer *p) {
   if (p->left_out) {
     const char **v = calloc((size_t)p->ncols + 1, sizeof *v);
     if (!v) return CHV_ENOMEM;
-    for (int c = 0; c < p->ncols; c++) v[c] = "\xe2\x80\xa6"; /* … */
+    for (int c = 0; c < p->ncols; c++)
+      v[c] = "\xe2\x80\xa6"; /* … */
     grid_line(p, v);
     free(v);
   }
-  for (; p->last.n; ring_pop(&p->last)) grid_line(p, ring_front(&p->last));
+  for (; p->last.n; ring_pop(&p->last))
+    grid_line(p, ring_front(&p->last));
   if (p->markdown) return CHV_OK;
   if (p->left_out)
     chv_buf_printf(&p->out, "(%lld rows, %lld shown)\n", (long long)p->rows,
@@ -378,12 +400,14 @@ static int grid_end(struct printer *p) {
   return CHV_OK;
 }
 
-/* ---- the result ------------------------------------------------------------ */
+/* ---- the result ------------------------------------------------------------
+ */
 
 static void printer_free(struct printer *p) {
   ring_free(&p->first);
   ring_free(&p->last);
-  for (int c = 0; p->cells && c < p->ncols; c++) chv_buf_free(&p->cells[c]);
+  for (int c = 0; p->cells && c < p->ncols; c++)
+    chv_buf_free(&p->cells[c]);
   free(p->cells);
   free(p->vals);
   free(p->right);
@@ -492,8 +516,7 @@ static int print_plan(struct printer *p, const struct chv_batch *b) {
   return CHV_OK;
 }
 
-int shell_print_result(struct shell *sh, chv_result *r,
-                       struct chv_error *err) {
+int shell_print_result(struct shell *sh, chv_result *r, struct chv_error *err) {
   enum chv_result_kind kind = chv_result_kind(r);
   const struct chv_type *schema = chv_result_schema(r);
   struct printer p;

@@ -75,7 +75,8 @@ void shell_progress(void *ctx, const struct chv_progress *p) {
         (int)(100 * done / p->splits_total), (long long)done,
         (long long)p->splits_total);
   }
-  if (p->rows >= 0) add(line, &n, sizeof line, "%lld rows  ", (long long)p->rows);
+  if (p->rows >= 0)
+    add(line, &n, sizeof line, "%lld rows  ", (long long)p->rows);
   if (p->bytes_written >= 0)
     add(line, &n, sizeof line, "%.1f MB  ", (double)p->bytes_written / 1e6);
   add(line, &n, sizeof line, "%.1f s", p->elapsed);

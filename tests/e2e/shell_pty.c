@@ -98,7 +98,8 @@ static void type(int fd, const char *s) {
   for (size_t i = 0; i < n; i += 256) {
     size_t k = n - i < 256 ? n - i : 256;
     if (write(fd, s + i, k) < 0) perror("write");
-    for (int j = 0; j < 4; j++) drain(fd, 10); /* its echo keeps flowing */
+    for (int j = 0; j < 4; j++)
+      drain(fd, 10); /* its echo keeps flowing */
   }
   usleep(30000);
 }
@@ -114,7 +115,8 @@ static pid_t start(int *fd, const char *stderr_to, const char *const *args) {
   if (pid == 0) {
     const char *argv[32] = {chive, "sql", "--warehouse", wh};
     int n = 4;
-    for (; args && *args && n < 30; args++) argv[n++] = *args;
+    for (; args && *args && n < 30; args++)
+      argv[n++] = *args;
     argv[n] = NULL;
     if (stderr_to) {
       int e = open(stderr_to, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -140,7 +142,8 @@ static int finish(pid_t pid, int fd) {
     else
       usleep(100000);
   }
-  for (int i = 0; open_ && i < 50; i++) open_ = drain(fd, 100); /* the rest */
+  for (int i = 0; open_ && i < 50; i++)
+    open_ = drain(fd, 100); /* the rest */
   close(fd);
   if (done == 0) {
     kill(pid, SIGKILL);
@@ -161,8 +164,8 @@ static void quit(pid_t pid, int fd, const char *what) {
 static void sql(const char *stmts) {
   static char cmd[32768];
   int n = snprintf(cmd, sizeof cmd,
-                   "'%s' sql --warehouse '%s' -e \"%s\" > /dev/null", chive,
-                   wh, stmts);
+                   "'%s' sql --warehouse '%s' -e \"%s\" > /dev/null", chive, wh,
+                   stmts);
   if (n < 0 || (size_t)n >= sizeof cmd || system(cmd) != 0) {
     fprintf(stderr, "setup failed: %s\n", cmd);
     exit(1);
@@ -200,13 +203,15 @@ static void history(void) {
   FILE *f = fopen(hist, "r");
   int found = 0;
   while (f && fgets(line, sizeof line, f))
-    found |= strstr(line, "'edited'") != NULL; /* libedit writes spaces as \040 */
+    found |=
+        strstr(line, "'edited'") != NULL; /* libedit writes spaces as \040 */
   if (f) fclose(f);
   if (!found) FAIL("the history file %s lacks the edited statement", hist);
   history_round(1);
 }
 
-/* ---- commands and keys ------------------------------------------------------ */
+/* ---- commands and keys ------------------------------------------------------
+ */
 
 static void commands(void) {
   int fd;
@@ -263,8 +268,10 @@ static void commands(void) {
   type(fd, ".maxrows 4\r");
   wait_for(fd, "chive> ", 10);
   type(fd, "SELECT * FROM fifty;\r");
-  wait_for(fd, " n\r\n--\r\n 1\r\n 2\r\n \xe2\x80\xa6\r\n49\r\n50\r\n"
-               "(50 rows, 4 shown)\r\n", 10);
+  wait_for(fd,
+           " n\r\n--\r\n 1\r\n 2\r\n \xe2\x80\xa6\r\n49\r\n50\r\n"
+           "(50 rows, 4 shown)\r\n",
+           10);
   type(fd, ".maxrows -1\r");
   wait_for(fd, "chive> ", 10);
   type(fd, "SELECT * FROM fifty;\r");
@@ -314,7 +321,8 @@ static void keys(void) {
   quit(pid, fd, "keys");
 }
 
-/* ---- cancel ----------------------------------------------------------------- */
+/* ---- cancel -----------------------------------------------------------------
+ */
 
 /* A query over src long enough to be cancelled: 300 upper(lower(..)) per
 ** row of 2 million rows run for half a minute (on a 2020 laptop core), a
@@ -361,12 +369,14 @@ static void cancel(void) {
   /* standard error not a terminal: no progress line there */
   char errf[4200];
   snprintf(errf, sizeof errf, "%s/stderr.txt", dir);
-  long_query(q, sizeof q, "SELECT 'started' AS go; SELECT count(*) FROM src WHERE ",
+  long_query(q, sizeof q,
+             "SELECT 'started' AS go; SELECT count(*) FROM src WHERE ",
              " = 'x'");
   pid = start(&fd, errf, args);
   if (!wait_for(fd, "started", 60)) {
     /* long enough for the progress line, had stderr been a terminal */
-    for (int i = 0; i < 30; i++) drain(fd, 100);
+    for (int i = 0; i < 30; i++)
+      drain(fd, 100);
     type(fd, "\x03");
   }
   st = finish(pid, fd);
@@ -395,7 +405,8 @@ static void setup(void) {
     perror(path);
     exit(1);
   }
-  for (int i = 0; i < 2000000; i++) fprintf(f, "row%d\n", i);
+  for (int i = 0; i < 2000000; i++)
+    fprintf(f, "row%d\n", i);
   fclose(f);
   char stmts[8192];
   size_t k = (size_t)snprintf(stmts, sizeof stmts,
