@@ -8,7 +8,8 @@
 ** off (rl_catch_signals): the shell's SIGINT handler only sets a flag, and
 ** the reader's input function waits for a key with ppoll(), which SIGINT
 ** interrupts, so Ctrl-C ends the line being edited at once and the shell
-** drops it (shell_readline() sets *cleared).
+** drops it (shell_readline() sets *cleared); a resize (SIGWINCH) is passed
+** on to libedit the same way.
 **
 ** A shell command stands at the start of a statement, alone on the rest of
 ** its line, and needs no ';' (one is allowed); a dot or backslash command
@@ -58,18 +59,35 @@ static const char *history_path(void) {
   return hist_buf;
 }
 
-/* One byte of fd, waiting with SIGINT let in only inside ppoll(), so that
-** a Ctrl-C is never missed between the flag's check and the wait; EOF at
-** the end of input or once Ctrl-C came. */
+/* The terminal was resized (SIGWINCH), and libedit not told yet. */
+static volatile sig_atomic_t resized;
+
+static void on_sigwinch(int sig) {
+  (void)sig;
+  resized = 1;
+}
+
+/* One byte of fd, waiting with SIGINT and SIGWINCH let in only inside
+** ppoll(), so that neither is missed between the flags' check and the
+** wait; EOF at the end of input or once Ctrl-C came.  A resize is passed
+** on to libedit here, outside the handler (libedit's own handlers are
+** off, see rl_catch_signals). */
 static int read_byte(int fd) {
   sigset_t block, old;
   sigemptyset(&block);
   sigaddset(&block, SIGINT);
+  sigaddset(&block, SIGWINCH);
   for (;;) {
     pthread_sigmask(SIG_BLOCK, &block, &old);
     if (shell_interrupted()) {
       pthread_sigmask(SIG_SETMASK, &old, NULL);
       return EOF;
+    }
+    if (resized) {
+      resized = 0;
+      pthread_sigmask(SIG_SETMASK, &old, NULL);
+      rl_resize_terminal();
+      continue;
     }
     struct pollfd pfd = {fd, POLLIN, 0};
     int r = ppoll(&pfd, 1, NULL, &old);
@@ -105,6 +123,12 @@ static int shell_getc(FILE *f) {
 void shell_input_open(struct shell *sh) {
   setlocale(LC_CTYPE, ""); /* the terminal's characters, for libedit */
   rl_catch_signals = 0;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_sigwinch;
+  sa.sa_flags = SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGWINCH, &sa, NULL);
   rl_getc_function = shell_getc;
   rl_attempted_completion_function = shell_complete;
   rl_basic_word_break_characters = " \t\n\"'`@$><=;|&{(),+-*/%";
