@@ -108,7 +108,7 @@ static void report(const char *text, size_t len, size_t off, const char *msg) {
   chv_buf_free(&pad);
 }
 
-/* ---- Ctrl-C ----------------------------------------------------------------- */
+/* ---- Ctrl-C -------------------------------------------------------------- */
 
 static pthread_t main_thread;
 static volatile sig_atomic_t interrupted;
@@ -153,7 +153,7 @@ static void shell_notice(void *ctx, const char *msg) {
   cli_notice(ctx, msg);
 }
 
-/* ---- running statements --------------------------------------------------- */
+/* ---- running statements -------------------------------------------------- */
 
 /* How a text ran. */
 enum run_status {

@@ -42,8 +42,7 @@
 
 #include <editline/readline.h>
 
-/* ---- the reader ------------------------------------------------------------
- */
+/* ---- the reader ---------------------------------------------------------- */
 
 static char hist_buf[4096];
 static const char *hist; /* the history file, or NULL */
@@ -160,8 +159,7 @@ void shell_history_add(const char *entry) {
   if (hist) write_history(hist);
 }
 
-/* ---- commands -------------------------------------------------------------
- */
+/* ---- commands ------------------------------------------------------------ */
 
 static void help(FILE *out) {
   fputs(

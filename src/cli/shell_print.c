@@ -129,7 +129,7 @@ static void flush_out(struct printer *p) {
   chv_buf_reset(&p->out);
 }
 
-/* ---- csv, tsv, jsonl ---------------------------------------------------- */
+/* ---- csv, tsv, jsonl ----------------------------------------------------- */
 
 static void csv_field(struct chv_buf *b, const char *s) {
   if (!s) return;
@@ -400,8 +400,7 @@ static int grid_end(struct printer *p) {
   return CHV_OK;
 }
 
-/* ---- the result ------------------------------------------------------------
- */
+/* ---- the result ---------------------------------------------------------- */
 
 static void printer_free(struct printer *p) {
   ring_free(&p->first);

@@ -210,8 +210,7 @@ static void history(void) {
   history_round(1);
 }
 
-/* ---- commands and keys ------------------------------------------------------
- */
+/* ---- commands and keys --------------------------------------------------- */
 
 static void commands(void) {
   int fd;
@@ -321,8 +320,7 @@ static void keys(void) {
   quit(pid, fd, "keys");
 }
 
-/* ---- cancel -----------------------------------------------------------------
- */
+/* ---- cancel -------------------------------------------------------------- */
 
 /* A query over src long enough to be cancelled: 300 upper(lower(..)) per
 ** row of 2 million rows run for half a minute (on a 2020 laptop core), a
