@@ -15,10 +15,10 @@
 ** wait, the last ones wait in a ring of M/2 rows that drops its oldest
 ** once more come, and at the end the widths are fixed from all of them,
 ** the first rows print, then a line of "…" when rows were left out, the
-** last rows and "(N rows, S shown)".  With .maxrows -1 (all rows) the
-** first FIX_ROWS rows fix the widths, then every further row prints as it
-** comes in those widths (a wider value pushes the rest of its line to the
-** right).  On a terminal, rows that have waited FIX_WAIT seconds print
+** last rows and "(N rows, S shown, L left out)".  With .maxrows -1 (all
+** rows) the first FIX_ROWS rows fix the widths, then every further row
+** prints as it comes in those widths (a wider value pushes the rest of its
+** line to the right).  On a terminal, rows that have waited FIX_WAIT seconds print
 ** anyway (unless rows were left out already), so a slow result shows its
 ** first rows early.  So a table holds at most max(M, FIX_ROWS) rows, the
 ** other modes none, whatever the size of the result.
@@ -392,8 +392,9 @@ static int grid_end(struct printer *p) {
     grid_line(p, ring_front(&p->last));
   if (p->markdown) return CHV_OK;
   if (p->left_out)
-    chv_buf_printf(&p->out, "(%lld rows, %lld shown)\n", (long long)p->rows,
-                   (long long)(p->rows - p->left_out));
+    chv_buf_printf(&p->out, "(%lld rows, %lld shown, %lld left out)\n",
+                   (long long)p->rows, (long long)(p->rows - p->left_out),
+                   (long long)p->left_out);
   else
     chv_buf_printf(&p->out, "(%lld row%s)\n", (long long)p->rows,
                    p->rows == 1 ? "" : "s");

@@ -263,13 +263,13 @@ static void commands(void) {
   type(fd, "SELECT * FROM fifty;\r");
   wait_for(fd, " n\r\n--\r\n 1\r\n", 10);
   wait_for(fd, "\r\n20\r\n \xe2\x80\xa6\r\n31\r\n", 10);
-  wait_for(fd, "\r\n50\r\n(50 rows, 40 shown)\r\n", 10);
+  wait_for(fd, "\r\n50\r\n(50 rows, 40 shown, 10 left out)\r\n", 10);
   type(fd, ".maxrows 4\r");
   wait_for(fd, "chive> ", 10);
   type(fd, "SELECT * FROM fifty;\r");
   wait_for(fd,
            " n\r\n--\r\n 1\r\n 2\r\n \xe2\x80\xa6\r\n49\r\n50\r\n"
-           "(50 rows, 4 shown)\r\n",
+           "(50 rows, 4 shown, 46 left out)\r\n",
            10);
   type(fd, ".maxrows -1\r");
   wait_for(fd, "chive> ", 10);

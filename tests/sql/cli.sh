@@ -111,7 +111,7 @@ check "--format markdown" $?
 "$chive" sql --warehouse "$wh" -e 'SELECT * FROM t' > "$tmp/out"
 grep -q '^(3 rows)$' "$tmp/out"; check "not a terminal: a table shows every row" $?
 "$chive" sql --warehouse "$wh" --maxrows 2 -e 'SELECT a FROM t ORDER BY a' > "$tmp/out"
-printf 'a\n-\n1\n\xe2\x80\xa6\n3\n(3 rows, 2 shown)\n' | cmp -s - "$tmp/out"
+printf 'a\n-\n1\n\xe2\x80\xa6\n3\n(3 rows, 2 shown, 1 left out)\n' | cmp -s - "$tmp/out"
 check "--maxrows 2 shows the first and the last row" $?
 "$chive" sql --warehouse "$wh" --maxrows lots -e 'SELECT 1' > /dev/null 2>&1; [ $? = 2 ]
 check "a bad --maxrows is a usage error" $?
