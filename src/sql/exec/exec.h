@@ -5,18 +5,21 @@
 ** chv_expr) allocated in a chv_arena; this module does not know the AST.
 ** The constructors check argument types with Hive's rules, derive the result
 ** type and insert the implicit CASTs Hive inserts, so that the evaluator
-** only ever sees operands of one common type.  Evaluation works on a whole
-** batch: the rows to evaluate are given by a selection vector (uint32_t row
-** numbers, ascending; NULL = all rows), and the result is a dense vector of
-** one row per selected row.  docs/exec.md describes the semantics.
+** only ever sees operands of one common type.  Operators (+ - * / % div =
+** <> < ...) are this module's own; functions are those of the registry
+** (src/sql/func), whose overload resolution chooses the casts and whose
+** kernels the evaluator calls.  Evaluation works on a whole batch: the
+** rows to evaluate are given by a selection vector (uint32_t row numbers,
+** ascending; NULL = all rows), and the result is a dense vector of one row
+** per selected row.  docs/exec.md describes the semantics.
 **
 ** INTERFACE
-**   chv_expr_column()/_literal()/_call()/_and()/_or()/_not()/_is_null()
-**   chv_expr_in()/_between()/_case()/_cast()/_coalesce()/_like()
+**   chv_expr_column()/_literal()/_call()/_func()/_and()/_or()/_not()
+**   chv_expr_is_null()/_in()/_between()/_case()/_cast()/_coalesce()/_like()
 **   chv_expr_eval()      expression over selected rows -> dense vector
 **   chv_expr_filter()    BOOLEAN predicate -> selection of TRUE rows
-**   chv_agg_*()          aggregate states: update/merge/finalize
 **   chv_hash_agg_*()     GROUP BY keys over batches with a memory bound
+**                        (the aggregates themselves: chv_agg_*(), func.h)
 **
 ** Ownership: expressions and their types live in the arena passed to the
 ** constructors and are read-only afterwards (several threads may evaluate
@@ -27,13 +30,15 @@
 
 #include "common/common.h"
 #include "chive/types.h"
+#include "sql/func/func.h"
 
 /* ---- expression IR ----------------------------------------------------- */
 
 enum chv_expr_kind {
   CHV_EXPR_COLUMN,      /* column `column` of the input batch */
   CHV_EXPR_LITERAL,     /* value (or NULL) of `type` */
-  CHV_EXPR_CALL,        /* scalar function `fn` of args */
+  CHV_EXPR_CALL,        /* operator `fn` of args */
+  CHV_EXPR_FUNC,        /* registered function `func`, overload `impl` */
   CHV_EXPR_AND,         /* args[0] AND args[1], three-valued */
   CHV_EXPR_OR,
   CHV_EXPR_NOT,
@@ -47,14 +52,12 @@ enum chv_expr_kind {
   CHV_EXPR_LIKE         /* args[0] LIKE compiled `like` pattern */
 };
 
+/* The operators (docs/func.md says why they are not registry functions). */
 #define CHV_FN_MAP(X)                                                         \
   X(ADD, "+") X(SUB, "-") X(MUL, "*") X(DIV, "/") X(MOD, "%")                 \
   X(IDIV, "div") X(NEG, "negative")                                           \
   X(EQ, "=") X(NE, "<>") X(LT, "<") X(LE, "<=") X(GT, ">") X(GE, ">=")        \
-  X(NSEQ, "<=>") X(CONCAT, "concat") X(UPPER, "upper") X(LOWER, "lower")      \
-  X(LENGTH, "length") X(ABS, "abs") X(SUBSTR, "substr") X(TRIM, "trim")       \
-  X(ROUND, "round") X(YEAR, "year") X(MONTH, "month") X(DAY, "day")           \
-  X(TO_DATE, "to_date")
+  X(NSEQ, "<=>")
 
 enum chv_fn {
 #define CHV_X_(id, name) CHV_FN_##id,
@@ -65,28 +68,16 @@ enum chv_fn {
 
 const char *chv_fn_name(enum chv_fn fn);
 
-/* A literal's value; which member is used follows the type id (ints of
-** every width in i64, FLOAT/DOUBLE in f64, strings as bytes). */
-struct chv_value {
-  bool is_null;
-  bool b;
-  int64_t i64;          /* TINYINT..BIGINT, DATE (days) */
-  double f64;           /* FLOAT, DOUBLE */
-  chv_i128 dec;         /* DECIMAL: unscaled at the type's scale */
-  struct chv_timestamp ts;
-  const char *str;      /* string types: bytes (arena), not terminated */
-  int64_t len;
-};
-
 struct chv_like; /* compiled LIKE pattern (exec-private) */
 
 struct chv_expr {
   enum chv_expr_kind kind;
   const struct chv_type *type; /* result type (arena or caller-owned) */
-  int column;                  /* COLUMN: batch column index; CALL of
-                               ** round: the decimal places */
-  struct chv_value value;      /* LITERAL */
+  int column;                  /* COLUMN: batch column index */
+  struct chv_value value;      /* LITERAL (strings in the arena) */
   enum chv_fn fn;              /* CALL */
+  const struct chv_func *func; /* FUNC: the function */
+  const struct chv_func_overload *impl; /* FUNC: the overload resolved */
   bool negated;                /* IN, BETWEEN, LIKE: NOT IN/... */
   int nargs;
   struct chv_expr **args;
@@ -109,6 +100,12 @@ int chv_expr_literal(chv_arena *a, const struct chv_type *type,
                      struct chv_error *err);
 int chv_expr_call(chv_arena *a, enum chv_fn fn, struct chv_expr **args,
                   int nargs, struct chv_expr **out, struct chv_error *err);
+/* A call of the scalar function f (chv_func_lookup()): the overload that
+** takes the argument types (chv_func_resolve(); its errors), with the
+** arguments cast to its parameters' types. */
+int chv_expr_func(chv_arena *a, const struct chv_func *f,
+                  struct chv_expr **args, int nargs, struct chv_expr **out,
+                  struct chv_error *err);
 int chv_expr_and(chv_arena *a, struct chv_expr *l, struct chv_expr *r,
                  struct chv_expr **out, struct chv_error *err);
 int chv_expr_or(chv_arena *a, struct chv_expr *l, struct chv_expr *r,
@@ -170,54 +167,6 @@ int chv_expr_filter(const struct chv_expr *e, const struct chv_batch *in,
 /* CAST of one string to a double the way Hive's (Java's) parser reads it;
 ** false when malformed. Exposed for tests. */
 bool chv_exec_parse_double(const char *s, size_t n, double *out);
-/* Java's Double.toString / Float.toString; buf >= 32; returns length. */
-int chv_exec_format_double(double d, char *buf);
-int chv_exec_format_float(float f, char *buf);
-
-/* ---- aggregates -------------------------------------------------------- */
-
-enum chv_agg_fn {
-  CHV_AGG_COUNT_STAR,
-  CHV_AGG_COUNT,
-  CHV_AGG_COUNT_DISTINCT,
-  CHV_AGG_SUM,
-  CHV_AGG_MIN,
-  CHV_AGG_MAX,
-  CHV_AGG_AVG
-};
-
-typedef struct chv_agg_state chv_agg_state;
-
-/* Hive's result type of fn over arg (arg may be NULL for COUNT(*)), in
-** the arena.  CHV_ETYPE for an argument type fn does not take. */
-int chv_agg_result_type(chv_arena *a, enum chv_agg_fn fn,
-                        const struct chv_type *arg,
-                        const struct chv_type **out, struct chv_error *err);
-/* out: close with chv_agg_state_close().  `arg` and `result` are borrowed
-** (result from chv_agg_result_type()) and must outlive the state. */
-int chv_agg_state_open(enum chv_agg_fn fn, const struct chv_type *arg,
-                       const struct chv_type *result, chv_agg_state **out,
-                       struct chv_error *err);
-void chv_agg_state_close(chv_agg_state *s);
-/* Add rows sel[0..n) (NULL: 0..n-1) of col (NULL for COUNT(*)); row i
-** belongs to group groups[i] (NULL: every row to group 0). */
-int chv_agg_update(chv_agg_state *s, const struct chv_vector *col,
-                   const uint32_t *sel, int64_t n, const uint32_t *groups,
-                   struct chv_error *err);
-/* Fold other (same fn and types) into s: other's group g into group
-** map[g] (NULL: g).  other is left unchanged. */
-int chv_agg_merge(chv_agg_state *s, const chv_agg_state *other,
-                  const uint32_t *map, struct chv_error *err);
-/* Groups known to the state (the highest group id seen + 1). */
-int64_t chv_agg_ngroups(const chv_agg_state *s);
-/* Make sure groups 0..n-1 exist (a group with no rows: COUNT 0, else
-** NULL). */
-int chv_agg_ensure_groups(chv_agg_state *s, int64_t n, struct chv_error *err);
-/* Reset out (a vector of the result type) to one row per group. */
-int chv_agg_finalize(const chv_agg_state *s, struct chv_vector *out,
-                     struct chv_error *err);
-/* Approximate bytes the state holds (for memory bounds). */
-size_t chv_agg_memory(const chv_agg_state *s);
 
 /* ---- hash aggregation -------------------------------------------------- */
 

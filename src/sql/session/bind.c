@@ -15,9 +15,12 @@
 ** path of sql_dml.c maps GROUP BY expressions and aggregate calls to the
 ** columns of chv_hash_agg's result that way.
 **
-** Errors name the construct: functions and operators the evaluator lacks,
-** aggregates, sub-queries ("... is not supported yet"); type errors come
-** from the exec constructors, naming the operator and the types.
+** Functions are looked up by name in the registry (src/sql/func);
+** COALESCE is exec's own node.  Errors name the construct: functions and
+** operators the evaluator lacks, aggregates, sub-queries ("... is not
+** supported yet"); type errors come from the exec constructors and the
+** registry's overload resolution, naming the operator or function and the
+** types.
 */
 #include "sql/session/session_int.h"
 
@@ -264,25 +267,10 @@ static int bind_literal(struct sql_bind *b, const struct chv_sql_expr *e,
   return chv_expr_literal(b->a, t, &v, out, b->err);
 }
 
-static const struct {
-  const char *name;
-  enum chv_fn fn;
-} fn_names[] = {
-    {"concat", CHV_FN_CONCAT}, {"upper", CHV_FN_UPPER},
-    {"ucase", CHV_FN_UPPER},   {"lower", CHV_FN_LOWER},
-    {"lcase", CHV_FN_LOWER},   {"length", CHV_FN_LENGTH},
-    {"abs", CHV_FN_ABS},       {"substr", CHV_FN_SUBSTR},
-    {"substring", CHV_FN_SUBSTR}, {"trim", CHV_FN_TRIM},
-    {"round", CHV_FN_ROUND},   {"year", CHV_FN_YEAR},
-    {"month", CHV_FN_MONTH},   {"day", CHV_FN_DAY},
-    {"dayofmonth", CHV_FN_DAY}, {"to_date", CHV_FN_TO_DATE},
-};
-
+/* Aggregates are the registry's functions of that kind (src/sql/func). */
 bool sql_is_aggregate(const char *n) {
-  static const char *aggs[] = {"count", "sum", "min", "max", "avg"};
-  for (size_t i = 0; i < sizeof aggs / sizeof *aggs; i++)
-    if (!strcasecmp(n, aggs[i])) return true;
-  return false;
+  const struct chv_func *f = chv_func_lookup(n);
+  return f && f->kind == CHV_FUNC_AGGREGATE;
 }
 
 static int bind_args(struct sql_bind *b, struct chv_sql_expr **in, size_t n,
@@ -298,26 +286,24 @@ static int bind_args(struct sql_bind *b, struct chv_sql_expr **in, size_t n,
 static int bind_func(struct sql_bind *b, const struct chv_sql_expr *e,
                      struct chv_expr **out) {
   const char *n = e->u.func.name;
-  if (sql_is_aggregate(n))
+  const struct chv_func *f = chv_func_lookup(n);
+  if (f && f->kind == CHV_FUNC_AGGREGATE)
     return sql_err(b->err, CHV_ENOTSUP,
                    "aggregate function %s is not allowed here", n);
   struct chv_expr **args;
-  if (!strcasecmp(n, "coalesce")) {
+  if (!strcasecmp(n, "coalesce")) { /* exec's COALESCE: lazy arguments */
     CHV_RETURN_IF_ERR(bind_args(b, e->u.func.args, e->u.func.n, &args));
     *b->pos = e->pos;
     return chv_expr_coalesce(b->a, args, (int)e->u.func.n, out, b->err);
   }
-  for (size_t i = 0; i < sizeof fn_names / sizeof *fn_names; i++)
-    if (!strcasecmp(n, fn_names[i].name)) {
-      if (e->u.func.distinct || e->u.func.star)
-        return sql_err(b->err, CHV_ENOTSUP, "%s(%s...) is not supported", n,
-                       e->u.func.star ? "*" : "DISTINCT ");
-      CHV_RETURN_IF_ERR(bind_args(b, e->u.func.args, e->u.func.n, &args));
-      *b->pos = e->pos;
-      return chv_expr_call(b->a, fn_names[i].fn, args, (int)e->u.func.n, out,
-                           b->err);
-    }
-  return sql_err(b->err, CHV_ENOTSUP, "function %s is not supported yet", n);
+  if (f == NULL)
+    return sql_err(b->err, CHV_ENOTSUP, "function %s is not supported yet", n);
+  if (e->u.func.distinct || e->u.func.star)
+    return sql_err(b->err, CHV_ENOTSUP, "%s(%s...) is not supported", n,
+                   e->u.func.star ? "*" : "DISTINCT ");
+  CHV_RETURN_IF_ERR(bind_args(b, e->u.func.args, e->u.func.n, &args));
+  *b->pos = e->pos;
+  return chv_expr_func(b->a, f, args, (int)e->u.func.n, out, b->err);
 }
 
 static int bind_binary(struct sql_bind *b, const struct chv_sql_expr *e,
@@ -332,7 +318,7 @@ static int bind_binary(struct sql_bind *b, const struct chv_sql_expr *e,
   case CHV_SQL_OP_GT: fn = CHV_FN_GT; break;
   case CHV_SQL_OP_GE: fn = CHV_FN_GE; break;
   case CHV_SQL_OP_NULL_EQ: fn = CHV_FN_NSEQ; break;
-  case CHV_SQL_OP_CONCAT: fn = CHV_FN_CONCAT; break;
+  case CHV_SQL_OP_CONCAT: fn = CHV_FN_COUNT; break; /* concat() */
   case CHV_SQL_OP_ADD: fn = CHV_FN_ADD; break;
   case CHV_SQL_OP_SUB: fn = CHV_FN_SUB; break;
   case CHV_SQL_OP_MUL: fn = CHV_FN_MUL; break;
@@ -355,6 +341,8 @@ static int bind_binary(struct sql_bind *b, const struct chv_sql_expr *e,
   struct chv_expr **v = chv_arena_alloc(b->a, sizeof *v * 2);
   if (!v) return oom(b);
   v[0] = args[0], v[1] = args[1];
+  if (op == CHV_SQL_OP_CONCAT)
+    return chv_expr_func(b->a, chv_func_lookup("concat"), v, 2, out, b->err);
   return chv_expr_call(b->a, fn, v, 2, out, b->err);
 }
 
