@@ -404,6 +404,7 @@ struct chv_sql_add_partition {
   X(SHOW_TABLES, "show-tables")                                               \
   X(SHOW_PARTITIONS, "show-partitions")                                       \
   X(SHOW_CREATE_TABLE, "show-create-table")                                   \
+  X(SHOW_FUNCTIONS, "show-functions")                                         \
   X(DESCRIBE, "describe")                                                     \
   X(CREATE_TABLE, "create-table")                                             \
   X(DROP_TABLE, "drop-table")                                                 \

@@ -1512,9 +1512,11 @@ static int parse_show(struct parser *p, struct chv_sql_stmt *s) {
     s->kind = CHV_SQL_STMT_SHOW_CREATE_TABLE;
     TRY(expect_kw(p, "TABLE", "TABLE after SHOW CREATE"));
     TRY(parse_name(p, "a table name", &s->name));
+  } else if (accept_kw(p, "FUNCTIONS")) {
+    s->kind = CHV_SQL_STMT_SHOW_FUNCTIONS;
   } else {
-    return fail(p, "CATALOGS, CURRENT, DATABASES, TABLES, PARTITIONS or "
-                   "CREATE after SHOW");
+    return fail(p, "CATALOGS, CURRENT, DATABASES, TABLES, PARTITIONS, "
+                   "CREATE or FUNCTIONS after SHOW");
   }
   return CHV_OK;
 }

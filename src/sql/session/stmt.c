@@ -1095,6 +1095,13 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
     char *n[1] = {s->db};
     return print_names(s, "current database name", n, 1);
   }
+  case CHV_SQL_STMT_SHOW_FUNCTIONS: { /* the registry's rows, sorted */
+    int n = chv_func_count();
+    char **names = chv_arena_alloc(a, sizeof *names * (size_t)n);
+    if (!names) return sql_err(err, CHV_ENOMEM, "out of memory");
+    for (int i = 0; i < n; i++) names[i] = (char *)chv_func_at(i)->name;
+    return print_names(s, "function name", names, n);
+  }
   case CHV_SQL_STMT_USE: {
     rc = resolve_db(s, &st->name, &cat, &db, err);
     if (rc != CHV_OK) return rc;
