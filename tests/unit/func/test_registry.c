@@ -487,11 +487,10 @@ static void test_resolve_oom(void) {
     int rc = chv_func_resolve(a, chv_func_lookup("concat"), CHV_AGG_PLAIN, d,
                               2, &b, &err);
     chv_alloc_fail_after(0);
+    bool done = rc == CHV_OK;
+    if (done) CHV_CHECK(b.result != NULL && b.result->id == CHV_TYPE_STRING);
     chv_arena_close(a);
-    if (rc == CHV_OK) {
-      CHV_CHECK(b.result != NULL && b.result->id == CHV_TYPE_STRING);
-      break;
-    }
+    if (done) break;
     CHV_CHECK_EQ_INT(rc, CHV_ENOMEM);
     CHV_CHECK(b.ov == NULL);
     failures++;
