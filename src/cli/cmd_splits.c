@@ -167,7 +167,7 @@ int cli_splits(int argc, char **argv) {
     struct chv_part_filter *pf;
     struct chv_pred *preds;
     int np;
-    rc = sql_where_scan(&t, arena, where, &pf, &preds, &np, &err);
+    rc = chv_source_filter_parse(&t, where, arena, &pf, &preds, &np, &err);
     if (rc == CHV_OK) {
       chv_source_set_partitions(src, pf);
       rc = chv_source_set_predicates(src, preds, np, &err);
