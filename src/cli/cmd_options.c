@@ -13,8 +13,9 @@
 ** INTERFACE
 **   cli_options()   the sub-command entry point (cli.h)
 */
-#include "cli/cli.h"
-#include "config/config.h"
+#include "cli.h"
+
+#include "chive/config.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -43,19 +44,18 @@ static int check_one(const char *arg, bool json, bool first,
                      struct chv_buf *out, struct chv_error *err) {
   const char *eq = strchr(arg, '=');
   char *key = chv_strndup(arg, (size_t)(eq - arg));
-  if (key == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  if (key == NULL) return cli_error(err, CHV_ENOMEM, "out of memory");
   const char *text = eq + 1;
   int rc;
   const struct chv_option *opt = chv_option_find(key);
   if (opt == NULL) {
     const char *near = chv_option_suggest(key);
-    rc = near ? chv_error_set(err, CHV_ENOENT,
-                              "unknown option '%s'; did you mean '%s'?", key,
-                              near)
-              : chv_error_set(err, CHV_ENOENT,
-                              "unknown option '%s'; 'chive options' lists "
-                              "the known ones",
-                              key);
+    rc = near ? cli_error(err, CHV_ENOENT,
+                          "unknown option '%s'; did you mean '%s'?", key, near)
+              : cli_error(err, CHV_ENOENT,
+                          "unknown option '%s'; 'chive options' lists "
+                          "the known ones",
+                          key);
     goto out_free_key;
   }
   struct chv_opt_value v;
@@ -79,13 +79,13 @@ static int check_one(const char *arg, bool json, bool first,
     chv_json_put_string(out, parsed.data ? parsed.data : "");
     rc = chv_buf_puts(out, "}");
   } else if (rc == CHV_OK) {
-    rc = chv_buf_printf(out, "%s = %s", opt->key,
+    rc = cli_buf_printf(out, "%s = %s", opt->key,
                         parsed.data ? parsed.data : "");
     if (rc == CHV_OK && alias)
-      rc = chv_buf_printf(out, " (given as the deprecated key '%s')", key);
+      rc = cli_buf_printf(out, " (given as the deprecated key '%s')", key);
     if (rc == CHV_OK) rc = chv_buf_putc(out, '\n');
   }
-  if (rc != CHV_OK) rc = chv_error_set(err, rc, "out of memory");
+  if (rc != CHV_OK) rc = cli_error(err, rc, "out of memory");
   chv_buf_free(&parsed);
   chv_opt_value_free(&v);
 out_free_key:

@@ -5,16 +5,17 @@
 **
 ** chive read-split: the rows of serialized splits as JSON Lines.
 */
-#include "chive/source.h"
+#include "cli.h"
+
 #include "chive/jsonl.h"
+#include "chive/source.h"
 #include "chive/text.h"
-#include "cli/cli.h"
-#include "sql/session/session_int.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static void splits_usage(FILE *out) {
   fprintf(out,
@@ -80,7 +81,7 @@ static void put_partition(struct chv_buf *o, const struct chv_source_split *sp) 
   chv_buf_init(&name);
   for (int i = 0; i < sp->table.npkeys; i++) {
     if (i) chv_buf_putc(&name, '/');
-    chv_buf_printf(&name, "%s=%s", sp->table.pkeys[i].name,
+    cli_buf_printf(&name, "%s=%s", sp->table.pkeys[i].name,
                    sp->part_values[i] ? sp->part_values[i]
                                       : CHV_DEFAULT_PARTITION_NAME);
   }
@@ -188,8 +189,9 @@ int cli_splits(int argc, char **argv) {
     put_partition(&line, v[i]);
     chv_buf_puts(&line, ",\"path\":");
     chv_json_put_string(&line, v[i]->path);
-    chv_buf_printf(&line, ",\"start\":%lld,\"length\":%lld,\"file_size\":%lld,"
-                          "\"split\":\"",
+    cli_buf_printf(&line,
+                   ",\"start\":%lld,\"length\":%lld,\"file_size\":%lld,"
+                   "\"split\":\"",
                    (long long)v[i]->start, (long long)v[i]->length,
                    (long long)v[i]->file_size);
     chv_buf_append(&line, b64.data, b64.len);
