@@ -99,17 +99,19 @@ CHV_API int chv_source_set_predicates(chv_source *s,
 **      chv_source_set_predicates(); none for a table whose files are not
 **      Parquet or ORC, as only their readers use predicates.
 **
-** The source filters no rows: conjuncts of neither kind (an OR across data
-** columns, a function of a column) only reduce what is read when a caller
-** evaluates the whole condition on the rows.  Everything is allocated in
-** arena (borrowed; the results live as long as it), names in the results
-** are t's own.  Errors: CHV_ESYNTAX for text that does not parse, CHV_EINVAL
-** for more than one condition, CHV_ENOENT, CHV_ETYPE, CHV_ENOTSUP from
-** binding, CHV_ENOMEM; the message names the column (of the condition) at
-** fault.  The outputs are written only on success.  Thread safety: a pure
-** function of its arguments (t and the arena belong to the caller).  It is
-** implemented by the SQL layer of libchive (src/sql/session), which parses
-** and binds SQL, not by the connector's own objects. */
+** Neither result filters rows: partitions and row groups are skipped
+** whole, and conjuncts of neither kind (an OR across data columns, a
+** function of a column) skip nothing; a caller that wants only matching
+** rows evaluates the whole condition on them.  The results are allocated
+** in arena (borrowed) and name columns with t's own strings (borrowed):
+** they are valid while both are.  Errors: CHV_ESYNTAX for text that does
+** not parse, CHV_EINVAL for more than one condition, CHV_ENOENT, CHV_ETYPE,
+** CHV_ENOTSUP from binding, CHV_ENOMEM; the message names the column (of
+** the condition) at fault.  The outputs are written only on success.
+** Thread safety: a pure function of its arguments (t and the arena belong
+** to the caller).  It is implemented by the SQL layer of libchive
+** (src/sql/session), which parses and binds SQL, not by the connector's
+** own objects. */
 CHV_API int chv_source_filter_parse(const struct chv_table *t,
                                     const char *filter, chv_arena *arena,
                                     struct chv_part_filter **partitions,
