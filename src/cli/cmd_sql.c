@@ -7,7 +7,7 @@
 ** source line; a script (-e, -f, piped input) stops at its first error with
 ** exit status 1, the interactive shell goes on.
 */
-#include "cli/cli.h"
+#include "cli.h"
 #include "chive/config.h"
 #include "chive/jsonl.h"
 #include "chive/session.h"

@@ -33,6 +33,8 @@
 */
 #include "sql/session/session_int.h"
 
+#include "chive/source.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -1075,43 +1077,124 @@ static int resid_preds(const struct chv_table *t, chv_arena *a,
 
 
 
-int sql_where_scan(const struct chv_table *t, chv_arena *a, const char *where,
-                   struct chv_part_filter **filter, struct chv_pred **preds,
-                   int *npreds, struct chv_error *err) {
-  *filter = NULL;
-  *preds = NULL;
-  *npreds = 0;
+static bool has_agg(const struct chv_sql_expr *e);
+
+/* An error at pos of the statement a filter string is parsed in (head, then
+** the filter), told as a place in the filter: "column C of the condition:
+** ..." ("line L, column C of the condition" past its first line).  A
+** "line L, column C: " the message starts with is replaced. */
+static int filter_error(struct chv_error *e, const struct chv_sql_pos *pos,
+                        size_t head) {
+  if (pos->line < 1 || (pos->line == 1 && pos->column <= (int)head))
+    return e->code;
+  const char *m = e->msg;
+  if (!strncmp(m, "line ", 5) && strstr(m, ": ")) m = strstr(m, ": ") + 2;
+  char rest[sizeof e->msg];
+  snprintf(rest, sizeof rest, "%s", m);
+  if (pos->line == 1)
+    return chv_error_set(e, e->code, "column %d of the condition: %s",
+                         pos->column - (int)head, rest);
+  return chv_error_set(e, e->code, "line %d, column %d of the condition: %s",
+                       pos->line, pos->column, rest);
+}
+
+/* The residual conjuncts of a filter string bound over t as a SELECT binds
+** its WHERE (sql_exec_query()): each must name t's columns and be
+** boolean.  Nothing is kept of the binding. */
+static int filter_bind(const struct chv_table *t, chv_arena *a,
+                       const struct chv_sql_expr *const *resid, size_t nresid,
+                       struct chv_sql_pos *pos, struct chv_error *err) {
+  struct sql_bind b;
+  int rc = sql_bind_init(&b, t, NULL, a, pos, err);
+  for (size_t i = 0; rc == CHV_OK && i < nresid; i++) {
+    *pos = resid[i]->pos;
+    if (has_agg(resid[i])) {
+      rc = sql_err(err, CHV_EINVAL, "an aggregate in a filter");
+      break;
+    }
+    struct chv_expr *x;
+    rc = sql_bind_expr(&b, resid[i], &x);
+    if (rc == CHV_OK && x->type->id != CHV_TYPE_BOOLEAN) {
+      char tn[64];
+      type_name(x->type, tn, sizeof tn);
+      struct chv_buf text;
+      chv_buf_init(&text);
+      sql_expr_text(resid[i], &text);
+      *pos = resid[i]->pos;
+      rc = sql_err(err, CHV_ETYPE, "%s is of type %s, not boolean",
+                   text.data ? text.data : "the condition", tn);
+      chv_buf_free(&text);
+    }
+  }
+  sql_bind_free(&b);
+  return rc;
+}
+
+int chv_source_filter_parse(const struct chv_table *t, const char *filter,
+                            chv_arena *a, struct chv_part_filter **partitions,
+                            struct chv_pred **preds, int *npreds,
+                            struct chv_error *err) {
+  if (!t || !filter || !a || !partitions || !preds || !npreds)
+    return chv_error_set(err, CHV_EINVAL,
+                         "chv_source_filter_parse: a NULL argument");
+  /* The condition is parsed as the WHERE of a statement; errors are told
+  ** as places in the condition.  err may be NULL: e is the one worked on. */
+  struct chv_error e;
+  chv_error_clear(&e);
   static const char head[] = "SELECT 1 FROM t WHERE ";
-  size_t n = strlen(where);
-  char *sql = chv_arena_alloc(a, sizeof head + n);
-  if (sql == NULL) return sql_err(err, CHV_ENOMEM, "out of memory");
-  memcpy(sql, head, sizeof head - 1);
-  memcpy(sql + sizeof head - 1, where, n + 1);
+  const size_t nhead = sizeof head - 1;
+  size_t n = strlen(filter);
+  char *sql = chv_arena_alloc(a, nhead + n + 1);
+  if (sql == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  memcpy(sql, head, nhead);
+  memcpy(sql + nhead, filter, n + 1);
   struct chv_sql_script *script;
   struct chv_sql_pos pos = {0};
-  int rc = chv_sql_parse_ex(sql, strlen(sql), NULL, a, &script, &pos, err);
-  if (rc == CHV_ESYNTAX && pos.line == 1 &&
-      pos.column > (int)(sizeof head - 1)) {
-    /* Point into the condition, not the statement around it. */
-    const char *m = strstr(err->msg, ": ");
-    char rest[sizeof err->msg];
-    snprintf(rest, sizeof rest, "%s", m ? m + 2 : err->msg);
-    return chv_error_set(err, rc, "column %d of the condition: %s",
-                         (int)(pos.column - (sizeof head - 1)), rest);
+  int rc = chv_sql_parse_ex(sql, nhead + n, NULL, a, &script, &pos, &e);
+  if (rc == CHV_ESYNTAX) {
+    filter_error(&e, &pos, nhead);
+    goto out;
   }
-  if (rc != CHV_OK) return rc;
-  const struct chv_sql_query *q =
-      script->n == 1 ? script->stmts[0]->query : NULL;
+  if (rc != CHV_OK) goto out;
+  const struct chv_sql_stmt *st = script->n == 1 ? script->stmts[0] : NULL;
+  const struct chv_sql_query *q = st ? st->query : NULL;
   if (q == NULL || q->kind != CHV_SQL_QUERY_SELECT || q->where == NULL ||
-      q->order_by || q->limit || q->group_by)
-    return sql_err(err, CHV_EINVAL, "'%s' is not one condition", where);
+      q->order_by || q->limit || q->group_by || q->having) {
+    rc = sql_err(&e, CHV_EINVAL, "'%s' is not one condition", filter);
+    goto out;
+  }
+  if (st->first_hint.line) {
+    /* as a statement refuses one (sql_exec_stmt()): it would be ignored */
+    pos = st->first_hint;
+    rc = sql_err(&e, CHV_ENOTSUP, "hints (/*+ ... */) are not supported in "
+                                  "a filter; write a plain comment /* ... */");
+    filter_error(&e, &pos, nhead);
+    goto out;
+  }
+  struct chv_part_filter *pf = NULL;
   const struct chv_sql_expr **resid;
   size_t nresid;
   struct chv_buf text;
   chv_buf_init(&text);
-  rc = split_where(t, a, q->where, filter, &text, &resid, &nresid, &pos, err);
+  rc = split_where(t, a, q->where, &pf, &text, &resid, &nresid, &pos, &e);
   chv_buf_free(&text);
-  if (rc == CHV_OK) rc = resid_preds(t, a, resid, nresid, preds, npreds);
+  if (rc == CHV_OK) {
+    rc = filter_bind(t, a, resid, nresid, &pos, &e);
+    if (rc != CHV_OK) filter_error(&e, &pos, nhead);
+  }
+  struct chv_pred *pv = NULL;
+  int np = 0;
+  if (rc == CHV_OK) {
+    rc = resid_preds(t, a, resid, nresid, &pv, &np);
+    if (rc != CHV_OK) sql_err(&e, rc, "out of memory");
+  }
+  if (rc == CHV_OK) {
+    *partitions = pf;
+    *preds = pv;
+    *npreds = np;
+  }
+out:
+  if (rc != CHV_OK && err) *err = e;
   return rc;
 }
 

@@ -261,14 +261,6 @@ void sql_explain_stats(struct sql_session *s, chv_catalog *cat,
 int sql_err(struct chv_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* The partition filter and the pushed predicates of a WHERE condition
-** (text) on t, as a SELECT uses them: conjuncts on partition keys prune,
-** comparisons of data columns with literals are pushed into columnar
-** readers; the rest is left out.  Allocated in a. */
-int sql_where_scan(const struct chv_table *t, chv_arena *a, const char *where,
-                   struct chv_part_filter **filter, struct chv_pred **preds,
-                   int *npreds, struct chv_error *err);
-
 /* ---- derived relations (sql_rel.c) ---- */
 
 /* The rows of a sub-query, WITH query or UNION, held in memory: t describes
