@@ -9,20 +9,12 @@
 ** condition at fault, with the outputs left as they were.
 */
 #include "chive/all.h"
+#include "api_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
 
 static struct chv_column cols[] = {{"id", "int", NULL},
                                    {"name", "string", NULL}};
