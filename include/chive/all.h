@@ -45,5 +45,6 @@
 #include "chive/connector.h"
 #include "chive/source.h"
 #include "chive/sql.h"
+#include "chive/session.h"
 
 #endif /* CHIVE_ALL_H */

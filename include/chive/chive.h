@@ -46,7 +46,8 @@ extern "C" {
   X(ETYPE, -10, "42804", "type mismatch")                                     \
   X(EBUSY, -11, "55006", "busy")                                              \
   X(ERANGE, -12, "22003", "value out of range")                               \
-  X(EINTERNAL, -13, "XX000", "internal error")
+  X(EINTERNAL, -13, "XX000", "internal error")                              \
+  X(ECANCELED, -14, "57014", "cancelled")
 
 enum chv_status {
 #define CHV_X_(name, code, state, text) CHV_##name = code,

@@ -29,10 +29,44 @@
 extern "C" {
 #endif
 
+#if defined(__GNUC__)
+#define CHV_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CHV_PRINTF(f, a)
+#endif
+
 /* ---- errors ------------------------------------------------------------ */
 
 /* Reset err to CHV_OK with an empty message; NULL is a no-op. */
 CHV_API void chv_error_clear(struct chv_error *err);
+/* Fill err (may be NULL) with code, its SQLSTATE and the formatted message;
+** returns code so callers can write `return chv_error_set(err, ...)`. */
+CHV_API int chv_error_set(struct chv_error *err, int code, const char *fmt,
+                          ...) CHV_PRINTF(3, 4);
+/* Prefix the message already in err with formatted context and ": ".
+** Returns err->code (or CHV_EINTERNAL when err is NULL). */
+CHV_API int chv_error_wrap(struct chv_error *err, const char *fmt, ...)
+    CHV_PRINTF(2, 3);
+
+/* ---- long text in messages --------------------------------------------- */
+
+/* Text of more than CHV_ABBREV_MAX bytes is quoted by its first and last
+** CHV_ABBREV_KEEP bytes around "…" and its length, "tttt…tttt (1048576
+** bytes)", so the rest of a message (the reason) still fits.
+** chv_error_set() and chv_error_wrap() quote every long %s argument so;
+** callers quoting text of their own (a token, a source line) use
+** chv_str_abbrev() directly. */
+#define CHV_ABBREV_MAX 256
+#define CHV_ABBREV_KEEP 64
+#define CHV_ABBREV_SIZE (CHV_ABBREV_MAX + 1)
+/* s[0, n) (n bytes, no terminator needed) into buf as above, or as it is
+** when short; returns buf, NUL-terminated.  Cuts fall on UTF-8 character
+** boundaries. */
+CHV_API const char *chv_str_abbrev(const char *s, size_t n,
+                                   char buf[CHV_ABBREV_SIZE]);
+/* The largest offset <= at in s[0, n) that starts a UTF-8 character (or is
+** n), so text cut there keeps whole characters. */
+CHV_API size_t chv_utf8_floor(const char *s, size_t n, size_t at);
 
 /* ---- allocation -------------------------------------------------------- */
 
@@ -71,6 +105,8 @@ CHV_API int chv_buf_reserve(struct chv_buf *b, size_t extra);
 CHV_API int chv_buf_append(struct chv_buf *b, const void *p, size_t n);
 CHV_API int chv_buf_puts(struct chv_buf *b, const char *s);
 CHV_API int chv_buf_putc(struct chv_buf *b, char c);
+CHV_API int chv_buf_printf(struct chv_buf *b, const char *fmt, ...)
+    CHV_PRINTF(2, 3);
 /* Hand the bytes to the caller (chv_free them) and leave b empty. */
 CHV_API char *chv_buf_detach(struct chv_buf *b);
 

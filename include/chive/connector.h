@@ -224,6 +224,10 @@ struct chv_scan_options {
   ** table's properties, or NULL: the table's properties and the defaults.
   ** Borrowed. */
   const chv_config *cfg;
+  /* A flag another thread (or a signal handler) sets to stop the scan, or
+  ** NULL: once it is nonzero, chv_scan_next() fails with CHV_ECANCELED
+  ** within a batch of each reader.  Borrowed. */
+  const volatile int *cancel;
 };
 
 /* A comparison of one column with a value that changes while a scan runs:

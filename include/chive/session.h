@@ -127,6 +127,16 @@ CHV_API int chv_session_query(chv_session *s, const char *sql,
                               const struct chv_exec_options *opts,
                               chv_result **out, struct chv_error *err);
 
+/* What a result holds: rows of a query, a summary row, nothing, or the
+** lines of EXPLAIN's plan (one STRING column `plan`, a row per line). */
+enum chv_result_kind {
+  CHV_RESULT_NONE = 0,
+  CHV_RESULT_ROWS = 1,
+  CHV_RESULT_SUMMARY = 2,
+  CHV_RESULT_PLAN = 3
+};
+CHV_API enum chv_result_kind chv_result_kind(const chv_result *r);
+
 /* The result's columns: a STRUCT type whose fields are the columns (no
 ** fields for a statement without rows).  Valid until chv_result_close(). */
 CHV_API const struct chv_type *chv_result_schema(const chv_result *r);

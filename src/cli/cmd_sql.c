@@ -1,14 +1,17 @@
 /*
-** chive sql: a SQL shell over the embedded metastore.  Statements come from
-** -e, -f or standard input (with a prompt when it is a terminal); each is
-** cut out of the script with chv_sql_split(), parsed with chv_sql_parse_ex()
-** in the dialect in force and run by sql_exec_stmt().  An error is printed
-** with its line and column in the script and a caret under the source
-** line; a script (-e, -f, piped input) stops at its first error with exit
-** status 1, the interactive shell goes on.
+** chive sql: a SQL shell, a client of the session API (chive/session.h).
+** Statements come from -e, -f or standard input (with a prompt when it is
+** a terminal); each is cut out of the script with chv_sql_split() and run
+** by chv_session_query(), its rows printed as they come.  An error is
+** printed with its line and column in the script and a caret under the
+** source line; a script (-e, -f, piped input) stops at its first error with
+** exit status 1, the interactive shell goes on.
 */
-#include "cli/cli.h"
-#include "sql/session/session_int.h"
+#include "cli.h"
+#include "chive/config.h"
+#include "chive/jsonl.h"
+#include "chive/session.h"
+#include "chive/sql.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -100,16 +103,259 @@ static void report(const char *text, size_t len, size_t off, const char *msg) {
   chv_buf_free(&pad);
 }
 
-/* The message without the parser's "line L, column C: " prefix. */
-static const char *strip_position(const char *msg) {
-  if (strncmp(msg, "line ", 5)) return msg;
-  const char *p = strstr(msg, ": ");
-  return p ? p + 2 : msg;
+enum out_format { FMT_TABLE, FMT_CSV, FMT_TSV, FMT_JSONL };
+
+struct shell {
+  chv_session *session;
+  enum out_format format;
+  FILE *out;
+};
+
+/* The progress line of a long statement on stderr (a terminal). */
+static bool progress_shown;
+
+static void show_progress(void *ctx, const struct chv_progress *p) {
+  (void)ctx;
+  if (p->elapsed < 1.0) return;
+  if (p->bytes_written >= 0)
+    fprintf(stderr, "\r%lld rows, %.1f MB, %.1f s\033[K", (long long)p->rows,
+            (double)p->bytes_written / 1e6, p->elapsed);
+  else
+    fprintf(stderr, "\r%lld rows, %.1f s\033[K", (long long)p->rows,
+            p->elapsed);
+  fflush(stderr);
+  progress_shown = true;
+}
+
+static void progress_clear(void) {
+  if (progress_shown) fputs("\r\033[K", stderr);
+  progress_shown = false;
+}
+
+/* ---- printing results ------------------------------------------------- */
+
+/* Display width: UTF-8 code points. */
+static size_t width(const char *s) {
+  size_t w = 0;
+  for (; *s; s++)
+    if (((unsigned char)*s & 0xC0) != 0x80) w++;
+  return w;
+}
+
+/* Writes line without trailing blanks and a newline, then empties it. */
+static void flush_line(struct chv_buf *line, FILE *out) {
+  size_t n = line->len;
+  while (n && line->data[n - 1] == ' ') n--;
+  if (n) fwrite(line->data, 1, n, out);
+  fputc('\n', out);
+  chv_buf_reset(line);
+}
+
+static void pad(struct chv_buf *line, size_t n) {
+  while (n--) chv_buf_putc(line, ' ');
+}
+
+static void csv_field(const char *s, FILE *out) {
+  if (!s) return;
+  if (!strpbrk(s, ",\"\r\n") && *s) {
+    fputs(s, out);
+    return;
+  }
+  fputc('"', out);
+  for (; *s; s++) {
+    if (*s == '"') fputc('"', out);
+    fputc(*s, out);
+  }
+  fputc('"', out);
+}
+
+static void tsv_field(const char *s, FILE *out) {
+  if (!s) {
+    fputs("NULL", out);
+    return;
+  }
+  for (; *s; s++) {
+    switch (*s) {
+    case '\t': fputs("\\t", out); break;
+    case '\n': fputs("\\n", out); break;
+    case '\r': fputs("\\r", out); break;
+    case '\\': fputs("\\\\", out); break;
+    default: fputc(*s, out);
+    }
+  }
+}
+
+/* The rows of a table-format result, as text, until they are printed. */
+struct table {
+  int ncols;
+  char **cells; /* nrows * ncols, NULL = SQL NULL */
+  int64_t nrows, cap;
+};
+
+static void table_free(struct table *t) {
+  for (int64_t i = 0; i < t->nrows * t->ncols; i++) free(t->cells[i]);
+  free(t->cells);
+}
+
+static void table_print(const struct table *t, const struct chv_type *schema,
+                        FILE *out) {
+  size_t *w = calloc((size_t)t->ncols + 1, sizeof *w);
+  if (!w) return;
+  for (int c = 0; c < t->ncols; c++) {
+    w[c] = width(schema->names[c]);
+    for (int64_t i = 0; i < t->nrows; i++) {
+      const char *v = t->cells[i * t->ncols + c];
+      size_t cw = width(v ? v : "NULL");
+      if (cw > w[c]) w[c] = cw;
+    }
+  }
+  struct chv_buf line;
+  chv_buf_init(&line);
+  for (int c = 0; c < t->ncols; c++) {
+    chv_buf_puts(&line, c ? " | " : "");
+    chv_buf_puts(&line, schema->names[c]);
+    pad(&line, w[c] - width(schema->names[c]));
+  }
+  flush_line(&line, out);
+  for (int c = 0; c < t->ncols; c++) {
+    chv_buf_puts(&line, c ? "-+-" : "");
+    for (size_t k = 0; k < w[c]; k++) chv_buf_putc(&line, '-');
+  }
+  flush_line(&line, out);
+  for (int64_t i = 0; i < t->nrows; i++) {
+    for (int c = 0; c < t->ncols; c++) {
+      const char *v = t->cells[i * t->ncols + c];
+      if (!v) v = "NULL";
+      chv_buf_puts(&line, c ? " | " : "");
+      chv_buf_puts(&line, v);
+      pad(&line, w[c] - width(v));
+    }
+    flush_line(&line, out);
+  }
+  chv_buf_free(&line);
+  fprintf(out, "(%lld row%s)\n", (long long)t->nrows, t->nrows == 1 ? "" : "s");
+  free(w);
+}
+
+/* The header line of a CSV or TSV result. */
+static void delimited_header(const struct shell *sh,
+                             const struct chv_type *schema) {
+  bool csv = sh->format == FMT_CSV;
+  for (int c = 0; c < schema->nchildren; c++) {
+    fputs(c ? (csv ? "," : "\t") : "", sh->out);
+    (csv ? csv_field : tsv_field)(schema->names[c], sh->out);
+  }
+  fputs(csv ? "\r\n" : "\n", sh->out);
+}
+
+/* Prints batch b in the shell's format (table: keeps its cells in t). */
+static int print_batch(struct shell *sh, const struct chv_batch *b,
+                       const struct chv_type *schema, struct table *t,
+                       struct chv_buf *cell) {
+  int ncols = schema->nchildren;
+  for (int64_t row = 0; row < b->nrows; row++) {
+    if (sh->format == FMT_JSONL) {
+      chv_buf_reset(cell);
+      chv_buf_putc(cell, '{');
+      for (int c = 0; c < ncols; c++) {
+        if (c) chv_buf_putc(cell, ',');
+        chv_json_put_string(cell, schema->names[c]);
+        chv_buf_putc(cell, ':');
+        if (chv_jsonl_value(b->cols[c], row, cell) != CHV_OK) return CHV_ENOMEM;
+      }
+      chv_buf_puts(cell, "}\n");
+      fwrite(cell->data, 1, cell->len, sh->out);
+      continue;
+    }
+    if (sh->format == FMT_TABLE && t->nrows == t->cap) {
+      int64_t cap = t->cap ? t->cap * 2 : 64;
+      char **c2 = realloc(t->cells, sizeof *c2 * (size_t)(cap * ncols + 1));
+      if (!c2) return CHV_ENOMEM;
+      t->cells = c2;
+      t->cap = cap;
+    }
+    bool csv = sh->format == FMT_CSV;
+    for (int c = 0; c < ncols; c++) {
+      bool null;
+      chv_buf_reset(cell);
+      if (chv_vector_text(b->cols[c], row, cell, &null) != CHV_OK)
+        return CHV_ENOMEM;
+      const char *v = null ? NULL : cell->data ? cell->data : "";
+      if (sh->format == FMT_TABLE) {
+        char *dup = v ? strdup(v) : NULL;
+        if (v && !dup) return CHV_ENOMEM;
+        t->cells[t->nrows * ncols + c] = dup;
+        continue;
+      }
+      fputs(c ? (csv ? "," : "\t") : "", sh->out);
+      (csv ? csv_field : tsv_field)(v, sh->out);
+    }
+    if (sh->format == FMT_TABLE)
+      t->nrows++;
+    else
+      fputs(csv ? "\r\n" : "\n", sh->out);
+  }
+  return CHV_OK;
+}
+
+/* Reads r to its end, printing it; an error of the statement is returned
+** in err. */
+static int print_result(struct shell *sh, chv_result *r,
+                        struct chv_error *err) {
+  enum chv_result_kind kind = chv_result_kind(r);
+  const struct chv_type *schema = chv_result_schema(r);
+  struct table t = {.ncols = schema->nchildren};
+  struct chv_buf cell;
+  chv_buf_init(&cell);
+  bool header = false;
+  int rc;
+  const struct chv_batch *b;
+  while ((rc = chv_result_next(r, &b, err)) == CHV_OK && b) {
+    if (kind == CHV_RESULT_PLAN) { /* the plan's lines as they are */
+      for (int64_t i = 0; i < b->nrows; i++) {
+        bool null;
+        chv_buf_reset(&cell);
+        chv_vector_text(b->cols[0], i, &cell, &null);
+        if (sh->format == FMT_JSONL) {
+          fputs("{\"plan\":", sh->out);
+          struct chv_buf j;
+          chv_buf_init(&j);
+          chv_json_put_string(&j, cell.data ? cell.data : "");
+          fputs(j.data ? j.data : "\"\"", sh->out);
+          chv_buf_free(&j);
+          fputs("}\n", sh->out);
+        } else {
+          fprintf(sh->out, "%s\n", cell.data ? cell.data : "");
+        }
+      }
+      continue;
+    }
+    if (kind != CHV_RESULT_ROWS) continue;
+    if (!header && sh->format != FMT_TABLE && sh->format != FMT_JSONL)
+      delimited_header(sh, schema);
+    header = true;
+    if (print_batch(sh, b, schema, &t, &cell) != CHV_OK) {
+      rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+      break;
+    }
+  }
+  if (rc == CHV_OK) {
+    if (kind == CHV_RESULT_ROWS && sh->format == FMT_TABLE)
+      table_print(&t, schema, sh->out);
+    else if (kind == CHV_RESULT_ROWS && !header && sh->format != FMT_JSONL)
+      delimited_header(sh, schema);
+    else if (kind != CHV_RESULT_ROWS && sh->format == FMT_TABLE &&
+             *chv_result_message(r))
+      fprintf(sh->out, "%s\n", chv_result_message(r));
+  }
+  table_free(&t);
+  chv_buf_free(&cell);
+  return rc;
 }
 
 /* Runs every complete statement of text[0, len); returns 0 or 1 (an error
 ** was reported).  stop: leave at the first error. */
-static int run_text(struct sql_session *s, const char *text, size_t len,
+static int run_text(struct shell *sh, const char *text, size_t len,
                     bool stop) {
   chv_arena *arena;
   struct chv_error err;
@@ -122,40 +368,56 @@ static int run_text(struct sql_session *s, const char *text, size_t len,
   size_t n;
   bool complete;
   int status = 0;
-  if (chv_sql_split(text, len, s->dialect, arena, &pieces, &n, &complete,
-                    &err) != CHV_OK) {
-    fprintf(stderr, "chive: %s\n", err.msg);
-    chv_arena_close(arena);
-    return 1;
-  }
-  for (size_t i = 0; i < n; i++) {
-    const struct chv_sql_piece *pc = &pieces[i];
-    size_t base = (size_t)(pc->text - text);
-    struct chv_sql_parse_options po = {.dialect = s->dialect};
-    struct chv_sql_script *script;
-    struct chv_sql_pos epos = {0};
-    chv_error_clear(&err);
-    if (chv_sql_parse_ex(pc->text, pc->len, &po, arena, &script, &epos,
-                         &err) != CHV_OK) {
-      report(text, len, base + epos.offset, strip_position(err.msg));
+  struct chv_buf stmt;
+  chv_buf_init(&stmt);
+  /* The script is cut in the dialect in force; a statement that changes it
+  ** (SET 'table.sql-dialect') has the rest cut again, as its strings now
+  ** read differently. */
+  size_t off = 0;
+  bool again = true;
+  while (again) {
+    again = false;
+    enum chv_sql_dialect d = chv_session_dialect(sh->session);
+    if (chv_sql_split(text + off, len - off, d, arena, &pieces, &n, &complete,
+                      &err) != CHV_OK) {
+      fprintf(stderr, "chive: %s\n", err.msg);
       status = 1;
-      if (stop) break;
-      continue;
+      break;
     }
-    for (size_t k = 0; k < script->n; k++) {
-      const struct chv_sql_stmt *st = script->stmts[k];
-      struct chv_sql_pos pos = st->pos;
-      chv_error_clear(&err);
-      int rc = sql_exec_stmt(s, st, &pos, &err);
-      fflush(s->out);
-      if (rc != CHV_OK) {
-        report(text, len, base + pos.offset, err.msg);
+    for (size_t i = 0; i < n; i++) {
+      const struct chv_sql_piece *pc = &pieces[i];
+      size_t base = (size_t)(pc->text - text);
+      chv_buf_reset(&stmt);
+      if (chv_buf_append(&stmt, pc->text, pc->len) != CHV_OK) {
+        fprintf(stderr, "chive: out of memory\n");
         status = 1;
+        break;
+      }
+      chv_error_clear(&err);
+      chv_result *r = NULL;
+      int rc = chv_session_query(sh->session, stmt.data ? stmt.data : "",
+                                 NULL, &r, &err);
+      progress_clear();
+      if (rc == CHV_OK) {
+        rc = print_result(sh, r, &err);
+        chv_result_close(r);
+      }
+      fflush(sh->out);
+      if (rc != CHV_OK) {
+        report(text, len, base + chv_session_error_offset(sh->session),
+               err.msg);
+        status = 1;
+        if (stop) break;
+      }
+      if (chv_session_dialect(sh->session) != d && i + 1 < n) {
+        off = base + pc->len;
+        again = true;
         break;
       }
     }
     if (status && stop) break;
   }
+  chv_buf_free(&stmt);
   chv_arena_close(arena);
   return status;
 }
@@ -182,7 +444,7 @@ static const char *history_path(char *buf, size_t n) {
 /* The interactive loop, with libedit's line editing and history: lines are
 ** gathered until chv_sql_split() says the text ends with a complete
 ** statement; \q, quit, exit or end of input (Ctrl-D) leave. */
-static int interactive(struct sql_session *s) {
+static int interactive(struct shell *s) {
   struct chv_buf text;
   chv_buf_init(&text);
   char hbuf[4096];
@@ -211,8 +473,8 @@ static int interactive(struct sql_session *s) {
     size_t n = 0;
     bool complete = false;
     struct chv_error err;
-    int rc = chv_sql_split(text.data, text.len, s->dialect, arena, &pieces,
-                           &n, &complete, &err);
+    int rc = chv_sql_split(text.data, text.len, chv_session_dialect(s->session),
+                           arena, &pieces, &n, &complete, &err);
     chv_arena_close(arena);
     if (rc != CHV_OK || (complete && n == 0)) {
       chv_buf_reset(&text);
@@ -235,7 +497,7 @@ static int interactive(struct sql_session *s) {
 
 int cli_sql(int argc, char **argv) {
   const char *wh = "./warehouse", *expr = NULL, *file = NULL, *conf = NULL;
-  enum sql_format fmt = SQL_FMT_TABLE;
+  enum out_format fmt = FMT_TABLE;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     bool has = i + 1 < argc;
@@ -252,10 +514,10 @@ int cli_sql(int argc, char **argv) {
       conf = argv[++i];
     } else if (!strcmp(a, "--format") && has) {
       const char *f = argv[++i];
-      if (!strcmp(f, "table")) fmt = SQL_FMT_TABLE;
-      else if (!strcmp(f, "csv")) fmt = SQL_FMT_CSV;
-      else if (!strcmp(f, "tsv")) fmt = SQL_FMT_TSV;
-      else if (!strcmp(f, "jsonl")) fmt = SQL_FMT_JSONL;
+      if (!strcmp(f, "table")) fmt = FMT_TABLE;
+      else if (!strcmp(f, "csv")) fmt = FMT_CSV;
+      else if (!strcmp(f, "tsv")) fmt = FMT_TSV;
+      else if (!strcmp(f, "jsonl")) fmt = FMT_JSONL;
       else {
         fprintf(stderr, "chive sql: unknown format '%s'\n", f);
         usage(stderr);
@@ -273,23 +535,12 @@ int cli_sql(int argc, char **argv) {
     return 2;
   }
 
-  struct sql_session s = {.format = fmt, .out = stdout};
-  strcpy(s.db, "default");
+  struct shell sh = {.format = fmt, .out = stdout};
   struct chv_error err;
   chv_error_clear(&err);
   struct chv_buf script;
   chv_buf_init(&script);
   int status = 1;
-  if (chv_config_open(&s.cfg, &err) != CHV_OK) {
-    fprintf(stderr, "chive sql: %s\n", err.msg);
-    return 1;
-  }
-  chv_config_set_warning_handler(s.cfg, cli_warn, NULL);
-  s.notice = cli_notice;
-  if (conf && chv_config_load_file(s.cfg, conf, &err) != CHV_OK) {
-    fprintf(stderr, "chive sql: %s\n", err.msg);
-    goto out;
-  }
   if (file) {
     FILE *f = fopen(file, "rb");
     if (!f) {
@@ -305,31 +556,29 @@ int cli_sql(int argc, char **argv) {
   } else if (expr) {
     chv_buf_puts(&script, expr);
   }
-  if (cli_warehouse_open(wh, &s.cats[0].cat, &err) != CHV_OK) {
-    fprintf(stderr, "chive sql: opening the warehouse %s: %s\n", wh, err.msg);
+  struct chv_session_options so = {.warehouse = wh,
+                                   .conf_file = conf,
+                                   .warning = cli_warn,
+                                   .notice = cli_notice};
+  if (isatty(STDERR_FILENO)) so.progress = show_progress;
+  if (chv_session_open(&so, &sh.session, &err) != CHV_OK) {
+    fprintf(stderr, "chive sql: %s\n", err.msg);
     goto out;
   }
-  strcpy(s.cats[0].name, SQL_CATALOG_NAME);
-  strcpy(s.cats[0].default_db, "default");
-  s.ncats = 1;
-  sql_catalog_use(&s, 0);
   if (file || expr) {
-    status = run_text(&s, script.data ? script.data : "", script.len, true);
+    status = run_text(&sh, script.data ? script.data : "", script.len, true);
   } else if (isatty(STDIN_FILENO)) {
-    status = interactive(&s);
+    status = interactive(&sh);
   } else {
     if (read_all(stdin, &script) != CHV_OK) {
       fprintf(stderr, "chive sql: reading standard input failed\n");
       goto out;
     }
-    status = run_text(&s, script.data ? script.data : "", script.len, true);
+    status = run_text(&sh, script.data ? script.data : "", script.len, true);
   }
 out:
   fflush(stdout);
   chv_buf_free(&script);
-  for (int i = 0; i < s.ncats; i++) chv_catalog_close(s.cats[i].cat);
-  chv_config_close(s.cfg);
-  for (int i = 0; i < s.nset_keys; i++) chv_free(s.set_keys[i]);
-  chv_free(s.set_keys);
+  chv_session_close(sh.session);
   return status;
 }

@@ -32,28 +32,19 @@
 #define CHV_MAX(a, b) ((a) > (b) ? (a) : (b))
 
 #if defined(__GNUC__)
-#define CHV_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define CHV_LIKELY(x) __builtin_expect(!!(x), 1)
 #define CHV_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
-#define CHV_PRINTF(f, a)
 #define CHV_LIKELY(x) (x)
 #define CHV_UNLIKELY(x) (x)
 #endif
 
 /* ---- errors ------------------------------------------------------------ */
 
-/* Fill err (may be NULL) with code, its SQLSTATE and the formatted message;
-** returns code so callers can write `return chv_error_set(err, ...)`. */
-int chv_error_set(struct chv_error *err, int code, const char *fmt, ...)
-    CHV_PRINTF(3, 4);
+/* (chv_error_set() and chv_error_wrap(): chive/common.h) */
 int chv_error_setv(struct chv_error *err, int code, const char *fmt,
                    va_list ap);
 
-/* Prefix the message already in err with formatted context and ": ".
-** Returns err->code (or CHV_EINTERNAL when err is NULL). */
-int chv_error_wrap(struct chv_error *err, const char *fmt, ...)
-    CHV_PRINTF(2, 3);
 
 /* Error for a failed system call: maps errno to a status and appends
 ** strerror(errno) to the formatted context. */
@@ -96,8 +87,7 @@ void chv_scratch_release(void);
 
 /* ---- growable byte buffer --------------------------------------------- */
 
-/* (struct chv_buf and its other functions: chive/common.h) */
-int chv_buf_printf(struct chv_buf *b, const char *fmt, ...) CHV_PRINTF(2, 3);
+/* (struct chv_buf and its functions: chive/common.h) */
 
 /* ---- strings ----------------------------------------------------------- */
 
@@ -106,22 +96,7 @@ bool chv_str_nieq(const char *a, const char *b, size_t n);
 /* Trim ASCII white space in place, returning the start within s. */
 char *chv_str_trim(char *s);
 
-/* Long text in messages.  Text of more than CHV_ABBREV_MAX bytes is quoted
-** by its first and last CHV_ABBREV_KEEP bytes around "…" and its length,
-** "tttt…tttt (1048576 bytes)", so the rest of a message (the reason) still
-** fits.  chv_error_set() and chv_error_wrap() quote every long %s argument
-** so; callers quoting text of their own (a token, a source line) use
-** chv_str_abbrev() directly. */
-#define CHV_ABBREV_MAX 256
-#define CHV_ABBREV_KEEP 64
-#define CHV_ABBREV_SIZE (CHV_ABBREV_MAX + 1)
-/* s[0, n) (n bytes, no terminator needed) into buf as above, or as it is
-** when short; returns buf, NUL-terminated.  Cuts fall on UTF-8 character
-** boundaries. */
-const char *chv_str_abbrev(const char *s, size_t n, char buf[CHV_ABBREV_SIZE]);
-/* The largest offset <= at in s[0, n) that starts a UTF-8 character (or is
-** n), so text cut there keeps whole characters. */
-size_t chv_utf8_floor(const char *s, size_t n, size_t at);
+/* (chv_str_abbrev(), chv_utf8_floor(), CHV_ABBREV_*: chive/common.h) */
 
 /* ---- thread pool (pool.c) --------------------------------------------- */
 

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 
 /* Where an output column comes from. */
 struct scan_col {
@@ -37,6 +38,7 @@ struct chv_scan {
   int64_t batch_rows;
   const struct chv_pred *preds;  /* borrowed from the options */
   int npreds;
+  const volatile int *cancel;    /* borrowed from the options, or NULL */
 
   struct chv_partition *parts;   /* pruned partitions (or one pseudo) */
   int nparts;
@@ -107,6 +109,13 @@ void chv_scan_bound_close(chv_scan_bound *b) {
   chv_free(b->column);
   chv_free(b->value);
   chv_free(b);
+}
+
+/* CHV_ECANCELED once the scan's cancel flag is set. */
+static int scan_check_cancel(const chv_scan *s, struct chv_error *err) {
+  if (s->cancel && __atomic_load_n(s->cancel, __ATOMIC_RELAXED))
+    return chv_error_set(err, CHV_ECANCELED, "the statement was cancelled");
+  return CHV_OK;
 }
 
 static int par_open(chv_scan *s, const struct chv_scan_options *opts,
@@ -227,6 +236,7 @@ static int scan_init(chv_scan *s, const struct chv_scan_options *opts,
   s->batch_rows = opts->batch_rows > 0 ? opts->batch_rows : 4096;
   s->preds = opts->preds;
   s->npreds = opts->npreds;
+  s->cancel = opts->cancel;
   s->bound = opts->bound;
   struct chv_type *all = NULL;
   const char *inner;
@@ -653,7 +663,19 @@ static int par_next(chv_scan *s, struct chv_batch **out,
       pthread_cond_broadcast(&p->consumed);
       continue;
     }
-    pthread_cond_wait(&p->produced, &p->mu);
+    if (s->cancel) { /* wake up now and then to see the flag */
+      if ((rc = scan_check_cancel(s, err)) != CHV_OK) break;
+      struct timespec ts;
+      clock_gettime(CLOCK_REALTIME, &ts);
+      ts.tv_nsec += 20 * 1000000L;
+      if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+      }
+      pthread_cond_timedwait(&p->produced, &p->mu, &ts);
+    } else {
+      pthread_cond_wait(&p->produced, &p->mu);
+    }
   }
   pthread_cond_broadcast(&p->consumed);
   pthread_mutex_unlock(&p->mu);
@@ -802,6 +824,7 @@ static int scan_next(chv_scan *s, struct chv_batch **out,
                      struct chv_error *err) {
   *out = NULL;
   while (!s->done) {
+    CHV_RETURN_IF_ERR(scan_check_cancel(s, err));
     if (!s->reading) {
       CHV_RETURN_IF_ERR(s->split_path ? scan_open_split(s, err)
                                       : scan_open_next_file(s, err));
@@ -872,6 +895,7 @@ static int hook_next(chv_scan *s, struct chv_batch **out,
 
 int chv_scan_next(chv_scan *s, struct chv_batch **out, struct chv_error *err) {
   *out = NULL;
+  CHV_RETURN_IF_ERR(scan_check_cancel(s, err));
   if (s->par && !s->done) return par_next(s, out, err);
   if (s->hook && !s->par) return hook_next(s, out, err);
   return scan_next(s, out, err);

@@ -33,6 +33,8 @@
 */
 #include "sql/session/session_int.h"
 
+#include "chive/source.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -219,27 +221,19 @@ struct sql_target {
   ** *described; nothing is read or written */
   bool describe;
   struct chv_type *described;
-  /* progress on stderr (a terminal): start and last report, ns */
-  bool progress;
-  uint64_t t0, shown;
+  /* the session told of the write's progress, or NULL */
+  struct sql_session *progress;
 };
 
-/* "rows, bytes, elapsed" of a long INSERT on stderr, at most four times a
-** second and only after the first second; done: clear the line. */
+/* Rows and bytes written so far, to the session's progress callback. */
 static void progress(struct sql_target *ins, bool done) {
-  if (!ins->progress) return;
-  uint64_t now = (uint64_t)chv_time_mono_ns();
-  if (done) {
-    if (ins->shown) fputs("\r\033[K", stderr);
-    return;
-  }
-  if (now - ins->t0 < 1000000000u || now - ins->shown < 250000000u) return;
-  ins->shown = now;
-  fprintf(stderr, "\r%lld rows, %.1f MB, %.1f s\033[K",
-          (long long)chv_sink_rows(ins->sink),
-          (double)chv_sink_bytes(ins->sink) / 1e6, (double)(now - ins->t0) / 1e9);
-  fflush(stderr);
+  if (!ins->progress || done) return;
+  struct chv_progress p = {.splits_done = -1, .splits_total = -1,
+                           .rows = chv_sink_rows(ins->sink),
+                           .bytes_written = chv_sink_bytes(ins->sink)};
+  sql_out_progress(ins->progress, &p);
 }
+
 static int run_query(struct sql_session *s, const struct chv_sql_query *q,
                      struct chv_sql_pos stpos, bool explain,
                      struct sql_target *ins, struct chv_sql_pos *pos,
@@ -335,14 +329,16 @@ int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
   if (from_query) {
     struct sql_target tg = {.t = &t, .sink = sink, .schema = schema,
                           .nstatic = nstatic, .statics = statics,
-                          .progress = isatty(STDERR_FILENO) != 0,
-                          .t0 = (uint64_t)chv_time_mono_ns()};
+                          .progress = s};
     rc = run_query(s, q, st->pos, false, &tg, pos, err);
     progress(&tg, true);
     if (rc == CHV_OK) rc = chv_sink_commit(sink, err);
-    if (rc == CHV_OK && s->format == SQL_FMT_TABLE)
-      fprintf(s->out, "Inserted %lld row%s\n", (long long)tg.written,
-              tg.written == 1 ? "" : "s");
+    if (rc == CHV_OK) {
+      char msg[64];
+      snprintf(msg, sizeof msg, "Inserted %lld row%s", (long long)tg.written,
+               tg.written == 1 ? "" : "s");
+      rc = sql_out_summary(s, "rows_written", tg.written, msg, err);
+    }
     goto out;
   }
   rc = chv_batch_open(schema, (int64_t)q->nrows, &b, err);
@@ -371,9 +367,12 @@ int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
   else
     rc = chv_sink_write(sink, t.npkeys ? statics : NULL, b, err);
   if (rc == CHV_OK) rc = chv_sink_commit(sink, err);
-  if (rc == CHV_OK && s->format == SQL_FMT_TABLE)
-    fprintf(s->out, "Inserted %lld row%s\n", (long long)b->nrows,
-            b->nrows == 1 ? "" : "s");
+  if (rc == CHV_OK) {
+    char msg[64];
+    snprintf(msg, sizeof msg, "Inserted %lld row%s", (long long)b->nrows,
+             b->nrows == 1 ? "" : "s");
+    rc = sql_out_summary(s, "rows_written", b->nrows, msg, err);
+  }
 out:
   chv_batch_close(b);
   chv_type_free(schema);
@@ -658,17 +657,8 @@ static void plan_line(struct sql_session *s, const char *text) {
   chv_buf_init(&l);
   for (int i = 0; i < s->plan_depth; i++) chv_buf_puts(&l, "  ");
   chv_buf_puts(&l, text);
-  if (s->format == SQL_FMT_JSONL) {
-    struct chv_buf j;
-    chv_buf_init(&j);
-    chv_buf_puts(&j, "{\"plan\":");
-    chv_json_put_string(&j, l.data ? l.data : "");
-    chv_buf_puts(&j, "}\n");
-    fputs(j.data, s->out);
-    chv_buf_free(&j);
-  } else {
-    fprintf(s->out, "%s\n", l.data ? l.data : "");
-  }
+  const char *cell = l.data ? l.data : "";
+  if (s->plan) sql_result_add(s->plan, &cell); /* out of memory: cut short */
   chv_buf_free(&l);
 }
 
@@ -736,40 +726,6 @@ static void print_plan(struct sql_session *s, chv_catalog *cat,
   chv_buf_free(&line);
 }
 
-/* Appends row `row` of the vectors (one per output column) to r. */
-static int emit_row(struct sql_result *r, const char *const *heads,
-                    const struct chv_vector *const *vecs, int ncols,
-                    int64_t row, struct chv_buf *cell,
-                    struct chv_error *err) {
-  int rc = CHV_OK;
-  if (r->has_json) {
-    chv_buf_putc(&r->json, '{');
-    for (int c = 0; c < ncols && rc == CHV_OK; c++) {
-      if (c) chv_buf_putc(&r->json, ',');
-      chv_json_put_string(&r->json, heads[c]);
-      chv_buf_putc(&r->json, ':');
-      rc = chv_jsonl_value(vecs[c], row, &r->json);
-    }
-    chv_buf_puts(&r->json, "}\n");
-    if (rc == CHV_ENOMEM) sql_err(err, rc, "out of memory");
-    return rc;
-  }
-  size_t offs[ncols + 1];
-  bool nulls[ncols + 1];
-  const char *cells[ncols + 1];
-  chv_buf_reset(cell);
-  for (int c = 0; c < ncols && rc == CHV_OK; c++) {
-    offs[c] = cell->len;
-    rc = sql_value_text(vecs[c], row, cell, &nulls[c]);
-    if (rc == CHV_OK) rc = chv_buf_putc(cell, '\0');
-  }
-  for (int c = 0; c < ncols && rc == CHV_OK; c++)
-    cells[c] = nulls[c] ? NULL : cell->data + offs[c];
-  if (rc == CHV_OK) rc = sql_result_add(r, cells);
-  if (rc == CHV_ENOMEM) sql_err(err, rc, "out of memory");
-  return rc;
-}
-
 /* ---- ORDER BY --------------------------------------------------------------------- */
 
 /* Compares non-NULL row i of v with non-NULL row j of w (primitive
@@ -817,12 +773,19 @@ static int cell_cmp(const struct chv_vector *v, int64_t i,
 #undef CMP_
 }
 
-/* The sort's keys, for qsort (the shell runs one query at a time). */
-static struct {
+/* The sort's keys, for qsort: one sort at a time per thread (each
+** statement runs on one thread). */
+static _Thread_local struct {
   struct chv_vector **keys;
   const struct chv_sql_order_item *items;
   int nkeys;
 } sort_ctx;
+
+/* Once the statement is cancelled every row ties, so that a long qsort
+** ends in a moment; the caller then fails with CHV_ECANCELED. */
+static bool sort_cancelled(void) {
+  return sql_cancel_flag && __atomic_load_n(sql_cancel_flag, __ATOMIC_RELAXED);
+}
 
 /* The ORDER BY order of row i of the keys ka and row j of kb (one vector
 ** per item each): < 0 when i comes first, 0 when they tie. */
@@ -846,6 +809,7 @@ static int keys_cmp(struct chv_vector *const *ka, int64_t i,
 
 static int row_cmp(const void *pa, const void *pb) {
   int64_t i = *(const int64_t *)pa, j = *(const int64_t *)pb;
+  if (sort_cancelled()) return 0;
   int c = keys_cmp(sort_ctx.keys, i, sort_ctx.keys, j, sort_ctx.items,
                    sort_ctx.nkeys);
   if (c) return c;
@@ -872,14 +836,26 @@ static int sort_emit(struct sql_result *r, const char *const *heads,
   sort_ctx.items = items;
   sort_ctx.nkeys = nkeys;
   qsort(perm, (size_t)n, sizeof *perm, row_cmp);
+  if (sort_cancelled()) {
+    free(perm);
+    return sql_err(err, CHV_ECANCELED, "the statement was cancelled");
+  }
   if (limit >= 0 && n > limit) n = limit;
   int rc = CHV_OK;
-  for (int64_t i = 0; i < n && rc == CHV_OK; i++) {
-    if (!ins) {
-      rc = emit_row(r, heads, (const struct chv_vector *const *)outv, nout,
-                    perm[i], cell, err);
-      continue;
+  (void)heads;
+  (void)cell;
+  if (!ins) { /* the rows in order, a batch at a time */
+    uint32_t sel[SQL_OUT_BATCH];
+    for (int64_t i = 0; i < n && rc == CHV_OK; i += SQL_OUT_BATCH) {
+      int64_t k = n - i < SQL_OUT_BATCH ? n - i : SQL_OUT_BATCH;
+      for (int64_t j = 0; j < k; j++) sel[j] = (uint32_t)perm[i + j];
+      rc = sql_result_rows(r, (const struct chv_vector *const *)outv, sel, k,
+                           err);
     }
+    free(perm);
+    return rc;
+  }
+  for (int64_t i = 0; i < n && rc == CHV_OK; i++) {
     if (i % 4096 == 0) chv_batch_reset(ob);
     for (int c = 0; c < nout && rc == CHV_OK; c++)
       rc = chv_vector_append_from(ob->cols[c], outv[c], perm[i], err);
@@ -905,7 +881,9 @@ static int topn_compact(struct chv_vector **v, int nv, int keys_at,
   sort_ctx.items = items;
   sort_ctx.nkeys = nkeys;
   qsort(perm, (size_t)*n, sizeof *perm, row_cmp);
-  int rc = CHV_OK;
+  int rc = sort_cancelled()
+               ? sql_err(err, CHV_ECANCELED, "the statement was cancelled")
+               : CHV_OK;
   for (int c = 0; c < nv && rc == CHV_OK; c++) {
     struct chv_vector *nvv = NULL;
     rc = chv_vector_open(v[c]->type, limit, &nvv, err);
@@ -1099,43 +1077,124 @@ static int resid_preds(const struct chv_table *t, chv_arena *a,
 
 
 
-int sql_where_scan(const struct chv_table *t, chv_arena *a, const char *where,
-                   struct chv_part_filter **filter, struct chv_pred **preds,
-                   int *npreds, struct chv_error *err) {
-  *filter = NULL;
-  *preds = NULL;
-  *npreds = 0;
+static bool has_agg(const struct chv_sql_expr *e);
+
+/* An error at pos of the statement a filter string is parsed in (head, then
+** the filter), told as a place in the filter: "column C of the condition:
+** ..." ("line L, column C of the condition" past its first line).  A
+** "line L, column C: " the message starts with is replaced. */
+static int filter_error(struct chv_error *e, const struct chv_sql_pos *pos,
+                        size_t head) {
+  if (pos->line < 1 || (pos->line == 1 && pos->column <= (int)head))
+    return e->code;
+  const char *m = e->msg;
+  if (!strncmp(m, "line ", 5) && strstr(m, ": ")) m = strstr(m, ": ") + 2;
+  char rest[sizeof e->msg];
+  snprintf(rest, sizeof rest, "%s", m);
+  if (pos->line == 1)
+    return chv_error_set(e, e->code, "column %d of the condition: %s",
+                         pos->column - (int)head, rest);
+  return chv_error_set(e, e->code, "line %d, column %d of the condition: %s",
+                       pos->line, pos->column, rest);
+}
+
+/* The residual conjuncts of a filter string bound over t as a SELECT binds
+** its WHERE (sql_exec_query()): each must name t's columns and be
+** boolean.  Nothing is kept of the binding. */
+static int filter_bind(const struct chv_table *t, chv_arena *a,
+                       const struct chv_sql_expr *const *resid, size_t nresid,
+                       struct chv_sql_pos *pos, struct chv_error *err) {
+  struct sql_bind b;
+  int rc = sql_bind_init(&b, t, NULL, a, pos, err);
+  for (size_t i = 0; rc == CHV_OK && i < nresid; i++) {
+    *pos = resid[i]->pos;
+    if (has_agg(resid[i])) {
+      rc = sql_err(err, CHV_EINVAL, "an aggregate in a filter");
+      break;
+    }
+    struct chv_expr *x;
+    rc = sql_bind_expr(&b, resid[i], &x);
+    if (rc == CHV_OK && x->type->id != CHV_TYPE_BOOLEAN) {
+      char tn[64];
+      type_name(x->type, tn, sizeof tn);
+      struct chv_buf text;
+      chv_buf_init(&text);
+      sql_expr_text(resid[i], &text);
+      *pos = resid[i]->pos;
+      rc = sql_err(err, CHV_ETYPE, "%s is of type %s, not boolean",
+                   text.data ? text.data : "the condition", tn);
+      chv_buf_free(&text);
+    }
+  }
+  sql_bind_free(&b);
+  return rc;
+}
+
+int chv_source_filter_parse(const struct chv_table *t, const char *filter,
+                            chv_arena *a, struct chv_part_filter **partitions,
+                            struct chv_pred **preds, int *npreds,
+                            struct chv_error *err) {
+  if (!t || !filter || !a || !partitions || !preds || !npreds)
+    return chv_error_set(err, CHV_EINVAL,
+                         "chv_source_filter_parse: a NULL argument");
+  /* The condition is parsed as the WHERE of a statement; errors are told
+  ** as places in the condition.  err may be NULL: e is the one worked on. */
+  struct chv_error e;
+  chv_error_clear(&e);
   static const char head[] = "SELECT 1 FROM t WHERE ";
-  size_t n = strlen(where);
-  char *sql = chv_arena_alloc(a, sizeof head + n);
-  if (sql == NULL) return sql_err(err, CHV_ENOMEM, "out of memory");
-  memcpy(sql, head, sizeof head - 1);
-  memcpy(sql + sizeof head - 1, where, n + 1);
+  const size_t nhead = sizeof head - 1;
+  size_t n = strlen(filter);
+  char *sql = chv_arena_alloc(a, nhead + n + 1);
+  if (sql == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  memcpy(sql, head, nhead);
+  memcpy(sql + nhead, filter, n + 1);
   struct chv_sql_script *script;
   struct chv_sql_pos pos = {0};
-  int rc = chv_sql_parse_ex(sql, strlen(sql), NULL, a, &script, &pos, err);
-  if (rc == CHV_ESYNTAX && pos.line == 1 &&
-      pos.column > (int)(sizeof head - 1)) {
-    /* Point into the condition, not the statement around it. */
-    const char *m = strstr(err->msg, ": ");
-    char rest[sizeof err->msg];
-    snprintf(rest, sizeof rest, "%s", m ? m + 2 : err->msg);
-    return chv_error_set(err, rc, "column %d of the condition: %s",
-                         (int)(pos.column - (sizeof head - 1)), rest);
+  int rc = chv_sql_parse_ex(sql, nhead + n, NULL, a, &script, &pos, &e);
+  if (rc == CHV_ESYNTAX) {
+    filter_error(&e, &pos, nhead);
+    goto out;
   }
-  if (rc != CHV_OK) return rc;
-  const struct chv_sql_query *q =
-      script->n == 1 ? script->stmts[0]->query : NULL;
+  if (rc != CHV_OK) goto out;
+  const struct chv_sql_stmt *st = script->n == 1 ? script->stmts[0] : NULL;
+  const struct chv_sql_query *q = st ? st->query : NULL;
   if (q == NULL || q->kind != CHV_SQL_QUERY_SELECT || q->where == NULL ||
-      q->order_by || q->limit || q->group_by)
-    return sql_err(err, CHV_EINVAL, "'%s' is not one condition", where);
+      q->order_by || q->limit || q->group_by || q->having) {
+    rc = sql_err(&e, CHV_EINVAL, "'%s' is not one condition", filter);
+    goto out;
+  }
+  if (st->first_hint.line) {
+    /* as a statement refuses one (sql_exec_stmt()): it would be ignored */
+    pos = st->first_hint;
+    rc = sql_err(&e, CHV_ENOTSUP, "hints (/*+ ... */) are not supported in "
+                                  "a filter; write a plain comment /* ... */");
+    filter_error(&e, &pos, nhead);
+    goto out;
+  }
+  struct chv_part_filter *pf = NULL;
   const struct chv_sql_expr **resid;
   size_t nresid;
   struct chv_buf text;
   chv_buf_init(&text);
-  rc = split_where(t, a, q->where, filter, &text, &resid, &nresid, &pos, err);
+  rc = split_where(t, a, q->where, &pf, &text, &resid, &nresid, &pos, &e);
   chv_buf_free(&text);
-  if (rc == CHV_OK) rc = resid_preds(t, a, resid, nresid, preds, npreds);
+  if (rc == CHV_OK) {
+    rc = filter_bind(t, a, resid, nresid, &pos, &e);
+    if (rc != CHV_OK) filter_error(&e, &pos, nhead);
+  }
+  struct chv_pred *pv = NULL;
+  int np = 0;
+  if (rc == CHV_OK) {
+    rc = resid_preds(t, a, resid, nresid, &pv, &np);
+    if (rc != CHV_OK) sql_err(&e, rc, "out of memory");
+  }
+  if (rc == CHV_OK) {
+    *partitions = pf;
+    *preds = pv;
+    *npreds = np;
+  }
+out:
+  if (rc != CHV_OK && err) *err = e;
   return rc;
 }
 
@@ -1457,6 +1516,7 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   struct chv_scan_options so;
   chv_scan_options_init(&so);
   so.cfg = s->cfg;
+  so.cancel = &s->cancel;
   so.filter = filter;
   so.columns = b.cols;
   so.ncolumns = b.ncols;
@@ -1546,9 +1606,17 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
     rc = chv_vector_open(ty, 0, &acc[c], err);
     if (rc != CHV_OK) goto out;
   }
-  rc = sql_result_columns(&r, nout, heads);
-  if (rc != CHV_OK) goto out;
-  r.has_json = s->format == SQL_FMT_JSONL;
+  if (!ins) {
+    const struct chv_type **ty =
+        chv_arena_alloc(a, sizeof *ty * (size_t)(nout + 1));
+    if (!ty) {
+      rc = sql_err(err, CHV_ENOMEM, "out of memory");
+      goto out;
+    }
+    for (int c = 0; c < nout; c++) ty[c] = ex[c]->type;
+    rc = sql_result_typed(s, &r, nout, heads, ty, err);
+    if (rc != CHV_OK) goto out;
+  }
   int64_t done = 0, tselcap = 0;
   size_t sort_limit = 0;
   if (nok && (rc = operator_memory(s, &sort_limit, err)) != CHV_OK) goto out;
@@ -1566,9 +1634,9 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
         rc = target_write(ins, bt, n, err);
         if (rc != CHV_OK) goto out;
       }
-      for (int64_t row = 0; row < n && !ins; row++) {
-        rc = emit_row(&r, heads, (const struct chv_vector *const *)bt->cols,
-                      nout, row, &cell, err);
+      if (!ins) {
+        rc = sql_result_rows(&r, (const struct chv_vector *const *)bt->cols,
+                             NULL, n, err);
         if (rc != CHV_OK) goto out;
       }
       done += n;
@@ -1663,7 +1731,7 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
         bool null = false;
         if (bound) {
           chv_buf_reset(&cell);
-          rc = sql_value_text(acc[nout], limit - 1, &cell, &null);
+          rc = chv_vector_text(acc[nout], limit - 1, &cell, &null);
           if (rc == CHV_OK && !null)
             rc = chv_scan_bound_set(bound, cell.data ? cell.data : "", err);
           if (rc != CHV_OK) goto out;
@@ -1671,17 +1739,15 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
       }
       continue;
     }
-    for (int64_t row = 0; row < n; row++) {
-      rc = emit_row(&r, heads, (const struct chv_vector *const *)outv, nout,
-                    row, &cell, err);
-      if (rc != CHV_OK) goto out;
-    }
+    rc = sql_result_rows(&r, (const struct chv_vector *const *)outv, NULL, n,
+                         err);
+    if (rc != CHV_OK) goto out;
     done += n;
   }
   if (rc == CHV_OK && nok)
     rc = sort_emit(&r, heads, acc, nout, acc + nout, q->order_by, nok, done,
                    limit, &cell, ins, ob, err);
-  if (rc == CHV_OK && !ins) sql_result_print(&r, s->format, s->out);
+  if (rc == CHV_OK && !ins) rc = sql_result_emit(s, &r, err);
 out:
   for (int c = 0; c < nacc; c++) chv_vector_close(acc[c]);
   free(acc);
@@ -2134,6 +2200,7 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
   struct chv_scan_options so;
   chv_scan_options_init(&so);
   so.cfg = s->cfg;
+  so.cancel = &s->cancel;
   so.hook = &hook;
   so.filter = filter;
   static const char *const no_columns[1] = {NULL};
@@ -2264,12 +2331,20 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
                      &cell, ins, ob, err);
     goto out;
   }
-  rc = sql_result_columns(&r, nout, heads);
-  if (rc != CHV_OK) goto out;
-  r.has_json = s->format == SQL_FMT_JSONL;
-  rc = sort_emit(&r, heads, outv, nout, okeys, q->order_by, nok, n, limit,
-                 &cell, NULL, NULL, err);
-  if (rc == CHV_OK) sql_result_print(&r, s->format, s->out);
+  {
+    const struct chv_type **ty =
+        chv_arena_alloc(a, sizeof *ty * (size_t)(nout + 1));
+    if (!ty) {
+      rc = sql_err(err, CHV_ENOMEM, "out of memory");
+      goto out;
+    }
+    for (int k = 0; k < nout; k++) ty[k] = outv[k]->type;
+    rc = sql_result_typed(s, &r, nout, heads, ty, err);
+  }
+  if (rc == CHV_OK)
+    rc = sort_emit(&r, heads, outv, nout, okeys, q->order_by, nok, n, limit,
+                   &cell, NULL, NULL, err);
+  if (rc == CHV_OK) rc = sql_result_emit(s, &r, err);
 out:
   if (okeys)
     for (size_t k = 0; k < q->norder_by; k++) chv_vector_close(okeys[k]);
@@ -2472,6 +2547,7 @@ static int run_select(struct sql_session *s, const struct chv_sql_query *q,
   struct chv_scan_options so;
   chv_scan_options_init(&so);
   so.cfg = s->cfg;
+  so.cancel = &s->cancel;
   so.filter = filter;
   so.columns = all ? NULL : scols;
   so.ncolumns = all ? 0 : nscols;
@@ -2485,22 +2561,22 @@ static int run_select(struct sql_session *s, const struct chv_sql_query *q,
     print_plan(s, cat, tp, scan, &so, scols, nscols, limit, &where, NULL);
     goto out;
   }
-  rc = sql_result_columns(&r, ncols, heads);
-  if (rc != CHV_OK) goto out;
-  r.has_json = s->format == SQL_FMT_JSONL;
   struct chv_batch *b;
-  struct chv_buf cell;
-  chv_buf_init(&cell);
   const struct chv_vector **vecs =
       chv_arena_alloc(a, sizeof *vecs * (size_t)(ncols + 1));
-  if (!vecs) rc = sql_err(err, CHV_ENOMEM, "out of memory");
+  const struct chv_type **ty =
+      chv_arena_alloc(a, sizeof *ty * (size_t)(ncols + 1));
+  if (!vecs || !ty) {
+    rc = sql_err(err, CHV_ENOMEM, "out of memory");
+    goto out;
+  }
+  for (int c = 0; c < ncols; c++) ty[c] = sql_scan_type(scan, map[c]);
+  rc = sql_result_typed(s, &r, ncols, heads, ty, err);
   while (rc == CHV_OK && (rc = sql_scan_next(scan, &b, err)) == CHV_OK && b) {
     for (int c = 0; c < ncols; c++) vecs[c] = b->cols[map[c]];
-    for (int64_t row = 0; rc == CHV_OK && row < b->nrows; row++)
-      rc = emit_row(&r, heads, vecs, ncols, row, &cell, err);
+    rc = sql_result_rows(&r, vecs, NULL, b->nrows, err);
   }
-  chv_buf_free(&cell);
-  if (rc == CHV_OK) sql_result_print(&r, s->format, s->out);
+  if (rc == CHV_OK) rc = sql_result_emit(s, &r, err);
 out:
   sql_result_free(&r);
   chv_buf_free(&where);
@@ -2897,8 +2973,12 @@ int sql_exec_load(struct sql_session *s, const struct chv_sql_stmt *st,
   for (int i = 0; rc == CHV_OK && i < nfiles; i++)
     rc = chv_sink_add_file(sink, values, files[i], st->local, err);
   if (rc == CHV_OK) rc = chv_sink_commit(sink, err);
-  if (rc == CHV_OK && s->format == SQL_FMT_TABLE)
-    fprintf(s->out, "Loaded %d file%s\n", nfiles, nfiles == 1 ? "" : "s");
+  if (rc == CHV_OK) {
+    char msg[64];
+    snprintf(msg, sizeof msg, "Loaded %d file%s", nfiles,
+             nfiles == 1 ? "" : "s");
+    rc = sql_out_summary(s, "files_loaded", nfiles, msg, err);
+  }
 out:
   for (int i = 0; i < nfiles; i++) chv_free(files[i]);
   chv_free(files);

@@ -7,7 +7,7 @@
 ** held in memory, and the outer query scans them as it would a table with
 ** no partitions.  What it holds counts against chive.exec.operator-memory;
 ** past it the query fails with an error naming the relation.  A WITH query
-** named twice runs once (sql_dml.c caches it in its scope).
+** named twice runs once (dml.c caches it in its scope).
 **
 ** INTERFACE
 **   sql_rel_open()/sql_rel_close()   a relation of a given STRUCT schema
@@ -184,6 +184,11 @@ int sql_scan_open(chv_catalog *cat, const struct chv_table *t,
   sc->view.ncols = n;
   *out = sc;
   return CHV_OK;
+}
+
+const struct chv_type *sql_scan_type(struct sql_scan *sc, int i) {
+  if (sc->scan) return chv_scan_schema(sc->scan)->children[i];
+  return sc->rel->schema->children[sc->map[i]];
 }
 
 static int rel_next(struct sql_scan *sc, struct chv_batch **out) {

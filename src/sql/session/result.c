@@ -1,9 +1,11 @@
 /*
-** sql/session/result: results of `chive sql` statements and their printing: an
-** aligned table with a header and a "(N rows)" line, CSV (RFC 4180 quoting),
-** TSV (tabs, newlines and backslashes escaped as \t \n \\) or JSON Lines.
-** NULL prints as NULL in table and TSV form, as an empty field in CSV and as
-** null in JSON.
+** sql/session/result: what a statement hands to the session's consumer.
+** A result is either typed (sql_result_typed(): the SELECT paths append
+** rows of their output vectors, handed on in batches of about
+** SQL_OUT_BATCH rows as they fill, so the first ones leave before the scan
+** ends) or of text cells (sql_result_columns()/_add(): SHOW, DESCRIBE,
+** EXPLAIN, small and made whole), given as STRING columns at
+** sql_result_emit().  Values print as Hive prints them (chv_vector_text()).
 */
 #include "sql/session/session_int.h"
 
@@ -20,10 +22,7 @@ int sql_err(struct chv_error *err, int code, const char *fmt, ...) {
   return code;
 }
 
-void sql_result_init(struct sql_result *r) {
-  memset(r, 0, sizeof *r);
-  chv_buf_init(&r->json);
-}
+void sql_result_init(struct sql_result *r) { memset(r, 0, sizeof *r); }
 
 void sql_result_free(struct sql_result *r) {
   for (int64_t i = 0; i < r->nrows; i++) {
@@ -33,7 +32,7 @@ void sql_result_free(struct sql_result *r) {
   chv_free(r->rows);
   for (int c = 0; c < r->ncols; c++) chv_free(r->names[c]);
   chv_free(r->names);
-  chv_buf_free(&r->json);
+  chv_batch_close(r->pend);
   memset(r, 0, sizeof *r);
 }
 
@@ -62,150 +61,156 @@ int sql_result_add(struct sql_result *r, const char *const *cells) {
   return CHV_OK;
 }
 
-/* Display width: UTF-8 code points. */
-static size_t width(const char *s) {
-  size_t w = 0;
-  for (; *s; s++)
-    if (((unsigned char)*s & 0xC0) != 0x80) w++;
-  return w;
+/* A STRUCT of the columns (STRING ones when types is NULL).  Two columns
+** may share a name (SELECT a, a), as Arrow's fields may, so the fields are
+** set here rather than through chv_type_struct_add(). */
+static int result_schema(int n, const char *const *names,
+                         const struct chv_type *const *types,
+                         struct chv_type **out, struct chv_error *err) {
+  struct chv_type *st;
+  if (chv_type_new(CHV_TYPE_STRUCT, &st) != CHV_OK)
+    return sql_err(err, CHV_ENOMEM, "out of memory");
+  int rc = CHV_OK;
+  if (n > 0) {
+    st->children = chv_calloc((size_t)n, sizeof *st->children);
+    st->names = chv_calloc((size_t)n, sizeof *st->names);
+    if (!st->children || !st->names) rc = CHV_ENOMEM;
+  }
+  for (int c = 0; c < n && rc == CHV_OK; c++) {
+    struct chv_type *ft = NULL;
+    rc = types ? chv_type_clone(types[c], &ft)
+               : chv_type_new(CHV_TYPE_STRING, &ft);
+    if (rc != CHV_OK) break;
+    st->children[c] = ft;
+    st->names[c] = chv_strdup(names[c]);
+    st->nchildren = c + 1;
+    if (!st->names[c]) rc = CHV_ENOMEM;
+  }
+  if (rc != CHV_OK) {
+    chv_type_free(st);
+    return sql_err(err, CHV_ENOMEM, "out of memory");
+  }
+  *out = st;
+  return CHV_OK;
 }
 
-/* Writes line without trailing blanks and a newline, then empties it. */
-static void flush_line(struct chv_buf *line, FILE *out) {
-  size_t n = line->len;
-  while (n && line->data[n - 1] == ' ') n--;
-  if (n) fwrite(line->data, 1, n, out);
-  fputc('\n', out);
-  chv_buf_reset(line);
+int sql_result_typed(struct sql_session *s, struct sql_result *r, int n,
+                     const char *const *names,
+                     const struct chv_type *const *types,
+                     struct chv_error *err) {
+  r->s = s;
+  r->typed = true;
+  struct chv_type *schema;
+  CHV_RETURN_IF_ERR(result_schema(n, names, types, &schema, err));
+  CHV_RETURN_IF_ERR(sql_out_begin(s, schema, CHV_RESULT_ROWS, err));
+  r->schema = sql_out_schema(s);
+  return CHV_OK;
 }
 
-static void pad(struct chv_buf *line, size_t n) {
-  while (n--) chv_buf_putc(line, ' ');
+/* Hands the rows gathered so far on. */
+static int result_flush(struct sql_result *r, struct chv_error *err) {
+  if (!r->pend || r->pend->nrows == 0) return CHV_OK;
+  struct chv_batch *b = r->pend;
+  r->pend = NULL;
+  return sql_out_push(r->s, b, err);
 }
 
-static void print_table(const struct sql_result *r, FILE *out) {
-  size_t *w = calloc((size_t)r->ncols + 1, sizeof *w);
-  if (!w) return;
-  for (int c = 0; c < r->ncols; c++) {
-    w[c] = width(r->names[c]);
-    for (int64_t i = 0; i < r->nrows; i++) {
-      size_t cw = width(r->rows[i][c] ? r->rows[i][c] : "NULL");
-      if (cw > w[c]) w[c] = cw;
+/* Appends rows sel[0, n) of v (sel NULL: rows 0..n-1) to d, of one type. */
+static int append_rows(struct chv_vector *d, const struct chv_vector *v,
+                       const uint32_t *sel, int64_t n,
+                       struct chv_error *err) {
+  enum chv_type_id id = v->type->id;
+  int64_t at = d->length;
+  if (!sel && chv_type_is_primitive(id) && id != CHV_TYPE_BOOLEAN) {
+    CHV_RETURN_IF_ERR(chv_vector_reserve(d, at + n, err));
+    if (chv_type_is_string_like(id)) {
+      int32_t base = v->offsets[0];
+      int64_t nb = v->offsets[n] - base;
+      CHV_RETURN_IF_ERR(chv_vector_reserve_bytes(d, nb, err));
+      if (nb > 0) memcpy(d->bytes + d->bytes_len, v->bytes + base, (size_t)nb);
+      int32_t shift = (int32_t)d->bytes_len - base;
+      for (int64_t i = 1; i <= n; i++)
+        d->offsets[at + i] = v->offsets[i] + shift;
+      d->bytes_len += nb;
+    } else {
+      size_t w = chv_type_fixed_width(id);
+      memcpy((char *)d->data + (size_t)at * w, v->data, (size_t)n * w);
+    }
+    if (v->validity && v->null_count > 0)
+      for (int64_t i = 0; i < n; i++)
+        if (chv_vector_is_null(v, i))
+          CHV_RETURN_IF_ERR(chv_vector_set_null(d, at + i, err));
+    d->length = at + n;
+    return CHV_OK;
+  }
+  for (int64_t i = 0; i < n; i++)
+    CHV_RETURN_IF_ERR(chv_vector_append_from(d, v, sel ? sel[i] : i, err));
+  return CHV_OK;
+}
+
+int sql_result_rows(struct sql_result *r, const struct chv_vector *const *vecs,
+                    const uint32_t *sel, int64_t n, struct chv_error *err) {
+  CHV_RETURN_IF_ERR(sql_cancelled(r->s, err));
+  if (n <= 0 || !r->schema) return CHV_OK;
+  /* the caller's rows stay together: a batch of a scan's size goes on as it
+  ** is, smaller ones gather up to SQL_OUT_BATCH rows */
+  if (r->pend && r->pend->nrows + n > SQL_OUT_BATCH)
+    CHV_RETURN_IF_ERR(result_flush(r, err));
+  if (!r->pend)
+    CHV_RETURN_IF_ERR(chv_batch_open(
+        r->schema, n > SQL_OUT_BATCH ? n : SQL_OUT_BATCH, &r->pend, err));
+  for (int c = 0; c < r->pend->ncols; c++)
+    CHV_RETURN_IF_ERR(append_rows(r->pend->cols[c], vecs[c], sel, n, err));
+  r->pend->nrows += n;
+  if (r->pend->nrows >= SQL_OUT_BATCH) return result_flush(r, err);
+  return CHV_OK;
+}
+
+int sql_result_emit(struct sql_session *s, struct sql_result *r,
+                    struct chv_error *err) {
+  if (r->typed) return result_flush(r, err);
+  struct chv_type *st;
+  CHV_RETURN_IF_ERR(result_schema(r->ncols, (const char *const *)r->names,
+                                  NULL, &st, err));
+  CHV_RETURN_IF_ERR(sql_out_begin(
+      s, st, r->kind == CHV_RESULT_PLAN ? CHV_RESULT_PLAN : CHV_RESULT_ROWS,
+      err));
+  const struct chv_type *schema = sql_out_schema(s);
+  if (!schema) return CHV_OK;
+  struct chv_batch *b = NULL;
+  int rc = CHV_OK;
+  for (int64_t i = 0; rc == CHV_OK && i < r->nrows; i++) {
+    if (!b) {
+      int64_t left = r->nrows - i;
+      rc = chv_batch_open(schema, left < SQL_OUT_BATCH ? left : SQL_OUT_BATCH,
+                          &b, err);
+      if (rc != CHV_OK) break;
+    }
+    for (int c = 0; rc == CHV_OK && c < r->ncols; c++) {
+      const char *v = r->rows[i][c];
+      struct chv_vector *d = b->cols[c];
+      if (v) {
+        rc = chv_vector_append_bytes(d, v, strlen(v), err);
+      } else if ((rc = chv_vector_append_bytes(d, "", 0, err)) == CHV_OK) {
+        rc = chv_vector_set_null(d, d->length - 1, err);
+      }
+    }
+    if (rc != CHV_OK) break;
+    b->nrows++;
+    if (b->nrows == SQL_OUT_BATCH || i == r->nrows - 1) {
+      struct chv_batch *full = b;
+      b = NULL;
+      rc = sql_out_push(s, full, err);
     }
   }
-  struct chv_buf line;
-  chv_buf_init(&line);
-  for (int c = 0; c < r->ncols; c++) {
-    chv_buf_puts(&line, c ? " | " : "");
-    chv_buf_puts(&line, r->names[c]);
-    pad(&line, w[c] - width(r->names[c]));
-  }
-  flush_line(&line, out);
-  for (int c = 0; c < r->ncols; c++) {
-    chv_buf_puts(&line, c ? "-+-" : "");
-    for (size_t k = 0; k < w[c]; k++) chv_buf_putc(&line, '-');
-  }
-  flush_line(&line, out);
-  for (int64_t i = 0; i < r->nrows; i++) {
-    for (int c = 0; c < r->ncols; c++) {
-      const char *v = r->rows[i][c] ? r->rows[i][c] : "NULL";
-      chv_buf_puts(&line, c ? " | " : "");
-      chv_buf_puts(&line, v);
-      pad(&line, w[c] - width(v));
-    }
-    flush_line(&line, out);
-  }
-  chv_buf_free(&line);
-  fprintf(out, "(%lld row%s)\n", (long long)r->nrows, r->nrows == 1 ? "" : "s");
-  free(w);
-}
-
-static void csv_field(const char *s, FILE *out) {
-  if (!s) return;
-  if (!strpbrk(s, ",\"\r\n") && *s) {
-    fputs(s, out);
-    return;
-  }
-  fputc('"', out);
-  for (; *s; s++) {
-    if (*s == '"') fputc('"', out);
-    fputc(*s, out);
-  }
-  fputc('"', out);
-}
-
-static void tsv_field(const char *s, FILE *out) {
-  if (!s) {
-    fputs("NULL", out);
-    return;
-  }
-  for (; *s; s++) {
-    switch (*s) {
-    case '\t': fputs("\\t", out); break;
-    case '\n': fputs("\\n", out); break;
-    case '\r': fputs("\\r", out); break;
-    case '\\': fputs("\\\\", out); break;
-    default: fputc(*s, out);
-    }
-  }
-}
-
-static void print_delimited(const struct sql_result *r, bool csv, FILE *out) {
-  void (*field)(const char *, FILE *) = csv ? csv_field : tsv_field;
-  const char *sep = csv ? "," : "\t";
-  const char *eol = csv ? "\r\n" : "\n";
-  for (int c = 0; c < r->ncols; c++) {
-    fputs(c ? sep : "", out);
-    field(r->names[c], out);
-  }
-  fputs(eol, out);
-  for (int64_t i = 0; i < r->nrows; i++) {
-    for (int c = 0; c < r->ncols; c++) {
-      fputs(c ? sep : "", out);
-      field(r->rows[i][c], out);
-    }
-    fputs(eol, out);
-  }
-}
-
-static void print_jsonl(const struct sql_result *r, FILE *out) {
-  if (r->has_json) {
-    if (r->json.len) fwrite(r->json.data, 1, r->json.len, out);
-    return;
-  }
-  struct chv_buf b;
-  chv_buf_init(&b);
-  for (int64_t i = 0; i < r->nrows; i++) {
-    chv_buf_putc(&b, '{');
-    for (int c = 0; c < r->ncols; c++) {
-      if (c) chv_buf_putc(&b, ',');
-      chv_json_put_string(&b, r->names[c]);
-      chv_buf_putc(&b, ':');
-      if (r->rows[i][c])
-        chv_json_put_string(&b, r->rows[i][c]);
-      else
-        chv_buf_puts(&b, "null");
-    }
-    chv_buf_puts(&b, "}\n");
-  }
-  if (b.len) fwrite(b.data, 1, b.len, out);
-  chv_buf_free(&b);
-}
-
-void sql_result_print(const struct sql_result *r, enum sql_format f,
-                      FILE *out) {
-  switch (f) {
-  case SQL_FMT_TABLE: print_table(r, out); break;
-  case SQL_FMT_CSV: print_delimited(r, true, out); break;
-  case SQL_FMT_TSV: print_delimited(r, false, out); break;
-  case SQL_FMT_JSONL: print_jsonl(r, out); break;
-  }
+  chv_batch_close(b);
+  return rc;
 }
 
 /* ---- values as text ----------------------------------------------------- */
 
-int sql_value_text(const struct chv_vector *v, int64_t row,
-                   struct chv_buf *out, bool *is_null) {
+int chv_vector_text(const struct chv_vector *v, int64_t row,
+                    struct chv_buf *out, bool *is_null) {
   *is_null = chv_vector_is_null(v, row);
   if (*is_null) return CHV_OK;
   char buf[64];

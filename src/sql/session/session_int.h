@@ -24,13 +24,12 @@
 #include "chive/connector.h"
 #include "chive/jsonl.h"
 #include "chive/orc.h"
+#include "chive/session.h"
 #include "chive/sql.h"
 #include "chive/types.h"
 #include "sql/exec/exec.h"
 
 #include <stdio.h>
-
-enum sql_format { SQL_FMT_TABLE, SQL_FMT_CSV, SQL_FMT_TSV, SQL_FMT_JSONL };
 
 /* A catalog of the session: the embedded default one ("hive", on the
 ** --warehouse folder) and those CREATE CATALOG opened. */
@@ -48,9 +47,7 @@ struct sql_session {
   int ncats, cur;
   chv_config *cfg;           /* owned: file and session layers */
   char db[256];              /* current database, lower-case */
-  enum sql_format format;
   enum chv_sql_dialect dialect; /* for the next statement */
-  FILE *out;                 /* results */
   char **set_keys;           /* keys SET in the session layer, owned */
   int nset_keys;
   /* while a statement runs: the WITH queries in scope, innermost first
@@ -60,18 +57,65 @@ struct sql_session {
   /* what the session reports beside results (writes recovered), or NULL */
   void (*notice)(void *ctx, const char *msg);
   void *notice_ctx;
+  void (*progress)(void *ctx, const struct chv_progress *p);
+  void *progress_ctx;
+  /* set by chv_session_cancel() (any thread); read with __atomic loads */
+  volatile int cancel;
+  /* the consumer of the running statement's output (session.c), or NULL:
+  ** what the statement gives is dropped */
+  struct chv_result *res;
+  /* EXPLAIN's lines, while one runs */
+  struct sql_result *plan;
 };
 
-/* A result: ncols named columns and rows of cells (NULL cell = SQL NULL).
-** Strings are owned by the result.  json: pre-rendered JSON Lines of the
-** rows (SELECT), used by the jsonl format instead of the cells. */
+/* ---- the running statement's output (session.c) ---- */
+
+/* Rows per batch handed to the consumer (a larger batch of the caller's
+** goes on whole). */
+#define SQL_OUT_BATCH 2048
+/* Declares the statement's columns (a STRUCT, taken over on failure too);
+** batches follow.  Once per statement. */
+int sql_out_begin(struct sql_session *s, struct chv_type *schema,
+                  enum chv_result_kind kind, struct chv_error *err);
+/* The begun schema, which outlives the statement (the batches handed on
+** are on it); NULL when nothing consumes the output. */
+const struct chv_type *sql_out_schema(struct sql_session *s);
+/* Hands b (on the begun schema; taken over, on failure too) to the
+** consumer, waiting while it is two batches behind; CHV_ECANCELED when the
+** statement is cancelled or the consumer closed the result. */
+int sql_out_push(struct sql_session *s, struct chv_batch *b,
+                 struct chv_error *err);
+/* The statement's summary in words ("OK", "Inserted 3 rows"). */
+void sql_out_message(struct sql_session *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* A summary of one row: BIGINT column `column` = n, and the message. */
+int sql_out_summary(struct sql_session *s, const char *column, int64_t n,
+                    const char *msg, struct chv_error *err);
+/* The cancel flag of the statement running on this thread (set by
+** sql_exec_stmt()), for loops that have no session at hand (the sort's
+** comparisons); NULL when none runs. */
+extern _Thread_local const volatile int *sql_cancel_flag;
+/* CHV_ECANCELED (err set) once the statement is cancelled. */
+int sql_cancelled(struct sql_session *s, struct chv_error *err);
+/* Progress of the running statement, given to s->progress at most four
+** times a second (counted from the statement's start). */
+void sql_out_progress(struct sql_session *s, const struct chv_progress *p);
+
+/* A result (result.c): either typed, its rows appended from vectors and
+** handed on in batches as they fill (sql_result_typed(), _rows()), or ncols
+** named columns of text cells (NULL cell = SQL NULL; strings owned by the
+** result) given whole as STRING columns by sql_result_emit(). */
 struct sql_result {
   int ncols;
   char **names;
   char ***rows;
   int64_t nrows, cap;
-  struct chv_buf json;
-  bool has_json;
+  enum chv_result_kind kind; /* of a text result: ROWS (0 = ROWS) or PLAN */
+  /* typed */
+  struct sql_session *s;
+  bool typed, begun;
+  const struct chv_type *schema; /* sql_out_schema(), or NULL: dropped */
+  struct chv_batch *pend;
 };
 
 void sql_result_init(struct sql_result *r);
@@ -79,14 +123,20 @@ void sql_result_free(struct sql_result *r);
 int sql_result_columns(struct sql_result *r, int n, const char *const *names);
 /* Appends a row of ncols cells (copied; NULL = SQL NULL). */
 int sql_result_add(struct sql_result *r, const char *const *cells);
-/* Prints r in format f, with a "(N rows)" line in table format. */
-void sql_result_print(const struct sql_result *r, enum sql_format f,
-                      FILE *out);
-
-/* Text of row `row` of v as Hive prints it (NULL: append nothing, return
-** false). */
-int sql_value_text(const struct chv_vector *v, int64_t row,
-                   struct chv_buf *out, bool *is_null);
+/* A typed result of n columns of these names and types: declares them to
+** the consumer at once (sql_out_begin()). */
+int sql_result_typed(struct sql_session *s, struct sql_result *r, int n,
+                     const char *const *names,
+                     const struct chv_type *const *types,
+                     struct chv_error *err);
+/* Appends rows sel[0, n) (sel NULL: rows 0..n-1) of vecs, one vector per
+** column of the typed result r. */
+int sql_result_rows(struct sql_result *r, const struct chv_vector *const *vecs,
+                    const uint32_t *sel, int64_t n, struct chv_error *err);
+/* The end of r: a text result goes to the consumer whole, a typed one its
+** last rows. */
+int sql_result_emit(struct sql_session *s, struct sql_result *r,
+                    struct chv_error *err);
 
 /* Runs stmt.  *pos is set to the place an error is about (the statement
 ** by default). */
@@ -211,14 +261,6 @@ void sql_explain_stats(struct sql_session *s, chv_catalog *cat,
 int sql_err(struct chv_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* The partition filter and the pushed predicates of a WHERE condition
-** (text) on t, as a SELECT uses them: conjuncts on partition keys prune,
-** comparisons of data columns with literals are pushed into columnar
-** readers; the rest is left out.  Allocated in a. */
-int sql_where_scan(const struct chv_table *t, chv_arena *a, const char *where,
-                   struct chv_part_filter **filter, struct chv_pred **preds,
-                   int *npreds, struct chv_error *err);
-
 /* ---- derived relations (sql_rel.c) ---- */
 
 /* The rows of a sub-query, WITH query or UNION, held in memory: t describes
@@ -255,6 +297,8 @@ int sql_scan_open(chv_catalog *cat, const struct chv_table *t,
                   struct sql_scan **out, struct chv_error *err);
 int sql_scan_next(struct sql_scan *sc, struct chv_batch **out,
                   struct chv_error *err);
+/* The type of the scan's column i (of so->columns). */
+const struct chv_type *sql_scan_type(struct sql_scan *sc, int i);
 /* The catalog scan, or NULL for a relation. */
 chv_scan *sql_scan_table(struct sql_scan *sc);
 /* How errors name t: "db.table", or a relation's "sub-query s" (buf holds

@@ -184,7 +184,7 @@ int sql_show_create_table(struct sql_session *s, const struct chv_sql_stmt *st,
   const char *head = "createtab_stmt";
   rc = sql_result_columns(&r, 1, &head);
   if (rc == CHV_OK) rc = show_create(&r, &t);
-  if (rc == CHV_OK) sql_result_print(&r, s->format, s->out);
+  if (rc == CHV_OK) rc = sql_result_emit(s, &r, err);
   else rc = sql_err(err, rc, "out of memory");
   sql_result_free(&r);
   chv_table_free(&t);

@@ -6,7 +6,7 @@
 ** SHOW and SET/RESET in the session layer of the configuration.  Table
 ** properties that are registered options are validated with
 ** chv_option_parse().  INSERT, SELECT, EXPLAIN and LOAD DATA are in
-** sql_dml.c.  What is not supported yet fails with an error naming it.
+** dml.c.  What is not supported yet fails with an error naming it.
 */
 #include "sql/session/session_int.h"
 
@@ -177,19 +177,20 @@ static int spec_filter(const struct chv_table *t,
 /* ---- results of one column ---------------------------------------------- */
 
 static int print_names(struct sql_session *s, const char *title, char **names,
-                       int n) {
+                       int n, struct chv_error *err) {
   struct sql_result r;
   sql_result_init(&r);
   int rc = sql_result_columns(&r, 1, &title);
   for (int i = 0; rc == CHV_OK && i < n; i++)
     rc = sql_result_add(&r, (const char *const *)&names[i]);
-  if (rc == CHV_OK) sql_result_print(&r, s->format, s->out);
+  if (rc == CHV_OK) rc = sql_result_emit(s, &r, err);
+  else rc = sql_err(err, CHV_ENOMEM, "out of memory");
   sql_result_free(&r);
   return rc;
 }
 
 static void print_ok(struct sql_session *s, const char *what) {
-  if (s->format == SQL_FMT_TABLE) fprintf(s->out, "%s\n", what);
+  sql_out_message(s, "%s", what);
 }
 
 /* ---- Flink type spellings -------------------------------------------------- */
@@ -885,7 +886,7 @@ static int exec_describe(struct sql_session *s, const struct chv_sql_stmt *st,
     for (int i = 0; rc == CHV_OK && i < t.nserde_params; i++)
       rc = add3(&r, "", t.serde_params[i].key, t.serde_params[i].value);
   }
-  if (rc == CHV_OK) sql_result_print(&r, s->format, s->out);
+  if (rc == CHV_OK) rc = sql_result_emit(s, &r, err);
   else sql_err(err, rc, "out of memory");
   sql_result_free(&r);
   chv_table_free(&t);
@@ -915,7 +916,7 @@ static int exec_partitions(struct sql_session *s, const struct chv_sql_stmt *st,
     rc = chv_catalog_list_partition_names(cat, t.db, t.name, f, &names, &n,
                                           err);
     if (rc != CHV_OK) goto out;
-    rc = print_names(s, "partition", names, n);
+    rc = print_names(s, "partition", names, n, err);
     chv_strv_free(names, n);
   } else if (st->kind == CHV_SQL_STMT_ADD_PARTITIONS) {
     struct chv_partition *parts =
@@ -1013,7 +1014,7 @@ static int exec_set(struct sql_session *s, const struct chv_sql_stmt *st,
                               chv_config_lookup(s->cfg, s->set_keys[i], &layer)};
       rc = sql_result_add(&r, cells);
     }
-    if (rc == CHV_OK) sql_result_print(&r, s->format, s->out);
+    if (rc == CHV_OK) rc = sql_result_emit(s, &r, err);
     sql_result_free(&r);
     return rc;
   }
@@ -1060,6 +1061,26 @@ static int exec_reset(struct sql_session *s, const struct chv_sql_stmt *st,
 
 /* ---- dispatch ------------------------------------------------------------------- */
 
+/* EXPLAIN: the plan's lines, gathered while the query is planned. */
+static int exec_explain(struct sql_session *s, const struct chv_sql_stmt *st,
+                        struct chv_sql_pos *pos, struct chv_error *err) {
+  struct sql_result plan;
+  sql_result_init(&plan);
+  plan.kind = CHV_RESULT_PLAN;
+  const char *head = "plan";
+  int rc = sql_result_columns(&plan, 1, &head);
+  if (rc != CHV_OK) rc = sql_err(err, CHV_ENOMEM, "out of memory");
+  s->plan = &plan;
+  if (rc == CHV_OK) rc = sql_exec_query(s, st->explained, true, pos, err);
+  s->plan = NULL;
+  if (rc == CHV_OK) rc = sql_result_emit(s, &plan, err);
+  sql_result_free(&plan);
+  return rc;
+}
+
+static int exec_stmt(struct sql_session *s, const struct chv_sql_stmt *st,
+                     struct chv_sql_pos *pos, struct chv_error *err);
+
 static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
                          chv_arena *a, struct chv_sql_pos *pos,
                          struct chv_error *err) {
@@ -1085,22 +1106,22 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
     char *n[SQL_MAX_CATALOGS];
     for (int i = 0; i < s->ncats; i++) n[i] = s->cats[i].name;
     qsort(n, (size_t)s->ncats, sizeof *n, str_cmp);
-    return print_names(s, "catalog name", n, s->ncats);
+    return print_names(s, "catalog name", n, s->ncats, err);
   }
   case CHV_SQL_STMT_SHOW_CURRENT_CATALOG: {
     char *n[1] = {s->cats[s->cur].name};
-    return print_names(s, "current catalog name", n, 1);
+    return print_names(s, "current catalog name", n, 1, err);
   }
   case CHV_SQL_STMT_SHOW_CURRENT_DATABASE: {
     char *n[1] = {s->db};
-    return print_names(s, "current database name", n, 1);
+    return print_names(s, "current database name", n, 1, err);
   }
   case CHV_SQL_STMT_SHOW_FUNCTIONS: { /* the registry's rows, sorted */
     int n = chv_func_count();
     char **names = chv_arena_alloc(a, sizeof *names * (size_t)n);
     if (!names) return sql_err(err, CHV_ENOMEM, "out of memory");
     for (int i = 0; i < n; i++) names[i] = (char *)chv_func_at(i)->name;
-    return print_names(s, "function name", names, n);
+    return print_names(s, "function name", names, n, err);
   }
   case CHV_SQL_STMT_USE: {
     rc = resolve_db(s, &st->name, &cat, &db, err);
@@ -1120,7 +1141,7 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
     int n;
     rc = chv_catalog_list_databases(cat, NULL, &names, &n, err);
     if (rc != CHV_OK) return rc;
-    rc = print_names(s, "database name", names, n);
+    rc = print_names(s, "database name", names, n, err);
     chv_strv_free(names, n);
     return rc;
   }
@@ -1145,7 +1166,7 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
     int n;
     rc = chv_catalog_list_tables(cat, db, pat, &names, &n, err);
     if (rc != CHV_OK) return rc;
-    rc = print_names(s, "table name", names, n);
+    rc = print_names(s, "table name", names, n, err);
     chv_strv_free(names, n);
     return rc;
   }
@@ -1232,8 +1253,12 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
     rc = sql_resolve(s, &st->name, &cat, &db, &name, err);
     int added = 0;
     if (rc == CHV_OK) rc = chv_table_repair(cat, db, name, &added, err);
-    if (rc == CHV_OK && s->format == SQL_FMT_TABLE)
-      fprintf(s->out, "Added %d partition%s\n", added, added == 1 ? "" : "s");
+    if (rc == CHV_OK) {
+      char msg[64];
+      snprintf(msg, sizeof msg, "Added %d partition%s", added,
+               added == 1 ? "" : "s");
+      rc = sql_out_summary(s, "partitions_added", added, msg, err);
+    }
     return rc;
   }
   case CHV_SQL_STMT_TRUNCATE_TABLE: {
@@ -1263,7 +1288,7 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
     if (!st->explained || st->explained->kind != CHV_SQL_STMT_QUERY)
       return sql_err(err, CHV_ENOTSUP,
                      "EXPLAIN of anything but a query is not supported yet");
-    return sql_exec_query(s, st->explained, true, pos, err);
+    return exec_explain(s, st, pos, err);
   case CHV_SQL_STMT_SET:
     return exec_set(s, st, err);
   case CHV_SQL_STMT_RESET:
@@ -1274,8 +1299,19 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
   return sql_err(err, CHV_ENOTSUP, "this statement is not supported yet");
 }
 
+_Thread_local const volatile int *sql_cancel_flag;
+
 int sql_exec_stmt(struct sql_session *s, const struct chv_sql_stmt *st,
                   struct chv_sql_pos *pos, struct chv_error *err) {
+  const volatile int *outer = sql_cancel_flag; /* EXPLAIN's nested runs */
+  sql_cancel_flag = &s->cancel;
+  int rc = exec_stmt(s, st, pos, err);
+  sql_cancel_flag = outer;
+  return rc;
+}
+
+static int exec_stmt(struct sql_session *s, const struct chv_sql_stmt *st,
+                     struct chv_sql_pos *pos, struct chv_error *err) {
   /* Hints change what a statement does; until they are applied, one is
   ** refused wherever it stands rather than dropped. */
   if (st->first_hint.line) {

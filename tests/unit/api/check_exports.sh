@@ -49,7 +49,7 @@ for f in chv_catalog_open chv_sink_open chv_scan_open chv_scan_export_stream \
     status=1
   }
 done
-for f in chv_error_set chv_alloc_fail_after chv_buf_printf cat_exec \
+for f in chv_error_setv chv_alloc_fail_after chv_pool_open cat_exec \
   conn_table_schema; do
   if grep -qx "$f" "$tmp/exported"; then
     echo "internal function exported: $f"
