@@ -104,8 +104,8 @@ struct chv_func_arg {
 /* A scalar kernel: fills out (a vector of the call's result type, which
 ** the kernel resets) with n rows, row j computed from row j of each
 ** argument; a row is NULL where Hive's function gives NULL (bad data gives
-** NULL, never an error).  CHV_ENOMEM is the only failure (out then holds no
-** meaningful rows). */
+** NULL, never an error).  It fails only with CHV_ENOMEM, or CHV_ERANGE for
+** string results past 2 GiB (out then holds no meaningful rows). */
 typedef int (*chv_func_kernel)(const struct chv_func_arg *args, int nargs,
                                int64_t n, struct chv_vector *out,
                                struct chv_error *err);

@@ -18,7 +18,6 @@
 #include "sql/func/func_int.h"
 
 #include <stdio.h>
-#include <strings.h>
 
 /* ---- the table ---------------------------------------------------------------- */
 

@@ -7,7 +7,6 @@
 #include "chv_test.h"
 #include "sql/func/func_int.h"
 
-#include <strings.h>
 
 /* Table rows leave the fields of the other outcome out. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
