@@ -386,6 +386,23 @@ struct chv_sql_create_table {
   struct chv_sql_expr *watermark;
 };
 
+/* CREATE [OR REPLACE] [TEMPORARY] VIEW [IF NOT EXISTS] v [(col [COMMENT 's'],
+** ...)] [COMMENT 's'] [TBLPROPERTIES (...)] AS query; ALTER VIEW v AS query
+** fills name, query and query_text only. */
+struct chv_sql_create_view {
+  struct chv_sql_name name;
+  bool or_replace, temporary, if_not_exists;
+  struct chv_sql_column *columns; /* the column list: names and comments
+                                     (type_text NULL); ncolumns 0: none */
+  size_t ncolumns;
+  const char *comment;
+  struct chv_sql_props tblproperties;
+  struct chv_sql_query *query;
+  const char *query_text;      /* the query as written: its source text from
+                                  its first token to its last */
+  struct chv_sql_pos query_pos; /* where query_text starts */
+};
+
 struct chv_sql_add_partition {
   struct chv_sql_part_spec spec;
   const char *location;
@@ -406,6 +423,9 @@ struct chv_sql_add_partition {
   X(SHOW_CREATE_TABLE, "show-create-table")                                   \
   X(DESCRIBE, "describe")                                                     \
   X(CREATE_TABLE, "create-table")                                             \
+  X(CREATE_VIEW, "create-view")                                               \
+  X(ALTER_VIEW, "alter-view")                                                 \
+  X(SHOW_VIEWS, "show-views")                                                 \
   X(DROP_TABLE, "drop-table")                                                 \
   X(TRUNCATE_TABLE, "truncate-table")                                         \
   X(ADD_PARTITIONS, "add-partitions")                                         \
@@ -444,11 +464,16 @@ struct chv_sql_stmt {
   const char *comment;        /* CREATE DATABASE */
   const char *location;       /* CREATE DATABASE */
   bool cascade;               /* DROP DATABASE ... CASCADE */
-  const char *like;           /* SHOW TABLES LIKE '...' */
+  const char *like;           /* SHOW TABLES|VIEWS LIKE '...' */
+  /* The statement names a view: DROP VIEW (DROP_TABLE), ALTER VIEW v SET
+  ** TBLPROPERTIES (SET_TBLPROPERTIES), ALTER VIEW v RENAME TO
+  ** (RENAME_TABLE), SHOW CREATE VIEW (SHOW_CREATE_TABLE). */
+  bool view;
   const char *describe_mode;  /* DESCRIBE: NULL, "FORMATTED", "EXTENDED" */
   struct chv_sql_part_spec partition; /* SHOW PARTITIONS, TRUNCATE, LOAD,
                                          INSERT (n == 0: none) */
   struct chv_sql_create_table *create_table;
+  struct chv_sql_create_view *create_view; /* CREATE VIEW, ALTER VIEW AS */
   struct chv_sql_add_partition *add_parts; /* ADD PARTITION ... */
   size_t nadd_parts;
   struct chv_sql_part_spec *drop_parts;    /* DROP PARTITION ... */

@@ -1066,6 +1066,7 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
   chv_catalog *cat = s->cat;
   const char *db = NULL, *name = NULL;
   int rc = CHV_OK;
+  if (st->view) return sql_err(err, CHV_ENOTSUP, "views are not supported yet");
   switch (st->kind) {
   case CHV_SQL_STMT_CREATE_CATALOG:
     rc = sql_catalog_create(s, st, pos, err);
@@ -1263,6 +1264,10 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
     return exec_reset(s, st, err);
   case CHV_SQL_STMT_SHOW_CREATE_TABLE:
     return sql_show_create_table(s, st, pos, err);
+  case CHV_SQL_STMT_CREATE_VIEW:
+  case CHV_SQL_STMT_ALTER_VIEW:
+  case CHV_SQL_STMT_SHOW_VIEWS:
+    break;
   }
   return sql_err(err, CHV_ENOTSUP, "this statement is not supported yet");
 }

@@ -241,7 +241,7 @@ static const struct error_case error_cases[] = {
     {"SELECT `abc", 1, 8, "line 1, column 8: unterminated quoted name"},
     {"SHOW FUNCTIONS", 1, 6,
      "line 1, column 6: expected CATALOGS, CURRENT, DATABASES, TABLES, "
-     "PARTITIONS or CREATE after SHOW, found 'FUNCTIONS'"},
+     "VIEWS, PARTITIONS or CREATE after SHOW, found 'FUNCTIONS'"},
     {"SET 'a' 'b'", 1, 9,
      "line 1, column 9: expected '=' after the key, found 'b'"},
     {"SET 'abc", 1, 5, "line 1, column 5: unterminated string"},
