@@ -10,6 +10,7 @@
 **                        and comments, each with its line and column (for a
 **                        shell that must know when a statement is complete)
 **   chv_sql_ast_print()  a statement as canonical S-expression text
+**   chv_sql_query_format() a query as SQL text that reads back the same
 **
 ** The parser does not look at any catalog: names are kept as written
 ** (identifiers plain or `backquoted`, compared case-insensitively later),
@@ -539,6 +540,15 @@ CHV_API int chv_sql_split(const char *sql, size_t len,
                           enum chv_sql_dialect dialect, chv_arena *arena,
                           struct chv_sql_piece **out, size_t *n,
                           bool *complete, struct chv_error *err);
+
+/* Append q as SQL text (one line, no newline) to out: keywords upper-case,
+** every name backquoted, strings quoted as the Hive dialect reads them
+** ('it\'s', '\\'), numbers as written, parentheses only where precedence
+** needs them.  chv_sql_parse_ex() in the Hive dialect reads the text back
+** into the same tree (what a view's expanded text relies on).  Returns
+** CHV_OK, CHV_ENOMEM or CHV_EINVAL for NULL arguments. */
+CHV_API int chv_sql_query_format(const struct chv_sql_query *q,
+                                 struct chv_buf *out);
 
 /* Append the canonical S-expression form of stmt (one line, no newline)
 ** to out.  Returns CHV_OK or CHV_ENOMEM. */

@@ -194,6 +194,12 @@ static const char *const reserved_words[] = {
     "DESC",   "NULLS",  "INTERVAL", "SET",    "LATERAL", "WINDOW", "CLUSTER",
     "DISTRIBUTE", "SORT"};
 
+bool sql_is_reserved_word(const char *w) {
+  for (size_t i = 0; i < CHV_ARRAY_SIZE(reserved_words); i++)
+    if (chv_str_ieq(w, reserved_words[i])) return true;
+  return false;
+}
+
 static bool is_reserved(const struct sql_token *t) {
   if (t->kind != TK_WORD) return false;
   for (size_t i = 0; i < CHV_ARRAY_SIZE(reserved_words); i++)
