@@ -27,7 +27,8 @@
 **     (Hive's NULL order), LIMIT after the sort; with a LIMIT only rows
 **     that beat the best rows held so far are kept (top-N);
 **   sub-queries in FROM, WITH, UNION [ALL]: derived relations (sql_rel.c)
-**     run into memory and scanned like tables.
+**     run into memory and scanned like tables; a view named in FROM is
+**     one too, its expanded text run (views.c).
 ** Anything else (joins, sub-queries in expressions, ...) fails with "...
 ** is not supported yet".
 */
@@ -2708,8 +2709,35 @@ out:
   return rc;
 }
 
-/* The FROM of q (a table, a WITH query or a sub-query), then the SELECT
-** over it. */
+/* A view named in FROM: its expanded text (views.c reads it and keeps a
+** view from reading itself) run as a derived relation named by the alias
+** or the view. */
+static int view_rel(struct sql_session *s, const struct chv_sql_from *f,
+                    chv_catalog *cat, const struct chv_table *t, bool rows,
+                    bool explain, struct chv_sql_pos stpos,
+                    struct sql_rel **out, struct chv_sql_pos *pos,
+                    struct chv_error *err) {
+  struct sql_view *v;
+  int rc = sql_view_open(s, cat, t, &v, err);
+  if (rc != CHV_OK) {
+    *pos = f->pos;
+    return rc;
+  }
+  char what[600];
+  snprintf(what, sizeof what, "view %s.%s", t->db, t->name);
+  if (explain) {
+    char h[610];
+    snprintf(h, sizeof h, "View %s.%s:", t->db, t->name);
+    rc = explain_nested(s, h, sql_view_query(v), stpos, pos, err);
+  }
+  if (rc == CHV_OK)
+    rc = derive(s, sql_view_query(v), f->alias ? f->alias : t->name, what,
+                rows, stpos, out, pos, err);
+  return sql_view_close(s, v, rc, f->pos, pos, err);
+}
+
+/* The FROM of q (a table, a view, a WITH query or a sub-query), then the
+** SELECT over it. */
 static int run_from(struct sql_session *s, const struct chv_sql_query *q,
                     struct chv_sql_pos stpos, bool explain,
                     struct sql_target *ins, struct chv_sql_pos *pos,
@@ -2754,9 +2782,13 @@ static int run_from(struct sql_session *s, const struct chv_sql_query *q,
     struct chv_table t;
     rc = sql_get_table(s, &f->table, &cat, &t, err);
     if (rc != CHV_OK) return rc;
-    rc = run_select(s, q, cat, &t, NULL, stpos, explain, ins, pos, err);
+    if (t.type != CHV_VIRTUAL_VIEW) {
+      rc = run_select(s, q, cat, &t, NULL, stpos, explain, ins, pos, err);
+      chv_table_free(&t);
+      return rc;
+    }
+    rc = view_rel(s, f, cat, &t, rows, explain, stpos, &rel, pos, err);
     chv_table_free(&t);
-    return rc;
   }
   if (rc != CHV_OK) return rc;
   rc = run_select(s, q, NULL, &rel->t, rel, stpos, explain, ins, pos, err);
