@@ -1404,7 +1404,7 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   }
   if (ins) {
     rc = target_casts(ins, q, t, a, ex, heads, nout, pos, err);
-    if (rc != CHV_OK || ins->describe) goto out;
+    if (rc != CHV_OK) goto out;
   }
   struct chv_expr **oex = chv_arena_alloc(a, sizeof *oex * (size_t)(nok + 1));
   if (!oex) {
@@ -1450,6 +1450,10 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
       pred = x;
     }
   }
+  /* Described (CTAS, a view, a derived relation's columns): the ORDER BY
+  ** keys and the residual WHERE are bound too, so that an error in them
+  ** is found before anything is created or read. */
+  if (ins && ins->describe) goto out;
   if (b.ncols == 0 && t->name) { /* SELECT 1 FROM t: one column, for rows */
     struct chv_expr *x;
     rc = sql_bind_column(&b, 0, &x);
@@ -1901,6 +1905,32 @@ static int post_hook(struct sql_bind *b, const struct chv_sql_expr *e,
   return CHV_OK;
 }
 
+/* A described aggregation (CTAS, a view, a derived relation's columns):
+** HAVING and the ORDER BY keys bound over the result as its rows would be,
+** so that an error in them is found before anything is created or read. */
+static int agg_check_rest(const struct chv_sql_query *q, struct sql_bind *pb,
+                          struct chv_sql_pos *pos, struct chv_error *err) {
+  struct chv_expr *x;
+  if (q->having) {
+    CHV_RETURN_IF_ERR(sql_bind_expr(pb, q->having, &x));
+    if (x->type->id != CHV_TYPE_BOOLEAN) {
+      *pos = q->having->pos;
+      return sql_err(err, CHV_ETYPE, "HAVING condition is not boolean");
+    }
+  }
+  for (size_t k = 0; k < q->norder_by; k++) {
+    int ord;
+    CHV_RETURN_IF_ERR(order_item(q, k, &ord, pos, err));
+    if (ord >= 0) continue;
+    CHV_RETURN_IF_ERR(sql_bind_expr(pb, q->order_by[k].expr, &x));
+    if (!chv_type_is_primitive(x->type->id)) {
+      *pos = q->order_by[k].expr->pos;
+      return sql_err(err, CHV_ENOTSUP, "ORDER BY a nested type");
+    }
+  }
+  return CHV_OK;
+}
+
 /* SELECT with GROUP BY, HAVING or aggregates: the keys and aggregate
 ** arguments are evaluated on each (filtered) batch and grouped by
 ** chv_hash_agg; the items and HAVING are then evaluated over its result. */
@@ -2195,6 +2225,7 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
   }
   if (ins) {
     rc = target_casts(ins, q, t, a, ex, heads, nout, pos, err);
+    if (rc == CHV_OK && ins->describe) rc = agg_check_rest(q, &pb, pos, err);
     if (rc != CHV_OK || ins->describe) goto out;
   }
   int64_t n = rb->nrows;
