@@ -100,5 +100,22 @@ check "a damaged view can still be described and dropped" $?
 [ "$(q "SHOW VIEWS")" = "$(printf 'empty\nhdq\nhv\nv1\nv2\nv3')" ]
 check "SHOW VIEWS lists the views left" $?
 
+# ---- views of views: 64 deep read; a deeper one cannot be made, and one
+# written deeper into the metastore is an error, not a stack overflow
+{
+  echo "CREATE VIEW n0 AS SELECT key FROM src WHERE key = 86;"
+  for i in $(seq 1 63); do echo "CREATE VIEW n$i AS SELECT key + 1 AS key FROM n$((i - 1));"; done
+} > nest.sql
+"$chive" sql --warehouse "$wh" -f nest.sql > /dev/null
+check "64 views, each reading the one before, are created" $?
+[ "$(q 'SELECT key FROM n63')" = 149 ]; check "the view 64 deep reads" $?
+out=$("$chive" sql --warehouse "$wh" -e "CREATE VIEW n64 AS SELECT key FROM n63" 2>&1); rc=$?
+[ $rc = 1 ] && grep -q "views nested more than 64 deep" <<< "$out"
+check "one deeper cannot be made ($out)" $?
+hive_view deeper 'select `n63`.`key` from `default`.`n63`' "key int"
+out=$("$chive" sql --warehouse "$wh" -e "SELECT key FROM deeper" 2>&1); rc=$?
+[ $rc = 1 ] && grep -q "views nested more than 64 deep" <<< "$out"
+check "one written deeper is an error when queried" $?
+
 echo "views: $pass passed, $fail failed"
 [ "$fail" = 0 ]
