@@ -589,14 +589,25 @@ static int parse_primary(struct parser *p, struct chv_sql_expr **out) {
     next(p);
     t = peek(p, 0);
     if (!is_interval_unit(t)) return fail(p, "an interval unit (DAY, ...)");
-    const char *ustart = t->start;
+    /* the unit's words, one space apart ("DAY TO HOUR"), whatever stands
+    ** between them in the source */
+    const char *u1 = t->start;
+    size_t n1 = t->len;
     next(p);
     if (peek_kw(p, 0, "TO") && is_interval_unit(peek(p, 1))) {
+      const struct sql_token *u2 = peek(p, 1);
+      char *u = chv_arena_alloc(p->arena, n1 + 4 + u2->len + 1);
+      if (u == NULL) return nomem(p);
+      memcpy(u, u1, n1);
+      memcpy(u + n1, " TO ", 4);
+      memcpy(u + n1 + 4, u2->start, u2->len);
+      u[n1 + 4 + u2->len] = '\0';
+      e->u.lit.unit = u;
       next(p);
       next(p);
+    } else {
+      TRY(copy_text(p, u1, n1, &e->u.lit.unit));
     }
-    TRY(copy_text(p, ustart, (size_t)(p->prev.start + p->prev.len - ustart),
-                  &e->u.lit.unit));
   } else if (tok_is_kw(t, "CASE")) {
     TRY(new_expr(p, CHV_SQL_EXPR_CASE, t->pos, &e));
     next(p);

@@ -174,9 +174,12 @@ static void put_literal(struct writer *w, const struct chv_sql_expr *e) {
     put(w, " ");
     put(w, e->u.lit.unit);
     break;
-  case CHV_SQL_LIT_BINARY:
+  case CHV_SQL_LIT_BINARY: /* no backslash escapes in X'..', '' a quote */
     put(w, "X'");
-    putn(w, e->u.lit.value, e->u.lit.value_len);
+    for (size_t i = 0; i < e->u.lit.value_len; i++) {
+      if (e->u.lit.value[i] == '\'') put(w, "'");
+      putn(w, &e->u.lit.value[i], 1);
+    }
     put(w, "'");
     break;
   }

@@ -240,6 +240,10 @@ static void test_format(void) {
        "(SELECT `a` FROM `t` LIMIT 1) UNION ALL SELECT 1 ORDER BY 1"},
       {"select `a``b`.* from t `a``b` where a in (select a from u)",
        "SELECT `a``b`.* FROM `t` `a``b` WHERE `a` IN (SELECT `a` FROM `u`)"},
+      /* an interval's unit words whatever stood between them; a quote in
+      ** a binary literal */
+      {"select interval '1 2' day -- c\n to hour, x'a''b' from t",
+       "SELECT INTERVAL '1 2' day TO hour, X'a''b' FROM `t`"},
       {"select a from t left join u on t.k = u.k cross join v",
        "SELECT `a` FROM `t` LEFT JOIN `u` ON `t`.`k` = `u`.`k` CROSS JOIN "
        "`v`"},
