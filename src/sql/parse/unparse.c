@@ -64,7 +64,7 @@ static void put_name(struct writer *w, const struct chv_sql_name *n) {
   }
 }
 
-/* s[0, n) as a Hive string literal: \' \\ \0 \n \r \t, other control
+/* s[0, n) as a Hive string literal: \' \\ \000 \n \r \t, other control
 ** characters as \uXXXX. */
 static void put_string(struct writer *w, const char *s, size_t n) {
   put(w, "'");
@@ -74,7 +74,7 @@ static void put_string(struct writer *w, const char *s, size_t n) {
     switch (c) {
     case '\'': put(w, "\\'"); break;
     case '\\': put(w, "\\\\"); break;
-    case '\0': put(w, "\\0"); break;
+    case '\0': put(w, "\\000"); break; /* never \0 before a digit */
     case '\n': put(w, "\\n"); break;
     case '\r': put(w, "\\r"); break;
     case '\t': put(w, "\\t"); break;

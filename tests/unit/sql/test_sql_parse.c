@@ -266,6 +266,28 @@ static void test_format(void) {
     }
     chv_arena_close(a);
   }
+  /* Hive's strings: a NUL before a digit stays a NUL (\000, not \0 that
+  ** would read as octal with the digit) */
+  {
+    chv_arena *a = NULL;
+    CHV_REQUIRE_OK(chv_arena_open(0, &a), NULL);
+    static const char sql[] = "select 'a\\00012', \"q\\\"\" from t";
+    struct chv_sql_parse_options o = {CHV_SQL_DIALECT_HIVE, 0};
+    struct chv_sql_script *s = NULL;
+    struct chv_error err;
+    CHV_CHECK_OK(chv_sql_parse_ex(sql, strlen(sql), &o, a, &s, NULL, &err),
+                 &err);
+    if (s && s->n == 1) {
+      struct chv_buf b;
+      chv_buf_init(&b);
+      CHV_CHECK_OK(chv_sql_query_format(s->stmts[0]->query, &b), NULL);
+      CHV_CHECK_STREQ(b.data ? b.data : "",
+                      "SELECT 'a\\00012', 'q\"' FROM `t`");
+      CHV_CHECK(format_round_trip(s->stmts[0]->query));
+      chv_buf_free(&b);
+    }
+    chv_arena_close(a);
+  }
   CHV_CHECK_EQ_INT(chv_sql_query_format(NULL, NULL), CHV_EINVAL);
 }
 
