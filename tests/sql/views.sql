@@ -21,6 +21,11 @@ SELECT * FROM totals ORDER BY who;
 DESCRIBE totals;
 SHOW CREATE VIEW totals;
 DESCRIBE EXTENDED totals;
+-- what SHOW CREATE VIEW prints makes the view again (with the same columns,
+-- comments, properties and rows; run once more, the same text)
+-- sh: show() { "$CHIVE" sql --warehouse "$WH" --format tsv -e "SHOW CREATE VIEW totals" | tail -n +2; }; again() { "$CHIVE" sql --warehouse "$WH" -e "DROP VIEW totals; $(cat "$1")" > /dev/null; }; show > ddl1.sql && again ddl1.sql && show > ddl2.sql && again ddl2.sql && show | diff ddl2.sql - && echo "the same text again"
+DESCRIBE EXTENDED totals;
+SELECT * FROM totals ORDER BY who;
 -- views of views, in WITH queries and sub-queries; a WITH query of the
 -- same name hides the view; WITH and UNION inside a view
 CREATE VIEW top AS SELECT who, total FROM totals WHERE n > 1;

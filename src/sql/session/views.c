@@ -550,7 +550,12 @@ static int expand(struct qual *Q, const struct chv_sql_create_view *cv,
   int nnames;
   CHV_RETURN_IF_ERR(qualify_query(Q, cv->query, NULL, &nq, &names, &nnames));
   int rc = CHV_OK;
-  if (cv->ncolumns) {
+  /* a column list that renames nothing (comments only, or the text of SHOW
+  ** CREATE VIEW run again) needs no outer query */
+  bool rename = false;
+  for (int c = 0; cv->ncolumns && c < qs->nchildren; c++)
+    rename |= strcasecmp(qs->names[c], cv->columns[c].name) != 0;
+  if (rename) {
     chv_buf_puts(out, "SELECT ");
     for (int c = 0; c < qs->nchildren; c++) {
       if (c) chv_buf_puts(out, ", ");
@@ -564,7 +569,7 @@ static int expand(struct qual *Q, const struct chv_sql_create_view *cv,
     chv_buf_puts(out, " FROM (");
   }
   rc = chv_sql_query_format(nq, out);
-  if (cv->ncolumns) {
+  if (rename) {
     chv_buf_puts(out, ") ");
     put_ident(out, vname);
   }
