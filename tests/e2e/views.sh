@@ -69,11 +69,12 @@ check "v3: the partition key is a column of the view" $?
 # the expanded one (lower-case keywords, no spaces around =)
 dbid=$(ms_q "SELECT db_id FROM dbs WHERE name = 'default'")
 hive_view() { # name, expanded text, columns "name type,..."
+  local text=${2//\'/\'\'}
   sqlite3 "$ms" "INSERT INTO tbls(db_id, name, table_type, input_format,
       output_format, view_original_text, view_expanded_text, create_time)
     VALUES ($dbid, '$1', 'VIRTUAL_VIEW', 'org.apache.hadoop.mapred.TextInputFormat',
       'org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat', 'as written',
-      '$2', 1700000000)"
+      '$text', 1700000000)"
   local id i=0 c
   id=$(ms_q "SELECT tbl_id FROM tbls WHERE name = '$1'")
   IFS=, read -ra cols <<< "$3"
@@ -87,6 +88,13 @@ hive_view hv 'select `src`.`key`, upper(`src`.`value`) as `up` from `default`.`s
 [ "$(q "SELECT up FROM hv WHERE key > 1")" = "VAL_86" ]; check "and is filtered like any view" $?
 hive_view hdq "select \"a\\tb\" as \`s\` from \`default\`.\`src\` where \`src\`.\`key\` = 1" "s string"
 [ "$(q 'SELECT length(s) FROM hdq')" = 3 ]; check "Hive's escapes in its text are read as Hive reads them" $?
+hive_view hn "select \`src\`.\`key\`, '12' from \`default\`.\`src\` where \`src\`.\`key\` = 86" "key int,_c1 string"
+[ "$(q 'SELECT _c1, key FROM hn')" = "12,86" ]
+check "the view's columns are named as the view names them (Hive's _c1, not the text's)" $?
+hive_view hcount 'select `src`.`key`, `src`.`value` from `default`.`src`' "key int"
+out=$("$chive" sql --warehouse "$wh" -e "SELECT * FROM hcount" 2>&1); rc=$?
+[ $rc = 1 ] && grep -q "view default.hcount: its text gives 2 columns, but the view has 1" <<< "$out"
+check "a text giving other columns than the view has is an error naming it ($out)" $?
 hive_view broken 'select from where' "x int"
 out=$("$chive" sql --warehouse "$wh" -e "SELECT * FROM broken" 2>&1); rc=$?
 [ $rc = 1 ] && grep -q "view default.broken: its expanded text does not read" <<< "$out"
@@ -97,7 +105,7 @@ out=$("$chive" sql --warehouse "$wh" -e "SELECT * FROM empty" 2>&1); rc=$?
 check "an empty text is an error naming the view" $?
 out=$("$chive" sql --warehouse "$wh" -e "DESCRIBE FORMATTED broken; SHOW CREATE TABLE broken; DROP VIEW broken" 2>&1)
 check "a damaged view can still be described and dropped" $?
-[ "$(q "SHOW VIEWS")" = "$(printf 'empty\nhdq\nhv\nv1\nv2\nv3')" ]
+[ "$(q "SHOW VIEWS")" = "$(printf 'empty\nhcount\nhdq\nhn\nhv\nv1\nv2\nv3')" ]
 check "SHOW VIEWS lists the views left" $?
 
 # ---- views of views: 64 deep read; a deeper one cannot be made, and one

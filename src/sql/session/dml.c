@@ -2764,6 +2764,10 @@ static int view_rel(struct sql_session *s, const struct chv_sql_from *f,
   if (rc == CHV_OK)
     rc = derive(s, sql_view_query(v), f->alias ? f->alias : t->name, what,
                 rows, stpos, out, pos, err);
+  if (rc == CHV_OK && (rc = sql_view_columns(t, *out, err)) != CHV_OK) {
+    sql_rel_close(*out);
+    *out = NULL;
+  }
   return sql_view_close(s, v, rc, f->pos, pos, err);
 }
 

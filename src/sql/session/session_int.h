@@ -242,6 +242,9 @@ int sql_rel_open(const char *name, const char *what, struct chv_type *schema,
                  size_t memory_limit, struct sql_rel **out,
                  struct chv_error *err);
 void sql_rel_close(struct sql_rel *r);
+/* Renames column c of r (a view's rows take the view's column names). */
+int sql_rel_rename(struct sql_rel *r, int c, const char *name,
+                   struct chv_error *err);
 /* Copies rows [0, n) of b (on r's schema) into r; CHV_ENOMEM past r->limit. */
 int sql_rel_append(struct sql_rel *r, const struct chv_batch *b, int64_t n,
                    struct chv_error *err);
@@ -301,6 +304,11 @@ int sql_view_open(struct sql_session *s, chv_catalog *cat,
                   struct chv_error *err);
 /* The query the view runs (borrowed from v). */
 const struct chv_sql_query *sql_view_query(const struct sql_view *v);
+/* The view's rows as the view names its columns (positionally, as Hive
+** does); CHV_ECORRUPT naming the view when its text gives another number
+** of columns than it has. */
+int sql_view_columns(const struct chv_table *t, struct sql_rel *rel,
+                     struct chv_error *err);
 /* Undoes sql_view_open() and returns rc; *pos = at (where the view is
 ** named); an error rc is wrapped with the innermost view's name. */
 int sql_view_close(struct sql_session *s, struct sql_view *v, int rc,

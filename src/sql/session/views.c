@@ -939,6 +939,18 @@ const struct chv_sql_query *sql_view_query(const struct sql_view *v) {
   return v->query;
 }
 
+int sql_view_columns(const struct chv_table *t, struct sql_rel *rel,
+                     struct chv_error *err) {
+  if (rel->t.ncols != t->ncols)
+    return sql_err(err, CHV_ECORRUPT, "its text gives %d column%s, but the "
+                   "view has %d", rel->t.ncols, rel->t.ncols == 1 ? "" : "s",
+                   t->ncols);
+  for (int c = 0; c < t->ncols; c++)
+    if (strcmp(rel->t.columns[c].name, t->columns[c].name))
+      CHV_RETURN_IF_ERR(sql_rel_rename(rel, c, t->columns[c].name, err));
+  return CHV_OK;
+}
+
 int sql_view_close(struct sql_session *s, struct sql_view *v, int rc,
                    struct chv_sql_pos at, struct chv_sql_pos *pos,
                    struct chv_error *err) {
