@@ -10,6 +10,7 @@
 **                        and comments, each with its line and column (for a
 **                        shell that must know when a statement is complete)
 **   chv_sql_ast_print()  a statement as canonical S-expression text
+**   chv_sql_query_format() a query as SQL text that reads back the same
 **
 ** The parser does not look at any catalog: names are kept as written
 ** (identifiers plain or `backquoted`, compared case-insensitively later),
@@ -386,6 +387,23 @@ struct chv_sql_create_table {
   struct chv_sql_expr *watermark;
 };
 
+/* CREATE [OR REPLACE] [TEMPORARY] VIEW [IF NOT EXISTS] v [(col [COMMENT 's'],
+** ...)] [COMMENT 's'] [TBLPROPERTIES (...)] AS query; ALTER VIEW v AS query
+** fills name, query and query_text only. */
+struct chv_sql_create_view {
+  struct chv_sql_name name;
+  bool or_replace, temporary, if_not_exists;
+  struct chv_sql_column *columns; /* the column list: names and comments
+                                     (type_text NULL); ncolumns 0: none */
+  size_t ncolumns;
+  const char *comment;
+  struct chv_sql_props tblproperties;
+  struct chv_sql_query *query;
+  const char *query_text;      /* the query as written: its source text from
+                                  its first token to its last */
+  struct chv_sql_pos query_pos; /* where query_text starts */
+};
+
 struct chv_sql_add_partition {
   struct chv_sql_part_spec spec;
   const char *location;
@@ -407,6 +425,9 @@ struct chv_sql_add_partition {
   X(SHOW_FUNCTIONS, "show-functions")                                         \
   X(DESCRIBE, "describe")                                                     \
   X(CREATE_TABLE, "create-table")                                             \
+  X(CREATE_VIEW, "create-view")                                               \
+  X(ALTER_VIEW, "alter-view")                                                 \
+  X(SHOW_VIEWS, "show-views")                                                 \
   X(DROP_TABLE, "drop-table")                                                 \
   X(TRUNCATE_TABLE, "truncate-table")                                         \
   X(ADD_PARTITIONS, "add-partitions")                                         \
@@ -445,11 +466,16 @@ struct chv_sql_stmt {
   const char *comment;        /* CREATE DATABASE */
   const char *location;       /* CREATE DATABASE */
   bool cascade;               /* DROP DATABASE ... CASCADE */
-  const char *like;           /* SHOW TABLES LIKE '...' */
+  const char *like;           /* SHOW TABLES|VIEWS LIKE '...' */
+  /* The statement names a view: DROP VIEW (DROP_TABLE), ALTER VIEW v SET
+  ** TBLPROPERTIES (SET_TBLPROPERTIES), ALTER VIEW v RENAME TO
+  ** (RENAME_TABLE), SHOW CREATE VIEW (SHOW_CREATE_TABLE). */
+  bool view;
   const char *describe_mode;  /* DESCRIBE: NULL, "FORMATTED", "EXTENDED" */
   struct chv_sql_part_spec partition; /* SHOW PARTITIONS, TRUNCATE, LOAD,
                                          INSERT (n == 0: none) */
   struct chv_sql_create_table *create_table;
+  struct chv_sql_create_view *create_view; /* CREATE VIEW, ALTER VIEW AS */
   struct chv_sql_add_partition *add_parts; /* ADD PARTITION ... */
   size_t nadd_parts;
   struct chv_sql_part_spec *drop_parts;    /* DROP PARTITION ... */
@@ -515,6 +541,15 @@ CHV_API int chv_sql_split(const char *sql, size_t len,
                           enum chv_sql_dialect dialect, chv_arena *arena,
                           struct chv_sql_piece **out, size_t *n,
                           bool *complete, struct chv_error *err);
+
+/* Append q as SQL text (one line, no newline) to out: keywords upper-case,
+** every name backquoted, strings quoted as the Hive dialect reads them
+** ('it\'s', '\\'), numbers as written, parentheses only where precedence
+** needs them.  chv_sql_parse_ex() in the Hive dialect reads the text back
+** into the same tree (what a view's expanded text relies on).  Returns
+** CHV_OK, CHV_ENOMEM or CHV_EINVAL for NULL arguments. */
+CHV_API int chv_sql_query_format(const struct chv_sql_query *q,
+                                 struct chv_buf *out);
 
 /* Append the canonical S-expression form of stmt (one line, no newline)
 ** to out.  Returns CHV_OK or CHV_ENOMEM. */

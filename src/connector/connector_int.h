@@ -10,6 +10,13 @@
 #include "chive/parquet.h"
 #include "format/text/text.h"
 
+/* chv_catalog_get_table() for what reads or writes files: a view (a
+** VIRTUAL_VIEW table, which has none) is CHV_EINVAL naming it and what was
+** asked ("scan", "write to" ...).  out: chv_table_free(). */
+int conn_get_table(chv_catalog *cat, const char *db, const char *name,
+                   const char *what, struct chv_table *out,
+                   struct chv_error *err);
+
 /* STRUCT type of the table's data columns, followed by its partition keys
 ** when with_pkeys.  Errors name the table and column of a bad type string.
 ** out: chv_type_free(). */

@@ -343,7 +343,7 @@ int chv_scan_open(chv_catalog *cat, const char *db, const char *table,
   chv_scan *s = chv_calloc(1, sizeof *s);
   if (s == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
   s->cat = cat;
-  int rc = chv_catalog_get_table(cat, db, table, &s->table, err);
+  int rc = conn_get_table(cat, db, table, "scan", &s->table, err);
   if (rc == CHV_OK) rc = scan_init(s, opts, err);
   /* Files that writes in progress have moved in but not yet published, or
   ** replaced but not yet deleted, are not part of the table. */

@@ -437,14 +437,17 @@ static void put_columns(struct printer *w, const char *tag,
   put(w, tag);
   for (size_t i = 0; i < n; i++) {
     put(w, " ");
-    if (c[i].type_text == NULL && c[i].computed == NULL) {
+    if (c[i].type_text == NULL && c[i].computed == NULL &&
+        c[i].comment == NULL) {
       put_ident(w, c[i].name);
       continue;
     }
     put(w, "(");
     put_ident(w, c[i].name);
-    put(w, " ");
-    if (c[i].computed) {
+    if (c[i].type_text || c[i].computed) put(w, " ");
+    if (c[i].type_text == NULL && c[i].computed == NULL) {
+      /* a name with a comment: a view's column */
+    } else if (c[i].computed) {
       put(w, "(as ");
       put_expr(w, c[i].computed);
       put(w, ")");
@@ -522,14 +525,30 @@ static void put_create_table(struct printer *w,
   }
 }
 
+static void put_create_view(struct printer *w,
+                            const struct chv_sql_create_view *cv) {
+  if (cv->or_replace) put(w, " or-replace");
+  if (cv->temporary) put(w, " temporary");
+  if (cv->if_not_exists) put(w, " if-not-exists");
+  if (cv->ncolumns) put_columns(w, "columns", cv->columns, cv->ncolumns);
+  put_tagged_str(w, "comment", cv->comment);
+  if (cv->tblproperties.items)
+    put_props(w, "tblproperties", &cv->tblproperties);
+  put(w, " (as ");
+  put_query(w, cv->query);
+  put(w, ")");
+  put_tagged_str(w, "text", cv->query_text);
+}
+
 static void put_stmt(struct printer *w, const struct chv_sql_stmt *s) {
   put(w, "(");
   put(w, stmt_names[s->kind]);
-  if (s->name.nparts &&
-      !(s->kind == CHV_SQL_STMT_SHOW_TABLES)) {
+  if (s->name.nparts && s->kind != CHV_SQL_STMT_SHOW_TABLES &&
+      s->kind != CHV_SQL_STMT_SHOW_VIEWS) {
     put(w, " ");
     put_name(w, &s->name);
   }
+  if (s->view) put(w, " view");
   switch (s->kind) {
   case CHV_SQL_STMT_CREATE_CATALOG:
     put_props(w, "with", &s->props);
@@ -545,6 +564,7 @@ static void put_stmt(struct printer *w, const struct chv_sql_stmt *s) {
     if (s->cascade) put(w, " cascade");
     break;
   case CHV_SQL_STMT_SHOW_TABLES:
+  case CHV_SQL_STMT_SHOW_VIEWS:
     if (s->name.nparts) {
       put(w, " (in ");
       put_name(w, &s->name);
@@ -564,6 +584,10 @@ static void put_stmt(struct printer *w, const struct chv_sql_stmt *s) {
     break;
   case CHV_SQL_STMT_CREATE_TABLE:
     put_create_table(w, s->create_table);
+    break;
+  case CHV_SQL_STMT_CREATE_VIEW:
+  case CHV_SQL_STMT_ALTER_VIEW:
+    put_create_view(w, s->create_view);
     break;
   case CHV_SQL_STMT_DROP_TABLE:
     if (s->if_exists) put(w, " if-exists");

@@ -7,6 +7,7 @@
 **   struct sql_lexer, sql_lex_init(), sql_lex_next()   tokens on demand
 **   sql_decode_string()    a quoted literal's value per dialect
 **   sql_tok_kind_name()    "string", "number" ... for error messages
+**   sql_is_reserved_word() the words that are not names unless backquoted
 */
 #ifndef CHV_SQL_PARSE_INT_H
 #define CHV_SQL_PARSE_INT_H
@@ -57,5 +58,9 @@ void sql_lex_seek(struct sql_lexer *lx, struct chv_sql_pos pos);
 ** escapes when hive is true.  *out_len gets the length.  NULL on OOM. */
 char *sql_decode_string(chv_arena *arena, const char *start, size_t len,
                         bool hive, size_t *out_len);
+
+/* Whether w (NUL-terminated) is a word the parser does not take as a name
+** without backquotes (SELECT, FROM, LEFT ...), case-insensitively. */
+bool sql_is_reserved_word(const char *w);
 
 #endif /* CHV_SQL_PARSE_INT_H */

@@ -194,6 +194,12 @@ static const char *const reserved_words[] = {
     "DESC",   "NULLS",  "INTERVAL", "SET",    "LATERAL", "WINDOW", "CLUSTER",
     "DISTRIBUTE", "SORT"};
 
+bool sql_is_reserved_word(const char *w) {
+  for (size_t i = 0; i < CHV_ARRAY_SIZE(reserved_words); i++)
+    if (chv_str_ieq(w, reserved_words[i])) return true;
+  return false;
+}
+
 static bool is_reserved(const struct sql_token *t) {
   if (t->kind != TK_WORD) return false;
   for (size_t i = 0; i < CHV_ARRAY_SIZE(reserved_words); i++)
@@ -583,14 +589,25 @@ static int parse_primary(struct parser *p, struct chv_sql_expr **out) {
     next(p);
     t = peek(p, 0);
     if (!is_interval_unit(t)) return fail(p, "an interval unit (DAY, ...)");
-    const char *ustart = t->start;
+    /* the unit's words, one space apart ("DAY TO HOUR"), whatever stands
+    ** between them in the source */
+    const char *u1 = t->start;
+    size_t n1 = t->len;
     next(p);
     if (peek_kw(p, 0, "TO") && is_interval_unit(peek(p, 1))) {
+      const struct sql_token *u2 = peek(p, 1);
+      char *u = chv_arena_alloc(p->arena, n1 + 4 + u2->len + 1);
+      if (u == NULL) return nomem(p);
+      memcpy(u, u1, n1);
+      memcpy(u + n1, " TO ", 4);
+      memcpy(u + n1 + 4, u2->start, u2->len);
+      u[n1 + 4 + u2->len] = '\0';
+      e->u.lit.unit = u;
       next(p);
       next(p);
+    } else {
+      TRY(copy_text(p, u1, n1, &e->u.lit.unit));
     }
-    TRY(copy_text(p, ustart, (size_t)(p->prev.start + p->prev.len - ustart),
-                  &e->u.lit.unit));
   } else if (tok_is_kw(t, "CASE")) {
     TRY(new_expr(p, CHV_SQL_EXPR_CASE, t->pos, &e));
     next(p);
@@ -1457,6 +1474,62 @@ static int parse_create_table(struct parser *p, struct chv_sql_stmt *s,
   return CHV_OK;
 }
 
+/* The query after AS of CREATE VIEW / ALTER VIEW, with its source text. */
+static int parse_view_query(struct parser *p, struct chv_sql_create_view *cv) {
+  const struct sql_token *t = peek(p, 0);
+  const char *start = t->start;
+  cv->query_pos = t->pos;
+  TRY(parse_query(p, &cv->query));
+  const char *end = p->prev.start + p->prev.len;
+  return copy_text(p, start, (size_t)(end - start), &cv->query_text);
+}
+
+/* CREATE [OR REPLACE] [TEMPORARY] VIEW (consumed) [IF NOT EXISTS] v
+** [(col [COMMENT 's'], ...)] [COMMENT 's'] [TBLPROPERTIES (...)] AS query */
+static int parse_create_view(struct parser *p, struct chv_sql_stmt *s,
+                             bool or_replace, bool temporary) {
+  struct chv_sql_create_view *cv = NULL;
+  TRY(alloc_node(p, sizeof *cv, (void **)&cv));
+  s->kind = CHV_SQL_STMT_CREATE_VIEW;
+  s->create_view = cv;
+  cv->or_replace = or_replace;
+  cv->temporary = temporary;
+  TRY(parse_if_not_exists(p, &cv->if_not_exists));
+  TRY(parse_name(p, "a view name", &cv->name));
+  s->name = cv->name;
+  if (accept_op(p, "(")) {
+    struct vec v = {0};
+    do {
+      struct chv_sql_column *c = NULL;
+      TRY(vec_push(p, &v, sizeof *c, (void **)&c));
+      c->pos = peek(p, 0)->pos;
+      TRY(parse_ident(p, "a column name", &c->name));
+      if (accept_kw(p, "COMMENT"))
+        TRY(parse_string(p, "a quoted comment", &c->comment));
+    } while (accept_op(p, ","));
+    TRY(expect_op(p, ")", "')' or ',' in the view's column list"));
+    cv->columns = v.data;
+    cv->ncolumns = v.n;
+  }
+  unsigned seen = 0;
+  for (;;) {
+    unsigned bit;
+    if (peek_kw(p, 0, "COMMENT")) bit = 1;
+    else if (peek_kw(p, 0, "TBLPROPERTIES")) bit = 2;
+    else break;
+    if (seen & bit) return fail(p, "each view clause once");
+    seen |= bit;
+    next(p);
+    if (bit == 1)
+      TRY(parse_string(p, "a quoted comment", &cv->comment));
+    else
+      TRY(parse_props(p, &cv->tblproperties));
+  }
+  TRY(expect_kw(p, "AS", seen ? "COMMENT, TBLPROPERTIES or AS"
+                              : "a column list, COMMENT, TBLPROPERTIES or AS"));
+  return parse_view_query(p, cv);
+}
+
 static int parse_create(struct parser *p, struct chv_sql_stmt *s) {
   if (accept_kw(p, "CATALOG")) {
     s->kind = CHV_SQL_STMT_CREATE_CATALOG;
@@ -1481,9 +1554,17 @@ static int parse_create(struct parser *p, struct chv_sql_stmt *s) {
     }
     return CHV_OK;
   }
+  bool or_replace = false;
+  if (accept_kw(p, "OR")) {
+    TRY(expect_kw(p, "REPLACE", "REPLACE after CREATE OR"));
+    or_replace = true;
+  }
   bool temporary = accept_kw(p, "TEMPORARY");
+  if (accept_kw(p, "VIEW"))
+    return parse_create_view(p, s, or_replace, temporary);
+  if (or_replace) return fail(p, "VIEW after CREATE OR REPLACE");
   bool external = accept_kw(p, "EXTERNAL");
-  TRY(expect_kw(p, "TABLE", "CATALOG, DATABASE or TABLE after CREATE"));
+  TRY(expect_kw(p, "TABLE", "CATALOG, DATABASE, TABLE or VIEW after CREATE"));
   return parse_create_table(p, s, temporary, external);
 }
 
@@ -1504,25 +1585,61 @@ static int parse_show(struct parser *p, struct chv_sql_stmt *s) {
     if (accept_kw(p, "IN") || accept_kw(p, "FROM"))
       TRY(parse_name(p, "a database name", &s->name));
     if (accept_kw(p, "LIKE")) TRY(parse_string(p, "a quoted pattern", &s->like));
+  } else if (accept_kw(p, "VIEWS")) {
+    s->kind = CHV_SQL_STMT_SHOW_VIEWS;
+    if (accept_kw(p, "IN") || accept_kw(p, "FROM"))
+      TRY(parse_name(p, "a database name", &s->name));
+    if (accept_kw(p, "LIKE")) TRY(parse_string(p, "a quoted pattern", &s->like));
   } else if (accept_kw(p, "PARTITIONS")) {
     s->kind = CHV_SQL_STMT_SHOW_PARTITIONS;
     TRY(parse_name(p, "a table name", &s->name));
     if (accept_kw(p, "PARTITION")) TRY(parse_part_spec(p, false, &s->partition));
   } else if (accept_kw(p, "CREATE")) {
     s->kind = CHV_SQL_STMT_SHOW_CREATE_TABLE;
-    TRY(expect_kw(p, "TABLE", "TABLE after SHOW CREATE"));
-    TRY(parse_name(p, "a table name", &s->name));
+    if (accept_kw(p, "VIEW")) {
+      s->view = true;
+      TRY(parse_name(p, "a view name", &s->name));
+    } else {
+      TRY(expect_kw(p, "TABLE", "TABLE or VIEW after SHOW CREATE"));
+      TRY(parse_name(p, "a table name", &s->name));
+    }
   } else if (accept_kw(p, "FUNCTIONS")) {
     s->kind = CHV_SQL_STMT_SHOW_FUNCTIONS;
   } else {
-    return fail(p, "CATALOGS, CURRENT, DATABASES, TABLES, PARTITIONS, "
+    return fail(p, "CATALOGS, CURRENT, DATABASES, TABLES, VIEWS, PARTITIONS, "
                    "CREATE or FUNCTIONS after SHOW");
   }
   return CHV_OK;
 }
 
+/* ALTER VIEW (consumed) v AS query | SET TBLPROPERTIES (...) | RENAME TO v2 */
+static int parse_alter_view(struct parser *p, struct chv_sql_stmt *s) {
+  TRY(parse_name(p, "a view name", &s->name));
+  if (accept_kw(p, "AS")) {
+    struct chv_sql_create_view *cv = NULL;
+    TRY(alloc_node(p, sizeof *cv, (void **)&cv));
+    s->kind = CHV_SQL_STMT_ALTER_VIEW;
+    s->create_view = cv;
+    cv->name = s->name;
+    return parse_view_query(p, cv);
+  }
+  s->view = true;
+  if (accept_kw(p, "SET")) {
+    s->kind = CHV_SQL_STMT_SET_TBLPROPERTIES;
+    TRY(expect_kw(p, "TBLPROPERTIES", "TBLPROPERTIES after SET"));
+    return parse_props(p, &s->props);
+  }
+  if (accept_kw(p, "RENAME")) {
+    s->kind = CHV_SQL_STMT_RENAME_TABLE;
+    TRY(expect_kw(p, "TO", "TO after RENAME"));
+    return parse_name(p, "the new view name", &s->new_name);
+  }
+  return fail(p, "AS, SET or RENAME after the view name");
+}
+
 static int parse_alter(struct parser *p, struct chv_sql_stmt *s) {
-  TRY(expect_kw(p, "TABLE", "TABLE after ALTER"));
+  if (accept_kw(p, "VIEW")) return parse_alter_view(p, s);
+  TRY(expect_kw(p, "TABLE", "TABLE or VIEW after ALTER"));
   TRY(parse_name(p, "a table name", &s->name));
   if (accept_kw(p, "ADD")) {
     s->kind = CHV_SQL_STMT_ADD_PARTITIONS;
@@ -1686,8 +1803,13 @@ static int parse_stmt_body(struct parser *p, struct chv_sql_stmt *s) {
         accept_kw(p, "RESTRICT");
       return CHV_OK;
     }
-    TRY(expect_kw(p, "TABLE", "DATABASE or TABLE after DROP"));
     s->kind = CHV_SQL_STMT_DROP_TABLE;
+    if (accept_kw(p, "VIEW")) {
+      s->view = true;
+      TRY(parse_if_exists(p, &s->if_exists));
+      return parse_name(p, "a view name", &s->name);
+    }
+    TRY(expect_kw(p, "TABLE", "DATABASE, TABLE or VIEW after DROP"));
     TRY(parse_if_exists(p, &s->if_exists));
     return parse_name(p, "a table name", &s->name);
   }

@@ -27,7 +27,8 @@
 **     (Hive's NULL order), LIMIT after the sort; with a LIMIT only rows
 **     that beat the best rows held so far are kept (top-N);
 **   sub-queries in FROM, WITH, UNION [ALL]: derived relations (sql_rel.c)
-**     run into memory and scanned like tables.
+**     run into memory and scanned like tables; a view named in FROM is
+**     one too, its expanded text run (views.c).
 ** Anything else (joins, sub-queries in expressions, ...) fails with "...
 ** is not supported yet".
 */
@@ -1462,7 +1463,7 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   }
   if (ins) {
     rc = target_casts(ins, q, t, a, ex, heads, nout, pos, err);
-    if (rc != CHV_OK || ins->describe) goto out;
+    if (rc != CHV_OK) goto out;
   }
   struct chv_expr **oex = chv_arena_alloc(a, sizeof *oex * (size_t)(nok + 1));
   if (!oex) {
@@ -1508,6 +1509,10 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
       pred = x;
     }
   }
+  /* Described (CTAS, a view, a derived relation's columns): the ORDER BY
+  ** keys and the residual WHERE are bound too, so that an error in them
+  ** is found before anything is created or read. */
+  if (ins && ins->describe) goto out;
   if (b.ncols == 0 && t->name) { /* SELECT 1 FROM t: one column, for rows */
     struct chv_expr *x;
     rc = sql_bind_column(&b, 0, &x);
@@ -1966,6 +1971,32 @@ static int post_hook(struct sql_bind *b, const struct chv_sql_expr *e,
   return CHV_OK;
 }
 
+/* A described aggregation (CTAS, a view, a derived relation's columns):
+** HAVING and the ORDER BY keys bound over the result as its rows would be,
+** so that an error in them is found before anything is created or read. */
+static int agg_check_rest(const struct chv_sql_query *q, struct sql_bind *pb,
+                          struct chv_sql_pos *pos, struct chv_error *err) {
+  struct chv_expr *x;
+  if (q->having) {
+    CHV_RETURN_IF_ERR(sql_bind_expr(pb, q->having, &x));
+    if (x->type->id != CHV_TYPE_BOOLEAN) {
+      *pos = q->having->pos;
+      return sql_err(err, CHV_ETYPE, "HAVING condition is not boolean");
+    }
+  }
+  for (size_t k = 0; k < q->norder_by; k++) {
+    int ord;
+    CHV_RETURN_IF_ERR(order_item(q, k, &ord, pos, err));
+    if (ord >= 0) continue;
+    CHV_RETURN_IF_ERR(sql_bind_expr(pb, q->order_by[k].expr, &x));
+    if (!chv_type_is_primitive(x->type->id)) {
+      *pos = q->order_by[k].expr->pos;
+      return sql_err(err, CHV_ENOTSUP, "ORDER BY a nested type");
+    }
+  }
+  return CHV_OK;
+}
+
 /* SELECT with GROUP BY, HAVING or aggregates: the keys and aggregate
 ** arguments are evaluated on each (filtered) batch and grouped by
 ** chv_hash_agg; the items and HAVING are then evaluated over its result. */
@@ -2261,6 +2292,7 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
   }
   if (ins) {
     rc = target_casts(ins, q, t, a, ex, heads, nout, pos, err);
+    if (rc == CHV_OK && ins->describe) rc = agg_check_rest(q, &pb, pos, err);
     if (rc != CHV_OK || ins->describe) goto out;
   }
   int64_t n = rb->nrows;
@@ -2784,8 +2816,39 @@ out:
   return rc;
 }
 
-/* The FROM of q (a table, a WITH query or a sub-query), then the SELECT
-** over it. */
+/* A view named in FROM: its expanded text (views.c reads it and keeps a
+** view from reading itself) run as a derived relation named by the alias
+** or the view. */
+static int view_rel(struct sql_session *s, const struct chv_sql_from *f,
+                    chv_catalog *cat, const struct chv_table *t, bool rows,
+                    bool explain, struct chv_sql_pos stpos,
+                    struct sql_rel **out, struct chv_sql_pos *pos,
+                    struct chv_error *err) {
+  struct sql_view *v;
+  int rc = sql_view_open(s, cat, t, &v, err);
+  if (rc != CHV_OK) {
+    *pos = f->pos;
+    return rc;
+  }
+  char what[600];
+  snprintf(what, sizeof what, "view %s.%s", t->db, t->name);
+  if (explain) {
+    char h[610];
+    snprintf(h, sizeof h, "View %s.%s:", t->db, t->name);
+    rc = explain_nested(s, h, sql_view_query(v), stpos, pos, err);
+  }
+  if (rc == CHV_OK)
+    rc = derive(s, sql_view_query(v), f->alias ? f->alias : t->name, what,
+                rows, stpos, out, pos, err);
+  if (rc == CHV_OK && (rc = sql_view_columns(t, *out, err)) != CHV_OK) {
+    sql_rel_close(*out);
+    *out = NULL;
+  }
+  return sql_view_close(s, v, rc, f->pos, pos, err);
+}
+
+/* The FROM of q (a table, a view, a WITH query or a sub-query), then the
+** SELECT over it. */
 static int run_from(struct sql_session *s, const struct chv_sql_query *q,
                     struct chv_sql_pos stpos, bool explain,
                     struct sql_target *ins, struct chv_sql_pos *pos,
@@ -2830,9 +2893,13 @@ static int run_from(struct sql_session *s, const struct chv_sql_query *q,
     struct chv_table t;
     rc = sql_get_table(s, &f->table, &cat, &t, err);
     if (rc != CHV_OK) return rc;
-    rc = run_select(s, q, cat, &t, NULL, stpos, explain, ins, pos, err);
+    if (t.type != CHV_VIRTUAL_VIEW) {
+      rc = run_select(s, q, cat, &t, NULL, stpos, explain, ins, pos, err);
+      chv_table_free(&t);
+      return rc;
+    }
+    rc = view_rel(s, f, cat, &t, rows, explain, stpos, &rel, pos, err);
     chv_table_free(&t);
-    return rc;
   }
   if (rc != CHV_OK) return rc;
   rc = run_select(s, q, NULL, &rel->t, rel, stpos, explain, ins, pos, err);

@@ -3,8 +3,9 @@
 ** stmt.c runs one parsed statement against the session's catalogs; dml.c
 ** holds INSERT, SELECT, EXPLAIN and LOAD DATA (stats.c the scan's
 ** statistics and threads); bind.c binds expressions of the syntax tree to
-** the evaluator (src/sql/exec); rel.c holds derived relations; result.c
-** the results.
+** the evaluator (src/sql/exec); rel.c holds derived relations; views.c
+** views (their definition, and their expansion where a query names them);
+** result.c the results.
 **
 ** INTERFACE
 **   struct sql_session       the catalog, the session configuration, the
@@ -54,6 +55,10 @@ struct sql_session {
   ** (sql_dml.c), and the depth of EXPLAIN's nested plans */
   struct sql_scope *scope;
   int plan_depth;
+  /* the views being expanded, innermost first (views.c); whether an error
+  ** raised inside them names its view already */
+  struct sql_view_frame *views;
+  bool view_err_named;
   /* what the session reports beside results (writes recovered), or NULL */
   void (*notice)(void *ctx, const char *msg);
   void *notice_ctx;
@@ -279,6 +284,9 @@ int sql_rel_open(const char *name, const char *what, struct chv_type *schema,
                  size_t memory_limit, struct sql_rel **out,
                  struct chv_error *err);
 void sql_rel_close(struct sql_rel *r);
+/* Renames column c of r (a view's rows take the view's column names). */
+int sql_rel_rename(struct sql_rel *r, int c, const char *name,
+                   struct chv_error *err);
 /* Copies rows [0, n) of b (on r's schema) into r; CHV_ENOMEM past r->limit. */
 int sql_rel_append(struct sql_rel *r, const struct chv_batch *b, int64_t n,
                    struct chv_error *err);
@@ -307,5 +315,48 @@ const char *sql_table_what(const struct chv_table *t, char *buf, size_t n);
 /* The relation's description ("sub-query s"), or "" for a table. */
 const char *sql_scan_what(struct sql_scan *sc);
 void sql_scan_close(struct sql_scan *sc);
+
+/* ---- views (views.c) ---- */
+
+/* A view on the session's stack of views being expanded or defined. */
+struct sql_view_frame {
+  chv_catalog *cat;  /* the view's catalog */
+  char name[520];    /* "db.view" */
+  struct sql_view_frame *up;
+};
+/* CREATE [OR REPLACE] VIEW and ALTER VIEW ... AS: the view's columns found
+** from its query (the view on the stack, so that it cannot read itself),
+** its expanded text, and the catalog row written; prints nothing. */
+int sql_exec_create_view(struct sql_session *s, const struct chv_sql_stmt *st,
+                         struct chv_sql_pos *pos, struct chv_error *err);
+/* A statement naming a table or a view against what it names: DROP VIEW or
+** ALTER VIEW or SHOW CREATE VIEW of a table, DROP TABLE or ALTER TABLE of
+** a view, INSERT, LOAD DATA, TRUNCATE, MSCK REPAIR or partitions of a view
+** are errors naming the object.  *done: nothing is left to do (DROP VIEW
+** IF EXISTS of a table, DROP TABLE IF EXISTS of a view, as in Hive). */
+int sql_view_check_stmt(struct sql_session *s, const struct chv_sql_stmt *st,
+                        bool *done, struct chv_sql_pos *pos,
+                        struct chv_error *err);
+/* The view t of cat, named in FROM, for dml.c to run as a derived
+** relation: its expanded text parsed, the view pushed on the stack (a view
+** already there is a recursive view, CHV_EINVAL naming the cycle), the
+** session switched to the view's catalog and database with no WITH query
+** in scope.  out: sql_view_close(). */
+struct sql_view;
+int sql_view_open(struct sql_session *s, chv_catalog *cat,
+                  const struct chv_table *t, struct sql_view **out,
+                  struct chv_error *err);
+/* The query the view runs (borrowed from v). */
+const struct chv_sql_query *sql_view_query(const struct sql_view *v);
+/* The view's rows as the view names its columns (positionally, as Hive
+** does); CHV_ECORRUPT naming the view when its text gives another number
+** of columns than it has. */
+int sql_view_columns(const struct chv_table *t, struct sql_rel *rel,
+                     struct chv_error *err);
+/* Undoes sql_view_open() and returns rc; *pos = at (where the view is
+** named); an error rc is wrapped with the innermost view's name. */
+int sql_view_close(struct sql_session *s, struct sql_view *v, int rc,
+                   struct chv_sql_pos at, struct chv_sql_pos *pos,
+                   struct chv_error *err);
 
 #endif

@@ -6,7 +6,9 @@
 ** SHOW and SET/RESET in the session layer of the configuration.  Table
 ** properties that are registered options are validated with
 ** chv_option_parse().  INSERT, SELECT, EXPLAIN and LOAD DATA are in
-** dml.c.  What is not supported yet fails with an error naming it.
+** dml.c, CREATE and ALTER VIEW and the checks of what a statement names
+** (a table or a view) in views.c.  What is not supported yet fails with an
+** error naming it.
 */
 #include "sql/session/session_int.h"
 
@@ -600,6 +602,12 @@ static int create_like(struct sql_session *s, const struct chv_sql_stmt *st,
   }
   for (int k = 0; k < ntp; k++) params[np++] = tp[k];
   struct chv_table t = src;
+  if (src.type == CHV_VIRTUAL_VIEW) { /* a table of the view's columns */
+    t.input_format = t.output_format = t.serde_lib = NULL;
+    t.serde_params = NULL;
+    t.nserde_params = 0;
+    t.view_original_text = t.view_expanded_text = NULL;
+  }
   t.db = (char *)db;
   t.name = (char *)name;
   t.location = (char *)ct->location;
@@ -867,7 +875,8 @@ static int exec_describe(struct sql_session *s, const struct chv_sql_stmt *st,
     if (rc == CHV_OK) rc = add3(&r, "# Detailed Table Information", NULL, NULL);
     if (rc == CHV_OK) rc = add3(&r, "Database:", t.db, NULL);
     if (rc == CHV_OK) rc = add3(&r, "Table:", t.name, NULL);
-    if (rc == CHV_OK) rc = add3(&r, "Location:", t.location, NULL);
+    if (rc == CHV_OK && t.type != CHV_VIRTUAL_VIEW) /* as Hive: none */
+      rc = add3(&r, "Location:", t.location, NULL);
     if (rc == CHV_OK) rc = add3(&r, "Table Type:", chv_table_type_name(t.type), NULL);
     if (rc == CHV_OK) rc = add3(&r, "Table Parameters:", NULL, NULL);
     if (t.nparams > 1)
@@ -885,6 +894,15 @@ static int exec_describe(struct sql_session *s, const struct chv_sql_stmt *st,
           kv_cmp);
     for (int i = 0; rc == CHV_OK && i < t.nserde_params; i++)
       rc = add3(&r, "", t.serde_params[i].key, t.serde_params[i].value);
+    if (rc == CHV_OK && t.type == CHV_VIRTUAL_VIEW) { /* Hive 3's rows */
+      rc = add3(&r, "", NULL, NULL);
+      if (rc == CHV_OK) rc = add3(&r, "# View Information", NULL, NULL);
+      if (rc == CHV_OK)
+        rc = add3(&r, "View Original Text:", t.view_original_text, NULL);
+      if (rc == CHV_OK)
+        rc = add3(&r, "View Expanded Text:", t.view_expanded_text, NULL);
+      if (rc == CHV_OK) rc = add3(&r, "View Rewrite Enabled:", "No", NULL);
+    }
   }
   if (rc == CHV_OK) rc = sql_result_emit(s, &r, err);
   else sql_err(err, rc, "out of memory");
@@ -1087,6 +1105,12 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
   chv_catalog *cat = s->cat;
   const char *db = NULL, *name = NULL;
   int rc = CHV_OK;
+  bool done; /* DROP VIEW IF EXISTS of a table ... (views.c) */
+  CHV_RETURN_IF_ERR(sql_view_check_stmt(s, st, &done, pos, err));
+  if (done) {
+    print_ok(s, "OK");
+    return CHV_OK;
+  }
   switch (st->kind) {
   case CHV_SQL_STMT_CREATE_CATALOG:
     rc = sql_catalog_create(s, st, pos, err);
@@ -1145,7 +1169,8 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
     chv_strv_free(names, n);
     return rc;
   }
-  case CHV_SQL_STMT_SHOW_TABLES: {
+  case CHV_SQL_STMT_SHOW_TABLES: /* views too, as Hive's and Flink's */
+  case CHV_SQL_STMT_SHOW_VIEWS: {
     db = s->db;
     if (st->name.nparts) {
       rc = resolve_db(s, &st->name, &cat, &db, err);
@@ -1164,9 +1189,11 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
     }
     char **names;
     int n;
-    rc = chv_catalog_list_tables(cat, db, pat, &names, &n, err);
+    bool views = st->kind == CHV_SQL_STMT_SHOW_VIEWS;
+    rc = views ? chv_catalog_list_views(cat, db, pat, &names, &n, err)
+               : chv_catalog_list_tables(cat, db, pat, &names, &n, err);
     if (rc != CHV_OK) return rc;
-    rc = print_names(s, "table name", names, n, err);
+    rc = print_names(s, views ? "view name" : "table name", names, n, err);
     chv_strv_free(names, n);
     return rc;
   }
@@ -1222,7 +1249,8 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
     if (rc != CHV_OK) return rc;
     struct chv_kv *params;
     int np;
-    rc = props_kv(s, true, &st->props, a, &params, &np, NULL, pos, err);
+    /* a view's properties are its own: no table options to check */
+    rc = props_kv(s, !st->view, &st->props, a, &params, &np, NULL, pos, err);
     if (rc != CHV_OK) return rc;
     *pos = st->pos;
     rc = chv_catalog_alter_table_params(cat, db, name, params, np, err);
@@ -1295,6 +1323,11 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
     return exec_reset(s, st, err);
   case CHV_SQL_STMT_SHOW_CREATE_TABLE:
     return sql_show_create_table(s, st, pos, err);
+  case CHV_SQL_STMT_CREATE_VIEW:
+  case CHV_SQL_STMT_ALTER_VIEW:
+    rc = sql_exec_create_view(s, st, pos, err);
+    if (rc == CHV_OK) print_ok(s, "OK");
+    return rc;
   }
   return sql_err(err, CHV_ENOTSUP, "this statement is not supported yet");
 }
