@@ -1,11 +1,12 @@
 /*
-** sql/exec: vectorized expression evaluation and aggregate functions.
+** sql/exec: vectorized expression evaluation and hash aggregation.
 **
-** A binder turns the parser's AST into a typed expression tree (struct
-** chv_expr) allocated in a chv_arena; this module does not know the AST.
-** The constructors check argument types with Hive's rules, derive the result
-** type and insert the implicit CASTs Hive inserts, so that the evaluator
-** only ever sees operands of one common type.  Operators (+ - * / % div =
+** The binder (sql/plan) turns the parser's AST into a typed expression
+** tree (struct chv_expr, sql/plan/expr.h) allocated in a chv_arena; this
+** module does not know the AST.  The plan's constructors check argument
+** types with Hive's rules, derive the result type and insert the implicit
+** CASTs Hive inserts, so that the evaluator only ever sees operands of one
+** common type.  Operators (+ - * / % div =
 ** <> < ...) are this module's own; functions are those of the registry
 ** (src/sql/func), whose overload resolution chooses the casts and whose
 ** kernels the evaluator calls.  Evaluation works on a whole batch: the
@@ -14,8 +15,6 @@
 ** per selected row.  docs/exec.md describes the semantics.
 **
 ** INTERFACE
-**   chv_expr_column()/_literal()/_call()/_func()/_and()/_or()/_not()
-**   chv_expr_is_null()/_in()/_between()/_case()/_cast()/_coalesce()/_like()
 **   chv_expr_eval()      expression over selected rows -> dense vector
 **   chv_expr_filter()    BOOLEAN predicate -> selection of TRUE rows
 **   chv_hash_agg_*()     GROUP BY keys over batches with a memory bound
@@ -31,122 +30,7 @@
 #include "common/common.h"
 #include "chive/types.h"
 #include "sql/func/func.h"
-
-/* ---- expression IR ----------------------------------------------------- */
-
-enum chv_expr_kind {
-  CHV_EXPR_COLUMN,      /* column `column` of the input batch */
-  CHV_EXPR_LITERAL,     /* value (or NULL) of `type` */
-  CHV_EXPR_CALL,        /* operator `fn` of args */
-  CHV_EXPR_FUNC,        /* registered function `func`, overload `impl` */
-  CHV_EXPR_AND,         /* args[0] AND args[1], three-valued */
-  CHV_EXPR_OR,
-  CHV_EXPR_NOT,
-  CHV_EXPR_IS_NULL,
-  CHV_EXPR_IS_NOT_NULL,
-  CHV_EXPR_IN,          /* args[0] IN (args[1..] literals) */
-  CHV_EXPR_BETWEEN,     /* args[0] BETWEEN args[1] AND args[2] (negated) */
-  CHV_EXPR_CASE,        /* WHEN args[2i] THEN args[2i+1] ... ELSE last */
-  CHV_EXPR_CAST,        /* args[0] as `type` */
-  CHV_EXPR_COALESCE,
-  CHV_EXPR_LIKE         /* args[0] LIKE compiled `like` pattern */
-};
-
-/* The operators (docs/func.md says why they are not registry functions). */
-#define CHV_FN_MAP(X)                                                         \
-  X(ADD, "+") X(SUB, "-") X(MUL, "*") X(DIV, "/") X(MOD, "%")                 \
-  X(IDIV, "div") X(NEG, "negative")                                           \
-  X(EQ, "=") X(NE, "<>") X(LT, "<") X(LE, "<=") X(GT, ">") X(GE, ">=")        \
-  X(NSEQ, "<=>")
-
-enum chv_fn {
-#define CHV_X_(id, name) CHV_FN_##id,
-  CHV_FN_MAP(CHV_X_)
-#undef CHV_X_
-  CHV_FN_COUNT
-};
-
-const char *chv_fn_name(enum chv_fn fn);
-
-struct chv_like; /* compiled LIKE pattern (exec-private) */
-
-struct chv_expr {
-  enum chv_expr_kind kind;
-  const struct chv_type *type; /* result type (arena or caller-owned) */
-  int column;                  /* COLUMN: batch column index */
-  struct chv_value value;      /* LITERAL (strings in the arena) */
-  enum chv_fn fn;              /* CALL */
-  const struct chv_func *func; /* FUNC: the function */
-  const struct chv_func_overload *impl; /* FUNC: the overload resolved */
-  bool negated;                /* IN, BETWEEN, LIKE: NOT IN/... */
-  int nargs;
-  struct chv_expr **args;
-  const struct chv_like *like; /* LIKE */
-  const struct chv_expr *lowered; /* BETWEEN: the AND/NOT tree evaluated */
-};
-
-/* Arena-allocated primitive type (id, decimal precision/scale, or length
-** for CHAR/VARCHAR); NULL on out-of-memory. */
-const struct chv_type *chv_exec_type(chv_arena *a, enum chv_type_id id,
-                                     int precision_or_length, int scale);
-
-/* Constructors.  Each writes *out on success only; CHV_ENOMEM, CHV_ETYPE
-** (message naming the operator and the argument types) or CHV_EINVAL. */
-int chv_expr_column(chv_arena *a, int column, const struct chv_type *type,
-                    struct chv_expr **out, struct chv_error *err);
-/* v->str is copied into the arena. */
-int chv_expr_literal(chv_arena *a, const struct chv_type *type,
-                     const struct chv_value *v, struct chv_expr **out,
-                     struct chv_error *err);
-int chv_expr_call(chv_arena *a, enum chv_fn fn, struct chv_expr **args,
-                  int nargs, struct chv_expr **out, struct chv_error *err);
-/* A call of the scalar function f (chv_func_lookup()): the overload that
-** takes the argument types (chv_func_resolve(); its errors), with the
-** arguments cast to its parameters' types. */
-int chv_expr_func(chv_arena *a, const struct chv_func *f,
-                  struct chv_expr **args, int nargs, struct chv_expr **out,
-                  struct chv_error *err);
-int chv_expr_and(chv_arena *a, struct chv_expr *l, struct chv_expr *r,
-                 struct chv_expr **out, struct chv_error *err);
-int chv_expr_or(chv_arena *a, struct chv_expr *l, struct chv_expr *r,
-                struct chv_expr **out, struct chv_error *err);
-int chv_expr_not(chv_arena *a, struct chv_expr *x, struct chv_expr **out,
-                 struct chv_error *err);
-int chv_expr_is_null(chv_arena *a, struct chv_expr *x, bool negated,
-                     struct chv_expr **out, struct chv_error *err);
-/* list: literals, each cast to the common comparison type. */
-int chv_expr_in(chv_arena *a, struct chv_expr *x, struct chv_expr **list,
-                int n, bool negated, struct chv_expr **out,
-                struct chv_error *err);
-int chv_expr_between(chv_arena *a, struct chv_expr *x, struct chv_expr *lo,
-                     struct chv_expr *hi, bool negated, struct chv_expr **out,
-                     struct chv_error *err);
-/* Searched CASE: whens[i]/thens[i], els may be NULL (ELSE NULL). */
-int chv_expr_case(chv_arena *a, struct chv_expr **whens,
-                  struct chv_expr **thens, int n, struct chv_expr *els,
-                  struct chv_expr **out, struct chv_error *err);
-/* Simple CASE x WHEN v THEN r ...: lowered to searched CASE of x = v. */
-int chv_expr_case_simple(chv_arena *a, struct chv_expr *x,
-                         struct chv_expr **vals, struct chv_expr **thens,
-                         int n, struct chv_expr *els, struct chv_expr **out,
-                         struct chv_error *err);
-int chv_expr_cast(chv_arena *a, struct chv_expr *x,
-                  const struct chv_type *to, struct chv_expr **out,
-                  struct chv_error *err);
-int chv_expr_coalesce(chv_arena *a, struct chv_expr **args, int n,
-                      struct chv_expr **out, struct chv_error *err);
-/* pattern: a string literal; '%' any run, '_' one character, '\' escapes
-** the next character. */
-int chv_expr_like(chv_arena *a, struct chv_expr *x, struct chv_expr *pattern,
-                  bool negated, struct chv_expr **out, struct chv_error *err);
-
-/* The type a UNION gives two branches' columns of types l and r (Hive's
-** common class for UNION ALL): equal types stay, strings with any other
-** primitive give STRING, numbers the comparison's common type.  In the
-** arena; NULL when the two have none. */
-const struct chv_type *chv_exec_union_type(chv_arena *a,
-                                           const struct chv_type *l,
-                                           const struct chv_type *r);
+#include "sql/plan/expr.h"
 
 /* ---- evaluation -------------------------------------------------------- */
 
@@ -163,10 +47,6 @@ int chv_expr_filter(const struct chv_expr *e, const struct chv_batch *in,
                     const uint32_t *sel_in, int64_t nsel_in,
                     uint32_t *sel_out, int64_t *nsel_out,
                     struct chv_error *err);
-
-/* CAST of one string to a double the way Hive's (Java's) parser reads it;
-** false when malformed. Exposed for tests. */
-bool chv_exec_parse_double(const char *s, size_t n, double *out);
 
 /* ---- hash aggregation -------------------------------------------------- */
 

@@ -1107,6 +1107,8 @@ static int filter_bind(const struct chv_table *t, chv_arena *a,
                        struct chv_sql_pos *pos, struct chv_error *err) {
   struct sql_bind b;
   int rc = sql_bind_init(&b, t, NULL, a, pos, err);
+  char what[512];
+  b.what = sql_table_what(t, what, sizeof what);
   for (size_t i = 0; rc == CHV_OK && i < nresid; i++) {
     *pos = resid[i]->pos;
     if (has_agg(resid[i])) {
@@ -1406,6 +1408,8 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   int *item_out = NULL;
   const char *alias = q->from ? q->from->alias : NULL;
   int rc = sql_bind_init(&b, t, alias, a, pos, err);
+  char what[512];
+  b.what = sql_table_what(t, what, sizeof what);
   if (rc != CHV_OK) goto out;
   int cap = 0;
   for (size_t i = 0; i < q->nitems; i++)
@@ -2108,6 +2112,8 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
   int nout = 0;
   const char *alias = q->from ? q->from->alias : NULL;
   int rc = sql_bind_init(&b, t, alias, a, pos, err);
+  char what[512];
+  b.what = sql_table_what(t, what, sizeof what);
   if (rc != CHV_OK) goto out;
   /* SELECT DISTINCT: grouped by the select items */
   bool dist = q->distinct;
@@ -2261,6 +2267,8 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
   c.rschema = rb->schema;
   /* The items and HAVING over the result. */
   rc = sql_bind_init(&pb, t, alias, a, pos, err);
+  char pwhat[512];
+  pb.what = sql_table_what(t, pwhat, sizeof pwhat);
   if (rc != CHV_OK) goto out;
   pb.hook = post_hook;
   pb.hook_ctx = &c;

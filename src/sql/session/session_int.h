@@ -29,6 +29,7 @@
 #include "chive/sql.h"
 #include "chive/types.h"
 #include "sql/exec/exec.h"
+#include "sql/plan/plan.h"
 
 #include <stdio.h>
 
@@ -193,15 +194,6 @@ int sql_recover(struct sql_session *s, chv_catalog *cat,
                 struct chv_error *err);
 /* Makes catalog i current, its default database the current one. */
 void sql_catalog_use(struct sql_session *s, int i);
-/* Checks literal e (a LITERAL node) as a value of its type, as the binder
-** and every statement taking literals read it: a DATE or TIMESTAMP literal
-** must be a valid date or timestamp (CHV_EINVAL), a number must fit its
-** type (CHV_ERANGE): a DOUBLE must be finite, 128Y, 32768S and
-** 9223372036854775808L are out of range, an integer past BIGINT is a
-** DECIMAL of up to 38 digits.  The error names the literal; *pos (when not
-** NULL) is set to it. */
-int sql_literal_check(const struct chv_sql_expr *e, struct chv_sql_pos *pos,
-                      struct chv_error *err);
 /* The text of a literal expression (a partition value): NULL for NULL.
 ** The literal is checked with sql_literal_check(). */
 int sql_literal_text(const struct chv_sql_expr *e, chv_arena *a,
@@ -211,39 +203,6 @@ int sql_part_values(const struct chv_table *t,
                     const struct chv_sql_part_spec *spec, chv_arena *a,
                     char ***values, struct chv_sql_pos *pos,
                     struct chv_error *err);
-
-/* sql_bind.c: AST expressions over one table's columns to the
-** evaluator's IR.  cols/types (arena) list the table columns the bound
-** expressions read, in the order of the scan projection to ask for. */
-struct sql_bind {
-  const struct chv_table *t; /* borrowed */
-  const char *alias;         /* FROM alias or NULL */
-  chv_arena *a;              /* borrowed: expressions live here */
-  struct chv_type **ttypes;  /* owned: parsed type of each table column
-                             ** (data columns, then partition keys) */
-  const char **cols;         /* scan columns (canonical names) */
-  const struct chv_type **types;
-  int ncols;
-  struct chv_sql_pos *pos;
-  struct chv_error *err;
-  /* Called first on each node when set: binds e itself (*done = true) or
-  ** leaves it to the binder (GROUP BY keys and aggregates over the result
-  ** of a hash aggregation). */
-  int (*hook)(struct sql_bind *b, const struct chv_sql_expr *e,
-              struct chv_expr **out, bool *done);
-  void *hook_ctx;
-};
-/* count, sum, min, max, avg */
-bool sql_is_aggregate(const char *name);
-int sql_bind_init(struct sql_bind *b, const struct chv_table *t,
-                  const char *alias, chv_arena *a, struct chv_sql_pos *pos,
-                  struct chv_error *err);
-void sql_bind_free(struct sql_bind *b);
-int sql_bind_expr(struct sql_bind *b, const struct chv_sql_expr *e,
-                  struct chv_expr **out);
-/* Table column tcol (data columns, then keys) as a COLUMN expression. */
-int sql_bind_column(struct sql_bind *b, int tcol, struct chv_expr **out);
-void sql_expr_text(const struct chv_sql_expr *e, struct chv_buf *out);
 
 #define SQL_CATALOG_NAME "hive"
 

@@ -1,5 +1,5 @@
 /*
-** sql/exec expr.c: building typed expression trees with Hive's typing.
+** sql/plan expr.c: building typed expression trees with Hive's typing.
 **
 ** Every constructor checks its arguments, derives the result type as Hive's
 ** GenericUDF* classes do (hive.compat=0.12, Hive's default) and wraps
@@ -11,7 +11,7 @@
 **
 ** INTERFACE: the chv_expr_*() constructors of exec.h, chv_exec_type().
 */
-#include "sql/exec/exec_int.h"
+#include "sql/plan/expr.h"
 
 #include <stdio.h>
 

@@ -1,5 +1,5 @@
 /*
-** sql/exec cast.c: one value at a time: CAST between primitive types as
+** sql/plan cast.c: one value at a time: CAST between primitive types as
 ** Hive does it, Java's Double.toString, decimal rescaling, and the generic
 ** value accessors used by the less hot parts of the evaluator (CAST, IN,
 ** CASE, aggregates over strings).
@@ -10,7 +10,7 @@
 ** chv_func_pow10(), chv_func_dec_rescale(), chv_func_dec_fits(),
 ** chv_func_div_round().
 */
-#include "sql/exec/exec_int.h"
+#include "sql/plan/expr.h"
 
 #include <ctype.h>
 #include <math.h>
