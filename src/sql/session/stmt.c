@@ -1285,6 +1285,9 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
     return exec_reset(s, st, err);
   case CHV_SQL_STMT_SHOW_CREATE_TABLE:
     return sql_show_create_table(s, st, pos, err);
+  case CHV_SQL_STMT_INSERT_DIRECTORY:
+  case CHV_SQL_STMT_MULTI_INSERT:
+    break;
   }
   return sql_err(err, CHV_ENOTSUP, "this statement is not supported yet");
 }
