@@ -344,7 +344,8 @@ struct md_section {
 
 static const struct md_section md_sections[] = {
     {"Job options",
-     "`HiveOptions` (and `source.report-statistics`) read from the session "
+     "`HiveOptions` (and `source.report-statistics`, "
+     "`table.dynamic-table-options.enabled`) read from the session "
      "configuration: `SET 'key' = 'value'` or the configuration file.",
      CHV_SCOPE_JOB, -1},
     {"Table options",
