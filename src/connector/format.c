@@ -246,6 +246,7 @@ void conn_reader_close(struct conn_reader *r, struct conn_read_stats *st) {
     if (st) {
       st->row_groups += ps.row_groups;
       st->row_groups_skipped += ps.row_groups_skipped;
+      st->bytes_read += ps.bytes_read;
     }
     chv_pq_reader_close(r->pq);
   }
@@ -257,13 +258,17 @@ void conn_reader_close(struct conn_reader *r, struct conn_read_stats *st) {
       st->stripes_skipped += os.stripes_skipped;
       st->row_groups += os.row_groups;
       st->row_groups_skipped += os.row_groups_skipped;
+      st->bytes_read += os.bytes_read;
     }
     chv_orc_reader_close(r->orc);
   }
   if (r->text) {
     struct chv_text_stats ts;
     chv_text_reader_stats(r->text, &ts);
-    if (st) st->malformed += ts.malformed;
+    if (st) {
+      st->malformed += ts.malformed;
+      st->bytes_read += ts.bytes_read;
+    }
     chv_text_reader_close(r->text);
   }
   memset(r, 0, sizeof *r);
