@@ -133,6 +133,8 @@ int conn_reader_next(struct conn_reader *r, struct chv_batch *b,
                      int64_t *nrows, struct chv_error *err);
 /* Adds the reader's counts to st (may be NULL) and closes it. */
 void conn_reader_close(struct conn_reader *r, struct conn_read_stats *st);
+/* Adds what the open reader r has read so far to *st. */
+void conn_reader_stats(const struct conn_reader *r, struct conn_read_stats *st);
 
 struct conn_writer {
   enum conn_fmt kind;

@@ -133,10 +133,21 @@ const struct chv_type *chv_scan_schema(const chv_scan *s) {
 static void par_stats(struct par *p, struct chv_scan_stats *out);
 
 void chv_scan_stats(const chv_scan *s, struct chv_scan_stats *out) {
-  if (s->par)
+  if (s->par) {
     par_stats(s->par, out); /* reader threads add to them */
-  else
-    *out = s->stats;
+    return;
+  }
+  *out = s->stats;
+  if (s->reading) { /* and what the open file's reader has read so far */
+    struct conn_read_stats rs = {0};
+    conn_reader_stats(&s->reader, &rs);
+    out->malformed += rs.malformed;
+    out->row_groups += rs.row_groups;
+    out->row_groups_skipped += rs.row_groups_skipped;
+    out->stripes += rs.stripes;
+    out->stripes_skipped += rs.stripes_skipped;
+    out->bytes_read += rs.bytes_read;
+  }
 }
 
 int chv_part_value_append(struct chv_vector *v, const char *value,
