@@ -766,6 +766,8 @@ static bool count_row_groups(chv_catalog *cat, const struct chv_table *t,
   so.columns = none;
   so.ncolumns = 0;
   so.limit = -1;
+  so.hook = NULL; /* the query's stage is for the query's scan */
+  so.bound = NULL;
   chv_scan *sc;
   struct chv_error e;
   if (chv_scan_open(cat, t->db, t->name, &so, &sc, &e) != CHV_OK) return false;
@@ -3377,4 +3379,34 @@ out:
   chv_arena_close(a);
   chv_table_free(&t);
   return rc;
+}
+
+/* ---- for the multi-insert (multi.c) ---------------------------------------- */
+
+bool sql_has_aggregate(const struct chv_sql_expr *e) { return has_agg(e); }
+
+int sql_derive(struct sql_session *s, const struct chv_sql_query *q,
+               const char *name, const char *what, bool rows,
+               struct chv_sql_pos stpos, struct sql_rel **out,
+               struct chv_sql_pos *pos, struct chv_error *err) {
+  return derive(s, q, name, what, rows, stpos, out, pos, err);
+}
+
+void sql_scan_describe(struct sql_session *s, struct sql_plan_node *n,
+                       chv_catalog *cat, const struct chv_table *t,
+                       struct sql_scan *scan,
+                       const struct chv_scan_options *so,
+                       const char *const *cols, int ncols, int64_t ns) {
+  scan_describe(s, n, cat, t, scan, so, cols, ncols, so->limit, NULL, ns);
+}
+
+struct sql_plan_node *sql_scan_node(struct sql_session *s,
+                                    struct sql_plan_node *parent) {
+  return scan_node(s, parent);
+}
+
+int sql_explain_into(struct sql_session *s, struct sql_plan_node *at,
+                     const struct chv_sql_query *q, struct chv_sql_pos stpos,
+                     struct chv_sql_pos *pos, struct chv_error *err) {
+  return explain_nested(s, at, q, stpos, pos, err);
 }

@@ -328,6 +328,34 @@ int sql_where_scan(const struct chv_table *t, chv_arena *a, const char *where,
                    struct chv_part_filter **filter, struct chv_pred **preds,
                    int *npreds, struct chv_error *err);
 
+/* ---- for the multi-insert (dml.c, used by multi.c) ---- */
+
+struct sql_rel;
+struct sql_scan;
+
+/* True when e holds an aggregate call. */
+bool sql_has_aggregate(const struct chv_sql_expr *e);
+/* Runs q into a new relation named name (what: how errors name it); with
+** rows false only its columns are found. */
+int sql_derive(struct sql_session *s, const struct chv_sql_query *q,
+               const char *name, const char *what, bool rows,
+               struct chv_sql_pos stpos, struct sql_rel **out,
+               struct chv_sql_pos *pos, struct chv_error *err);
+/* EXPLAIN: the plan of q, whose rows go into a relation, under at. */
+int sql_explain_into(struct sql_session *s, struct sql_plan_node *at,
+                     const struct chv_sql_query *q, struct chv_sql_pos stpos,
+                     struct chv_sql_pos *pos, struct chv_error *err);
+/* A Scan plan node under parent (adopting s->plan_input), and what it
+** says of scan (opened with so over t, reading cols) once opened (EXPLAIN)
+** or ended (EXPLAIN ANALYZE: ns, the time waited for it). */
+struct sql_plan_node *sql_scan_node(struct sql_session *s,
+                                    struct sql_plan_node *parent);
+void sql_scan_describe(struct sql_session *s, struct sql_plan_node *n,
+                       chv_catalog *cat, const struct chv_table *t,
+                       struct sql_scan *scan,
+                       const struct chv_scan_options *so,
+                       const char *const *cols, int ncols, int64_t ns);
+
 /* ---- EXPLAIN's plan (plan.c) ---- */
 
 struct sql_plan;
