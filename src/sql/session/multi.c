@@ -406,6 +406,7 @@ int sql_exec_multi_insert(struct sql_session *s, const struct chv_sql_stmt *st,
     if (!more) break;
     struct chv_batch *bt;
     t0 = analyze ? sql_plan_now() : 0;
+    *pos = f->pos; /* a failing read is the source's */
     rc = sql_scan_next(scan, &bt, err);
     if (analyze) scan_ns += sql_plan_now() - t0;
     if (rc != CHV_OK || !bt) break;
