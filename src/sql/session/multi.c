@@ -422,13 +422,16 @@ int sql_exec_multi_insert(struct sql_session *s, const struct chv_sql_stmt *st,
                       scan_ns);
   sql_scan_close(scan);
   scan = NULL;
-  /* Every branch wrote all its rows: commit each target in turn. */
+  /* Every branch wrote all its rows: commit each target in turn (a cancel
+  ** counts until the first commit begins, then the commits run to the
+  ** end, so that a cancel never splits them). */
   int64_t total = 0;
+  rc = sql_cancelled(s, err);
+  if (rc != CHV_OK) goto out;
   for (size_t i = 0; i < nb; i++) {
     *pos = br[i].st->name.pos;
     t0 = analyze ? sql_plan_now() : 0;
-    rc = sql_cancelled(s, err);
-    if (rc == CHV_OK) rc = chv_sink_commit(br[i].ins.sink, err);
+    rc = chv_sink_commit(br[i].ins.sink, err);
     if (analyze) sql_plan_count(br[i].ins.node, 0, sql_plan_now() - t0);
     if (rc != CHV_OK) {
       if (ncommitted)
