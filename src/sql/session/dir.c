@@ -20,7 +20,8 @@
 ** Without LOCAL the path means the same here: chive has no HDFS, so both
 ** are local paths (a file:// URI or a plain path, relative to the working
 ** folder); another scheme is an error.  The target may not be the
-** warehouse folder of a catalog, lie inside one or hold one.
+** warehouse folder of a catalog, lie inside one or hold one, hold the
+** working folder, or lie right under '/': its old contents are deleted.
 **
 ** Formats: TEXTFILE (the default) with Hive's LazySimpleSerDe defaults
 ** (fields \001, collection items \002, map keys \003, NULL as \N) unless
@@ -212,6 +213,19 @@ static int dir_target(struct sql_session *s, const char *given, char *out,
     return sql_err(err, CHV_EEXIST,
                    "directory '%s': %s exists and is not a folder", given,
                    out);
+  /* Replacing a folder deletes what it held: never a folder right under
+  ** '/' (/tmp, /home), one holding the working folder, or a warehouse. */
+  if (!strchr(out + 1, '/'))
+    return sql_err(err, CHV_EINVAL,
+                   "directory '%s': %s is right under '/'; name a folder "
+                   "inside it (the folder is replaced whole)",
+                   given, out);
+  char cwd[PATH_MAX];
+  if (getcwd(cwd, sizeof cwd) && path_covers(out, cwd))
+    return sql_err(err, CHV_EINVAL,
+                   "directory '%s': %s holds the working folder %s (the "
+                   "folder is replaced whole)",
+                   given, out, cwd);
   /* never the warehouse of a catalog, inside one or above one */
   for (int i = 0; i < s->ncats; i++) {
     const char *wh = chv_catalog_warehouse(s->cats[i].cat);

@@ -14,9 +14,13 @@
 **     (sql_bind.c) and evaluated on each batch (filter, then items) on the
 **     reader threads (a chv_scan_hook stage), the limit counted after the
 **     filter;
-**   EXPLAIN SELECT ...: the scan line (partitions read/total, projection,
-**     limit, partition predicate, residual filter) and the statistics line
-**     (sql_stats.c), nested plans indented, without reading rows;
+**   EXPLAIN [ANALYZE] ...: each step builds its node of the plan tree
+**     (plan.c) as it plans: Insert, Limit, Sort/TopN, Project, Filter,
+**     Aggregate, Scan (partitions read/total, projection, pushed limit,
+**     partition predicate, pushed predicates, the statistics line of
+**     sql_stats.c), Values, Union, a relation's plan under the scan of its
+**     rows; EXPLAIN reads no rows, EXPLAIN ANALYZE runs the statement and
+**     counts each node's rows and time;
 **   LOAD DATA [LOCAL] INPATH ... [OVERWRITE] INTO TABLE t [PARTITION]:
 **     the file (or the visible files of a folder) taken in through a sink.
 **   GROUP BY / aggregates / HAVING / SELECT DISTINCT: keys and aggregate

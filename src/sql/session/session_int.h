@@ -2,9 +2,11 @@
 ** sql/session: the statements of a SQL session, private to the module.
 ** stmt.c runs one parsed statement against the session's catalogs; dml.c
 ** holds INSERT, SELECT, EXPLAIN and LOAD DATA (stats.c the scan's
-** statistics and threads); bind.c binds expressions of the syntax tree to
-** the evaluator (src/sql/exec); rel.c holds derived relations; result.c
-** the results.
+** statistics and threads); dir.c INSERT OVERWRITE DIRECTORY, multi.c the
+** multi-insert (FROM src INSERT ... INSERT ...); plan.c EXPLAIN's tree and
+** what EXPLAIN ANALYZE counts; hints.c OPTIONS hints; bind.c binds
+** expressions of the syntax tree to the evaluator (src/sql/exec); rel.c
+** holds derived relations; result.c the results.
 **
 ** INTERFACE
 **   struct sql_session       the catalog, the session configuration, the

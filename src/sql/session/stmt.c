@@ -6,7 +6,9 @@
 ** SHOW and SET/RESET in the session layer of the configuration.  Table
 ** properties that are registered options are validated with
 ** chv_option_parse().  INSERT, SELECT, EXPLAIN and LOAD DATA are in
-** sql_dml.c.  What is not supported yet fails with an error naming it.
+** dml.c, INSERT OVERWRITE DIRECTORY in dir.c, the multi-insert in multi.c;
+** hints are checked (hints.c) before any statement runs.  What is not
+** supported yet fails with an error naming it.
 */
 #include "sql/session/session_int.h"
 

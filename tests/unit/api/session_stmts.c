@@ -125,9 +125,25 @@ int main(void) {
   CHECK(f && fread(got, 1, sizeof got - 1, f) == 4 && !strcmp(got, "1\n2\n"));
   if (f) fclose(f);
 
+  /* Never a folder holding the working folder: replacing it would delete
+  ** where the session stands. */
+  char in[700], cwd[1024];
+  snprintf(in, sizeof in, "%s/in", dir);
+  CHECK(getcwd(cwd, sizeof cwd) != NULL);
+  snprintf(sql, sizeof sql, "mkdir -p '%s'", in);
+  CHECK(system(sql) == 0);
+  CHECK(chdir(in) == 0);
+  snprintf(sql, sizeof sql, "INSERT OVERWRITE LOCAL DIRECTORY '%s' SELECT 1",
+           dir);
+  chv_result *r = NULL;
+  CHECK(chv_session_query(s, sql, NULL, &r, &err) == CHV_EINVAL);
+  CHECK(strstr(err.msg, "holds the working folder") != NULL);
+  chv_result_close(r);
+  CHECK(chdir(cwd) == 0);
+  CHECK(access(in, F_OK) == 0);
+
   /* A bad OPTIONS hint: the error's offset is its key's. */
   const char *bad = "SELECT * FROM t /*+ OPTIONS('sink.parallelism'='x') */";
-  chv_result *r = NULL;
   CHECK(chv_session_query(s, bad, NULL, &r, &err) == CHV_EINVAL);
   CHECK(strstr(err.msg, "sink.parallelism") != NULL);
   CHECK(chv_session_error_offset(s) ==
