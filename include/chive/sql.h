@@ -277,7 +277,13 @@ struct chv_sql_from {
   struct chv_sql_pos pos;
   const char *alias;                    /* TABLE and SUBQUERY; may be NULL */
   struct chv_sql_name table;            /* TABLE */
-  struct chv_sql_hints hints;           /* TABLE: /\*+ OPTIONS(...) *\/ */
+  struct chv_sql_hints hints;           /* TABLE, SUBQUERY: /\*+ ... *\/
+                                           after the name or ')' */
+  /* TABLE, SUBQUERY: the 'k'='v' arguments of its OPTIONS hints, in
+  ** order (a key given twice stays twice: the last one counts); the
+  ** table options of this statement's read (Flink's dynamic table
+  ** options).  Other hints stay in hints only. */
+  struct chv_sql_props options;
   struct chv_sql_expr *system_time;     /* TABLE: FOR SYSTEM_TIME AS OF e */
   struct chv_sql_query *subquery;       /* SUBQUERY */
   enum chv_sql_join_kind join;          /* JOIN */
@@ -440,7 +446,9 @@ struct chv_sql_add_partition {
   X(QUERY, "query")                                                           \
   X(SET, "set")                                                               \
   X(RESET, "reset")                                                           \
-  X(EXPLAIN, "explain")
+  X(EXPLAIN, "explain")                                                       \
+  X(INSERT_DIRECTORY, "insert-directory")                                     \
+  X(MULTI_INSERT, "multi-insert")
 
 enum chv_sql_stmt_kind {
 #define CHV_X_(k, s) CHV_SQL_STMT_##k,
@@ -458,6 +466,10 @@ struct chv_sql_stmt {
   ** stands (also where no hint belongs, where it is not parsed); line 0:
   ** the statement has none. */
   struct chv_sql_pos first_hint;
+  /* Where the first hint opens that the parser did not take as a table's
+  ** (not right after a table name or a sub-query's ')', or a second hint
+  ** comment before the same token); line 0: none. */
+  struct chv_sql_pos stray_hint;
   struct chv_sql_name name;
   bool if_exists;     /* DROP ... IF EXISTS, ALTER ... DROP IF EXISTS */
   bool if_not_exists; /* CREATE DATABASE / ADD IF NOT EXISTS */
@@ -486,6 +498,8 @@ struct chv_sql_stmt {
   const char *inpath;
   /* INSERT */
   struct chv_sql_hints hints;              /* INSERT INTO t /\*+ ... *\/ */
+  struct chv_sql_props options;            /* its OPTIONS arguments, as in
+                                              struct chv_sql_from */
   const char **columns;                    /* INSERT INTO t (a, b) ... */
   size_t ncolumns;
   struct chv_sql_query *query;             /* INSERT source, QUERY */
@@ -494,6 +508,19 @@ struct chv_sql_stmt {
   const char *value;                       /* trimmed raw text or decoded */
   bool quoted;                             /* SET 'k' = 'v' form */
   struct chv_sql_stmt *explained;          /* EXPLAIN */
+  bool analyze;                            /* EXPLAIN ANALYZE */
+  /* INSERT OVERWRITE [LOCAL] DIRECTORY 'path' [ROW FORMAT ...] [STORED AS
+  ** ...] query: local, the path, and the ROW FORMAT and STORED AS clauses
+  ** in the fields CREATE TABLE uses (the others empty; NULL when neither
+  ** is given) */
+  const char *directory;
+  struct chv_sql_create_table *storage;
+  /* FROM src INSERT ... SELECT ... INSERT ... (Hive's multi-insert): the
+  ** source read once, and each branch, an INSERT or INSERT_DIRECTORY
+  ** whose query is a SELECT without FROM */
+  struct chv_sql_from *source;
+  struct chv_sql_stmt **inserts;
+  size_t ninserts;
 };
 
 struct chv_sql_script {

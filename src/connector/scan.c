@@ -133,10 +133,21 @@ const struct chv_type *chv_scan_schema(const chv_scan *s) {
 static void par_stats(struct par *p, struct chv_scan_stats *out);
 
 void chv_scan_stats(const chv_scan *s, struct chv_scan_stats *out) {
-  if (s->par)
+  if (s->par) {
     par_stats(s->par, out); /* reader threads add to them */
-  else
-    *out = s->stats;
+    return;
+  }
+  *out = s->stats;
+  if (s->reading) { /* and what the open file's reader has read so far */
+    struct conn_read_stats rs = {0};
+    conn_reader_stats(&s->reader, &rs);
+    out->malformed += rs.malformed;
+    out->row_groups += rs.row_groups;
+    out->row_groups_skipped += rs.row_groups_skipped;
+    out->stripes += rs.stripes;
+    out->stripes_skipped += rs.stripes_skipped;
+    out->bytes_read += rs.bytes_read;
+  }
 }
 
 int chv_part_value_append(struct chv_vector *v, const char *value,
@@ -344,6 +355,9 @@ int chv_scan_open(chv_catalog *cat, const char *db, const char *table,
   if (s == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
   s->cat = cat;
   int rc = conn_get_table(cat, db, table, "scan", &s->table, err);
+  if (rc == CHV_OK)
+    rc = conn_table_overlay(&s->table, opts->table_options,
+                            opts->ntable_options, err);
   if (rc == CHV_OK) rc = scan_init(s, opts, err);
   /* Files that writes in progress have moved in but not yet published, or
   ** replaced but not yet deleted, are not part of the table. */
@@ -534,6 +548,7 @@ static void par_read_split(struct par *p, int j) {
   a->row_groups_skipped += st.row_groups_skipped;
   a->stripes += st.stripes;
   a->stripes_skipped += st.stripes_skipped;
+  a->bytes_read += st.bytes_read;
   pthread_cond_broadcast(&p->produced);
   pthread_mutex_unlock(&p->mu);
 }
@@ -712,6 +727,7 @@ static void scan_close_file(chv_scan *s) {
     s->stats.row_groups_skipped += rs.row_groups_skipped;
     s->stats.stripes += rs.stripes;
     s->stats.stripes_skipped += rs.stripes_skipped;
+    s->stats.bytes_read += rs.bytes_read;
     s->reading = false;
   }
   chv_batch_close(s->rbatch);

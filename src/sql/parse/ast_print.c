@@ -292,6 +292,7 @@ static void put_from(struct printer *w, const struct chv_sql_from *f) {
   case CHV_SQL_FROM_SUBQUERY:
     put(w, "(derived ");
     put_query(w, f->subquery);
+    put_hints(w, &f->hints);
     break;
   case CHV_SQL_FROM_JOIN:
     put(w, "(join ");
@@ -461,6 +462,9 @@ static void put_columns(struct printer *w, const char *tag,
   put(w, ")");
 }
 
+static void put_storage(struct printer *w,
+                        const struct chv_sql_create_table *ct);
+
 static void put_create_table(struct printer *w,
                              const struct chv_sql_create_table *ct) {
   if (ct->temporary) put(w, " temporary");
@@ -486,6 +490,27 @@ static void put_create_table(struct printer *w,
   put_tagged_str(w, "comment", ct->comment);
   if (ct->npart_columns)
     put_columns(w, "partitioned-by", ct->part_columns, ct->npart_columns);
+  put_storage(w, ct);
+  put_tagged_str(w, "location", ct->location);
+  if (ct->tblproperties.items) put_props(w, "tblproperties", &ct->tblproperties);
+  if (ct->with.items || ct->form == CHV_SQL_FORM_FLINK) {
+    if (ct->with.n || ct->with.items) put_props(w, "with", &ct->with);
+  }
+  if (ct->like.nparts) {
+    put(w, " (like ");
+    put_name(w, &ct->like);
+    put(w, ")");
+  }
+  if (ct->as_query) {
+    put(w, " (as ");
+    put_query(w, ct->as_query);
+    put(w, ")");
+  }
+}
+
+/* ROW FORMAT and STORED AS of a CREATE TABLE or an INSERT ... DIRECTORY. */
+static void put_storage(struct printer *w,
+                        const struct chv_sql_create_table *ct) {
   if (ct->row_format == CHV_SQL_ROW_FORMAT_DELIMITED) {
     put(w, " (row-format delimited");
     put_tagged_str(w, "fields", ct->fields_terminated);
@@ -508,21 +533,6 @@ static void put_create_table(struct printer *w,
   }
   put_tagged_str(w, "inputformat", ct->input_format);
   put_tagged_str(w, "outputformat", ct->output_format);
-  put_tagged_str(w, "location", ct->location);
-  if (ct->tblproperties.items) put_props(w, "tblproperties", &ct->tblproperties);
-  if (ct->with.items || ct->form == CHV_SQL_FORM_FLINK) {
-    if (ct->with.n || ct->with.items) put_props(w, "with", &ct->with);
-  }
-  if (ct->like.nparts) {
-    put(w, " (like ");
-    put_name(w, &ct->like);
-    put(w, ")");
-  }
-  if (ct->as_query) {
-    put(w, " (as ");
-    put_query(w, ct->as_query);
-    put(w, ")");
-  }
 }
 
 static void put_create_view(struct printer *w,
@@ -649,8 +659,26 @@ static void put_stmt(struct printer *w, const struct chv_sql_stmt *s) {
     }
     break;
   case CHV_SQL_STMT_EXPLAIN:
+    if (s->analyze) put(w, " analyze");
     put(w, " ");
     put_stmt(w, s->explained);
+    break;
+  case CHV_SQL_STMT_INSERT_DIRECTORY:
+    if (s->local) put(w, " local");
+    put(w, " ");
+    put_str(w, s->directory);
+    if (s->storage) put_storage(w, s->storage);
+    put(w, " ");
+    put_query(w, s->query);
+    break;
+  case CHV_SQL_STMT_MULTI_INSERT:
+    put(w, " (from ");
+    put_from(w, s->source);
+    put(w, ")");
+    for (size_t i = 0; i < s->ninserts; i++) {
+      put(w, " ");
+      put_stmt(w, s->inserts[i]);
+    }
     break;
   default:
     break;

@@ -37,6 +37,12 @@ struct sql_token {
   const char *hint;
   size_t hint_len;
   struct chv_sql_pos hint_pos;
+  /* Hints right before the token (only the last is kept above) and where
+  ** the first of them opens its text; the parser sets taken once it has
+  ** parsed the hint as a table's. */
+  int nhints;
+  struct chv_sql_pos first_hint_pos;
+  bool taken;
   const char *msg; /* TK_ERROR: "unterminated string" ... */
 };
 

@@ -31,6 +31,7 @@ struct parser {
   struct sql_token prev; /* last consumed */
   int depth, max_depth;
   struct chv_sql_pos first_hint; /* of the statement; line 0: none yet */
+  struct chv_sql_pos stray_hint; /* the first not taken as a table's */
 };
 
 /* A growing array in the arena. */
@@ -84,12 +85,17 @@ static const struct sql_token *peek(struct parser *p, int i) {
 }
 
 /* Remember where the first hint of the statement opens (its text starts
-** right after the three characters of its opening). */
+** right after the three characters of its opening), and the first one the
+** parser did not take as a table's: one where no hint belongs, or the
+** first of two hint comments before one token (only the last is parsed). */
 static void note_hint(struct parser *p, const struct sql_token *t) {
-  if (t->hint == NULL || p->first_hint.line != 0) return;
-  p->first_hint = t->hint_pos;
-  p->first_hint.column -= 3;
-  p->first_hint.offset -= 3;
+  if (t->hint == NULL) return;
+  struct chv_sql_pos at = t->first_hint_pos;
+  at.column -= 3;
+  at.offset -= 3;
+  if (p->first_hint.line == 0) p->first_hint = at;
+  if ((!t->taken || t->nhints > 1) && p->stray_hint.line == 0)
+    p->stray_hint = at;
 }
 
 static void next(struct parser *p) {
@@ -909,8 +915,11 @@ static int parse_expr(struct parser *p, struct chv_sql_expr **out) {
 
 /* ---- hints ------------------------------------------------------------- */
 
-/* The /\*+ name(args), ... *\/ hint attached to the next token, if any. */
-static int parse_hints(struct parser *p, struct chv_sql_hints *out) {
+/* The /\*+ name(args), ... *\/ hint attached to the next token, if any,
+** into out, and the arguments of its OPTIONS hints (any case) into
+** options.  The token is marked as having its hint taken. */
+static int parse_hints(struct parser *p, struct chv_sql_hints *out,
+                       struct chv_sql_props *options) {
   const struct sql_token *t = peek(p, 0);
   if (t->hint == NULL) return CHV_OK;
   struct parser sub = *p;
@@ -945,6 +954,18 @@ static int parse_hints(struct parser *p, struct chv_sql_hints *out) {
   if (peek(&sub, 0)->kind != TK_EOF) return fail(&sub, "end of the hint");
   out->items = v.data;
   out->n = v.n;
+  struct vec o = {0};
+  for (size_t i = 0; i < out->n; i++) {
+    if (!chv_str_ieq(out->items[i].name, "OPTIONS")) continue;
+    for (size_t k = 0; k < out->items[i].args.n; k++) {
+      struct chv_sql_prop *pr = NULL;
+      TRY(vec_push(p, &o, sizeof *pr, (void **)&pr));
+      *pr = out->items[i].args.items[k];
+    }
+  }
+  options->items = o.data;
+  options->n = o.n;
+  p->tok[0].taken = true;
   return CHV_OK;
 }
 
@@ -968,10 +989,11 @@ static int parse_from_item(struct parser *p, struct chv_sql_from **out) {
     f->kind = CHV_SQL_FROM_SUBQUERY;
     TRY(parse_query(p, &f->subquery));
     TRY(expect_op(p, ")", "')' after the sub-query"));
+    TRY(parse_hints(p, &f->hints, &f->options));
   } else {
     f->kind = CHV_SQL_FROM_TABLE;
     TRY(parse_name(p, "a table name", &f->table));
-    TRY(parse_hints(p, &f->hints));
+    TRY(parse_hints(p, &f->hints, &f->options));
     if (peek_kw(p, 0, "FOR")) {
       next(p);
       TRY(expect_kw(p, "SYSTEM_TIME", "SYSTEM_TIME after FOR"));
@@ -1150,6 +1172,8 @@ static int attach_ctes(struct parser *p, struct vec *ctes,
   return CHV_OK;
 }
 
+static int parse_order_limit(struct parser *p, struct chv_sql_query *q);
+
 static int parse_query(struct parser *p, struct chv_sql_query **out) {
   struct chv_sql_query *q = NULL;
   struct vec ctes = {0};
@@ -1174,6 +1198,14 @@ static int parse_query(struct parser *p, struct chv_sql_query **out) {
   }
   p->depth = depth0;
   TRY(attach_ctes(p, &ctes, &q));
+  TRY(parse_order_limit(p, q));
+  leave(p);
+  *out = q;
+  return CHV_OK;
+}
+
+/* [ORDER BY e [ASC|DESC] [NULLS FIRST|LAST], ...] [LIMIT e] after q. */
+static int parse_order_limit(struct parser *p, struct chv_sql_query *q) {
   if (peek_kw(p, 0, "ORDER")) {
     if (q->norder_by || q->limit)
       return fail(p, "end of query (ORDER BY given twice)");
@@ -1205,8 +1237,6 @@ static int parse_query(struct parser *p, struct chv_sql_query **out) {
     next(p);
     TRY(parse_concat(p, &q->limit));
   }
-  leave(p);
-  *out = q;
   return CHV_OK;
 }
 
@@ -1681,21 +1711,96 @@ static int parse_alter(struct parser *p, struct chv_sql_stmt *s) {
   return CHV_OK;
 }
 
-static int parse_insert(struct parser *p, struct chv_sql_stmt *s) {
+/* What follows INSERT up to its query: INTO|OVERWRITE [TABLE] t [hints]
+** [PARTITION (...)] [(columns)], or OVERWRITE [LOCAL] DIRECTORY 'path'
+** [ROW FORMAT ...] [STORED AS ...].  *what is what may come next, for a
+** syntax error. */
+static int parse_insert_head(struct parser *p, struct chv_sql_stmt *s,
+                             const char **what) {
   s->kind = CHV_SQL_STMT_INSERT;
-  if (accept_kw(p, "OVERWRITE"))
+  if (accept_kw(p, "OVERWRITE")) {
     s->overwrite = true;
-  else
+    /* OVERWRITE DIRECTORY 'path' (a table named directory is followed by
+    ** no string) */
+    if ((peek_kw(p, 0, "LOCAL") && peek_kw(p, 1, "DIRECTORY")) ||
+        (peek_kw(p, 0, "DIRECTORY") && is_string_tok(p, peek(p, 1)))) {
+      s->kind = CHV_SQL_STMT_INSERT_DIRECTORY;
+      s->local = accept_kw(p, "LOCAL");
+      next(p); /* DIRECTORY */
+      TRY(parse_string(p, "a quoted directory", &s->directory));
+      if (peek_kw(p, 0, "ROW") || peek_kw(p, 0, "STORED"))
+        TRY(alloc_node(p, sizeof *s->storage, (void **)&s->storage));
+      if (accept_kw(p, "ROW")) TRY(parse_row_format(p, s->storage));
+      if (accept_kw(p, "STORED")) TRY(parse_stored_as(p, s->storage));
+      *what = s->storage && s->storage->stored_as ? "SELECT"
+              : s->storage ? "SELECT or STORED AS"
+                           : "SELECT, ROW FORMAT or STORED AS";
+      return CHV_OK;
+    }
+  } else {
     TRY(expect_kw(p, "INTO", "INTO or OVERWRITE after INSERT"));
+  }
   accept_kw(p, "TABLE");
   TRY(parse_name(p, "a table name", &s->name));
-  TRY(parse_hints(p, &s->hints));
+  TRY(parse_hints(p, &s->hints, &s->options));
+  *what = "SELECT, VALUES or PARTITION";
   if (accept_kw(p, "PARTITION")) TRY(parse_part_spec(p, true, &s->partition));
   if (peek_op(p, 0, "(") && !starts_query(p, 1) && !peek_op(p, 1, "("))
     TRY(parse_name_list(p, "a column name", &s->columns, &s->ncolumns));
-  if (!starts_query(p, 0) && !peek_op(p, 0, "("))
-    return fail(p, "SELECT, VALUES or PARTITION");
+  return CHV_OK;
+}
+
+static int parse_insert(struct parser *p, struct chv_sql_stmt *s) {
+  const char *what;
+  TRY(parse_insert_head(p, s, &what));
+  if (!starts_query(p, 0) && !peek_op(p, 0, "(")) return fail(p, what);
   return parse_query(p, &s->query);
+}
+
+/* FROM src [alias] INSERT ... SELECT ... [INSERT ... SELECT ...] ... (FROM
+** consumed): each branch's SELECT has no FROM of its own. */
+static int parse_multi_insert(struct parser *p, struct chv_sql_stmt *s) {
+  s->kind = CHV_SQL_STMT_MULTI_INSERT;
+  TRY(parse_from(p, &s->source));
+  if (!peek_kw(p, 0, "INSERT"))
+    return fail(p, "INSERT after FROM ... (a query puts SELECT first)");
+  struct vec v = {0};
+  while (peek_kw(p, 0, "INSERT")) {
+    TRY(enter(p));
+    struct chv_sql_stmt **slot = NULL, *b = NULL;
+    TRY(vec_push(p, &v, sizeof *slot, (void **)&slot));
+    TRY(alloc_node(p, sizeof *b, (void **)&b));
+    b->pos = peek(p, 0)->pos;
+    b->dialect = p->lx.dialect;
+    next(p); /* INSERT */
+    const char *what;
+    TRY(parse_insert_head(p, b, &what));
+    if (!peek_kw(p, 0, "SELECT"))
+      return fail(p, !strcmp(what, "SELECT, VALUES or PARTITION")
+                         ? "SELECT or PARTITION"
+                         : what);
+    struct chv_sql_query *q = NULL;
+    TRY(alloc_node(p, sizeof *q, (void **)&q));
+    q->kind = CHV_SQL_QUERY_SELECT;
+    q->pos = peek(p, 0)->pos;
+    TRY(parse_select(p, q));
+    if (q->from) {
+      struct chv_sql_pos at = q->from->pos;
+      if (p->err_pos) *p->err_pos = at;
+      return chv_error_set(p->err, CHV_ESYNTAX,
+                           "line %d, column %d: a branch of FROM ... INSERT "
+                           "has no FROM of its own (it reads the FROM "
+                           "before the first INSERT)",
+                           at.line, at.column);
+    }
+    TRY(parse_order_limit(p, q));
+    b->query = q;
+    *slot = b;
+  }
+  p->depth -= (int)v.n;
+  s->inserts = v.data;
+  s->ninserts = v.n;
+  return CHV_OK;
 }
 
 /* Raw text from pos to the next ';' outside quotes (or the end); the lexer
@@ -1791,6 +1896,7 @@ static int parse_stmt_body(struct parser *p, struct chv_sql_stmt *s) {
     return parse_query(p, &s->query);
   }
   if (t->kind != TK_WORD) return fail(p, "a statement");
+  if (accept_kw(p, "FROM")) return parse_multi_insert(p, s);
   if (accept_kw(p, "CREATE")) return parse_create(p, s);
   if (accept_kw(p, "DROP")) {
     if (accept_kw(p, "DATABASE") || accept_kw(p, "SCHEMA")) {
@@ -1868,7 +1974,14 @@ static int parse_stmt_body(struct parser *p, struct chv_sql_stmt *s) {
   if (accept_kw(p, "RESET")) return parse_set(p, s, true);
   if (accept_kw(p, "EXPLAIN")) {
     s->kind = CHV_SQL_STMT_EXPLAIN;
-    if (at_stmt_end(p)) return fail(p, "a statement after EXPLAIN");
+    if (peek_kw(p, 0, "ANALYZE") && peek(p, 1)->kind != TK_EOF &&
+        !peek_op(p, 1, ";")) {
+      next(p);
+      s->analyze = true;
+    }
+    if (at_stmt_end(p))
+      return fail(p, s->analyze ? "a statement after EXPLAIN ANALYZE"
+                                : "a statement after EXPLAIN");
     TRY(enter(p));
     TRY(parse_stmt(p, &s->explained));
     leave(p);
@@ -1951,12 +2064,13 @@ int chv_sql_parse_ex(const char *sql, size_t len,
     if (t->kind == TK_EOF) break;
     struct chv_sql_stmt **slot = NULL;
     TRY(vec_push(&p, &v, sizeof *slot, (void **)&slot));
-    p.first_hint = (struct chv_sql_pos){0};
+    p.first_hint = p.stray_hint = (struct chv_sql_pos){0};
     TRY(parse_stmt(&p, slot));
     if (!at_stmt_end(&p))
       return fail(&p, "';' or end of input after the statement");
     note_hint(&p, peek(&p, 0)); /* a hint before the ';' or the end */
     (*slot)->first_hint = p.first_hint;
+    (*slot)->stray_hint = p.stray_hint;
     apply_dialect(&p, *slot);
   }
   script->stmts = v.data;

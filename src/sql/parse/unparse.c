@@ -358,6 +358,7 @@ static void put_from(struct writer *w, const struct chv_sql_from *f) {
     put(w, "(");
     put_query(w, f->subquery);
     put(w, ")");
+    put_hints(w, &f->hints);
     break;
   case CHV_SQL_FROM_JOIN:
     put_from(w, f->left);

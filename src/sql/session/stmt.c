@@ -6,9 +6,10 @@
 ** SHOW and SET/RESET in the session layer of the configuration.  Table
 ** properties that are registered options are validated with
 ** chv_option_parse().  INSERT, SELECT, EXPLAIN and LOAD DATA are in
-** dml.c, CREATE and ALTER VIEW and the checks of what a statement names
-** (a table or a view) in views.c.  What is not supported yet fails with an
-** error naming it.
+** dml.c, INSERT OVERWRITE DIRECTORY in dir.c, the multi-insert in multi.c,
+** CREATE and ALTER VIEW and the checks of what a statement names (a table
+** or a view) in views.c; hints are checked (hints.c) before any statement
+** runs.  What is not supported yet fails with an error naming it.
 */
 #include "sql/session/session_int.h"
 
@@ -1080,19 +1081,52 @@ static int exec_reset(struct sql_session *s, const struct chv_sql_stmt *st,
 /* ---- dispatch ------------------------------------------------------------------- */
 
 /* EXPLAIN: the plan's lines, gathered while the query is planned. */
+/* A statement that moves rows: planned only (explain), or run. */
+static int exec_dml(struct sql_session *s, const struct chv_sql_stmt *st,
+                    bool explain, struct chv_sql_pos *pos,
+                    struct chv_error *err) {
+  switch (st->kind) {
+  case CHV_SQL_STMT_QUERY:
+    return sql_exec_query(s, st, explain, pos, err);
+  case CHV_SQL_STMT_INSERT:
+    return sql_exec_insert(s, st, pos, err);
+  case CHV_SQL_STMT_INSERT_DIRECTORY:
+    return sql_exec_insert_directory(s, st, pos, err);
+  case CHV_SQL_STMT_MULTI_INSERT:
+    return sql_exec_multi_insert(s, st, pos, err);
+  default:
+    return sql_err(err, CHV_ENOTSUP,
+                   "EXPLAIN of anything but a query or an INSERT is not "
+                   "supported yet");
+  }
+}
+
+/* EXPLAIN [ANALYZE] statement: the plan as a tree (plan.c).  ANALYZE runs
+** the statement, an INSERT writing as it would without EXPLAIN, and drops
+** the rows or summary it gives; its nodes count what they did. */
 static int exec_explain(struct sql_session *s, const struct chv_sql_stmt *st,
                         struct chv_sql_pos *pos, struct chv_error *err) {
-  struct sql_result plan;
-  sql_result_init(&plan);
-  plan.kind = CHV_RESULT_PLAN;
-  const char *head = "plan";
-  int rc = sql_result_columns(&plan, 1, &head);
-  if (rc != CHV_OK) rc = sql_err(err, CHV_ENOMEM, "out of memory");
-  s->plan = &plan;
-  if (rc == CHV_OK) rc = sql_exec_query(s, st->explained, true, pos, err);
+  const struct chv_sql_stmt *x = st->explained;
+  if (!x || (x->kind != CHV_SQL_STMT_QUERY && x->kind != CHV_SQL_STMT_INSERT &&
+             x->kind != CHV_SQL_STMT_INSERT_DIRECTORY &&
+             x->kind != CHV_SQL_STMT_MULTI_INSERT))
+    return sql_err(err, CHV_ENOTSUP,
+                   "EXPLAIN of anything but a query or an INSERT is not "
+                   "supported yet");
+  struct sql_plan *plan;
+  int rc = sql_plan_open(st->analyze, &plan, err);
+  if (rc != CHV_OK) return rc;
+  s->plan = plan;
+  s->plan_at = s->plan_input = NULL;
+  s->plan_into = false;
+  s->discard = st->analyze;
+  *pos = x->name.nparts && x->name.pos.line ? x->name.pos : x->pos;
+  rc = exec_dml(s, x, !st->analyze, pos, err);
+  s->discard = false;
   s->plan = NULL;
-  if (rc == CHV_OK) rc = sql_result_emit(s, &plan, err);
-  sql_result_free(&plan);
+  s->plan_at = s->plan_input = NULL;
+  if (rc == CHV_OK) rc = sql_plan_emit(s, plan, err);
+  sql_plan_close(plan);
   return rc;
 }
 
@@ -1313,9 +1347,6 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
   case CHV_SQL_STMT_QUERY:
     return sql_exec_query(s, st, false, pos, err);
   case CHV_SQL_STMT_EXPLAIN:
-    if (!st->explained || st->explained->kind != CHV_SQL_STMT_QUERY)
-      return sql_err(err, CHV_ENOTSUP,
-                     "EXPLAIN of anything but a query is not supported yet");
     return exec_explain(s, st, pos, err);
   case CHV_SQL_STMT_SET:
     return exec_set(s, st, err);
@@ -1328,6 +1359,10 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
     rc = sql_exec_create_view(s, st, pos, err);
     if (rc == CHV_OK) print_ok(s, "OK");
     return rc;
+  case CHV_SQL_STMT_INSERT_DIRECTORY:
+    return sql_exec_insert_directory(s, st, pos, err);
+  case CHV_SQL_STMT_MULTI_INSERT:
+    return sql_exec_multi_insert(s, st, pos, err);
   }
   return sql_err(err, CHV_ENOTSUP, "this statement is not supported yet");
 }
@@ -1345,15 +1380,10 @@ int sql_exec_stmt(struct sql_session *s, const struct chv_sql_stmt *st,
 
 static int exec_stmt(struct sql_session *s, const struct chv_sql_stmt *st,
                      struct chv_sql_pos *pos, struct chv_error *err) {
-  /* Hints change what a statement does; until they are applied, one is
-  ** refused wherever it stands rather than dropped. */
-  if (st->first_hint.line) {
-    *pos = st->first_hint;
-    return sql_err(err, CHV_ENOTSUP,
-                   "hints (/*+ ... */) are not supported yet, and this one "
-                   "would be ignored; remove it, or write a plain comment "
-                   "/* ... */");
-  }
+  /* Hints change what a statement does: OPTIONS on a table apply, any
+  ** other is refused wherever it stands rather than dropped. */
+  int rc = sql_hints_check(s, st, pos, err);
+  if (rc != CHV_OK) return rc;
   chv_arena *a;
   if (chv_arena_open(0, &a) != CHV_OK)
     return sql_err(err, CHV_ENOMEM, "out of memory");
@@ -1361,7 +1391,7 @@ static int exec_stmt(struct sql_session *s, const struct chv_sql_stmt *st,
   *pos = st->name.nparts && st->name.pos.line ? st->name.pos : st->pos;
   if (st->create_table && st->create_table->name.pos.line)
     *pos = st->create_table->name.pos;
-  int rc = exec_in_arena(s, st, a, pos, err);
+  rc = exec_in_arena(s, st, a, pos, err);
   chv_arena_close(a);
   return rc;
 }

@@ -313,11 +313,14 @@ static void test_sink_oom(void) {
 
 
 /* Write through a sink with a config and optional table properties. */
-static int write_with(chv_catalog *cat, const chv_config *cfg, const char *dt,
+static int write_opts(chv_catalog *cat, const chv_config *cfg, const char *dt,
+                      const struct chv_kv *topts, int ntopts,
                       struct chv_error *err) {
   struct chv_sink_options o;
   chv_sink_options_init(&o);
   o.config = cfg;
+  o.table_options = topts;
+  o.ntable_options = ntopts;
   chv_sink *s;
   int rc = chv_sink_open(cat, "default", "t", &o, &s, err);
   if (rc != CHV_OK) return rc;
@@ -333,6 +336,11 @@ static int write_with(chv_catalog *cat, const chv_config *cfg, const char *dt,
   if (rc == CHV_OK) rc = chv_sink_commit(s, err);
   chv_sink_close(s);
   return rc;
+}
+
+static int write_with(chv_catalog *cat, const chv_config *cfg, const char *dt,
+                      struct chv_error *err) {
+  return write_opts(cat, cfg, dt, NULL, 0, err);
 }
 
 static int set_table_prop(chv_catalog *cat, const char *key, const char *value,
@@ -417,6 +425,28 @@ static void test_sink_options_layered(void) {
   CHV_CHECK_EQ_INT(nparts, 2);
   snprintf(path, sizeof path, "%s/t/dt=d/_DONE", wh);
   CHV_CHECK(chv_fs_exists(chv_fs_local(), path));
+
+  /* Table options of one write (a statement's OPTIONS hints) win over the
+  ** table's properties, the later of two over the earlier, and are never
+  ** stored. */
+  struct chv_kv topts[] = {
+      {"sink.partition-commit.policy.kind", "metastore"},
+      {"sink.partition-commit.policy.kind", "metastore,success-file"},
+      {"sink.partition-commit.success-file.name", "_HINTED"}};
+  CHV_REQUIRE_OK(write_opts(cat, cfg, "e", topts, 3, &err), &err);
+  snprintf(path, sizeof path, "%s/t/dt=e/_HINTED", wh);
+  CHV_CHECK(chv_fs_exists(chv_fs_local(), path));
+  CHV_REQUIRE_OK(chv_catalog_count_partitions(cat, "default", "t", NULL,
+                                              &nparts, &err), &err);
+  CHV_CHECK_EQ_INT(nparts, 3);
+  struct chv_table t;
+  CHV_REQUIRE_OK(chv_catalog_get_table(cat, "default", "t", &t, &err), &err);
+  CHV_CHECK_STREQ(chv_kv_get(t.params, t.nparams,
+                             "sink.partition-commit.policy.kind"),
+                  "success-file");
+  CHV_CHECK(chv_kv_get(t.params, t.nparams,
+                       "sink.partition-commit.success-file.name") == NULL);
+  chv_table_free(&t);
   chv_config_close(cfg);
   chv_catalog_close(cat);
 }

@@ -652,6 +652,29 @@ static void test_hint_positions(void) {
   CHV_CHECK_EQ_INT((int)(sql + s->stmts[4]->first_hint.offset -
                          strstr(sql, "/*+ OPTIONS('a'='b') */ VALUES")),
                    0);
+  /* The hints not taken as a table's: where no hint belongs, or the first
+  ** of two before one token. */
+  CHV_CHECK_EQ_INT(s->stmts[0]->stray_hint.line, 0);
+  CHV_CHECK_EQ_INT(s->stmts[0]->query->from->options.n, 1);
+  CHV_CHECK_EQ_INT(s->stmts[1]->stray_hint.line, 2);
+  CHV_CHECK_EQ_INT(s->stmts[1]->stray_hint.column, 29);
+  CHV_CHECK_EQ_INT(s->stmts[2]->stray_hint.column, 8);
+  CHV_CHECK_EQ_INT(s->stmts[3]->stray_hint.line, 0);
+  CHV_CHECK_EQ_INT(s->stmts[4]->options.n, 1);
+  CHV_CHECK_STREQ(s->stmts[4]->options.items[0].key, "a");
+  CHV_CHECK_EQ_INT((int)(sql + s->stmts[4]->stray_hint.offset -
+                         strstr(sql, "/*+ second */")),
+                   0);
+  const char *twice = "SELECT * FROM t /*+ OPTIONS('a'='b') */\n"
+                      "  /*+ OPTIONS('c'='d') */ x, (SELECT 1) /*+ OPTIONS("
+                      "'e'='f') */ y";
+  CHV_REQUIRE_OK(chv_sql_parse(twice, strlen(twice), a, &s, &err), &err);
+  CHV_CHECK_EQ_INT(s->stmts[0]->first_hint.column, 17);
+  CHV_CHECK_EQ_INT(s->stmts[0]->stray_hint.line, 1);
+  CHV_CHECK_EQ_INT(s->stmts[0]->stray_hint.column, 17);
+  const struct chv_sql_from *j = s->stmts[0]->query->from;
+  CHV_CHECK_STREQ(j->left->options.items[0].key, "c");
+  CHV_CHECK_STREQ(j->right->options.items[0].key, "e");
 
   struct chv_sql_piece *p = NULL;
   size_t n = 0;
