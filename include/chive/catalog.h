@@ -16,6 +16,7 @@
 **   chv_catalog_close()
 **   chv_catalog_*_database()      create, drop, get, list
 **   chv_catalog_*_table()         create, drop, get, list, alter, rename
+**   chv_catalog_list_views()      the views (VIRTUAL_VIEW tables) of a db
 **   chv_catalog_*_partition(s)()  add and drop batches, get, list, filter
 **   chv_catalog_*_stats()         numRows, numFiles, totalSize, rawDataSize
 **   struct chv_part_filter        a predicate on partition keys, evaluated
@@ -244,10 +245,16 @@ CHV_API int chv_catalog_get_table(chv_catalog *cat, const char *db,
                                   struct chv_error *err);
 CHV_API bool chv_catalog_table_exists(chv_catalog *cat, const char *db,
                                       const char *name);
-/* Table names of db, sorted; pattern as for databases. */
+/* Table names of db, sorted; pattern as for databases.  Views are tables
+** of type VIRTUAL_VIEW and are listed too, as Hive and Flink list them. */
 CHV_API int chv_catalog_list_tables(chv_catalog *cat, const char *db,
                                     const char *pattern, char ***names, int *n,
                                     struct chv_error *err);
+/* The names of db's views (tables of type VIRTUAL_VIEW) alone, sorted;
+** pattern as for databases. */
+CHV_API int chv_catalog_list_views(chv_catalog *cat, const char *db,
+                                   const char *pattern, char ***names, int *n,
+                                   struct chv_error *err);
 /* Replaces the definition of db.name with t (t->db and t->name are
 ** ignored): columns, location, type, storage, parameters.  Partition keys
 ** cannot change (CHV_ENOTSUP). */

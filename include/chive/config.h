@@ -113,6 +113,7 @@ CHV_API unsigned chv_opt_scope_parse(const char *text);
 /* Where an option is declared upstream: name, the class or file. */
 #define CHV_OPT_SOURCE_MAP(X)                                                  \
   X(HIVE_OPTIONS, "HiveOptions")                                               \
+  X(TABLE_CONFIG, "TableConfigOptions")                                        \
   X(FS_OPTIONS, "FileSystemConnectorOptions")                                  \
   X(CATALOG_OPTIONS, "HiveCatalogFactoryOptions")                              \
   X(FACTORY_UTIL, "FactoryUtil")                                               \

@@ -88,6 +88,11 @@ struct chv_sink_options {
   ** recently written partition's file (a later write to it starts a new
   ** file).  0: 64. */
   int max_open_writers;
+  /* Table options of this write only, over the table's properties (a
+  ** statement's OPTIONS hints, validated by the caller); never stored.
+  ** Borrowed. */
+  const struct chv_kv *table_options;
+  int ntable_options;
 };
 
 CHV_API void chv_sink_options_init(struct chv_sink_options *o);
@@ -228,6 +233,10 @@ struct chv_scan_options {
   ** NULL: once it is nonzero, chv_scan_next() fails with CHV_ECANCELED
   ** within a batch of each reader.  Borrowed. */
   const volatile int *cancel;
+  /* Table options of this scan only, over the table's properties (a
+  ** statement's OPTIONS hints, validated by the caller).  Borrowed. */
+  const struct chv_kv *table_options;
+  int ntable_options;
   /* Told how far the scan is (chv_scan_stats() of s), or NULL: called on
   ** the thread calling chv_scan_next(), after each batch it reads or
   ** returns and about every 20 ms while it waits for reader threads, so a
@@ -278,6 +287,8 @@ struct chv_scan_stats {
   int64_t row_groups_skipped; /* of them, excluded by the predicates */
   int64_t stripes;            /* ORC stripes of the files read */
   int64_t stripes_skipped;    /* of them, excluded by the predicates */
+  int64_t bytes_read;         /* read from the files (footers included;
+                                 text: before decompression) */
   /* How far a scan is, while it runs: the splits planned for reader
   ** threads (0 when files are read one at a time on the caller's thread,
   ** without a plan), those read to their end, and the rows read from

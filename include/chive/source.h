@@ -15,6 +15,7 @@
 **   chv_source_set_projected_fields() fields by index (data, then keys)
 **   chv_source_set_limit()            rows
 **   chv_source_set_predicates()       data-column predicates to push down
+**   chv_source_filter_parse()         a filter string to the two above
 **   chv_source_schema()               the rows produced
 **   chv_source_splits()               enumerate (chv_split_plan_open())
 **   chv_source_report_statistics()    the row count, as reportStatistics
@@ -81,6 +82,41 @@ CHV_API void chv_source_set_limit(chv_source *s, int64_t limit);
 CHV_API int chv_source_set_predicates(chv_source *s,
                                       const struct chv_pred *preds, int n,
                                       struct chv_error *err);
+/* A filter string, as HCatalog's reader takes one: the condition of a
+** WHERE clause on table t ("dt >= '2026-01-02' AND id > 100"), split as a
+** SELECT splits its WHERE into what the source is told:
+**
+**   1. the condition is parsed as SQL (the default dialect) and must be one
+**      condition: no ';', ORDER BY, GROUP BY, HAVING, LIMIT or hint;
+**   2. each of its AND-ed conjuncts that a partition filter expresses (on
+**      t's partition keys and literals) joins *partitions, for
+**      chv_source_set_partitions(); NULL when none does (all partitions);
+**   3. the other conjuncts are bound over t's columns as a SELECT binds
+**      them: a column t lacks, a function chive lacks, a type error, an
+**      aggregate or a conjunct that is not boolean is an error;
+**   4. of those, the comparisons of a data column with a literal (and IS
+**      [NOT] NULL, BETWEEN) become *preds (*npreds of them), for
+**      chv_source_set_predicates(); none for a table whose files are not
+**      Parquet or ORC, as only their readers use predicates.
+**
+** Neither result filters rows: partitions and row groups are skipped
+** whole, and conjuncts of neither kind (an OR across data columns, a
+** function of a column) skip nothing; a caller that wants only matching
+** rows evaluates the whole condition on them.  The results are allocated
+** in arena (borrowed) and name columns with t's own strings (borrowed):
+** they are valid while both are.  Errors: CHV_ESYNTAX for text that does
+** not parse, CHV_EINVAL for more than one condition, CHV_ENOENT, CHV_ETYPE,
+** CHV_ENOTSUP from binding, CHV_ENOMEM; the message names the column (of
+** the condition) at fault.  The outputs are written only on success.
+** Thread safety: a pure function of its arguments (t and the arena belong
+** to the caller).  It is implemented by the SQL layer of libchive
+** (src/sql/session), which parses and binds SQL, not by the connector's
+** own objects. */
+CHV_API int chv_source_filter_parse(const struct chv_table *t,
+                                    const char *filter, chv_arena *arena,
+                                    struct chv_part_filter **partitions,
+                                    struct chv_pred **preds, int *npreds,
+                                    struct chv_error *err);
 /* STRUCT of the rows a split's reader produces (owned by the source;
 ** valid until the next set call or close).  NULL after a failed set. */
 CHV_API const struct chv_type *chv_source_schema(chv_source *s,

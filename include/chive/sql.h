@@ -10,6 +10,7 @@
 **                        and comments, each with its line and column (for a
 **                        shell that must know when a statement is complete)
 **   chv_sql_ast_print()  a statement as canonical S-expression text
+**   chv_sql_query_format() a query as SQL text that reads back the same
 **
 ** The parser does not look at any catalog: names are kept as written
 ** (identifiers plain or `backquoted`, compared case-insensitively later),
@@ -276,7 +277,13 @@ struct chv_sql_from {
   struct chv_sql_pos pos;
   const char *alias;                    /* TABLE and SUBQUERY; may be NULL */
   struct chv_sql_name table;            /* TABLE */
-  struct chv_sql_hints hints;           /* TABLE: /\*+ OPTIONS(...) *\/ */
+  struct chv_sql_hints hints;           /* TABLE, SUBQUERY: /\*+ ... *\/
+                                           after the name or ')' */
+  /* TABLE, SUBQUERY: the 'k'='v' arguments of its OPTIONS hints, in
+  ** order (a key given twice stays twice: the last one counts); the
+  ** table options of this statement's read (Flink's dynamic table
+  ** options).  Other hints stay in hints only. */
+  struct chv_sql_props options;
   struct chv_sql_expr *system_time;     /* TABLE: FOR SYSTEM_TIME AS OF e */
   struct chv_sql_query *subquery;       /* SUBQUERY */
   enum chv_sql_join_kind join;          /* JOIN */
@@ -386,6 +393,23 @@ struct chv_sql_create_table {
   struct chv_sql_expr *watermark;
 };
 
+/* CREATE [OR REPLACE] [TEMPORARY] VIEW [IF NOT EXISTS] v [(col [COMMENT 's'],
+** ...)] [COMMENT 's'] [TBLPROPERTIES (...)] AS query; ALTER VIEW v AS query
+** fills name, query and query_text only. */
+struct chv_sql_create_view {
+  struct chv_sql_name name;
+  bool or_replace, temporary, if_not_exists;
+  struct chv_sql_column *columns; /* the column list: names and comments
+                                     (type_text NULL); ncolumns 0: none */
+  size_t ncolumns;
+  const char *comment;
+  struct chv_sql_props tblproperties;
+  struct chv_sql_query *query;
+  const char *query_text;      /* the query as written: its source text from
+                                  its first token to its last */
+  struct chv_sql_pos query_pos; /* where query_text starts */
+};
+
 struct chv_sql_add_partition {
   struct chv_sql_part_spec spec;
   const char *location;
@@ -404,8 +428,12 @@ struct chv_sql_add_partition {
   X(SHOW_TABLES, "show-tables")                                               \
   X(SHOW_PARTITIONS, "show-partitions")                                       \
   X(SHOW_CREATE_TABLE, "show-create-table")                                   \
+  X(SHOW_FUNCTIONS, "show-functions")                                         \
   X(DESCRIBE, "describe")                                                     \
   X(CREATE_TABLE, "create-table")                                             \
+  X(CREATE_VIEW, "create-view")                                               \
+  X(ALTER_VIEW, "alter-view")                                                 \
+  X(SHOW_VIEWS, "show-views")                                                 \
   X(DROP_TABLE, "drop-table")                                                 \
   X(TRUNCATE_TABLE, "truncate-table")                                         \
   X(ADD_PARTITIONS, "add-partitions")                                         \
@@ -418,7 +446,9 @@ struct chv_sql_add_partition {
   X(QUERY, "query")                                                           \
   X(SET, "set")                                                               \
   X(RESET, "reset")                                                           \
-  X(EXPLAIN, "explain")
+  X(EXPLAIN, "explain")                                                       \
+  X(INSERT_DIRECTORY, "insert-directory")                                     \
+  X(MULTI_INSERT, "multi-insert")
 
 enum chv_sql_stmt_kind {
 #define CHV_X_(k, s) CHV_SQL_STMT_##k,
@@ -436,6 +466,10 @@ struct chv_sql_stmt {
   ** stands (also where no hint belongs, where it is not parsed); line 0:
   ** the statement has none. */
   struct chv_sql_pos first_hint;
+  /* Where the first hint opens that the parser did not take as a table's
+  ** (not right after a table name or a sub-query's ')', or a second hint
+  ** comment before the same token); line 0: none. */
+  struct chv_sql_pos stray_hint;
   struct chv_sql_name name;
   bool if_exists;     /* DROP ... IF EXISTS, ALTER ... DROP IF EXISTS */
   bool if_not_exists; /* CREATE DATABASE / ADD IF NOT EXISTS */
@@ -444,11 +478,16 @@ struct chv_sql_stmt {
   const char *comment;        /* CREATE DATABASE */
   const char *location;       /* CREATE DATABASE */
   bool cascade;               /* DROP DATABASE ... CASCADE */
-  const char *like;           /* SHOW TABLES LIKE '...' */
+  const char *like;           /* SHOW TABLES|VIEWS LIKE '...' */
+  /* The statement names a view: DROP VIEW (DROP_TABLE), ALTER VIEW v SET
+  ** TBLPROPERTIES (SET_TBLPROPERTIES), ALTER VIEW v RENAME TO
+  ** (RENAME_TABLE), SHOW CREATE VIEW (SHOW_CREATE_TABLE). */
+  bool view;
   const char *describe_mode;  /* DESCRIBE: NULL, "FORMATTED", "EXTENDED" */
   struct chv_sql_part_spec partition; /* SHOW PARTITIONS, TRUNCATE, LOAD,
                                          INSERT (n == 0: none) */
   struct chv_sql_create_table *create_table;
+  struct chv_sql_create_view *create_view; /* CREATE VIEW, ALTER VIEW AS */
   struct chv_sql_add_partition *add_parts; /* ADD PARTITION ... */
   size_t nadd_parts;
   struct chv_sql_part_spec *drop_parts;    /* DROP PARTITION ... */
@@ -459,6 +498,8 @@ struct chv_sql_stmt {
   const char *inpath;
   /* INSERT */
   struct chv_sql_hints hints;              /* INSERT INTO t /\*+ ... *\/ */
+  struct chv_sql_props options;            /* its OPTIONS arguments, as in
+                                              struct chv_sql_from */
   const char **columns;                    /* INSERT INTO t (a, b) ... */
   size_t ncolumns;
   struct chv_sql_query *query;             /* INSERT source, QUERY */
@@ -467,6 +508,19 @@ struct chv_sql_stmt {
   const char *value;                       /* trimmed raw text or decoded */
   bool quoted;                             /* SET 'k' = 'v' form */
   struct chv_sql_stmt *explained;          /* EXPLAIN */
+  bool analyze;                            /* EXPLAIN ANALYZE */
+  /* INSERT OVERWRITE [LOCAL] DIRECTORY 'path' [ROW FORMAT ...] [STORED AS
+  ** ...] query: local, the path, and the ROW FORMAT and STORED AS clauses
+  ** in the fields CREATE TABLE uses (the others empty; NULL when neither
+  ** is given) */
+  const char *directory;
+  struct chv_sql_create_table *storage;
+  /* FROM src INSERT ... SELECT ... INSERT ... (Hive's multi-insert): the
+  ** source read once, and each branch, an INSERT or INSERT_DIRECTORY
+  ** whose query is a SELECT without FROM */
+  struct chv_sql_from *source;
+  struct chv_sql_stmt **inserts;
+  size_t ninserts;
 };
 
 struct chv_sql_script {
@@ -514,6 +568,15 @@ CHV_API int chv_sql_split(const char *sql, size_t len,
                           enum chv_sql_dialect dialect, chv_arena *arena,
                           struct chv_sql_piece **out, size_t *n,
                           bool *complete, struct chv_error *err);
+
+/* Append q as SQL text (one line, no newline) to out: keywords upper-case,
+** every name backquoted, strings quoted as the Hive dialect reads them
+** ('it\'s', '\\'), numbers as written, parentheses only where precedence
+** needs them.  chv_sql_parse_ex() in the Hive dialect reads the text back
+** into the same tree (what a view's expanded text relies on).  Returns
+** CHV_OK, CHV_ENOMEM or CHV_EINVAL for NULL arguments. */
+CHV_API int chv_sql_query_format(const struct chv_sql_query *q,
+                                 struct chv_buf *out);
 
 /* Append the canonical S-expression form of stmt (one line, no newline)
 ** to out.  Returns CHV_OK or CHV_ENOMEM. */

@@ -2,6 +2,11 @@
 ** cli: the sub-commands of the chive binary.  Each takes the arguments after
 ** the command name (argv[0] is the command) and returns the process exit
 ** status: 0 success, 1 failure reported on stderr, 2 usage error.
+**
+** The command line is a client of the public API: its files include the
+** headers of include/chive/, this one and system headers, nothing under
+** src/ (the build gives them include/ alone; tests/unit/api/
+** check_layers.sh checks the #include lines).
 */
 #ifndef CHV_CLI_H
 #define CHV_CLI_H
@@ -34,5 +39,9 @@ int cli_recover_around(const char *path, struct chv_error *err);
 void cli_warn(void *ctx, const char *msg);
 /* "chive: <msg>" on stderr: what a session reports beside its results. */
 void cli_notice(void *ctx, const char *msg);
+
+/* (cli_util.c) s without its leading and trailing white space: the start moves past it,
+** the end is cut in place. */
+char *cli_trim(char *s);
 
 #endif

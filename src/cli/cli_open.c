@@ -3,7 +3,7 @@
 ** the writes killed in it finished or undone (chv_warehouse_recover), so
 ** that what the command and any reader of the folders see next is whole.
 */
-#include "cli/cli.h"
+#include "cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,12 +5,14 @@
 ** sink's commit protocol, lists the partitions with their statistics, and
 ** reads the table back: whole, and pruned to one day by the catalog.
 */
-#include "catalog/catalog.h"
-#include "cli/cli.h"
-#include "connector/connector.h"
-#include "format/text/jsonl.h"
+#include "cli.h"
+
+#include "chive/catalog.h"
+#include "chive/connector.h"
+#include "chive/jsonl.h"
 
 #include <stdio.h>
+#include <string.h>
 
 struct demo_row {
   int64_t user_id;
@@ -47,7 +49,8 @@ static int demo_write(chv_catalog *cat, struct chv_error *err) {
   if (rc != CHV_OK) return rc;
   struct chv_batch *b = NULL;
   rc = chv_batch_open(chv_sink_schema(sink), 8, &b, err);
-  for (size_t p = 0; rc == CHV_OK && p < CHV_ARRAY_SIZE(demo_parts); p++) {
+  for (size_t p = 0;
+       rc == CHV_OK && p < sizeof demo_parts / sizeof demo_parts[0]; p++) {
     const struct demo_part *dp = &demo_parts[p];
     chv_batch_reset(b);
     for (int r = 0; rc == CHV_OK && r < dp->nrows; r++) {
@@ -163,12 +166,16 @@ int cli_demo(int argc, char **argv) {
     goto out;
   }
   chv_arena *arena;
-  if (chv_arena_open(0, &arena) != CHV_OK) goto out;
+  if (chv_arena_open(0, &arena) != CHV_OK) {
+    fprintf(stderr, "chive demo: out of memory\n");
+    goto out;
+  }
   struct chv_part_filter *f = chv_pf_cmp(arena, "dt", CHV_PF_EQ, "2026-11-28");
-  int rc = f ? demo_read(cat, f,
-                         "SELECT * FROM demo.page_views WHERE dt = '2026-11-28'",
-                         &err)
-             : chv_error_set(&err, CHV_ENOMEM, "out of memory");
+  int rc =
+      f ? demo_read(cat, f,
+                    "SELECT * FROM demo.page_views WHERE dt = '2026-11-28'",
+                    &err)
+        : chv_error_set(&err, CHV_ENOMEM, "out of memory");
   chv_arena_close(arena);
   if (rc != CHV_OK) {
     demo_fail("reading one day of demo.page_views", &err);

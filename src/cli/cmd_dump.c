@@ -1,5 +1,5 @@
 /*
-** chive dump: print a data file's rows as JSON Lines (format/text/jsonl.h).
+** chive dump: print a data file's rows as JSON Lines (chive/jsonl.h).
 **
 **   chive dump [--schema 'a int, b map<string,int>'] [--serde-param k=v]...
 **              [--columns a,b] [--limit N] FILE
@@ -15,13 +15,12 @@
 ** reads one (by position when the file's names are _col0, _col1, ...).
 ** Exit status: 0 done, 1 the file could not be read, 2 usage error.
 */
-#include "cli/cli.h"
+#include "cli.h"
 
-#include "format/text/jsonl.h"
-#include "format/text/text.h"
-
+#include "chive/jsonl.h"
 #include "chive/orc.h"
 #include "chive/parquet.h"
+#include "chive/text.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -79,7 +78,7 @@ static int parse_columns(const char *list, const struct chv_type *schema,
   char *save = NULL;
   for (char *tok = strtok_r(copy, ",", &save); tok;
        tok = strtok_r(NULL, ",", &save)) {
-    tok = chv_str_trim(tok);
+    tok = cli_trim(tok);
     int idx = chv_type_field_index(schema, tok);
     if (idx < 0) {
       fprintf(stderr, "chive dump: --columns: no column '%s' in the schema\n",
@@ -248,7 +247,7 @@ static int dump_columnar(const char *path, bool orc,
     char *save = NULL;
     for (char *tok = strtok_r(copy, ",", &save); tok;
          tok = strtok_r(NULL, ",", &save))
-      names[ncolumns++] = chv_str_trim(tok);
+      names[ncolumns++] = cli_trim(tok);
   }
   if (chv_fs_for_path(path, &fs, &inner, &err) != CHV_OK ||
       columnar_open(&r, fs, inner, schema, names, ncolumns, &err) != CHV_OK ||

@@ -13,8 +13,9 @@
 ** INTERFACE
 **   cli_options()   the sub-command entry point (cli.h)
 */
-#include "cli/cli.h"
-#include "config/config.h"
+#include "cli.h"
+
+#include "chive/config.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -50,12 +51,11 @@ static int check_one(const char *arg, bool json, bool first,
   if (opt == NULL) {
     const char *near = chv_option_suggest(key);
     rc = near ? chv_error_set(err, CHV_ENOENT,
-                              "unknown option '%s'; did you mean '%s'?", key,
-                              near)
+                          "unknown option '%s'; did you mean '%s'?", key, near)
               : chv_error_set(err, CHV_ENOENT,
-                              "unknown option '%s'; 'chive options' lists "
-                              "the known ones",
-                              key);
+                          "unknown option '%s'; 'chive options' lists "
+                          "the known ones",
+                          key);
     goto out_free_key;
   }
   struct chv_opt_value v;

@@ -5,16 +5,17 @@
 **
 ** chive read-split: the rows of serialized splits as JSON Lines.
 */
-#include "chive/source.h"
+#include "cli.h"
+
 #include "chive/jsonl.h"
+#include "chive/source.h"
 #include "chive/text.h"
-#include "cli/cli.h"
-#include "sql/session/session_int.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static void splits_usage(FILE *out) {
   fprintf(out,
@@ -167,7 +168,7 @@ int cli_splits(int argc, char **argv) {
     struct chv_part_filter *pf;
     struct chv_pred *preds;
     int np;
-    rc = sql_where_scan(&t, arena, where, &pf, &preds, &np, &err);
+    rc = chv_source_filter_parse(&t, where, arena, &pf, &preds, &np, &err);
     if (rc == CHV_OK) {
       chv_source_set_partitions(src, pf);
       rc = chv_source_set_predicates(src, preds, np, &err);
@@ -188,8 +189,9 @@ int cli_splits(int argc, char **argv) {
     put_partition(&line, v[i]);
     chv_buf_puts(&line, ",\"path\":");
     chv_json_put_string(&line, v[i]->path);
-    chv_buf_printf(&line, ",\"start\":%lld,\"length\":%lld,\"file_size\":%lld,"
-                          "\"split\":\"",
+    chv_buf_printf(&line,
+                   ",\"start\":%lld,\"length\":%lld,\"file_size\":%lld,"
+                   "\"split\":\"",
                    (long long)v[i]->start, (long long)v[i]->length,
                    (long long)v[i]->file_size);
     chv_buf_append(&line, b64.data, b64.len);

@@ -15,8 +15,10 @@
 ** shell then prompts again, a script exits with status 130.  At the prompt
 ** Ctrl-C clears the line (shell_input.c), Ctrl-D leaves.
 */
-#include "cli/cli.h"
-#include "cli/shell.h"
+#include "cli.h"
+#include "shell.h"
+
+#include "chive/session.h"
 #include "chive/sql.h"
 
 #include <errno.h>

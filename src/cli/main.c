@@ -1,7 +1,7 @@
 /*
 ** The chive command: dispatches to one function per sub-command.
 */
-#include "cli/cli.h"
+#include "cli.h"
 
 #include <stdio.h>
 #include <string.h>

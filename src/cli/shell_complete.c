@@ -18,7 +18,7 @@
 ** INTERFACE: shell_complete(), shell_complete_init(),
 ** shell_complete_pending(), shell_complete_stale(), shell_complete_free().
 */
-#include "cli/shell.h"
+#include "shell.h"
 #include "chive/types.h"
 
 #include <ctype.h>

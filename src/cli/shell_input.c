@@ -26,7 +26,7 @@
 ** INTERFACE: shell_input_open(), shell_input_close(), shell_readline(),
 ** shell_history_add(), shell_command(), shell_word_command().
 */
-#include "cli/shell.h"
+#include "shell.h"
 
 #include <ctype.h>
 #include <errno.h>

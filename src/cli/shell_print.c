@@ -26,7 +26,7 @@
 ** INTERFACE: shell_print_result(), shell_mode_parse(), shell_mode_name(),
 ** shell_mode_list().
 */
-#include "cli/shell.h"
+#include "shell.h"
 #include "chive/config.h"
 #include "chive/jsonl.h"
 #include "chive/types.h"

@@ -14,7 +14,7 @@
 ** INTERFACE: shell_progress(), shell_progress_begin(), shell_progress_end(),
 ** shell_output(), shell_progress_hide().
 */
-#include "cli/shell.h"
+#include "shell.h"
 
 #include <pthread.h>
 #include <stdarg.h>

@@ -502,6 +502,16 @@ static const struct chv_option options[] = {
      .values = report_statistics_values,
      .scope = CHV_SCOPE_JOB,
      .source = CHV_SRC_FS_OPTIONS},
+    {.key = "table.dynamic-table-options.enabled",
+     .type = CHV_OPT_BOOL,
+     .default_text = "true",
+     .description = "Allow /*+ OPTIONS('k'='v', ...) */ hints after a table "
+                    "name, table options for that statement only, over the "
+                    "table's properties (Flink's dynamic table options; the "
+                    "default is true since Flink 1.15). When false, a hint is "
+                    "an error saying so.",
+     .scope = CHV_SCOPE_JOB,
+     .source = CHV_SRC_TABLE_CONFIG},
 
     /* -- 1d. Catalog and module options. -- */
     {.key = "hive-conf-dir",

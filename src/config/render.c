@@ -344,7 +344,8 @@ struct md_section {
 
 static const struct md_section md_sections[] = {
     {"Job options",
-     "`HiveOptions` (and `source.report-statistics`) read from the session "
+     "`HiveOptions` (and `source.report-statistics`, "
+     "`table.dynamic-table-options.enabled`) read from the session "
      "configuration: `SET 'key' = 'value'` or the configuration file.",
      CHV_SCOPE_JOB, -1},
     {"Table options",
@@ -460,6 +461,16 @@ static const char md_head[] =
     "default of a table\n"
     "option for every table. Options placed where Flink reads them behave "
     "as in Flink.\n"
+    "\n"
+    "An `OPTIONS` hint after a table name (`SELECT * FROM t /*+ "
+    "OPTIONS('k'='v') */`, `INSERT INTO t\n"
+    "/*+ OPTIONS(...) */ ...`) is one more layer above the table's "
+    "properties, for that statement\n"
+    "only (Flink's dynamic table options, switched by "
+    "`table.dynamic-table-options.enabled`). Its\n"
+    "keys must be table or format options of the registry (an unknown key, "
+    "a job option or a bad\n"
+    "value is an error naming the key); it is never stored.\n"
     "\n"
     "\"none\" means the option has no default; the text in parentheses says "
     "what applies when it\n"

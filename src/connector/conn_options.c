@@ -1,7 +1,9 @@
 /*
 ** Options as the connector reads them for one table: table property >
 ** session > configuration file > default (the layering of src/config, with
-** the table layer taken from the table's parameters).
+** the table layer taken from the table's parameters).  A statement's
+** OPTIONS hints are put over the table's parameters first
+** (conn_table_overlay), so they win over its properties.
 */
 #include "connector/connector_int.h"
 
@@ -39,4 +41,48 @@ int conn_table_option(const struct chv_table *t, const chv_config *cfg,
   if (opt->default_text == NULL)
     return chv_error_set(err, CHV_ENOENT, "option '%s' has no value", key);
   return chv_option_parse(opt, opt->default_text, out, err);
+}
+
+/* True when property name is opt's key or one of its aliases. */
+static bool names_option(const struct chv_option *opt, const char *name) {
+  bool icase = opt->flags & CHV_OPTF_KEY_ICASE;
+  if (icase ? chv_str_ieq(name, opt->key) : !strcmp(name, opt->key))
+    return true;
+  for (int i = 0; opt->aliases && opt->aliases[i]; i++)
+    if (icase ? chv_str_ieq(name, opt->aliases[i])
+              : !strcmp(name, opt->aliases[i]))
+      return true;
+  return false;
+}
+
+int conn_table_overlay(struct chv_table *t, const struct chv_kv *kv, int n,
+                       struct chv_error *err) {
+  for (int i = 0; i < n; i++) {
+    const struct chv_option *opt = chv_option_find(kv[i].key);
+    const char *key = opt ? opt->key : kv[i].key;
+    int k = 0;
+    for (int j = 0; j < t->nparams; j++) { /* drop what it replaces */
+      const char *name = t->params[j].key;
+      if (opt ? names_option(opt, name) : !strcmp(name, key)) {
+        chv_free(t->params[j].key);
+        chv_free(t->params[j].value);
+      } else {
+        t->params[k++] = t->params[j];
+      }
+    }
+    t->nparams = k;
+    struct chv_kv *np =
+        chv_realloc(t->params, sizeof *np * (size_t)(t->nparams + 1));
+    if (np == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+    t->params = np;
+    char *nk = chv_strdup(key), *nv = chv_strdup(kv[i].value ? kv[i].value
+                                                             : "");
+    if (nk == NULL || nv == NULL) {
+      chv_free(nk);
+      chv_free(nv);
+      return chv_error_set(err, CHV_ENOMEM, "out of memory");
+    }
+    t->params[t->nparams++] = (struct chv_kv){nk, nv};
+  }
+  return CHV_OK;
 }

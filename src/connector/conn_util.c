@@ -9,6 +9,22 @@
 #include <errno.h>
 #include <sys/random.h>
 
+int conn_get_table(chv_catalog *cat, const char *db, const char *name,
+                   const char *what, struct chv_table *out,
+                   struct chv_error *err) {
+  struct chv_table t;
+  CHV_RETURN_IF_ERR(chv_catalog_get_table(cat, db, name, &t, err));
+  if (t.type == CHV_VIRTUAL_VIEW) {
+    int rc = chv_error_set(err, CHV_EINVAL,
+                           "%s.%s is a view, which has no files to %s", t.db,
+                           t.name, what);
+    chv_table_free(&t);
+    return rc;
+  }
+  *out = t;
+  return CHV_OK;
+}
+
 int conn_table_schema(const struct chv_table *t, bool with_pkeys,
                       struct chv_type **out, struct chv_error *err) {
   struct chv_type *st;

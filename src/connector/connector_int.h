@@ -10,6 +10,13 @@
 #include "chive/parquet.h"
 #include "format/text/text.h"
 
+/* chv_catalog_get_table() for what reads or writes files: a view (a
+** VIRTUAL_VIEW table, which has none) is CHV_EINVAL naming it and what was
+** asked ("scan", "write to" ...).  out: chv_table_free(). */
+int conn_get_table(chv_catalog *cat, const char *db, const char *name,
+                   const char *what, struct chv_table *out,
+                   struct chv_error *err);
+
 /* STRUCT type of the table's data columns, followed by its partition keys
 ** when with_pkeys.  Errors name the table and column of a bad type string.
 ** out: chv_type_free(). */
@@ -104,6 +111,7 @@ struct conn_read_stats {
   int64_t row_groups_skipped; /* of them, excluded by the predicates */
   int64_t stripes;            /* ORC stripes */
   int64_t stripes_skipped;    /* of them, excluded by the predicates */
+  int64_t bytes_read;         /* read from the file */
 };
 /* What a reader reads of a file. */
 struct conn_read_args {
@@ -132,6 +140,8 @@ int conn_reader_next(struct conn_reader *r, struct chv_batch *b,
                      int64_t *nrows, struct chv_error *err);
 /* Adds the reader's counts to st (may be NULL) and closes it. */
 void conn_reader_close(struct conn_reader *r, struct conn_read_stats *st);
+/* Adds what the open reader r has read so far to *st. */
+void conn_reader_stats(const struct conn_reader *r, struct conn_read_stats *st);
 
 struct conn_writer {
   enum conn_fmt kind;
@@ -174,6 +184,13 @@ int conn_uuid(char out[37], struct chv_error *err);
 int conn_table_option(const struct chv_table *t, const chv_config *cfg,
                       const char *key, struct chv_opt_value *out,
                       struct chv_error *err);
+/* Puts the n options kv (a statement's OPTIONS hints: chv_scan_options
+** and chv_sink_options .table_options) over t's properties, in the
+** in-memory table only: a registered key replaces the property under it
+** and under its deprecated aliases (stored under the current key), another
+** key the property of that name; later entries win.  CHV_ENOMEM. */
+int conn_table_overlay(struct chv_table *t, const struct chv_kv *kv, int n,
+                       struct chv_error *err);
 
 /* Finish or undo the writes of db.table whose writer process is gone (see
 ** enum chv_commit_state): a PENDING write's new files are deleted, a

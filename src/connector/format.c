@@ -239,6 +239,32 @@ int conn_reader_next(struct conn_reader *r, struct chv_batch *b,
   return chv_text_reader_next(r->text, b, nrows, err);
 }
 
+void conn_reader_stats(const struct conn_reader *r,
+                       struct conn_read_stats *st) {
+  if (r->pq) {
+    struct chv_pq_read_stats ps;
+    chv_pq_reader_stats(r->pq, &ps);
+    st->row_groups += ps.row_groups;
+    st->row_groups_skipped += ps.row_groups_skipped;
+    st->bytes_read += ps.bytes_read;
+  }
+  if (r->orc) {
+    struct chv_orc_read_stats os;
+    chv_orc_reader_stats(r->orc, &os);
+    st->stripes += os.stripes;
+    st->stripes_skipped += os.stripes_skipped;
+    st->row_groups += os.row_groups;
+    st->row_groups_skipped += os.row_groups_skipped;
+    st->bytes_read += os.bytes_read;
+  }
+  if (r->text) {
+    struct chv_text_stats ts;
+    chv_text_reader_stats(r->text, &ts);
+    st->malformed += ts.malformed;
+    st->bytes_read += ts.bytes_read;
+  }
+}
+
 void conn_reader_close(struct conn_reader *r, struct conn_read_stats *st) {
   if (r->pq) {
     struct chv_pq_read_stats ps;
@@ -246,6 +272,7 @@ void conn_reader_close(struct conn_reader *r, struct conn_read_stats *st) {
     if (st) {
       st->row_groups += ps.row_groups;
       st->row_groups_skipped += ps.row_groups_skipped;
+      st->bytes_read += ps.bytes_read;
     }
     chv_pq_reader_close(r->pq);
   }
@@ -257,13 +284,17 @@ void conn_reader_close(struct conn_reader *r, struct conn_read_stats *st) {
       st->stripes_skipped += os.stripes_skipped;
       st->row_groups += os.row_groups;
       st->row_groups_skipped += os.row_groups_skipped;
+      st->bytes_read += os.bytes_read;
     }
     chv_orc_reader_close(r->orc);
   }
   if (r->text) {
     struct chv_text_stats ts;
     chv_text_reader_stats(r->text, &ts);
-    if (st) st->malformed += ts.malformed;
+    if (st) {
+      st->malformed += ts.malformed;
+      st->bytes_read += ts.bytes_read;
+    }
     chv_text_reader_close(r->text);
   }
   memset(r, 0, sizeof *r);

@@ -96,7 +96,7 @@ static int repair_walk(const struct chv_fs *fs, const struct chv_table *t,
 int chv_table_repair(chv_catalog *cat, const char *db, const char *table,
                      int *added, struct chv_error *err) {
   struct chv_table t;
-  CHV_RETURN_IF_ERR(chv_catalog_get_table(cat, db, table, &t, err));
+  CHV_RETURN_IF_ERR(conn_get_table(cat, db, table, "repair", &t, err));
   const struct chv_fs *fs;
   const char *inner;
   struct chv_partition *found = NULL, *missing = NULL;

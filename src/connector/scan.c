@@ -137,10 +137,20 @@ static void par_stats(struct par *p, struct chv_scan_stats *out);
 void chv_scan_stats(const chv_scan *s, struct chv_scan_stats *out) {
   if (s->par) {
     par_stats(s->par, out); /* reader threads add to them */
-  } else {
-    *out = s->stats;
-    out->rows_read = s->stats.rows;
-    if (s->done) out->splits_done = out->splits_total;
+    return;
+  }
+  *out = s->stats;
+  out->rows_read = s->stats.rows;
+  if (s->done) out->splits_done = out->splits_total;
+  if (s->reading) { /* and what the open file's reader has read so far */
+    struct conn_read_stats rs = {0};
+    conn_reader_stats(&s->reader, &rs);
+    out->malformed += rs.malformed;
+    out->row_groups += rs.row_groups;
+    out->row_groups_skipped += rs.row_groups_skipped;
+    out->stripes += rs.stripes;
+    out->stripes_skipped += rs.stripes_skipped;
+    out->bytes_read += rs.bytes_read;
   }
 }
 
@@ -350,7 +360,10 @@ int chv_scan_open(chv_catalog *cat, const char *db, const char *table,
   chv_scan *s = chv_calloc(1, sizeof *s);
   if (s == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
   s->cat = cat;
-  int rc = chv_catalog_get_table(cat, db, table, &s->table, err);
+  int rc = conn_get_table(cat, db, table, "scan", &s->table, err);
+  if (rc == CHV_OK)
+    rc = conn_table_overlay(&s->table, opts->table_options,
+                            opts->ntable_options, err);
   if (rc == CHV_OK) rc = scan_init(s, opts, err);
   /* Files that writes in progress have moved in but not yet published, or
   ** replaced but not yet deleted, are not part of the table. */
@@ -545,6 +558,7 @@ static void par_read_split(struct par *p, int j) {
   a->row_groups_skipped += st.row_groups_skipped;
   a->stripes += st.stripes;
   a->stripes_skipped += st.stripes_skipped;
+  a->bytes_read += st.bytes_read;
   pthread_cond_broadcast(&p->produced);
   pthread_mutex_unlock(&p->mu);
 }
@@ -734,6 +748,7 @@ static void scan_close_file(chv_scan *s) {
     s->stats.row_groups_skipped += rs.row_groups_skipped;
     s->stats.stripes += rs.stripes;
     s->stats.stripes_skipped += rs.stripes_skipped;
+    s->stats.bytes_read += rs.bytes_read;
     s->reading = false;
   }
   chv_batch_close(s->rbatch);

@@ -161,7 +161,10 @@ int chv_sink_open(chv_catalog *cat, const char *db, const char *table,
   s->max_open_writers =
       s->opts.max_open_writers > 0 ? s->opts.max_open_writers : 64;
   const char *inner;
-  int rc = chv_catalog_get_table(cat, db, table, &s->table, err);
+  int rc = conn_get_table(cat, db, table, "write", &s->table, err);
+  if (rc != CHV_OK) goto out_free;
+  rc = conn_table_overlay(&s->table, s->opts.table_options,
+                          s->opts.ntable_options, err);
   if (rc != CHV_OK) goto out_free;
   rc = conn_table_format(&s->table, s->opts.config, &s->fmt, err);
   if (rc != CHV_OK) goto out_free;

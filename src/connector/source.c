@@ -114,7 +114,7 @@ int chv_source_open(chv_catalog *cat, const char *db, const char *table,
   s->cat = cat;
   s->cfg = cfg;
   s->limit = -1;
-  int rc = chv_catalog_get_table(cat, db, table, &s->table, err);
+  int rc = conn_get_table(cat, db, table, "read", &s->table, err);
   for (int i = 0; rc == CHV_OK && i < n; i++)
     rc = table_param_set(&s->table, table_options[i].key,
                          table_options[i].value, err);

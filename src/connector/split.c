@@ -362,7 +362,7 @@ int chv_split_plan_open(chv_catalog *cat, const char *db, const char *table,
                         struct chv_split_plan **out, struct chv_error *err) {
   *out = NULL;
   struct chv_table t;
-  CHV_RETURN_IF_ERR(chv_catalog_get_table(cat, db, table, &t, err));
+  CHV_RETURN_IF_ERR(conn_get_table(cat, db, table, "plan splits of", &t, err));
   int rc = conn_split_plan(cat, &t, opts, out, err);
   chv_table_free(&t);
   return rc;
@@ -496,7 +496,7 @@ int chv_split_infer_parallelism(chv_catalog *cat, const char *db,
   struct chv_parallelism_options defaults = {.limit = -1};
   const struct chv_parallelism_options *o = opts ? opts : &defaults;
   struct chv_table t;
-  CHV_RETURN_IF_ERR(chv_catalog_get_table(cat, db, table, &t, err));
+  CHV_RETURN_IF_ERR(conn_get_table(cat, db, table, "plan splits of", &t, err));
   struct chv_parallelism r = {.entries = -1, .splits = -1};
   r.parallelism = (int)(o->default_parallelism > 0
                             ? o->default_parallelism

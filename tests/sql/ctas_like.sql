@@ -38,6 +38,13 @@ CREATE TABLE bad AS SELECT nosuch FROM src;
 -- run
 CREATE TABLE bad AS SELECT * FROM nosuch;
 -- run
+-- the WHERE, ORDER BY and HAVING are checked before the table is made
+CREATE TABLE bad AS SELECT a FROM src WHERE nosuch > 1;
+-- run
+CREATE TABLE bad AS SELECT a FROM src ORDER BY nosuch;
+-- run
+CREATE TABLE bad AS SELECT b, COUNT(*) FROM src GROUP BY b HAVING COUNT(*);
+-- run
 CREATE TABLE bad LIKE nosuch;
 -- run
 CREATE TABLE src LIKE agg;

@@ -7,6 +7,8 @@ CREATE TABLE n2 (a INT);
 CREATE TABLE p2 (a INT) PARTITIONED BY (dt STRING, hr INT);
 INSERT INTO t PARTITION (dt='d1') VALUES (1, 'x'), (2, 'y');
 INSERT INTO p2 PARTITION (dt='d1', hr=1) VALUES (5);
+CREATE VIEW v AS SELECT a, b FROM t;
+CREATE VIEW vv AS SELECT a FROM v;
 -- sh: "$SQLDIR/snapshot.sh" save
 -- unknown catalog
 SELECT * FROM nocat.default.t;
@@ -109,6 +111,33 @@ SET table.exec.hive.sink.sort-by-dynamic-partition.enable = maybe;
 -- sh: "$SQLDIR/snapshot.sh" check
 -- (a key the registry does not know is kept, as Flink's SET keeps it)
 SET 'no.such.chive.option' = '1';
+-- sh: "$SQLDIR/snapshot.sh" check
+-- views: the wrong kind of object, a bad query, a cycle
+DROP TABLE v;
+-- sh: "$SQLDIR/snapshot.sh" check
+DROP VIEW t;
+-- sh: "$SQLDIR/snapshot.sh" check
+INSERT INTO v VALUES (1, 'x');
+-- sh: "$SQLDIR/snapshot.sh" check
+INSERT OVERWRITE TABLE v SELECT a, b FROM t;
+-- sh: "$SQLDIR/snapshot.sh" check
+TRUNCATE TABLE v;
+-- sh: "$SQLDIR/snapshot.sh" check
+ALTER TABLE v SET TBLPROPERTIES ('k'='v');
+-- sh: "$SQLDIR/snapshot.sh" check
+ALTER VIEW t AS SELECT 1 AS one;
+-- sh: "$SQLDIR/snapshot.sh" check
+CREATE OR REPLACE VIEW t AS SELECT 1 AS one;
+-- sh: "$SQLDIR/snapshot.sh" check
+CREATE VIEW v AS SELECT 1 AS one;
+-- sh: "$SQLDIR/snapshot.sh" check
+CREATE VIEW w (x) AS SELECT a, b FROM t;
+-- sh: "$SQLDIR/snapshot.sh" check
+CREATE VIEW w AS SELECT nosuch FROM t;
+-- sh: "$SQLDIR/snapshot.sh" check
+ALTER VIEW v AS SELECT a FROM vv;
+-- sh: "$SQLDIR/snapshot.sh" check
+CREATE OR REPLACE VIEW v AS SELECT * FROM vv;
 -- sh: "$SQLDIR/snapshot.sh" check
 -- parse error
 SELEC * FROM t;

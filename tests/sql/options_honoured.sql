@@ -101,8 +101,9 @@ INSERT INTO dpt VALUES (1, NULL), (2, DATE '2024-01-02');
 SHOW PARTITIONS dpt;
 SELECT id, d FROM dpt ORDER BY id;
 -- run
--- Hints are refused wherever they stand, valid or not, until the engine
--- applies them; a plain comment is still a comment.
+-- OPTIONS hints after a table apply (hints.sql); a streaming read is
+-- refused, and any other hint wherever it stands; a plain comment is
+-- still a comment.
 CREATE TABLE h (a INT);
 INSERT INTO h VALUES (1);
 SELECT * FROM h /*+ OPTIONS('streaming-source.enable'='true') */;

@@ -10,8 +10,9 @@
 #   -- sh: COMMAND    ends a script, then runs COMMAND with bash in the work
 #                     folder, $WH naming the warehouse (partition folders,
 #                     data files); its output is kept too
-# The work folder's path, create times and the random ids of data file names
-# are masked in the output.
+# The work folder's path, create times, the random ids of data file names,
+# and what EXPLAIN ANALYZE measures that differs from run to run (times,
+# reader threads, staging names) are masked in the output.
 # usage: run.sh CHIVE DIR NAME [--update]
 set -u
 chive=$1 dir=$2 name=$3
@@ -46,6 +47,8 @@ flush
 sed -e "s|$tmp|/tmp/chvsql.XXXXXX|g" \
     -e 's/part-[0-9a-f-]\{36\}-task/part-<id>-task/g' \
     -e '/transient_lastDdlTime/s/[0-9]\{10\}/##########/' \
+    -e 's/time=[0-9][0-9.]* ms/time=# ms/g' -e 's/ threads=[0-9]*/ threads=#/g' \
+    -e 's/\.staging_[0-9_]*/.staging_#/g' \
     "$tmp/out" > "$tmp/actual"
 if [ "${4:-}" = --update ]; then
   cp "$tmp/actual" "$dir/$name.out"

@@ -9,8 +9,11 @@
 ** on integers, floating point and decimals, string equality) are loops per
 ** C type and operand shape (vector/vector, vector/constant,
 ** constant/vector) with no per-row dispatch; validity bitmaps are combined
-** a byte at a time.  CAST, IN, CASE, COALESCE, LIKE and the string
-** functions go a row at a time through the value helpers of cast.c.
+** a byte at a time.  CAST, IN, CASE, COALESCE and LIKE go a row at a
+** time through the value helpers.  A call of a registered function hands
+** its arguments to the function's kernel (src/sql/func) as they are: a
+** literal as a constant, a column with the selection (no copy), anything
+** else evaluated densely first.
 **
 ** chv_expr_filter() turns a predicate into a selection: AND narrows the
 ** selection for its right side, OR filters its right side on the rows the
@@ -187,7 +190,7 @@ static void opnd_value(const struct opnd *o, const struct chv_expr *e,
   if (o->is_const)
     *v = e->value;
   else
-    chv_exec_get_value(o->v, i, v);
+    chv_func_get_value(o->v, i, v);
 }
 
 /* ---- COLUMN and LITERAL --------------------------------------------------- */
@@ -275,7 +278,7 @@ static int eval_literal(const struct chv_expr *e, int64_t n,
   chv_vector_reset(out);
   CHV_RETURN_IF_ERR(chv_vector_reserve(out, n > 0 ? n : 1, err));
   for (int64_t i = 0; i < n; i++)
-    CHV_RETURN_IF_ERR(chv_exec_append_value(out, &e->value, err));
+    CHV_RETURN_IF_ERR(chv_func_append_value(out, &e->value, err));
   return CHV_OK;
 }
 
@@ -374,8 +377,8 @@ static bool dec_op(enum chv_fn fn, chv_i128 x, int s1, chv_i128 y, int s2,
   case CHV_FN_ADD:
   case CHV_FN_SUB:
   case CHV_FN_MOD:
-    if (!chv_exec_dec_rescale(x, s1, sm, &x) ||
-        !chv_exec_dec_rescale(y, s2, sm, &y))
+    if (!chv_func_dec_rescale(x, s1, sm, &x) ||
+        !chv_func_dec_rescale(y, s2, sm, &y))
       return false;
     if (fn == CHV_FN_MOD) {
       if (y == 0) return false;
@@ -384,28 +387,28 @@ static bool dec_op(enum chv_fn fn, chv_i128 x, int s1, chv_i128 y, int s2,
                                 : __builtin_sub_overflow(x, y, &t)) {
       return false;
     }
-    if (!chv_exec_dec_rescale(t, sm, s, &t)) return false;
+    if (!chv_func_dec_rescale(t, sm, s, &t)) return false;
     break;
   case CHV_FN_MUL:
     if (__builtin_mul_overflow(x, y, &t)) return false;
-    if (!chv_exec_dec_rescale(t, s1 + s2, s, &t)) return false;
+    if (!chv_func_dec_rescale(t, s1 + s2, s, &t)) return false;
     break;
   case CHV_FN_DIV: {
     if (y == 0) return false;
     int k = s - s1 + s2;
     if (k >= 0) {
-      if (k > 38 || __builtin_mul_overflow(x, chv_exec_pow10(k), &x))
+      if (k > 38 || __builtin_mul_overflow(x, chv_func_pow10(k), &x))
         return false;
-    } else if (-k > 38 || __builtin_mul_overflow(y, chv_exec_pow10(-k), &y)) {
+    } else if (-k > 38 || __builtin_mul_overflow(y, chv_func_pow10(-k), &y)) {
       return false;
     }
-    t = chv_exec_div_round(x, y);
+    t = chv_func_div_round(x, y);
     break;
   }
   default:
     return false;
   }
-  if (!chv_exec_dec_fits(t, p)) return false;
+  if (!chv_func_dec_fits(t, p)) return false;
   *r = t;
   return true;
 }
@@ -427,24 +430,21 @@ static int eval_arith(const struct chv_expr *e, const struct chv_batch *in,
   {
     const struct opnd *a = &ops[0], *b = &ops[1];
     enum chv_fn fn = e->fn;
-    if (nops == 1) { /* unary minus and abs: same type */
-      b = a;
-      bool neg = fn == CHV_FN_NEG;
+    if (nops == 1) { /* unary minus: same type */
       struct opnd zero = {.is_const = true};
       const struct opnd *z = &zero;
-      const struct opnd *aa = a;
-      /* r = 0 - A (NEG) or A < 0 ? 0 - A : A (ABS) */
-      a = z, b = aa;
-#define UNARY_(T, W)                                                          \
-  BIN_LOOP(T, T, (T)(neg || B < 0 ? (T)((W)0 - (W)B) : B))
+      /* r = 0 - A, Java's wrapping negation for integers */
+      b = a;
+      a = z;
+#define UNARY_(T, W) BIN_LOOP(T, T, (T)((W)0 - (W)B))
       switch (e->type->id) {
       case CHV_TYPE_TINYINT: UNARY_(int8_t, uint32_t); break;
       case CHV_TYPE_SMALLINT: UNARY_(int16_t, uint32_t); break;
       case CHV_TYPE_INT: UNARY_(int32_t, uint32_t); break;
       case CHV_TYPE_BIGINT: UNARY_(int64_t, uint64_t); break;
-      case CHV_TYPE_FLOAT: BIN_LOOP(float, float, neg ? -B : fabsf(B)); break;
-      case CHV_TYPE_DOUBLE: BIN_LOOP(double, double, neg ? -B : fabs(B)); break;
-      case CHV_TYPE_DECIMAL: BIN_LOOP(chv_i128, chv_i128, neg || B < 0 ? -B : B); break;
+      case CHV_TYPE_FLOAT: BIN_LOOP(float, float, -B); break;
+      case CHV_TYPE_DOUBLE: BIN_LOOP(double, double, -B); break;
+      case CHV_TYPE_DECIMAL: BIN_LOOP(chv_i128, chv_i128, -B); break;
       default: break;
       }
 #undef UNARY_
@@ -595,7 +595,7 @@ static int eval_cmp(const struct chv_expr *e, const struct chv_batch *in,
       struct chv_value x, y;
       opnd_value(a, e->args[0], i, &x);
       opnd_value(b, e->args[1], i, &y);
-      if (cmp_result(fn, chv_exec_compare_values(t, &x, &y)))
+      if (cmp_result(fn, chv_func_compare_values(t, &x, &y)))
         d[i >> 3] |= (uint8_t)(1u << (i & 7));
     }
     break;
@@ -737,7 +737,7 @@ static int eval_in(const struct chv_expr *e, const struct chv_batch *in,
     if (!x.is_null)
       for (int k = 1; k < e->nargs && !hit; k++)
         hit = !e->args[k]->value.is_null &&
-              chv_exec_compare_values(t, &x, &e->args[k]->value) == 0;
+              chv_func_compare_values(t, &x, &e->args[k]->value) == 0;
     if (x.is_null || (!hit && list_null)) {
       uint8_t *ov = out_validity(out);
       if (ov == NULL) {
@@ -787,7 +787,7 @@ static int eval_like(const struct chv_expr *e, const struct chv_batch *in,
 ** integer or FLOAT to BIGINT, DOUBLE or a decimal(p,0) that holds it, a
 ** narrower integer to INT): typed loops.  False if the cast is not one. */
 static bool widening(enum chv_type_id f, const struct chv_type *to) {
-  bool fi = chv_exec_is_integral(f);
+  bool fi = chv_func_is_integral(f);
   switch (to->id) {
   case CHV_TYPE_INT: return f == CHV_TYPE_TINYINT || f == CHV_TYPE_SMALLINT;
   case CHV_TYPE_BIGINT: return fi && f != CHV_TYPE_BIGINT;
@@ -849,157 +849,61 @@ static int eval_cast(const struct chv_expr *e, const struct chv_batch *in,
     if (!x.is_null && !chv_exec_cast_value(from, &x, e->type, &y, &buf, &crc))
       y.is_null = true;
     if (crc != CHV_OK) rc = oom(err);
-    else rc = chv_exec_append_value(out, &y, err);
+    else rc = chv_func_append_value(out, &y, err);
   }
   chv_buf_free(&buf);
   opnd_free(&a);
   return rc;
 }
 
-static int eval_string_fn(const struct chv_expr *e, const struct chv_batch *in,
-                          const uint32_t *sel, int64_t n,
-                          struct chv_vector *out, struct chv_error *err) {
-  int na = e->nargs;
-  struct opnd *ops = chv_calloc((size_t)na, sizeof *ops);
-  if (ops == NULL) return oom(err);
-  int rc = CHV_OK, done = 0;
-  for (; done < na && rc == CHV_OK; done++)
-    rc = opnd_eval(e->args[done], in, sel, n, &ops[done], err);
-  if (rc != CHV_OK) done--;
-  struct chv_buf buf;
-  chv_buf_init(&buf);
-  if (rc == CHV_OK) {
-    chv_vector_reset(out);
-    rc = chv_vector_reserve(out, n > 0 ? n : 1, err);
+/* ---- registered functions ------------------------------------------------- */
+
+/* A call of a registry function: each argument handed to the kernel as it
+** is (a constant for a literal, the input column under the selection for a
+** column), or evaluated densely first. */
+static int eval_func(const struct chv_expr *e, const struct chv_batch *in,
+                     const uint32_t *sel, int64_t n, struct chv_vector *out,
+                     struct chv_error *err) {
+  int na = e->nargs, done = 0, rc = CHV_OK;
+  struct opnd ops_[4], *ops = ops_;
+  struct chv_func_arg args_[4], *args = args_;
+  if (na > 4) {
+    ops = chv_calloc((size_t)na, sizeof *ops);
+    args = chv_calloc((size_t)na, sizeof *args);
+    if (ops == NULL || args == NULL) {
+      rc = oom(err);
+      goto out_free;
+    }
   }
-  for (int64_t i = 0; i < n && rc == CHV_OK; i++) {
-    bool null = false;
-    for (int k = 0; k < na; k++) null |= opnd_null(&ops[k], i);
-    if (null) {
-      rc = chv_vector_append_null(out, err);
-      continue;
-    }
-    const char *p;
-    int64_t len;
-    if (e->fn == CHV_FN_LENGTH) {
-      opnd_str(&ops[0], i, &p, &len);
-      int32_t cp = 0;
-      for (int64_t j = 0; j < len; j++) cp += ((unsigned char)p[j] & 0xC0) != 0x80;
-      rc = chv_vector_append_value(out, &cp, err);
-      continue;
-    }
-    buf.len = 0;
-    for (int k = 0; k < na && rc == CHV_OK; k++) {
-      opnd_str(&ops[k], i, &p, &len);
-      if (chv_buf_append(&buf, p, (size_t)len) != CHV_OK) rc = oom(err);
-    }
-    if (rc != CHV_OK) break;
-    if (e->fn == CHV_FN_UPPER || e->fn == CHV_FN_LOWER)
-      for (size_t j = 0; j < buf.len; j++) {
-        char c = buf.data[j];
-        if (e->fn == CHV_FN_UPPER && c >= 'a' && c <= 'z') buf.data[j] = (char)(c - 32);
-        if (e->fn == CHV_FN_LOWER && c >= 'A' && c <= 'Z') buf.data[j] = (char)(c + 32);
+  for (; done < na; done++) {
+    const struct chv_expr *x = e->args[done];
+    struct chv_func_arg *g = &args[done];
+    memset(&ops[done], 0, sizeof ops[done]);
+    g->type = x->type;
+    g->v = NULL;
+    g->sel = NULL;
+    g->k = NULL;
+    if (x->kind == CHV_EXPR_LITERAL) {
+      g->k = &x->value;
+    } else if (x->kind == CHV_EXPR_COLUMN) {
+      if (x->column >= in->ncols) {
+        rc = chv_error_set(err, CHV_EINVAL, "column %d of a batch of %d",
+                           x->column, in->ncols);
+        break;
       }
-    rc = chv_vector_append_bytes(out, buf.data ? buf.data : "", buf.len, err);
-  }
-  chv_buf_free(&buf);
-  for (int k = 0; k < done; k++) opnd_free(&ops[k]);
-  chv_free(ops);
-  return rc;
-}
-
-/* One row of substr, trim, round, year, month, day, to_date (x non-NULL);
-** false for a NULL result. */
-static bool row_fn(const struct chv_expr *e, const struct chv_value *x,
-                   int nx, struct chv_value *y) {
-  memset(y, 0, sizeof *y);
-  switch (e->fn) {
-  case CHV_FN_SUBSTR: { /* Hive's UDFSubstr, counting UTF-8 characters */
-    int64_t pos = x[1].i64, len = nx > 2 ? x[2].i64 : INT32_MAX, chars;
-    size_t n = (size_t)x[0].len;
-    chv_utf8_prefix(x[0].str, n, INT64_MAX, &chars);
-    y->str = x[0].str;
-    if (len <= 0 || (pos < 0 ? -pos : pos) > chars) return true;
-    int64_t start = pos > 0 ? pos - 1 : pos < 0 ? chars + pos : 0;
-    int64_t end = chars - start < len ? chars : start + len;
-    size_t b0 = chv_utf8_prefix(x[0].str, n, start, NULL);
-    size_t b1 = chv_utf8_prefix(x[0].str, n, end, NULL);
-    y->str = x[0].str + b0;
-    y->len = (int64_t)(b1 - b0);
-    return true;
-  }
-  case CHV_FN_TRIM: {
-    const char *p = x[0].str;
-    int64_t n = x[0].len;
-    while (n > 0 && *p == ' ') p++, n--;
-    while (n > 0 && p[n - 1] == ' ') n--;
-    y->str = p;
-    y->len = n;
-    return true;
-  }
-  case CHV_FN_ROUND: {
-    int d = e->column;
-    enum chv_type_id id = e->type->id;
-    if (id == CHV_TYPE_FLOAT || id == CHV_TYPE_DOUBLE) {
-      y->f64 = chv_exec_round_double(x[0].f64, d);
-      if (id == CHV_TYPE_FLOAT) y->f64 = (double)(float)y->f64;
-      return true;
-    }
-    chv_i128 v;
-    int from = 0;
-    if (id == CHV_TYPE_DECIMAL) {
-      v = x[0].dec;
-      from = e->args[0]->type->scale;
+      g->v = in->cols[x->column];
+      g->sel = sel;
     } else {
-      v = x[0].i64;
+      rc = opnd_eval(x, in, sel, n, &ops[done], err);
+      if (rc != CHV_OK) break;
+      g->v = ops[done].v;
     }
-    int to = d < 0 ? 0 : CHV_MIN(d, from);
-    if (!chv_exec_dec_rescale(v, from, to, &v)) return false;
-    if (d < 0) {
-      chv_i128 m = chv_exec_pow10(-d);
-      if (__builtin_mul_overflow(chv_exec_div_round(v, m), m, &v)) return false;
-    }
-    if (id == CHV_TYPE_DECIMAL) { /* at the result's scale (d) */
-      if (!chv_exec_dec_rescale(v, to, e->type->scale, &v)) return false;
-      y->dec = v;
-      return chv_exec_dec_fits(v, e->type->precision);
-    }
-    y->i64 = (int64_t)(uint64_t)v; /* wraps to the column type on append */
-    return true;
   }
-  case CHV_FN_TO_DATE: y->i64 = x[0].i64; return true;
-  default: {
-    int yy, mm, dd;
-    chv_date_to_ymd((int32_t)x[0].i64, &yy, &mm, &dd);
-    y->i64 = e->fn == CHV_FN_YEAR ? yy : e->fn == CHV_FN_MONTH ? mm : dd;
-    return true;
-  }
-  }
-}
-
-static int eval_rowfn(const struct chv_expr *e, const struct chv_batch *in,
-                      const uint32_t *sel, int64_t n, struct chv_vector *out,
-                      struct chv_error *err) {
-  struct opnd ops[3];
-  int na = e->fn == CHV_FN_ROUND ? 1 : e->nargs, done = 0, rc = CHV_OK;
-  for (; done < na && rc == CHV_OK; done++)
-    rc = opnd_eval(e->args[done], in, sel, n, &ops[done], err);
-  if (rc != CHV_OK) done--;
-  if (rc == CHV_OK) {
-    chv_vector_reset(out);
-    rc = chv_vector_reserve(out, n > 0 ? n : 1, err);
-  }
-  for (int64_t i = 0; i < n && rc == CHV_OK; i++) {
-    struct chv_value x[3], y = {.is_null = false};
-    bool null = false;
-    for (int k = 0; k < na; k++) {
-      opnd_value(&ops[k], e->args[k], i, &x[k]);
-      null |= x[k].is_null;
-    }
-    if (null || !row_fn(e, x, na, &y)) y.is_null = true;
-    rc = chv_exec_append_value(out, &y, err);
-  }
+  if (rc == CHV_OK) rc = e->impl->kernel(args, na, n, out, err);
+out_free:
   for (int k = 0; k < done; k++) opnd_free(&ops[k]);
+  if (ops != ops_) chv_free(ops);
+  if (args != args_) chv_free(args);
   return rc;
 }
 
@@ -1120,11 +1024,8 @@ static int eval_node(const struct chv_expr *e, const struct chv_batch *in,
   case CHV_EXPR_CALL:
     if (e->fn >= CHV_FN_EQ && e->fn <= CHV_FN_NSEQ)
       return eval_cmp(e, in, sel, n, out, err);
-    if (e->fn >= CHV_FN_CONCAT && e->fn <= CHV_FN_LENGTH)
-      return eval_string_fn(e, in, sel, n, out, err);
-    if (e->fn >= CHV_FN_SUBSTR)
-      return eval_rowfn(e, in, sel, n, out, err);
     return eval_arith(e, in, sel, n, out, err);
+  case CHV_EXPR_FUNC: return eval_func(e, in, sel, n, out, err);
   case CHV_EXPR_AND:
   case CHV_EXPR_OR:
   case CHV_EXPR_NOT: return eval_logic(e, in, sel, n, out, err);

@@ -1,22 +1,24 @@
 /*
-** sql/exec: vectorized expression evaluation and aggregate functions.
+** sql/exec: vectorized expression evaluation and hash aggregation.
 **
-** A binder turns the parser's AST into a typed expression tree (struct
-** chv_expr) allocated in a chv_arena; this module does not know the AST.
-** The constructors check argument types with Hive's rules, derive the result
-** type and insert the implicit CASTs Hive inserts, so that the evaluator
-** only ever sees operands of one common type.  Evaluation works on a whole
-** batch: the rows to evaluate are given by a selection vector (uint32_t row
-** numbers, ascending; NULL = all rows), and the result is a dense vector of
-** one row per selected row.  docs/exec.md describes the semantics.
+** The binder (sql/plan) turns the parser's AST into a typed expression
+** tree (struct chv_expr, sql/plan/expr.h) allocated in a chv_arena; this
+** module does not know the AST.  The plan's constructors check argument
+** types with Hive's rules, derive the result type and insert the implicit
+** CASTs Hive inserts, so that the evaluator only ever sees operands of one
+** common type.  Operators (+ - * / % div =
+** <> < ...) are this module's own; functions are those of the registry
+** (src/sql/func), whose overload resolution chooses the casts and whose
+** kernels the evaluator calls.  Evaluation works on a whole batch: the
+** rows to evaluate are given by a selection vector (uint32_t row numbers,
+** ascending; NULL = all rows), and the result is a dense vector of one row
+** per selected row.  docs/exec.md describes the semantics.
 **
 ** INTERFACE
-**   chv_expr_column()/_literal()/_call()/_and()/_or()/_not()/_is_null()
-**   chv_expr_in()/_between()/_case()/_cast()/_coalesce()/_like()
 **   chv_expr_eval()      expression over selected rows -> dense vector
 **   chv_expr_filter()    BOOLEAN predicate -> selection of TRUE rows
-**   chv_agg_*()          aggregate states: update/merge/finalize
 **   chv_hash_agg_*()     GROUP BY keys over batches with a memory bound
+**                        (the aggregates themselves: chv_agg_*(), func.h)
 **
 ** Ownership: expressions and their types live in the arena passed to the
 ** constructors and are read-only afterwards (several threads may evaluate
@@ -27,129 +29,8 @@
 
 #include "common/common.h"
 #include "chive/types.h"
-
-/* ---- expression IR ----------------------------------------------------- */
-
-enum chv_expr_kind {
-  CHV_EXPR_COLUMN,      /* column `column` of the input batch */
-  CHV_EXPR_LITERAL,     /* value (or NULL) of `type` */
-  CHV_EXPR_CALL,        /* scalar function `fn` of args */
-  CHV_EXPR_AND,         /* args[0] AND args[1], three-valued */
-  CHV_EXPR_OR,
-  CHV_EXPR_NOT,
-  CHV_EXPR_IS_NULL,
-  CHV_EXPR_IS_NOT_NULL,
-  CHV_EXPR_IN,          /* args[0] IN (args[1..] literals) */
-  CHV_EXPR_BETWEEN,     /* args[0] BETWEEN args[1] AND args[2] (negated) */
-  CHV_EXPR_CASE,        /* WHEN args[2i] THEN args[2i+1] ... ELSE last */
-  CHV_EXPR_CAST,        /* args[0] as `type` */
-  CHV_EXPR_COALESCE,
-  CHV_EXPR_LIKE         /* args[0] LIKE compiled `like` pattern */
-};
-
-#define CHV_FN_MAP(X)                                                         \
-  X(ADD, "+") X(SUB, "-") X(MUL, "*") X(DIV, "/") X(MOD, "%")                 \
-  X(IDIV, "div") X(NEG, "negative")                                           \
-  X(EQ, "=") X(NE, "<>") X(LT, "<") X(LE, "<=") X(GT, ">") X(GE, ">=")        \
-  X(NSEQ, "<=>") X(CONCAT, "concat") X(UPPER, "upper") X(LOWER, "lower")      \
-  X(LENGTH, "length") X(ABS, "abs") X(SUBSTR, "substr") X(TRIM, "trim")       \
-  X(ROUND, "round") X(YEAR, "year") X(MONTH, "month") X(DAY, "day")           \
-  X(TO_DATE, "to_date")
-
-enum chv_fn {
-#define CHV_X_(id, name) CHV_FN_##id,
-  CHV_FN_MAP(CHV_X_)
-#undef CHV_X_
-  CHV_FN_COUNT
-};
-
-const char *chv_fn_name(enum chv_fn fn);
-
-/* A literal's value; which member is used follows the type id (ints of
-** every width in i64, FLOAT/DOUBLE in f64, strings as bytes). */
-struct chv_value {
-  bool is_null;
-  bool b;
-  int64_t i64;          /* TINYINT..BIGINT, DATE (days) */
-  double f64;           /* FLOAT, DOUBLE */
-  chv_i128 dec;         /* DECIMAL: unscaled at the type's scale */
-  struct chv_timestamp ts;
-  const char *str;      /* string types: bytes (arena), not terminated */
-  int64_t len;
-};
-
-struct chv_like; /* compiled LIKE pattern (exec-private) */
-
-struct chv_expr {
-  enum chv_expr_kind kind;
-  const struct chv_type *type; /* result type (arena or caller-owned) */
-  int column;                  /* COLUMN: batch column index; CALL of
-                               ** round: the decimal places */
-  struct chv_value value;      /* LITERAL */
-  enum chv_fn fn;              /* CALL */
-  bool negated;                /* IN, BETWEEN, LIKE: NOT IN/... */
-  int nargs;
-  struct chv_expr **args;
-  const struct chv_like *like; /* LIKE */
-  const struct chv_expr *lowered; /* BETWEEN: the AND/NOT tree evaluated */
-};
-
-/* Arena-allocated primitive type (id, decimal precision/scale, or length
-** for CHAR/VARCHAR); NULL on out-of-memory. */
-const struct chv_type *chv_exec_type(chv_arena *a, enum chv_type_id id,
-                                     int precision_or_length, int scale);
-
-/* Constructors.  Each writes *out on success only; CHV_ENOMEM, CHV_ETYPE
-** (message naming the operator and the argument types) or CHV_EINVAL. */
-int chv_expr_column(chv_arena *a, int column, const struct chv_type *type,
-                    struct chv_expr **out, struct chv_error *err);
-/* v->str is copied into the arena. */
-int chv_expr_literal(chv_arena *a, const struct chv_type *type,
-                     const struct chv_value *v, struct chv_expr **out,
-                     struct chv_error *err);
-int chv_expr_call(chv_arena *a, enum chv_fn fn, struct chv_expr **args,
-                  int nargs, struct chv_expr **out, struct chv_error *err);
-int chv_expr_and(chv_arena *a, struct chv_expr *l, struct chv_expr *r,
-                 struct chv_expr **out, struct chv_error *err);
-int chv_expr_or(chv_arena *a, struct chv_expr *l, struct chv_expr *r,
-                struct chv_expr **out, struct chv_error *err);
-int chv_expr_not(chv_arena *a, struct chv_expr *x, struct chv_expr **out,
-                 struct chv_error *err);
-int chv_expr_is_null(chv_arena *a, struct chv_expr *x, bool negated,
-                     struct chv_expr **out, struct chv_error *err);
-/* list: literals, each cast to the common comparison type. */
-int chv_expr_in(chv_arena *a, struct chv_expr *x, struct chv_expr **list,
-                int n, bool negated, struct chv_expr **out,
-                struct chv_error *err);
-int chv_expr_between(chv_arena *a, struct chv_expr *x, struct chv_expr *lo,
-                     struct chv_expr *hi, bool negated, struct chv_expr **out,
-                     struct chv_error *err);
-/* Searched CASE: whens[i]/thens[i], els may be NULL (ELSE NULL). */
-int chv_expr_case(chv_arena *a, struct chv_expr **whens,
-                  struct chv_expr **thens, int n, struct chv_expr *els,
-                  struct chv_expr **out, struct chv_error *err);
-/* Simple CASE x WHEN v THEN r ...: lowered to searched CASE of x = v. */
-int chv_expr_case_simple(chv_arena *a, struct chv_expr *x,
-                         struct chv_expr **vals, struct chv_expr **thens,
-                         int n, struct chv_expr *els, struct chv_expr **out,
-                         struct chv_error *err);
-int chv_expr_cast(chv_arena *a, struct chv_expr *x,
-                  const struct chv_type *to, struct chv_expr **out,
-                  struct chv_error *err);
-int chv_expr_coalesce(chv_arena *a, struct chv_expr **args, int n,
-                      struct chv_expr **out, struct chv_error *err);
-/* pattern: a string literal; '%' any run, '_' one character, '\' escapes
-** the next character. */
-int chv_expr_like(chv_arena *a, struct chv_expr *x, struct chv_expr *pattern,
-                  bool negated, struct chv_expr **out, struct chv_error *err);
-
-/* The type a UNION gives two branches' columns of types l and r (Hive's
-** common class for UNION ALL): equal types stay, strings with any other
-** primitive give STRING, numbers the comparison's common type.  In the
-** arena; NULL when the two have none. */
-const struct chv_type *chv_exec_union_type(chv_arena *a,
-                                           const struct chv_type *l,
-                                           const struct chv_type *r);
+#include "sql/func/func.h"
+#include "sql/plan/expr.h"
 
 /* ---- evaluation -------------------------------------------------------- */
 
@@ -166,58 +47,6 @@ int chv_expr_filter(const struct chv_expr *e, const struct chv_batch *in,
                     const uint32_t *sel_in, int64_t nsel_in,
                     uint32_t *sel_out, int64_t *nsel_out,
                     struct chv_error *err);
-
-/* CAST of one string to a double the way Hive's (Java's) parser reads it;
-** false when malformed. Exposed for tests. */
-bool chv_exec_parse_double(const char *s, size_t n, double *out);
-/* Java's Double.toString / Float.toString; buf >= 32; returns length. */
-int chv_exec_format_double(double d, char *buf);
-int chv_exec_format_float(float f, char *buf);
-
-/* ---- aggregates -------------------------------------------------------- */
-
-enum chv_agg_fn {
-  CHV_AGG_COUNT_STAR,
-  CHV_AGG_COUNT,
-  CHV_AGG_COUNT_DISTINCT,
-  CHV_AGG_SUM,
-  CHV_AGG_MIN,
-  CHV_AGG_MAX,
-  CHV_AGG_AVG
-};
-
-typedef struct chv_agg_state chv_agg_state;
-
-/* Hive's result type of fn over arg (arg may be NULL for COUNT(*)), in
-** the arena.  CHV_ETYPE for an argument type fn does not take. */
-int chv_agg_result_type(chv_arena *a, enum chv_agg_fn fn,
-                        const struct chv_type *arg,
-                        const struct chv_type **out, struct chv_error *err);
-/* out: close with chv_agg_state_close().  `arg` and `result` are borrowed
-** (result from chv_agg_result_type()) and must outlive the state. */
-int chv_agg_state_open(enum chv_agg_fn fn, const struct chv_type *arg,
-                       const struct chv_type *result, chv_agg_state **out,
-                       struct chv_error *err);
-void chv_agg_state_close(chv_agg_state *s);
-/* Add rows sel[0..n) (NULL: 0..n-1) of col (NULL for COUNT(*)); row i
-** belongs to group groups[i] (NULL: every row to group 0). */
-int chv_agg_update(chv_agg_state *s, const struct chv_vector *col,
-                   const uint32_t *sel, int64_t n, const uint32_t *groups,
-                   struct chv_error *err);
-/* Fold other (same fn and types) into s: other's group g into group
-** map[g] (NULL: g).  other is left unchanged. */
-int chv_agg_merge(chv_agg_state *s, const chv_agg_state *other,
-                  const uint32_t *map, struct chv_error *err);
-/* Groups known to the state (the highest group id seen + 1). */
-int64_t chv_agg_ngroups(const chv_agg_state *s);
-/* Make sure groups 0..n-1 exist (a group with no rows: COUNT 0, else
-** NULL). */
-int chv_agg_ensure_groups(chv_agg_state *s, int64_t n, struct chv_error *err);
-/* Reset out (a vector of the result type) to one row per group. */
-int chv_agg_finalize(const chv_agg_state *s, struct chv_vector *out,
-                     struct chv_error *err);
-/* Approximate bytes the state holds (for memory bounds). */
-size_t chv_agg_memory(const chv_agg_state *s);
 
 /* ---- hash aggregation -------------------------------------------------- */
 

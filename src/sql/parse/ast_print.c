@@ -292,6 +292,7 @@ static void put_from(struct printer *w, const struct chv_sql_from *f) {
   case CHV_SQL_FROM_SUBQUERY:
     put(w, "(derived ");
     put_query(w, f->subquery);
+    put_hints(w, &f->hints);
     break;
   case CHV_SQL_FROM_JOIN:
     put(w, "(join ");
@@ -437,14 +438,17 @@ static void put_columns(struct printer *w, const char *tag,
   put(w, tag);
   for (size_t i = 0; i < n; i++) {
     put(w, " ");
-    if (c[i].type_text == NULL && c[i].computed == NULL) {
+    if (c[i].type_text == NULL && c[i].computed == NULL &&
+        c[i].comment == NULL) {
       put_ident(w, c[i].name);
       continue;
     }
     put(w, "(");
     put_ident(w, c[i].name);
-    put(w, " ");
-    if (c[i].computed) {
+    if (c[i].type_text || c[i].computed) put(w, " ");
+    if (c[i].type_text == NULL && c[i].computed == NULL) {
+      /* a name with a comment: a view's column */
+    } else if (c[i].computed) {
       put(w, "(as ");
       put_expr(w, c[i].computed);
       put(w, ")");
@@ -457,6 +461,9 @@ static void put_columns(struct printer *w, const char *tag,
   }
   put(w, ")");
 }
+
+static void put_storage(struct printer *w,
+                        const struct chv_sql_create_table *ct);
 
 static void put_create_table(struct printer *w,
                              const struct chv_sql_create_table *ct) {
@@ -483,6 +490,27 @@ static void put_create_table(struct printer *w,
   put_tagged_str(w, "comment", ct->comment);
   if (ct->npart_columns)
     put_columns(w, "partitioned-by", ct->part_columns, ct->npart_columns);
+  put_storage(w, ct);
+  put_tagged_str(w, "location", ct->location);
+  if (ct->tblproperties.items) put_props(w, "tblproperties", &ct->tblproperties);
+  if (ct->with.items || ct->form == CHV_SQL_FORM_FLINK) {
+    if (ct->with.n || ct->with.items) put_props(w, "with", &ct->with);
+  }
+  if (ct->like.nparts) {
+    put(w, " (like ");
+    put_name(w, &ct->like);
+    put(w, ")");
+  }
+  if (ct->as_query) {
+    put(w, " (as ");
+    put_query(w, ct->as_query);
+    put(w, ")");
+  }
+}
+
+/* ROW FORMAT and STORED AS of a CREATE TABLE or an INSERT ... DIRECTORY. */
+static void put_storage(struct printer *w,
+                        const struct chv_sql_create_table *ct) {
   if (ct->row_format == CHV_SQL_ROW_FORMAT_DELIMITED) {
     put(w, " (row-format delimited");
     put_tagged_str(w, "fields", ct->fields_terminated);
@@ -505,31 +533,32 @@ static void put_create_table(struct printer *w,
   }
   put_tagged_str(w, "inputformat", ct->input_format);
   put_tagged_str(w, "outputformat", ct->output_format);
-  put_tagged_str(w, "location", ct->location);
-  if (ct->tblproperties.items) put_props(w, "tblproperties", &ct->tblproperties);
-  if (ct->with.items || ct->form == CHV_SQL_FORM_FLINK) {
-    if (ct->with.n || ct->with.items) put_props(w, "with", &ct->with);
-  }
-  if (ct->like.nparts) {
-    put(w, " (like ");
-    put_name(w, &ct->like);
-    put(w, ")");
-  }
-  if (ct->as_query) {
-    put(w, " (as ");
-    put_query(w, ct->as_query);
-    put(w, ")");
-  }
+}
+
+static void put_create_view(struct printer *w,
+                            const struct chv_sql_create_view *cv) {
+  if (cv->or_replace) put(w, " or-replace");
+  if (cv->temporary) put(w, " temporary");
+  if (cv->if_not_exists) put(w, " if-not-exists");
+  if (cv->ncolumns) put_columns(w, "columns", cv->columns, cv->ncolumns);
+  put_tagged_str(w, "comment", cv->comment);
+  if (cv->tblproperties.items)
+    put_props(w, "tblproperties", &cv->tblproperties);
+  put(w, " (as ");
+  put_query(w, cv->query);
+  put(w, ")");
+  put_tagged_str(w, "text", cv->query_text);
 }
 
 static void put_stmt(struct printer *w, const struct chv_sql_stmt *s) {
   put(w, "(");
   put(w, stmt_names[s->kind]);
-  if (s->name.nparts &&
-      !(s->kind == CHV_SQL_STMT_SHOW_TABLES)) {
+  if (s->name.nparts && s->kind != CHV_SQL_STMT_SHOW_TABLES &&
+      s->kind != CHV_SQL_STMT_SHOW_VIEWS) {
     put(w, " ");
     put_name(w, &s->name);
   }
+  if (s->view) put(w, " view");
   switch (s->kind) {
   case CHV_SQL_STMT_CREATE_CATALOG:
     put_props(w, "with", &s->props);
@@ -545,6 +574,7 @@ static void put_stmt(struct printer *w, const struct chv_sql_stmt *s) {
     if (s->cascade) put(w, " cascade");
     break;
   case CHV_SQL_STMT_SHOW_TABLES:
+  case CHV_SQL_STMT_SHOW_VIEWS:
     if (s->name.nparts) {
       put(w, " (in ");
       put_name(w, &s->name);
@@ -564,6 +594,10 @@ static void put_stmt(struct printer *w, const struct chv_sql_stmt *s) {
     break;
   case CHV_SQL_STMT_CREATE_TABLE:
     put_create_table(w, s->create_table);
+    break;
+  case CHV_SQL_STMT_CREATE_VIEW:
+  case CHV_SQL_STMT_ALTER_VIEW:
+    put_create_view(w, s->create_view);
     break;
   case CHV_SQL_STMT_DROP_TABLE:
     if (s->if_exists) put(w, " if-exists");
@@ -625,8 +659,26 @@ static void put_stmt(struct printer *w, const struct chv_sql_stmt *s) {
     }
     break;
   case CHV_SQL_STMT_EXPLAIN:
+    if (s->analyze) put(w, " analyze");
     put(w, " ");
     put_stmt(w, s->explained);
+    break;
+  case CHV_SQL_STMT_INSERT_DIRECTORY:
+    if (s->local) put(w, " local");
+    put(w, " ");
+    put_str(w, s->directory);
+    if (s->storage) put_storage(w, s->storage);
+    put(w, " ");
+    put_query(w, s->query);
+    break;
+  case CHV_SQL_STMT_MULTI_INSERT:
+    put(w, " (from ");
+    put_from(w, s->source);
+    put(w, ")");
+    for (size_t i = 0; i < s->ninserts; i++) {
+      put(w, " ");
+      put_stmt(w, s->inserts[i]);
+    }
     break;
   default:
     break;

@@ -87,11 +87,11 @@ static bool skip_space(struct sql_lexer *lx, struct sql_token *t) {
         if (*lx->cur == '*' && peekc(lx, 1) == '/') break;
         advance(lx);
       }
-      if (hint) {
+      if (hint && lx->cur > body_start) { /* an empty one is no hint */
         t->hint = body_start;
         t->hint_len = (size_t)(lx->cur - body_start);
         t->hint_pos = body;
-        if (t->hint_len == 0) t->hint = NULL;
+        if (t->nhints++ == 0) t->first_hint_pos = body;
       }
       advance(lx);
       advance(lx);
@@ -323,8 +323,8 @@ int chv_sql_split(const char *sql, size_t len, enum chv_sql_dialect dialect,
     if (!open && t.hint) {
       /* A hint with no statement is a piece of its own, which the parser
       ** refuses, not a comment to skip. */
-      cur.text = t.hint - 3;
-      cur.pos = t.hint_pos;
+      cur.text = lx.src + t.first_hint_pos.offset - 3; /* the first one */
+      cur.pos = t.first_hint_pos;
       cur.pos.column -= 3;
       cur.pos.offset -= 3;
       open = true;

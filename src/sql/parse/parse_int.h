@@ -7,6 +7,7 @@
 **   struct sql_lexer, sql_lex_init(), sql_lex_next()   tokens on demand
 **   sql_decode_string()    a quoted literal's value per dialect
 **   sql_tok_kind_name()    "string", "number" ... for error messages
+**   sql_is_reserved_word() the words that are not names unless backquoted
 */
 #ifndef CHV_SQL_PARSE_INT_H
 #define CHV_SQL_PARSE_INT_H
@@ -36,6 +37,12 @@ struct sql_token {
   const char *hint;
   size_t hint_len;
   struct chv_sql_pos hint_pos;
+  /* Hints right before the token (only the last is kept above) and where
+  ** the first of them opens its text; the parser sets taken once it has
+  ** parsed the hint as a table's. */
+  int nhints;
+  struct chv_sql_pos first_hint_pos;
+  bool taken;
   const char *msg; /* TK_ERROR: "unterminated string" ... */
 };
 
@@ -57,5 +64,9 @@ void sql_lex_seek(struct sql_lexer *lx, struct chv_sql_pos pos);
 ** escapes when hive is true.  *out_len gets the length.  NULL on OOM. */
 char *sql_decode_string(chv_arena *arena, const char *start, size_t len,
                         bool hive, size_t *out_len);
+
+/* Whether w (NUL-terminated) is a word the parser does not take as a name
+** without backquotes (SELECT, FROM, LEFT ...), case-insensitively. */
+bool sql_is_reserved_word(const char *w);
 
 #endif /* CHV_SQL_PARSE_INT_H */

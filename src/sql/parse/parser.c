@@ -31,6 +31,7 @@ struct parser {
   struct sql_token prev; /* last consumed */
   int depth, max_depth;
   struct chv_sql_pos first_hint; /* of the statement; line 0: none yet */
+  struct chv_sql_pos stray_hint; /* the first not taken as a table's */
 };
 
 /* A growing array in the arena. */
@@ -84,12 +85,17 @@ static const struct sql_token *peek(struct parser *p, int i) {
 }
 
 /* Remember where the first hint of the statement opens (its text starts
-** right after the three characters of its opening). */
+** right after the three characters of its opening), and the first one the
+** parser did not take as a table's: one where no hint belongs, or the
+** first of two hint comments before one token (only the last is parsed). */
 static void note_hint(struct parser *p, const struct sql_token *t) {
-  if (t->hint == NULL || p->first_hint.line != 0) return;
-  p->first_hint = t->hint_pos;
-  p->first_hint.column -= 3;
-  p->first_hint.offset -= 3;
+  if (t->hint == NULL) return;
+  struct chv_sql_pos at = t->first_hint_pos;
+  at.column -= 3;
+  at.offset -= 3;
+  if (p->first_hint.line == 0) p->first_hint = at;
+  if ((!t->taken || t->nhints > 1) && p->stray_hint.line == 0)
+    p->stray_hint = at;
 }
 
 static void next(struct parser *p) {
@@ -193,6 +199,12 @@ static const char *const reserved_words[] = {
     "OVERWRITE", "TABLE", "PARTITION", "FOR", "DIV",    "EXISTS", "ASC",
     "DESC",   "NULLS",  "INTERVAL", "SET",    "LATERAL", "WINDOW", "CLUSTER",
     "DISTRIBUTE", "SORT"};
+
+bool sql_is_reserved_word(const char *w) {
+  for (size_t i = 0; i < CHV_ARRAY_SIZE(reserved_words); i++)
+    if (chv_str_ieq(w, reserved_words[i])) return true;
+  return false;
+}
 
 static bool is_reserved(const struct sql_token *t) {
   if (t->kind != TK_WORD) return false;
@@ -583,14 +595,25 @@ static int parse_primary(struct parser *p, struct chv_sql_expr **out) {
     next(p);
     t = peek(p, 0);
     if (!is_interval_unit(t)) return fail(p, "an interval unit (DAY, ...)");
-    const char *ustart = t->start;
+    /* the unit's words, one space apart ("DAY TO HOUR"), whatever stands
+    ** between them in the source */
+    const char *u1 = t->start;
+    size_t n1 = t->len;
     next(p);
     if (peek_kw(p, 0, "TO") && is_interval_unit(peek(p, 1))) {
+      const struct sql_token *u2 = peek(p, 1);
+      char *u = chv_arena_alloc(p->arena, n1 + 4 + u2->len + 1);
+      if (u == NULL) return nomem(p);
+      memcpy(u, u1, n1);
+      memcpy(u + n1, " TO ", 4);
+      memcpy(u + n1 + 4, u2->start, u2->len);
+      u[n1 + 4 + u2->len] = '\0';
+      e->u.lit.unit = u;
       next(p);
       next(p);
+    } else {
+      TRY(copy_text(p, u1, n1, &e->u.lit.unit));
     }
-    TRY(copy_text(p, ustart, (size_t)(p->prev.start + p->prev.len - ustart),
-                  &e->u.lit.unit));
   } else if (tok_is_kw(t, "CASE")) {
     TRY(new_expr(p, CHV_SQL_EXPR_CASE, t->pos, &e));
     next(p);
@@ -892,8 +915,11 @@ static int parse_expr(struct parser *p, struct chv_sql_expr **out) {
 
 /* ---- hints ------------------------------------------------------------- */
 
-/* The /\*+ name(args), ... *\/ hint attached to the next token, if any. */
-static int parse_hints(struct parser *p, struct chv_sql_hints *out) {
+/* The /\*+ name(args), ... *\/ hint attached to the next token, if any,
+** into out, and the arguments of its OPTIONS hints (any case) into
+** options.  The token is marked as having its hint taken. */
+static int parse_hints(struct parser *p, struct chv_sql_hints *out,
+                       struct chv_sql_props *options) {
   const struct sql_token *t = peek(p, 0);
   if (t->hint == NULL) return CHV_OK;
   struct parser sub = *p;
@@ -928,6 +954,18 @@ static int parse_hints(struct parser *p, struct chv_sql_hints *out) {
   if (peek(&sub, 0)->kind != TK_EOF) return fail(&sub, "end of the hint");
   out->items = v.data;
   out->n = v.n;
+  struct vec o = {0};
+  for (size_t i = 0; i < out->n; i++) {
+    if (!chv_str_ieq(out->items[i].name, "OPTIONS")) continue;
+    for (size_t k = 0; k < out->items[i].args.n; k++) {
+      struct chv_sql_prop *pr = NULL;
+      TRY(vec_push(p, &o, sizeof *pr, (void **)&pr));
+      *pr = out->items[i].args.items[k];
+    }
+  }
+  options->items = o.data;
+  options->n = o.n;
+  p->tok[0].taken = true;
   return CHV_OK;
 }
 
@@ -951,10 +989,11 @@ static int parse_from_item(struct parser *p, struct chv_sql_from **out) {
     f->kind = CHV_SQL_FROM_SUBQUERY;
     TRY(parse_query(p, &f->subquery));
     TRY(expect_op(p, ")", "')' after the sub-query"));
+    TRY(parse_hints(p, &f->hints, &f->options));
   } else {
     f->kind = CHV_SQL_FROM_TABLE;
     TRY(parse_name(p, "a table name", &f->table));
-    TRY(parse_hints(p, &f->hints));
+    TRY(parse_hints(p, &f->hints, &f->options));
     if (peek_kw(p, 0, "FOR")) {
       next(p);
       TRY(expect_kw(p, "SYSTEM_TIME", "SYSTEM_TIME after FOR"));
@@ -1133,6 +1172,8 @@ static int attach_ctes(struct parser *p, struct vec *ctes,
   return CHV_OK;
 }
 
+static int parse_order_limit(struct parser *p, struct chv_sql_query *q);
+
 static int parse_query(struct parser *p, struct chv_sql_query **out) {
   struct chv_sql_query *q = NULL;
   struct vec ctes = {0};
@@ -1157,6 +1198,14 @@ static int parse_query(struct parser *p, struct chv_sql_query **out) {
   }
   p->depth = depth0;
   TRY(attach_ctes(p, &ctes, &q));
+  TRY(parse_order_limit(p, q));
+  leave(p);
+  *out = q;
+  return CHV_OK;
+}
+
+/* [ORDER BY e [ASC|DESC] [NULLS FIRST|LAST], ...] [LIMIT e] after q. */
+static int parse_order_limit(struct parser *p, struct chv_sql_query *q) {
   if (peek_kw(p, 0, "ORDER")) {
     if (q->norder_by || q->limit)
       return fail(p, "end of query (ORDER BY given twice)");
@@ -1188,8 +1237,6 @@ static int parse_query(struct parser *p, struct chv_sql_query **out) {
     next(p);
     TRY(parse_concat(p, &q->limit));
   }
-  leave(p);
-  *out = q;
   return CHV_OK;
 }
 
@@ -1457,6 +1504,62 @@ static int parse_create_table(struct parser *p, struct chv_sql_stmt *s,
   return CHV_OK;
 }
 
+/* The query after AS of CREATE VIEW / ALTER VIEW, with its source text. */
+static int parse_view_query(struct parser *p, struct chv_sql_create_view *cv) {
+  const struct sql_token *t = peek(p, 0);
+  const char *start = t->start;
+  cv->query_pos = t->pos;
+  TRY(parse_query(p, &cv->query));
+  const char *end = p->prev.start + p->prev.len;
+  return copy_text(p, start, (size_t)(end - start), &cv->query_text);
+}
+
+/* CREATE [OR REPLACE] [TEMPORARY] VIEW (consumed) [IF NOT EXISTS] v
+** [(col [COMMENT 's'], ...)] [COMMENT 's'] [TBLPROPERTIES (...)] AS query */
+static int parse_create_view(struct parser *p, struct chv_sql_stmt *s,
+                             bool or_replace, bool temporary) {
+  struct chv_sql_create_view *cv = NULL;
+  TRY(alloc_node(p, sizeof *cv, (void **)&cv));
+  s->kind = CHV_SQL_STMT_CREATE_VIEW;
+  s->create_view = cv;
+  cv->or_replace = or_replace;
+  cv->temporary = temporary;
+  TRY(parse_if_not_exists(p, &cv->if_not_exists));
+  TRY(parse_name(p, "a view name", &cv->name));
+  s->name = cv->name;
+  if (accept_op(p, "(")) {
+    struct vec v = {0};
+    do {
+      struct chv_sql_column *c = NULL;
+      TRY(vec_push(p, &v, sizeof *c, (void **)&c));
+      c->pos = peek(p, 0)->pos;
+      TRY(parse_ident(p, "a column name", &c->name));
+      if (accept_kw(p, "COMMENT"))
+        TRY(parse_string(p, "a quoted comment", &c->comment));
+    } while (accept_op(p, ","));
+    TRY(expect_op(p, ")", "')' or ',' in the view's column list"));
+    cv->columns = v.data;
+    cv->ncolumns = v.n;
+  }
+  unsigned seen = 0;
+  for (;;) {
+    unsigned bit;
+    if (peek_kw(p, 0, "COMMENT")) bit = 1;
+    else if (peek_kw(p, 0, "TBLPROPERTIES")) bit = 2;
+    else break;
+    if (seen & bit) return fail(p, "each view clause once");
+    seen |= bit;
+    next(p);
+    if (bit == 1)
+      TRY(parse_string(p, "a quoted comment", &cv->comment));
+    else
+      TRY(parse_props(p, &cv->tblproperties));
+  }
+  TRY(expect_kw(p, "AS", seen ? "COMMENT, TBLPROPERTIES or AS"
+                              : "a column list, COMMENT, TBLPROPERTIES or AS"));
+  return parse_view_query(p, cv);
+}
+
 static int parse_create(struct parser *p, struct chv_sql_stmt *s) {
   if (accept_kw(p, "CATALOG")) {
     s->kind = CHV_SQL_STMT_CREATE_CATALOG;
@@ -1481,9 +1584,17 @@ static int parse_create(struct parser *p, struct chv_sql_stmt *s) {
     }
     return CHV_OK;
   }
+  bool or_replace = false;
+  if (accept_kw(p, "OR")) {
+    TRY(expect_kw(p, "REPLACE", "REPLACE after CREATE OR"));
+    or_replace = true;
+  }
   bool temporary = accept_kw(p, "TEMPORARY");
+  if (accept_kw(p, "VIEW"))
+    return parse_create_view(p, s, or_replace, temporary);
+  if (or_replace) return fail(p, "VIEW after CREATE OR REPLACE");
   bool external = accept_kw(p, "EXTERNAL");
-  TRY(expect_kw(p, "TABLE", "CATALOG, DATABASE or TABLE after CREATE"));
+  TRY(expect_kw(p, "TABLE", "CATALOG, DATABASE, TABLE or VIEW after CREATE"));
   return parse_create_table(p, s, temporary, external);
 }
 
@@ -1504,23 +1615,61 @@ static int parse_show(struct parser *p, struct chv_sql_stmt *s) {
     if (accept_kw(p, "IN") || accept_kw(p, "FROM"))
       TRY(parse_name(p, "a database name", &s->name));
     if (accept_kw(p, "LIKE")) TRY(parse_string(p, "a quoted pattern", &s->like));
+  } else if (accept_kw(p, "VIEWS")) {
+    s->kind = CHV_SQL_STMT_SHOW_VIEWS;
+    if (accept_kw(p, "IN") || accept_kw(p, "FROM"))
+      TRY(parse_name(p, "a database name", &s->name));
+    if (accept_kw(p, "LIKE")) TRY(parse_string(p, "a quoted pattern", &s->like));
   } else if (accept_kw(p, "PARTITIONS")) {
     s->kind = CHV_SQL_STMT_SHOW_PARTITIONS;
     TRY(parse_name(p, "a table name", &s->name));
     if (accept_kw(p, "PARTITION")) TRY(parse_part_spec(p, false, &s->partition));
   } else if (accept_kw(p, "CREATE")) {
     s->kind = CHV_SQL_STMT_SHOW_CREATE_TABLE;
-    TRY(expect_kw(p, "TABLE", "TABLE after SHOW CREATE"));
-    TRY(parse_name(p, "a table name", &s->name));
+    if (accept_kw(p, "VIEW")) {
+      s->view = true;
+      TRY(parse_name(p, "a view name", &s->name));
+    } else {
+      TRY(expect_kw(p, "TABLE", "TABLE or VIEW after SHOW CREATE"));
+      TRY(parse_name(p, "a table name", &s->name));
+    }
+  } else if (accept_kw(p, "FUNCTIONS")) {
+    s->kind = CHV_SQL_STMT_SHOW_FUNCTIONS;
   } else {
-    return fail(p, "CATALOGS, CURRENT, DATABASES, TABLES, PARTITIONS or "
-                   "CREATE after SHOW");
+    return fail(p, "CATALOGS, CURRENT, DATABASES, TABLES, VIEWS, PARTITIONS, "
+                   "CREATE or FUNCTIONS after SHOW");
   }
   return CHV_OK;
 }
 
+/* ALTER VIEW (consumed) v AS query | SET TBLPROPERTIES (...) | RENAME TO v2 */
+static int parse_alter_view(struct parser *p, struct chv_sql_stmt *s) {
+  TRY(parse_name(p, "a view name", &s->name));
+  if (accept_kw(p, "AS")) {
+    struct chv_sql_create_view *cv = NULL;
+    TRY(alloc_node(p, sizeof *cv, (void **)&cv));
+    s->kind = CHV_SQL_STMT_ALTER_VIEW;
+    s->create_view = cv;
+    cv->name = s->name;
+    return parse_view_query(p, cv);
+  }
+  s->view = true;
+  if (accept_kw(p, "SET")) {
+    s->kind = CHV_SQL_STMT_SET_TBLPROPERTIES;
+    TRY(expect_kw(p, "TBLPROPERTIES", "TBLPROPERTIES after SET"));
+    return parse_props(p, &s->props);
+  }
+  if (accept_kw(p, "RENAME")) {
+    s->kind = CHV_SQL_STMT_RENAME_TABLE;
+    TRY(expect_kw(p, "TO", "TO after RENAME"));
+    return parse_name(p, "the new view name", &s->new_name);
+  }
+  return fail(p, "AS, SET or RENAME after the view name");
+}
+
 static int parse_alter(struct parser *p, struct chv_sql_stmt *s) {
-  TRY(expect_kw(p, "TABLE", "TABLE after ALTER"));
+  if (accept_kw(p, "VIEW")) return parse_alter_view(p, s);
+  TRY(expect_kw(p, "TABLE", "TABLE or VIEW after ALTER"));
   TRY(parse_name(p, "a table name", &s->name));
   if (accept_kw(p, "ADD")) {
     s->kind = CHV_SQL_STMT_ADD_PARTITIONS;
@@ -1562,21 +1711,96 @@ static int parse_alter(struct parser *p, struct chv_sql_stmt *s) {
   return CHV_OK;
 }
 
-static int parse_insert(struct parser *p, struct chv_sql_stmt *s) {
+/* What follows INSERT up to its query: INTO|OVERWRITE [TABLE] t [hints]
+** [PARTITION (...)] [(columns)], or OVERWRITE [LOCAL] DIRECTORY 'path'
+** [ROW FORMAT ...] [STORED AS ...].  *what is what may come next, for a
+** syntax error. */
+static int parse_insert_head(struct parser *p, struct chv_sql_stmt *s,
+                             const char **what) {
   s->kind = CHV_SQL_STMT_INSERT;
-  if (accept_kw(p, "OVERWRITE"))
+  if (accept_kw(p, "OVERWRITE")) {
     s->overwrite = true;
-  else
+    /* OVERWRITE DIRECTORY 'path' (a table named directory is followed by
+    ** no string) */
+    if ((peek_kw(p, 0, "LOCAL") && peek_kw(p, 1, "DIRECTORY")) ||
+        (peek_kw(p, 0, "DIRECTORY") && is_string_tok(p, peek(p, 1)))) {
+      s->kind = CHV_SQL_STMT_INSERT_DIRECTORY;
+      s->local = accept_kw(p, "LOCAL");
+      next(p); /* DIRECTORY */
+      TRY(parse_string(p, "a quoted directory", &s->directory));
+      if (peek_kw(p, 0, "ROW") || peek_kw(p, 0, "STORED"))
+        TRY(alloc_node(p, sizeof *s->storage, (void **)&s->storage));
+      if (accept_kw(p, "ROW")) TRY(parse_row_format(p, s->storage));
+      if (accept_kw(p, "STORED")) TRY(parse_stored_as(p, s->storage));
+      *what = s->storage && s->storage->stored_as ? "SELECT"
+              : s->storage ? "SELECT or STORED AS"
+                           : "SELECT, ROW FORMAT or STORED AS";
+      return CHV_OK;
+    }
+  } else {
     TRY(expect_kw(p, "INTO", "INTO or OVERWRITE after INSERT"));
+  }
   accept_kw(p, "TABLE");
   TRY(parse_name(p, "a table name", &s->name));
-  TRY(parse_hints(p, &s->hints));
+  TRY(parse_hints(p, &s->hints, &s->options));
+  *what = "SELECT, VALUES or PARTITION";
   if (accept_kw(p, "PARTITION")) TRY(parse_part_spec(p, true, &s->partition));
   if (peek_op(p, 0, "(") && !starts_query(p, 1) && !peek_op(p, 1, "("))
     TRY(parse_name_list(p, "a column name", &s->columns, &s->ncolumns));
-  if (!starts_query(p, 0) && !peek_op(p, 0, "("))
-    return fail(p, "SELECT, VALUES or PARTITION");
+  return CHV_OK;
+}
+
+static int parse_insert(struct parser *p, struct chv_sql_stmt *s) {
+  const char *what;
+  TRY(parse_insert_head(p, s, &what));
+  if (!starts_query(p, 0) && !peek_op(p, 0, "(")) return fail(p, what);
   return parse_query(p, &s->query);
+}
+
+/* FROM src [alias] INSERT ... SELECT ... [INSERT ... SELECT ...] ... (FROM
+** consumed): each branch's SELECT has no FROM of its own. */
+static int parse_multi_insert(struct parser *p, struct chv_sql_stmt *s) {
+  s->kind = CHV_SQL_STMT_MULTI_INSERT;
+  TRY(parse_from(p, &s->source));
+  if (!peek_kw(p, 0, "INSERT"))
+    return fail(p, "INSERT after FROM ... (a query puts SELECT first)");
+  struct vec v = {0};
+  while (peek_kw(p, 0, "INSERT")) {
+    TRY(enter(p));
+    struct chv_sql_stmt **slot = NULL, *b = NULL;
+    TRY(vec_push(p, &v, sizeof *slot, (void **)&slot));
+    TRY(alloc_node(p, sizeof *b, (void **)&b));
+    b->pos = peek(p, 0)->pos;
+    b->dialect = p->lx.dialect;
+    next(p); /* INSERT */
+    const char *what;
+    TRY(parse_insert_head(p, b, &what));
+    if (!peek_kw(p, 0, "SELECT"))
+      return fail(p, !strcmp(what, "SELECT, VALUES or PARTITION")
+                         ? "SELECT or PARTITION"
+                         : what);
+    struct chv_sql_query *q = NULL;
+    TRY(alloc_node(p, sizeof *q, (void **)&q));
+    q->kind = CHV_SQL_QUERY_SELECT;
+    q->pos = peek(p, 0)->pos;
+    TRY(parse_select(p, q));
+    if (q->from) {
+      struct chv_sql_pos at = q->from->pos;
+      if (p->err_pos) *p->err_pos = at;
+      return chv_error_set(p->err, CHV_ESYNTAX,
+                           "line %d, column %d: a branch of FROM ... INSERT "
+                           "has no FROM of its own (it reads the FROM "
+                           "before the first INSERT)",
+                           at.line, at.column);
+    }
+    TRY(parse_order_limit(p, q));
+    b->query = q;
+    *slot = b;
+  }
+  p->depth -= (int)v.n;
+  s->inserts = v.data;
+  s->ninserts = v.n;
+  return CHV_OK;
 }
 
 /* Raw text from pos to the next ';' outside quotes (or the end); the lexer
@@ -1672,6 +1896,7 @@ static int parse_stmt_body(struct parser *p, struct chv_sql_stmt *s) {
     return parse_query(p, &s->query);
   }
   if (t->kind != TK_WORD) return fail(p, "a statement");
+  if (accept_kw(p, "FROM")) return parse_multi_insert(p, s);
   if (accept_kw(p, "CREATE")) return parse_create(p, s);
   if (accept_kw(p, "DROP")) {
     if (accept_kw(p, "DATABASE") || accept_kw(p, "SCHEMA")) {
@@ -1684,8 +1909,13 @@ static int parse_stmt_body(struct parser *p, struct chv_sql_stmt *s) {
         accept_kw(p, "RESTRICT");
       return CHV_OK;
     }
-    TRY(expect_kw(p, "TABLE", "DATABASE or TABLE after DROP"));
     s->kind = CHV_SQL_STMT_DROP_TABLE;
+    if (accept_kw(p, "VIEW")) {
+      s->view = true;
+      TRY(parse_if_exists(p, &s->if_exists));
+      return parse_name(p, "a view name", &s->name);
+    }
+    TRY(expect_kw(p, "TABLE", "DATABASE, TABLE or VIEW after DROP"));
     TRY(parse_if_exists(p, &s->if_exists));
     return parse_name(p, "a table name", &s->name);
   }
@@ -1744,7 +1974,14 @@ static int parse_stmt_body(struct parser *p, struct chv_sql_stmt *s) {
   if (accept_kw(p, "RESET")) return parse_set(p, s, true);
   if (accept_kw(p, "EXPLAIN")) {
     s->kind = CHV_SQL_STMT_EXPLAIN;
-    if (at_stmt_end(p)) return fail(p, "a statement after EXPLAIN");
+    if (peek_kw(p, 0, "ANALYZE") && peek(p, 1)->kind != TK_EOF &&
+        !peek_op(p, 1, ";")) {
+      next(p);
+      s->analyze = true;
+    }
+    if (at_stmt_end(p))
+      return fail(p, s->analyze ? "a statement after EXPLAIN ANALYZE"
+                                : "a statement after EXPLAIN");
     TRY(enter(p));
     TRY(parse_stmt(p, &s->explained));
     leave(p);
@@ -1827,12 +2064,13 @@ int chv_sql_parse_ex(const char *sql, size_t len,
     if (t->kind == TK_EOF) break;
     struct chv_sql_stmt **slot = NULL;
     TRY(vec_push(&p, &v, sizeof *slot, (void **)&slot));
-    p.first_hint = (struct chv_sql_pos){0};
+    p.first_hint = p.stray_hint = (struct chv_sql_pos){0};
     TRY(parse_stmt(&p, slot));
     if (!at_stmt_end(&p))
       return fail(&p, "';' or end of input after the statement");
     note_hint(&p, peek(&p, 0)); /* a hint before the ';' or the end */
     (*slot)->first_hint = p.first_hint;
+    (*slot)->stray_hint = p.stray_hint;
     apply_dialect(&p, *slot);
   }
   script->stmts = v.data;

@@ -14,9 +14,13 @@
 **     (sql_bind.c) and evaluated on each batch (filter, then items) on the
 **     reader threads (a chv_scan_hook stage), the limit counted after the
 **     filter;
-**   EXPLAIN SELECT ...: the scan line (partitions read/total, projection,
-**     limit, partition predicate, residual filter) and the statistics line
-**     (sql_stats.c), nested plans indented, without reading rows;
+**   EXPLAIN [ANALYZE] ...: each step builds its node of the plan tree
+**     (plan.c) as it plans: Insert, Limit, Sort/TopN, Project, Filter,
+**     Aggregate, Scan (partitions read/total, projection, pushed limit,
+**     partition predicate, pushed predicates, the statistics line of
+**     sql_stats.c), Values, Union, a relation's plan under the scan of its
+**     rows; EXPLAIN reads no rows, EXPLAIN ANALYZE runs the statement and
+**     counts each node's rows and time;
 **   LOAD DATA [LOCAL] INPATH ... [OVERWRITE] INTO TABLE t [PARTITION]:
 **     the file (or the visible files of a folder) taken in through a sink.
 **   GROUP BY / aggregates / HAVING / SELECT DISTINCT: keys and aggregate
@@ -27,11 +31,14 @@
 **     (Hive's NULL order), LIMIT after the sort; with a LIMIT only rows
 **     that beat the best rows held so far are kept (top-N);
 **   sub-queries in FROM, WITH, UNION [ALL]: derived relations (sql_rel.c)
-**     run into memory and scanned like tables.
+**     run into memory and scanned like tables; a view named in FROM is
+**     one too, its expanded text run (views.c).
 ** Anything else (joins, sub-queries in expressions, ...) fails with "...
 ** is not supported yet".
 */
 #include "sql/session/session_int.h"
+
+#include "chive/source.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -211,6 +218,7 @@ struct sql_target {
   const struct chv_table *t; /* the target table */
   chv_sink *sink;
   struct sql_rel *rel;
+  struct sql_dir *dir;       /* INSERT ... DIRECTORY: t and sink NULL */
   const struct chv_type *schema; /* data columns, then the dynamic keys */
   int nstatic;                   /* static partition values */
   char **statics;
@@ -221,7 +229,31 @@ struct sql_target {
   struct chv_type *described;
   /* the session told of the write's progress, or NULL */
   struct sql_session *progress;
+  /* EXPLAIN ANALYZE: the node counting the rows written and the time the
+  ** writes took, or NULL */
+  struct sql_plan_node *node;
 };
+
+/* Whether the query being run builds plan nodes: under EXPLAIN (explain)
+** or EXPLAIN ANALYZE (run), but not while only its columns are found. */
+static bool plan_on(const struct sql_session *s, bool explain,
+                    const struct sql_target *ins) {
+  return s->plan && !(ins && ins->describe) &&
+         (explain || sql_plan_analyze(s));
+}
+
+/* The clock, read only under EXPLAIN ANALYZE (0 otherwise). */
+static int64_t plan_clock(const struct sql_session *s) {
+  return sql_plan_analyze(s) ? sql_plan_now() : 0;
+}
+
+/* The time since t0 (a plan_clock()), 0 when not measuring. */
+static int64_t plan_since(int64_t t0) {
+  return t0 ? sql_plan_now() - t0 : 0;
+}
+
+static int target_write(struct sql_target *ins, struct chv_batch *ob,
+                        int64_t n, struct chv_error *err);
 
 /* Rows and bytes written so far, to the session's progress callback. */
 static void progress(struct sql_target *ins, bool done) {
@@ -237,101 +269,200 @@ static int run_query(struct sql_session *s, const struct chv_sql_query *q,
                      struct sql_target *ins, struct chv_sql_pos *pos,
                      struct chv_error *err);
 
-int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
+/* The STRUCT of t's data columns (the sink's schema, found without
+** opening a sink: EXPLAIN writes nothing). */
+static int table_schema(const struct chv_table *t, struct chv_type **out,
+                        struct chv_error *err) {
+  struct chv_type *st;
+  int rc = chv_type_new(CHV_TYPE_STRUCT, &st);
+  if (rc != CHV_OK) return sql_err(err, rc, "out of memory");
+  for (int c = 0; rc == CHV_OK && c < t->ncols; c++) {
+    struct chv_type *ct;
+    rc = chv_type_parse(t->columns[c].type, &ct, err);
+    if (rc == CHV_OK && (rc = chv_type_struct_add(st, t->columns[c].name,
+                                                   ct)) != CHV_OK)
+      sql_err(err, rc, "out of memory");
+  }
+  if (rc != CHV_OK) {
+    chv_type_free(st);
+    return rc;
+  }
+  *out = st;
+  return CHV_OK;
+}
+
+int sql_insert_open(struct sql_session *s, const struct chv_sql_stmt *st,
+                    bool explain, struct sql_insert *ins,
                     struct chv_sql_pos *pos, struct chv_error *err) {
+  memset(ins, 0, sizeof *ins);
   if (st->ncolumns)
     return sql_err(err, CHV_ENOTSUP,
                    "INSERT with a column list is not supported yet");
-  if (st->hints.n)
-    return sql_err(err, CHV_ENOTSUP, "table hints are not supported yet");
-  if (!st->query) return sql_err(err, CHV_EINVAL, "INSERT without rows");
-  bool from_query = st->query->kind != CHV_SQL_QUERY_VALUES;
-  chv_catalog *cat;
-  struct chv_table t;
-  int rc = sql_get_table(s, &st->name, &cat, &t, err);
+  int rc = sql_get_table(s, &st->name, &ins->cat, &ins->t, err);
   if (rc != CHV_OK) return rc;
-  chv_arena *a = NULL;
-  chv_sink *sink = NULL;
-  struct chv_type *schema = NULL;
-  struct chv_batch *b = NULL;
-  char **statics = NULL;
-  int nstatic = 0;
-  if (chv_arena_open(0, &a) != CHV_OK) {
-    rc = sql_err(err, CHV_ENOMEM, "out of memory");
-    goto out;
-  }
+  struct chv_table *t = &ins->t;
+  if (chv_arena_open(0, &ins->a) != CHV_OK)
+    return sql_err(err, CHV_ENOMEM, "out of memory");
   /* The spec: static keys first, in key order; keys left out are dynamic. */
-  if (st->partition.n && !t.npkeys) {
+  if (st->partition.n && !t->npkeys) {
     *pos = st->partition.pos;
-    rc = sql_err(err, CHV_EINVAL, "table %s.%s is not partitioned", t.db,
-                 t.name);
-    goto out;
+    return sql_err(err, CHV_EINVAL, "table %s.%s is not partitioned", t->db,
+                   t->name);
   }
-  statics = chv_arena_alloc(a, sizeof *statics * (size_t)(t.npkeys + 1));
-  if (!statics) {
-    rc = sql_err(err, CHV_ENOMEM, "out of memory");
-    goto out;
-  }
+  ins->statics =
+      chv_arena_alloc(ins->a, sizeof *ins->statics * (size_t)(t->npkeys + 1));
+  if (!ins->statics) return sql_err(err, CHV_ENOMEM, "out of memory");
+  struct chv_buf spec;
+  chv_buf_init(&spec);
   bool dynamic_seen = false;
   for (size_t i = 0; i < st->partition.n; i++) {
     const struct chv_sql_part_kv *kv = &st->partition.items[i];
     *pos = kv->pos;
-    if ((int)i >= t.npkeys) {
+    if ((int)i >= t->npkeys) {
       rc = sql_err(err, CHV_EINVAL,
-                   "'%s' is not a partition key of %s.%s, which has %d", kv->key,
-                   t.db, t.name, t.npkeys);
-      goto out;
+                   "'%s' is not a partition key of %s.%s, which has %d",
+                   kv->key, t->db, t->name, t->npkeys);
+      break;
     }
-    if (strcasecmp(kv->key, t.pkeys[i].name)) {
+    if (strcasecmp(kv->key, t->pkeys[i].name)) {
       rc = sql_err(err, CHV_EINVAL,
                    "partition key %d of %s.%s is '%s', not '%s'", (int)i + 1,
-                   t.db, t.name, t.pkeys[i].name, kv->key);
-      goto out;
+                   t->db, t->name, t->pkeys[i].name, kv->key);
+      break;
     }
+    chv_buf_printf(&spec, "%s%s", i ? ", " : "", t->pkeys[i].name);
     if (kv->value) {
       if (dynamic_seen) {
         rc = sql_err(err, CHV_EINVAL,
                      "static partition key '%s' after a dynamic one", kv->key);
-        goto out;
+        break;
       }
       const char *text;
-      rc = sql_check_part_value(&t.pkeys[i], kv->value, a, pos, err);
-      if (rc == CHV_OK) rc = sql_literal_text(kv->value, a, &text, err);
-      if (rc != CHV_OK) goto out;
-      statics[nstatic++] = (char *)text;
+      rc = sql_check_part_value(&t->pkeys[i], kv->value, ins->a, pos, err);
+      if (rc == CHV_OK) rc = sql_literal_text(kv->value, ins->a, &text, err);
+      if (rc != CHV_OK) break;
+      ins->statics[ins->nstatic++] = (char *)text;
+      chv_buf_printf(&spec, "='%s'", text ? text : "NULL");
     } else {
       dynamic_seen = true;
     }
   }
-  int ndyn = t.npkeys - nstatic;
-
-  struct chv_sink_options so;
-  chv_sink_options_init(&so);
-  so.overwrite = st->overwrite;
-  so.config = s->cfg;
+  /* the target's OPTIONS hint: its options for this write */
+  if (rc == CHV_OK) {
+    char tn[512];
+    snprintf(tn, sizeof tn, "%s.%s", t->db, t->name);
+    rc = sql_hint_options(s, &st->options, tn, false, ins->a, &ins->options,
+                          &ins->noptions, pos, err);
+  }
+  if (rc == CHV_OK &&
+      (ins->node = sql_plan_node(s, NULL, "Insert %s %s.%s",
+                                 st->overwrite ? "overwrite" : "into", t->db,
+                                 t->name))) {
+    if (spec.len) sql_plan_detail(ins->node, "partition=(%s)", spec.data);
+    chv_buf_reset(&spec);
+    sql_hint_text(ins->options, ins->noptions, &spec);
+    if (spec.len) sql_plan_detail(ins->node, "%s", spec.data);
+  }
+  chv_buf_free(&spec);
+  if (rc != CHV_OK) return rc;
+  int ndyn = t->npkeys - ins->nstatic;
   *pos = st->pos;
-  rc = chv_sink_open(cat, t.db, t.name, &so, &sink, err);
-  if (rc != CHV_OK) goto out;
-  rc = chv_type_clone(chv_sink_schema(sink), &schema);
+  if (explain) {
+    rc = table_schema(t, &ins->schema, err);
+  } else {
+    struct chv_sink_options so;
+    chv_sink_options_init(&so);
+    so.overwrite = st->overwrite;
+    so.config = s->cfg;
+    so.table_options = ins->options;
+    so.ntable_options = ins->noptions;
+    rc = chv_sink_open(ins->cat, t->db, t->name, &so, &ins->sink, err);
+    if (rc == CHV_OK) {
+      rc = chv_type_clone(chv_sink_schema(ins->sink), &ins->schema);
+      if (rc != CHV_OK) sql_err(err, rc, "out of memory");
+    }
+  }
   for (int k = 0; rc == CHV_OK && k < ndyn; k++) {
-    const struct chv_column *pk = &t.pkeys[nstatic + k];
+    const struct chv_column *pk = &t->pkeys[ins->nstatic + k];
     struct chv_type *pt;
     rc = chv_type_parse(pk->type, &pt, err);
-    if (rc == CHV_OK) rc = chv_type_struct_add(schema, pk->name, pt);
+    if (rc == CHV_OK && (rc = chv_type_struct_add(ins->schema, pk->name,
+                                                   pt)) != CHV_OK)
+      sql_err(err, rc, "out of memory");
   }
-  if (rc != CHV_OK) {
-    if (rc == CHV_ENOMEM) sql_err(err, rc, "out of memory");
-    goto out;
-  }
+  return rc;
+}
+
+void sql_insert_close(struct sql_insert *ins) {
+  chv_type_free(ins->schema);
+  chv_sink_close(ins->sink);
+  chv_arena_close(ins->a);
+  chv_table_free(&ins->t);
+  memset(ins, 0, sizeof *ins);
+}
+
+/* The target of the rows of an INSERT into ins. */
+static struct sql_target insert_target(struct sql_session *s,
+                                       struct sql_insert *ins) {
+  struct sql_target tg = {.t = &ins->t, .sink = ins->sink,
+                          .schema = ins->schema, .nstatic = ins->nstatic,
+                          .statics = ins->statics, .written = ins->written,
+                          .progress = ins->sink ? s : NULL};
+  if (sql_plan_analyze(s)) tg.node = ins->node;
+  return tg;
+}
+
+static int target_casts(struct sql_target *ins, const struct chv_sql_query *q,
+                        const struct chv_table *t, chv_arena *a,
+                        struct chv_expr **ex, const char *const *heads,
+                        int nout, struct chv_sql_pos *pos,
+                        struct chv_error *err);
+
+int sql_insert_casts(struct sql_session *s, struct sql_insert *ins,
+                     const struct chv_sql_query *q, const struct chv_table *t,
+                     chv_arena *a, struct chv_expr **ex,
+                     const char *const *heads, int nout,
+                     struct chv_sql_pos *pos, struct chv_error *err) {
+  struct sql_target tg = insert_target(s, ins);
+  return target_casts(&tg, q, t, a, ex, heads, nout, pos, err);
+}
+
+int sql_insert_write(struct sql_session *s, struct sql_insert *ins,
+                     struct chv_batch *b, int64_t n, struct chv_error *err) {
+  struct sql_target tg = insert_target(s, ins);
+  int rc = target_write(&tg, b, n, err);
+  ins->written = tg.written;
+  return rc;
+}
+
+int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
+                    struct chv_sql_pos *pos, struct chv_error *err) {
+  if (!st->query) return sql_err(err, CHV_EINVAL, "INSERT without rows");
+  bool explain = s->plan && !sql_plan_analyze(s);
+  bool from_query = st->query->kind != CHV_SQL_QUERY_VALUES;
+  struct sql_insert ins;
+  struct chv_batch *b = NULL;
+  struct sql_plan_node *saved = s->plan_at;
+  int rc = sql_insert_open(s, st, explain, &ins, pos, err);
+  if (rc != CHV_OK) goto out;
+  const struct chv_table *t = &ins.t;
+  int ndyn = t->npkeys - ins.nstatic;
   const struct chv_sql_query *q = st->query;
+  s->plan_at = ins.node ? ins.node : saved;
   if (from_query) {
-    struct sql_target tg = {.t = &t, .sink = sink, .schema = schema,
-                          .nstatic = nstatic, .statics = statics,
-                          .progress = s};
-    rc = run_query(s, q, st->pos, false, &tg, pos, err);
+    struct sql_target tg = insert_target(s, &ins);
+    rc = run_query(s, q, st->pos, explain, &tg, pos, err);
     progress(&tg, true);
-    if (rc == CHV_OK) rc = chv_sink_commit(sink, err);
-    if (rc == CHV_OK) {
+    if (rc == CHV_OK && !explain) {
+      int64_t t1 = plan_clock(s);
+      rc = chv_sink_commit(ins.sink, err);
+      if (tg.node) {
+        sql_plan_count(tg.node, 0, plan_since(t1));
+        sql_plan_detail(tg.node, "Commit: time=%.3f ms",
+                        (double)plan_since(t1) / 1e6);
+      }
+    }
+    if (rc == CHV_OK && !explain) {
       char msg[64];
       snprintf(msg, sizeof msg, "Inserted %lld row%s", (long long)tg.written,
                tg.written == 1 ? "" : "s");
@@ -339,32 +470,40 @@ int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
     }
     goto out;
   }
-  rc = chv_batch_open(schema, (int64_t)q->nrows, &b, err);
+  struct sql_plan_node *nval =
+      sql_plan_node(s, NULL, "Values: %zu row%s", q->nrows,
+                    q->nrows == 1 ? "" : "s");
+  int64_t t0 = plan_clock(s);
+  rc = chv_batch_open(ins.schema, (int64_t)q->nrows, &b, err);
   if (rc != CHV_OK) goto out;
-  int want = t.ncols + ndyn;
+  int want = t->ncols + ndyn;
   for (size_t r = 0; r < q->nrows; r++) {
     if ((int)q->row_lens[r] != want) {
       *pos = q->row_lens[r] ? q->rows[r][0]->pos : q->pos;
       rc = sql_err(err, CHV_EINVAL,
                    "row %zu has %zu values but %s.%s takes %d (%d columns%s)",
-                   r + 1, q->row_lens[r], t.db, t.name, want, t.ncols,
+                   r + 1, q->row_lens[r], t->db, t->name, want, t->ncols,
                    ndyn ? " and the dynamic partition keys" : "");
       goto out;
     }
     for (int c = 0; c < want; c++) {
-      const char *col = c < t.ncols ? t.columns[c].name
-                                    : t.pkeys[nstatic + c - t.ncols].name;
-      rc = append_literal(b->cols[c], q->rows[r][c], col, a, pos, err);
+      const char *col = c < t->ncols ? t->columns[c].name
+                                     : t->pkeys[ins.nstatic + c - t->ncols].name;
+      rc = append_literal(b->cols[c], q->rows[r][c], col, ins.a, pos, err);
       if (rc != CHV_OK) goto out;
     }
     b->nrows++;
   }
   *pos = st->pos;
-  if (t.npkeys && ndyn)
-    rc = chv_sink_write_dynamic(sink, nstatic, statics, b, err);
+  if (explain) goto out;
+  sql_plan_count(sql_plan_analyze(s) ? nval : NULL, b->nrows, plan_since(t0));
+  t0 = plan_clock(s);
+  if (t->npkeys && ndyn)
+    rc = chv_sink_write_dynamic(ins.sink, ins.nstatic, ins.statics, b, err);
   else
-    rc = chv_sink_write(sink, t.npkeys ? statics : NULL, b, err);
-  if (rc == CHV_OK) rc = chv_sink_commit(sink, err);
+    rc = chv_sink_write(ins.sink, t->npkeys ? ins.statics : NULL, b, err);
+  if (rc == CHV_OK) rc = chv_sink_commit(ins.sink, err);
+  if (sql_plan_analyze(s)) sql_plan_count(ins.node, b->nrows, plan_since(t0));
   if (rc == CHV_OK) {
     char msg[64];
     snprintf(msg, sizeof msg, "Inserted %lld row%s", (long long)b->nrows,
@@ -372,11 +511,9 @@ int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
     rc = sql_out_summary(s, "rows_written", b->nrows, msg, err);
   }
 out:
+  s->plan_at = saved;
   chv_batch_close(b);
-  chv_type_free(schema);
-  chv_sink_close(sink);
-  chv_arena_close(a);
-  chv_table_free(&t);
+  sql_insert_close(&ins);
   return rc;
 }
 
@@ -583,7 +720,6 @@ static const char *unsupported_query(const struct chv_sql_query *q,
   *pos = q->from->pos;
   if (q->from->kind == CHV_SQL_FROM_JOIN) return "a join";
   if (q->from->system_time) return "FOR SYSTEM_TIME AS OF";
-  if (q->from->hints.n) return "a table hint";
   return NULL;
 }
 
@@ -637,6 +773,8 @@ static bool count_row_groups(chv_catalog *cat, const struct chv_table *t,
   so.columns = none;
   so.ncolumns = 0;
   so.limit = -1;
+  so.hook = NULL; /* the query's stage is for the query's scan */
+  so.bound = NULL;
   chv_scan *sc;
   struct chv_error e;
   if (chv_scan_open(cat, t->db, t->name, &so, &sc, &e) != CHV_OK) return false;
@@ -649,29 +787,35 @@ static bool count_row_groups(chv_catalog *cat, const struct chv_table *t,
   return rc == CHV_OK;
 }
 
-/* One line of EXPLAIN's output, indented by the depth of nested plans. */
-static void plan_line(struct sql_session *s, const char *text) {
-  struct chv_buf l;
-  chv_buf_init(&l);
-  for (int i = 0; i < s->plan_depth; i++) chv_buf_puts(&l, "  ");
-  chv_buf_puts(&l, text);
-  const char *cell = l.data ? l.data : "";
-  if (s->plan) sql_result_add(s->plan, &cell); /* out of memory: cut short */
-  chv_buf_free(&l);
+/* A Scan node under parent; it takes the plan of the relation it reads
+** (s->plan_input) as its children.  scan_describe() says what it read. */
+static struct sql_plan_node *scan_node(struct sql_session *s,
+                                       struct sql_plan_node *parent) {
+  struct sql_plan_node *n = sql_plan_node(s, parent, "%s", "");
+  sql_plan_adopt(n, s->plan_input);
+  s->plan_input = NULL;
+  return n;
 }
 
-static void print_plan(struct sql_session *s, chv_catalog *cat,
-                       const struct chv_table *t, struct sql_scan *sscan,
-                       const struct chv_scan_options *so,
-                       const char *const *scols, int nscols,
-                       int64_t limit, const struct chv_buf *where,
-                       const struct chv_buf *filter) {
+/* What the Scan node n says: partitions read/total, the scan's columns,
+** the pushed limit, the partition predicate, the predicates pushed into
+** the readers, what they leave of the row groups (and ORC stripes), the
+** hint's options; under it the source's statistics and parallelism.
+** Under EXPLAIN ANALYZE (the scan ended) also what it read, and ns, the
+** time the statement waited for it. */
+static void scan_describe(struct sql_session *s, struct sql_plan_node *n,
+                          chv_catalog *cat, const struct chv_table *t,
+                          struct sql_scan *sscan,
+                          const struct chv_scan_options *so,
+                          const char *const *scols, int nscols, int64_t limit,
+                          const struct chv_buf *where, int64_t ns) {
+  if (!n || !sscan) return;
+  bool analyze = sql_plan_analyze(s);
   struct chv_buf line;
   chv_buf_init(&line);
   chv_scan *scan = sql_scan_table(sscan);
-  char num[96];
+  struct chv_scan_stats ss = {0};
   if (scan) {
-    struct chv_scan_stats ss;
     chv_scan_stats(scan, &ss);
     chv_buf_printf(&line, "Scan %s.%s: partitions=%lld/%lld columns=[", t->db,
                    t->name, (long long)ss.partitions_read,
@@ -684,17 +828,10 @@ static void print_plan(struct sql_session *s, chv_catalog *cat,
     chv_buf_puts(&line, scols[c]);
   }
   chv_buf_putc(&line, ']');
-  if (limit >= 0) {
-    snprintf(num, sizeof num, " limit=%lld", (long long)limit);
-    chv_buf_puts(&line, num);
-  }
-  if (where->len) {
+  if (limit >= 0) chv_buf_printf(&line, " limit=%lld", (long long)limit);
+  if (where && where->len) {
     chv_buf_puts(&line, " partition_filter=");
     chv_buf_append(&line, where->data, where->len);
-  }
-  if (filter && filter->len) {
-    chv_buf_puts(&line, " filter=");
-    chv_buf_append(&line, filter->data, filter->len);
   }
   for (int i = 0; i < so->npreds; i++) {
     static const char *const ops[] = {"=", "<>", "<", "<=", ">", ">=",
@@ -706,7 +843,7 @@ static void print_plan(struct sql_session *s, chv_catalog *cat,
     if (i + 1 == so->npreds) chv_buf_putc(&line, ']');
   }
   struct chv_scan_stats cs;
-  if (count_row_groups(cat, t, so, &cs)) {
+  if (!analyze && count_row_groups(cat, t, so, &cs)) {
     if (cs.stripes > 0)
       chv_buf_printf(&line, " stripes=%lld/%lld",
                      (long long)(cs.stripes - cs.stripes_skipped),
@@ -715,13 +852,94 @@ static void print_plan(struct sql_session *s, chv_catalog *cat,
                    (long long)(cs.row_groups - cs.row_groups_skipped),
                    (long long)cs.row_groups);
   }
-  plan_line(s, line.data ? line.data : "");
+  if (so->ntable_options) {
+    chv_buf_putc(&line, ' ');
+    sql_hint_text(so->table_options, so->ntable_options, &line);
+  }
+  sql_plan_text(n, "%s", line.data ? line.data : "");
   if (scan) { /* a table's: what its source reports */
     chv_buf_reset(&line);
     sql_explain_stats(s, cat, t, so, &line);
-    plan_line(s, line.data ? line.data : "");
+    sql_plan_detail(n, "%s", line.data ? line.data : "");
   }
+  if (analyze && scan) {
+    chv_buf_reset(&line);
+    chv_buf_printf(&line, "Read: files=%lld", (long long)ss.files_read);
+    if (ss.stripes > 0)
+      chv_buf_printf(&line, " stripes=%lld/%lld (%lld skipped)",
+                     (long long)(ss.stripes - ss.stripes_skipped),
+                     (long long)ss.stripes, (long long)ss.stripes_skipped);
+    if (table_columnar(t))
+      chv_buf_printf(&line, " row_groups=%lld/%lld (%lld skipped)",
+                     (long long)(ss.row_groups - ss.row_groups_skipped),
+                     (long long)ss.row_groups,
+                     (long long)ss.row_groups_skipped);
+    chv_buf_printf(&line, " bytes=%lld threads=%d", (long long)ss.bytes_read,
+                   so->threads > 1 ? so->threads : 1);
+    sql_plan_detail(n, "%s", line.data);
+  }
+  if (analyze) sql_plan_count(n, 0, ns);
   chv_buf_free(&line);
+}
+
+/* "a, b + 1 AS c": a query's select items as EXPLAIN prints them (heads:
+** the nout output names; item_out[i]: item i's first output, NULL: i; a *
+** gives its columns). */
+static void items_text(const struct chv_sql_query *q, const char *const *heads,
+                       const int *item_out, int nout, struct chv_buf *b) {
+  for (size_t i = 0; i < q->nitems; i++) {
+    const struct chv_sql_expr *e = q->items[i].expr;
+    int at = item_out ? item_out[i] : (int)i;
+    if (i) chv_buf_puts(b, ", ");
+    if (e->kind == CHV_SQL_EXPR_STAR) {
+      int to = i + 1 < q->nitems && item_out ? item_out[i + 1] : nout;
+      for (int c = at; c < to; c++)
+        chv_buf_printf(b, "%s%s", c > at ? ", " : "", heads[c]);
+      continue;
+    }
+    sql_expr_text(e, b);
+    const char *h = heads[at];
+    if (q->items[i].alias || e->kind != CHV_SQL_EXPR_COLUMN)
+      chv_buf_printf(b, " AS %s", h);
+  }
+}
+
+/* "a DESC NULLS LAST, b": the ORDER BY keys. */
+static void order_text(const struct chv_sql_query *q, struct chv_buf *b) {
+  for (size_t k = 0; k < q->norder_by; k++) {
+    if (k) chv_buf_puts(b, ", ");
+    sql_expr_text(q->order_by[k].expr, b);
+    chv_buf_puts(b, q->order_by[k].desc ? " DESC" : " ASC");
+    if (q->order_by[k].nulls)
+      chv_buf_puts(b, q->order_by[k].nulls == 1 ? " NULLS FIRST"
+                                                : " NULLS LAST");
+  }
+}
+
+/* The nodes above a query's input: Limit, or Sort / TopN (ORDER BY with a
+** LIMIT), under s->plan_at; returns where the next node goes (NULL: the
+** same place). */
+static struct sql_plan_node *order_nodes(struct sql_session *s,
+                                         const struct chv_sql_query *q,
+                                         int64_t limit,
+                                         struct sql_plan_node **nlim,
+                                         struct sql_plan_node **nsort) {
+  *nlim = *nsort = NULL;
+  if (q->norder_by) {
+    struct chv_buf k;
+    chv_buf_init(&k);
+    order_text(q, &k);
+    if (limit >= 0)
+      *nsort = sql_plan_node(s, NULL, "TopN: %lld by %s", (long long)limit,
+                             k.data ? k.data : "");
+    else
+      *nsort = sql_plan_node(s, NULL, "Sort: %s", k.data ? k.data : "");
+    chv_buf_free(&k);
+    return *nsort;
+  }
+  if (limit >= 0)
+    *nlim = sql_plan_node(s, NULL, "Limit: %lld", (long long)limit);
+  return *nlim;
 }
 
 /* ---- ORDER BY --------------------------------------------------------------------- */
@@ -1075,43 +1293,126 @@ static int resid_preds(const struct chv_table *t, chv_arena *a,
 
 
 
-int sql_where_scan(const struct chv_table *t, chv_arena *a, const char *where,
-                   struct chv_part_filter **filter, struct chv_pred **preds,
-                   int *npreds, struct chv_error *err) {
-  *filter = NULL;
-  *preds = NULL;
-  *npreds = 0;
+static bool has_agg(const struct chv_sql_expr *e);
+
+/* An error at pos of the statement a filter string is parsed in (head, then
+** the filter), told as a place in the filter: "column C of the condition:
+** ..." ("line L, column C of the condition" past its first line).  A
+** "line L, column C: " the message starts with is replaced. */
+static int filter_error(struct chv_error *e, const struct chv_sql_pos *pos,
+                        size_t head) {
+  if (pos->line < 1 || (pos->line == 1 && pos->column <= (int)head))
+    return e->code;
+  const char *m = e->msg;
+  if (!strncmp(m, "line ", 5) && strstr(m, ": ")) m = strstr(m, ": ") + 2;
+  char rest[sizeof e->msg];
+  snprintf(rest, sizeof rest, "%s", m);
+  if (pos->line == 1)
+    return chv_error_set(e, e->code, "column %d of the condition: %s",
+                         pos->column - (int)head, rest);
+  return chv_error_set(e, e->code, "line %d, column %d of the condition: %s",
+                       pos->line, pos->column, rest);
+}
+
+/* The residual conjuncts of a filter string bound over t as a SELECT binds
+** its WHERE (sql_exec_query()): each must name t's columns and be
+** boolean.  Nothing is kept of the binding. */
+static int filter_bind(const struct chv_table *t, chv_arena *a,
+                       const struct chv_sql_expr *const *resid, size_t nresid,
+                       struct chv_sql_pos *pos, struct chv_error *err) {
+  struct sql_bind b;
+  int rc = sql_bind_init(&b, t, NULL, a, pos, err);
+  char what[512];
+  b.what = sql_table_what(t, what, sizeof what);
+  for (size_t i = 0; rc == CHV_OK && i < nresid; i++) {
+    *pos = resid[i]->pos;
+    if (has_agg(resid[i])) {
+      rc = sql_err(err, CHV_EINVAL, "an aggregate in a filter");
+      break;
+    }
+    struct chv_expr *x;
+    rc = sql_bind_expr(&b, resid[i], &x);
+    if (rc == CHV_OK && x->type->id != CHV_TYPE_BOOLEAN) {
+      char tn[64];
+      type_name(x->type, tn, sizeof tn);
+      struct chv_buf text;
+      chv_buf_init(&text);
+      sql_expr_text(resid[i], &text);
+      *pos = resid[i]->pos;
+      rc = sql_err(err, CHV_ETYPE, "%s is of type %s, not boolean",
+                   text.data ? text.data : "the condition", tn);
+      chv_buf_free(&text);
+    }
+  }
+  sql_bind_free(&b);
+  return rc;
+}
+
+int chv_source_filter_parse(const struct chv_table *t, const char *filter,
+                            chv_arena *a, struct chv_part_filter **partitions,
+                            struct chv_pred **preds, int *npreds,
+                            struct chv_error *err) {
+  if (!t || !filter || !a || !partitions || !preds || !npreds)
+    return chv_error_set(err, CHV_EINVAL,
+                         "chv_source_filter_parse: a NULL argument");
+  /* The condition is parsed as the WHERE of a statement; errors are told
+  ** as places in the condition.  err may be NULL: e is the one worked on. */
+  struct chv_error e;
+  chv_error_clear(&e);
   static const char head[] = "SELECT 1 FROM t WHERE ";
-  size_t n = strlen(where);
-  char *sql = chv_arena_alloc(a, sizeof head + n);
-  if (sql == NULL) return sql_err(err, CHV_ENOMEM, "out of memory");
-  memcpy(sql, head, sizeof head - 1);
-  memcpy(sql + sizeof head - 1, where, n + 1);
+  const size_t nhead = sizeof head - 1;
+  size_t n = strlen(filter);
+  char *sql = chv_arena_alloc(a, nhead + n + 1);
+  if (sql == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  memcpy(sql, head, nhead);
+  memcpy(sql + nhead, filter, n + 1);
   struct chv_sql_script *script;
   struct chv_sql_pos pos = {0};
-  int rc = chv_sql_parse_ex(sql, strlen(sql), NULL, a, &script, &pos, err);
-  if (rc == CHV_ESYNTAX && pos.line == 1 &&
-      pos.column > (int)(sizeof head - 1)) {
-    /* Point into the condition, not the statement around it. */
-    const char *m = strstr(err->msg, ": ");
-    char rest[sizeof err->msg];
-    snprintf(rest, sizeof rest, "%s", m ? m + 2 : err->msg);
-    return chv_error_set(err, rc, "column %d of the condition: %s",
-                         (int)(pos.column - (sizeof head - 1)), rest);
+  int rc = chv_sql_parse_ex(sql, nhead + n, NULL, a, &script, &pos, &e);
+  if (rc == CHV_ESYNTAX) {
+    filter_error(&e, &pos, nhead);
+    goto out;
   }
-  if (rc != CHV_OK) return rc;
-  const struct chv_sql_query *q =
-      script->n == 1 ? script->stmts[0]->query : NULL;
+  if (rc != CHV_OK) goto out;
+  const struct chv_sql_stmt *st = script->n == 1 ? script->stmts[0] : NULL;
+  const struct chv_sql_query *q = st ? st->query : NULL;
   if (q == NULL || q->kind != CHV_SQL_QUERY_SELECT || q->where == NULL ||
-      q->order_by || q->limit || q->group_by)
-    return sql_err(err, CHV_EINVAL, "'%s' is not one condition", where);
+      q->order_by || q->limit || q->group_by || q->having) {
+    rc = sql_err(&e, CHV_EINVAL, "'%s' is not one condition", filter);
+    goto out;
+  }
+  if (st->first_hint.line) {
+    /* as a statement refuses one (sql_exec_stmt()): it would be ignored */
+    pos = st->first_hint;
+    rc = sql_err(&e, CHV_ENOTSUP, "hints (/*+ ... */) are not supported in "
+                                  "a filter; write a plain comment /* ... */");
+    filter_error(&e, &pos, nhead);
+    goto out;
+  }
+  struct chv_part_filter *pf = NULL;
   const struct chv_sql_expr **resid;
   size_t nresid;
   struct chv_buf text;
   chv_buf_init(&text);
-  rc = split_where(t, a, q->where, filter, &text, &resid, &nresid, &pos, err);
+  rc = split_where(t, a, q->where, &pf, &text, &resid, &nresid, &pos, &e);
   chv_buf_free(&text);
-  if (rc == CHV_OK) rc = resid_preds(t, a, resid, nresid, preds, npreds);
+  if (rc == CHV_OK) {
+    rc = filter_bind(t, a, resid, nresid, &pos, &e);
+    if (rc != CHV_OK) filter_error(&e, &pos, nhead);
+  }
+  struct chv_pred *pv = NULL;
+  int np = 0;
+  if (rc == CHV_OK) {
+    rc = resid_preds(t, a, resid, nresid, &pv, &np);
+    if (rc != CHV_OK) sql_err(&e, rc, "out of memory");
+  }
+  if (rc == CHV_OK) {
+    *partitions = pf;
+    *preds = pv;
+    *npreds = np;
+  }
+out:
+  if (rc != CHV_OK && err) *err = e;
   return rc;
 }
 
@@ -1144,6 +1445,11 @@ static int target_casts(struct sql_target *ins, const struct chv_sql_query *q,
     return rc;
   }
   const struct chv_type *ts = ins->schema;
+  if (!ins->t && !ins->rel && nout != ts->nchildren) { /* a directory's */
+    *pos = q->pos;
+    return sql_err(err, CHV_EINTERNAL, "the query gives %d columns, not %d",
+                   nout, ts->nchildren);
+  }
   if (ins->rel && nout != ts->nchildren) {
     *pos = q->pos;
     return sql_err(err, CHV_EINVAL,
@@ -1192,11 +1498,31 @@ static int target_casts(struct sql_target *ins, const struct chv_sql_query *q,
   return CHV_OK;
 }
 
-/* Writes the n rows of ob (on ins->schema) through the sink. */
+static int target_write_rows(struct sql_target *ins, struct chv_batch *ob,
+                             int64_t n, struct chv_error *err);
+
+/* Writes the n rows of ob (on ins->schema) to the target, counted on its
+** plan node under EXPLAIN ANALYZE. */
 static int target_write(struct sql_target *ins, struct chv_batch *ob,
                         int64_t n, struct chv_error *err) {
+  if (!ins->node) return target_write_rows(ins, ob, n, err);
+  int64_t t0 = sql_plan_now();
+  int rc = target_write_rows(ins, ob, n, err);
+  sql_plan_count(ins->node, rc == CHV_OK ? n : 0, sql_plan_now() - t0);
+  return rc;
+}
+
+/* Writes the n rows of ob (on ins->schema) through the sink (or into the
+** relation, or the directory). */
+static int target_write_rows(struct sql_target *ins, struct chv_batch *ob,
+                             int64_t n, struct chv_error *err) {
   int rc = CHV_OK;
   ob->nrows = n;
+  if (ins->dir) {
+    rc = n ? sql_dir_write(ins->dir, ob, n, err) : CHV_OK;
+    if (rc == CHV_OK) ins->written += n;
+    return rc;
+  }
   if (ins->rel) {
     rc = sql_rel_append(ins->rel, ob, n, err);
     if (rc == CHV_OK) ins->written += n;
@@ -1252,6 +1578,9 @@ struct proj_stage {
   struct chv_expr *const *ex;
   int nout;
   const struct chv_type *schema;   /* STRUCT of the items */
+  /* EXPLAIN ANALYZE: the nodes counting the rows read, kept and projected
+  ** (NULL: not counted) */
+  struct sql_plan_node *nscan, *nfilt, *nproj;
 };
 
 static int proj_stage_batch(void *ctx, void **state, const struct chv_batch *bt,
@@ -1266,7 +1595,12 @@ static int proj_stage_batch(void *ctx, void **state, const struct chv_batch *bt,
   }
   int64_t n = bt->nrows;
   const uint32_t *rows = NULL;
+  bool timed = g->nproj != NULL;
+  int64_t t0 = timed ? sql_plan_now() : 0;
+  sql_plan_count(g->nscan, n, 0);
   if (g->pred) CHV_RETURN_IF_ERR(filter_rows(g->pred, bt, st, &rows, &n, err));
+  int64_t t1 = timed ? sql_plan_now() : 0;
+  sql_plan_count(g->nfilt, n, t1 - t0);
   if (n == 0) return CHV_OK;
   struct chv_batch *ob;
   CHV_RETURN_IF_ERR(chv_batch_open(g->schema, n, &ob, err));
@@ -1279,6 +1613,7 @@ static int proj_stage_batch(void *ctx, void **state, const struct chv_batch *bt,
   }
   ob->nrows = n;
   *out = ob;
+  sql_plan_count(g->nproj, n, timed ? sql_plan_now() - t1 : 0);
   return CHV_OK;
 }
 
@@ -1322,6 +1657,8 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   int *item_out = NULL;
   const char *alias = q->from ? q->from->alias : NULL;
   int rc = sql_bind_init(&b, t, alias, a, pos, err);
+  char what[512];
+  b.what = sql_table_what(t, what, sizeof what);
   if (rc != CHV_OK) goto out;
   int cap = 0;
   for (size_t i = 0; i < q->nitems; i++)
@@ -1379,7 +1716,7 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   }
   if (ins) {
     rc = target_casts(ins, q, t, a, ex, heads, nout, pos, err);
-    if (rc != CHV_OK || ins->describe) goto out;
+    if (rc != CHV_OK) goto out;
   }
   struct chv_expr **oex = chv_arena_alloc(a, sizeof *oex * (size_t)(nok + 1));
   if (!oex) {
@@ -1425,6 +1762,10 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
       pred = x;
     }
   }
+  /* Described (CTAS, a view, a derived relation's columns): the ORDER BY
+  ** keys and the residual WHERE are bound too, so that an error in them
+  ** is found before anything is created or read. */
+  if (ins && ins->describe) goto out;
   if (b.ncols == 0 && t->name) { /* SELECT 1 FROM t: one column, for rows */
     struct chv_expr *x;
     rc = sql_bind_column(&b, 0, &x);
@@ -1445,10 +1786,33 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
     rc = sql_err(err, CHV_ENOMEM, "out of memory");
     goto out;
   }
+  so.table_options = s->read_options;
+  so.ntable_options = s->nread_options;
   *pos = stpos;
   if (!explain) so.threads = sql_scan_threads(s, cat, t, &so);
+  /* The plan: [Limit | Sort | TopN] -> Project -> [Filter] -> Scan. */
+  struct sql_plan_node *nlim = NULL, *nsort = NULL, *nproj = NULL,
+                       *nfilt = NULL, *nscan = NULL;
+  if (plan_on(s, explain, ins)) {
+    struct sql_plan_node *at = order_nodes(s, q, limit, &nlim, &nsort);
+    chv_buf_reset(&cell);
+    items_text(q, heads, item_out, nout, &cell);
+    at = nproj = sql_plan_node(s, at, "Project: [%s]",
+                               cell.data ? cell.data : "");
+    if (pred)
+      at = nfilt = sql_plan_node(s, at, "Filter: %s",
+                                 ftext.data ? ftext.data : "");
+    nscan = t->name ? scan_node(s, at) : sql_plan_node(s, at, "Values: 1 row");
+  }
+  bool analyze = sql_plan_analyze(s) && nproj;
+  int64_t scan_ns = 0, t0 = 0;
   /* Without ORDER BY the filter and the items run on the reader threads. */
-  struct proj_stage stage = {pred, ex, nout, NULL};
+  struct proj_stage stage = {pred, ex, nout, NULL, NULL, NULL, NULL};
+  if (analyze) {
+    stage.nscan = nscan;
+    stage.nfilt = nfilt;
+    stage.nproj = nproj;
+  }
   struct chv_scan_hook hook = {&stage, proj_stage_batch, proj_stage_done};
   bool staged = t->name && !nok && !explain;
   if (staged && ins) {
@@ -1493,21 +1857,15 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
       }
   }
   if (t->name) {
+    t0 = plan_clock(s);
     rc = sql_scan_open(cat, t, rel, &so, &scan, err);
+    scan_ns += plan_since(t0);
     if (rc == CHV_ETYPE && q->where) *pos = q->where->pos;
     if (rc != CHV_OK) goto out;
   }
   if (explain) {
-    if (scan)
-      print_plan(s, cat, t, scan, &so, b.cols, b.ncols, limit, where, &ftext);
-    else {
-      struct chv_buf vl;
-      chv_buf_init(&vl);
-      chv_buf_printf(&vl, "Values: 1 row%s%s", ftext.len ? " filter=" : "",
-                     ftext.len ? ftext.data : "");
-      plan_line(s, vl.data);
-      chv_buf_free(&vl);
-    }
+    scan_describe(s, nscan, cat, t, scan, &so, b.cols, b.ncols, so.limit,
+                  where, 0);
     goto out;
   }
   if (ins) {
@@ -1542,11 +1900,22 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   bool topn_full = false; /* acc holds the best limit rows, sorted, first */
   struct chv_batch *bt, one = {.nrows = 1}; /* the row of a FROM-less query */
   bool one_left = !scan;
-  while ((limit < 0 || done < limit || nok) &&
-         (scan ? (rc = sql_scan_next(scan, &bt, err)) == CHV_OK && bt
-               : (bt = &one, one_left) && !(one_left = false))) {
+  int64_t sort_ns = 0; /* EXPLAIN ANALYZE: the sort's time */
+  while (limit < 0 || done < limit || nok) {
+    if (scan) {
+      t0 = plan_clock(s);
+      rc = sql_scan_next(scan, &bt, err);
+      scan_ns += plan_since(t0);
+      if (rc != CHV_OK || !bt) break;
+    } else if (one_left) {
+      one_left = false;
+      bt = &one;
+    } else {
+      break;
+    }
     int64_t n = bt->nrows;
     const uint32_t *rows = NULL;
+    if (!staged) sql_plan_count(analyze ? nscan : NULL, n, 0);
     if (staged) { /* the items over the kept rows, already */
       if (limit >= 0 && n > limit - done) n = limit - done;
       if (ins) {
@@ -1561,9 +1930,12 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
       done += n;
       continue;
     }
+    t0 = plan_clock(s);
     if (pred && (rc = filter_rows(pred, bt, &fsel, &rows, &n, err)) != CHV_OK)
       goto out;
+    if (pred) sql_plan_count(analyze ? nfilt : NULL, n, plan_since(t0));
     if (limit >= 0 && n > limit - done && !nok) n = limit - done;
+    t0 = plan_clock(s);
     if (nok) {
       for (int k = 0; k < nok; k++) {
         rc = chv_expr_eval(oex[k], bt, rows, n, acc[nout + nok + k], err);
@@ -1606,12 +1978,16 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
         if (m < n) rows = tsel;
         n = m;
       }
+      sort_ns += plan_since(t0);
+      t0 = plan_clock(s);
     }
     for (int c = 0; c < nout; c++) {
       rc = chv_expr_eval(ex[c], bt, rows, n, ins && !nok ? ob->cols[c] : outv[c],
                          err);
       if (rc != CHV_OK) goto out;
     }
+    sql_plan_count(analyze ? nproj : NULL, n, plan_since(t0));
+    t0 = plan_clock(s);
     if (ins && !nok) {
       rc = target_write(ins, ob, n, err);
       if (rc != CHV_OK) goto out;
@@ -1656,6 +2032,7 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
           if (rc != CHV_OK) goto out;
         }
       }
+      sort_ns += plan_since(t0);
       continue;
     }
     rc = sql_result_rows(&r, (const struct chv_vector *const *)outv, NULL, n,
@@ -1663,9 +2040,20 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
     if (rc != CHV_OK) goto out;
     done += n;
   }
-  if (rc == CHV_OK && nok)
+  if (rc != CHV_OK) goto out;
+  if (nok) {
+    t0 = plan_clock(s);
     rc = sort_emit(&r, heads, acc, nout, acc + nout, q->order_by, nok, done,
                    limit, &cell, ins, ob, err);
+    if (analyze) /* the rows written below it are the Insert's */
+      sql_plan_count(nsort, limit >= 0 && done > limit ? limit : done,
+                     sort_ns + plan_since(t0));
+  }
+  if (analyze) {
+    sql_plan_count(nlim, done, 0);
+    scan_describe(s, nscan, cat, t, scan, &so, b.cols, b.ncols, so.limit,
+                  where, scan_ns);
+  }
   if (rc == CHV_OK && !ins) rc = sql_result_emit(s, &r, err);
 out:
   for (int c = 0; c < nacc; c++) chv_vector_close(acc[c]);
@@ -1690,6 +2078,21 @@ int sql_exec_query(struct sql_session *s, const struct chv_sql_stmt *st,
                    bool explain, struct chv_sql_pos *pos,
                    struct chv_error *err) {
   return run_query(s, st->query, st->pos, explain, NULL, pos, err);
+}
+
+int sql_query_into_dir(struct sql_session *s, const struct chv_sql_query *q,
+                       struct chv_sql_pos stpos, bool explain,
+                       struct sql_dir *d, const struct chv_type *schema,
+                       struct sql_plan_node *node, int64_t *written,
+                       struct chv_sql_pos *pos, struct chv_error *err) {
+  struct sql_target tg = {.dir = d, .schema = schema};
+  if (sql_plan_analyze(s)) tg.node = node;
+  struct sql_plan_node *saved = s->plan_at;
+  if (node) s->plan_at = node;
+  int rc = run_query(s, q, stpos, explain, &tg, pos, err);
+  s->plan_at = saved;
+  *written = tg.written;
+  return rc;
 }
 
 static int query_values(struct sql_session *s, const struct chv_sql_query *q,
@@ -1885,6 +2288,32 @@ static int post_hook(struct sql_bind *b, const struct chv_sql_expr *e,
   return CHV_OK;
 }
 
+/* A described aggregation (CTAS, a view, a derived relation's columns):
+** HAVING and the ORDER BY keys bound over the result as its rows would be,
+** so that an error in them is found before anything is created or read. */
+static int agg_check_rest(const struct chv_sql_query *q, struct sql_bind *pb,
+                          struct chv_sql_pos *pos, struct chv_error *err) {
+  struct chv_expr *x;
+  if (q->having) {
+    CHV_RETURN_IF_ERR(sql_bind_expr(pb, q->having, &x));
+    if (x->type->id != CHV_TYPE_BOOLEAN) {
+      *pos = q->having->pos;
+      return sql_err(err, CHV_ETYPE, "HAVING condition is not boolean");
+    }
+  }
+  for (size_t k = 0; k < q->norder_by; k++) {
+    int ord;
+    CHV_RETURN_IF_ERR(order_item(q, k, &ord, pos, err));
+    if (ord >= 0) continue;
+    CHV_RETURN_IF_ERR(sql_bind_expr(pb, q->order_by[k].expr, &x));
+    if (!chv_type_is_primitive(x->type->id)) {
+      *pos = q->order_by[k].expr->pos;
+      return sql_err(err, CHV_ENOTSUP, "ORDER BY a nested type");
+    }
+  }
+  return CHV_OK;
+}
+
 /* SELECT with GROUP BY, HAVING or aggregates: the keys and aggregate
 ** arguments are evaluated on each (filtered) batch and grouped by
 ** chv_hash_agg; the items and HAVING are then evaluated over its result. */
@@ -1900,6 +2329,9 @@ struct agg_stage {
   const struct chv_hash_agg_spec *spec;
   chv_hash_agg *all;            /* the query's aggregate */
   bool plain;                   /* every input is a plain column */
+  /* EXPLAIN ANALYZE: the nodes counting the rows read and kept, and the
+  ** aggregation's time (NULL: not counted) */
+  struct sql_plan_node *nscan, *nfilt, *nagg;
 };
 
 struct agg_part {
@@ -1936,8 +2368,13 @@ static int agg_stage_batch(void *ctx, void **state, const struct chv_batch *bt,
   }
   int64_t n = bt->nrows;
   const uint32_t *rows = NULL;
+  bool timed = g->nagg != NULL;
+  int64_t t0 = timed ? sql_plan_now() : 0;
+  sql_plan_count(g->nscan, n, 0);
   if (g->pred)
     CHV_RETURN_IF_ERR(filter_rows(g->pred, bt, &pt->fsel, &rows, &n, err));
+  int64_t t1 = timed ? sql_plan_now() : 0;
+  sql_plan_count(g->nfilt, n, t1 - t0);
   /* A plain column is read where the scan put it (with the filter's rows
   ** as the selection) unless an expression must be evaluated over the
   ** kept rows, which then all are, densely. */
@@ -1953,7 +2390,9 @@ static int agg_stage_batch(void *ctx, void **state, const struct chv_batch *bt,
     pt->view.cols[i] = pt->inb->cols[i];
   }
   pt->view.nrows = borrow ? bt->nrows : n;
-  return chv_hash_agg_add(pt->h, &pt->view, borrow ? rows : NULL, n, err);
+  int rc = chv_hash_agg_add(pt->h, &pt->view, borrow ? rows : NULL, n, err);
+  sql_plan_count(g->nagg, 0, timed ? sql_plan_now() - t1 : 0);
+  return rc;
 }
 
 static int agg_stage_done(void *ctx, void *state, bool ok,
@@ -1961,7 +2400,9 @@ static int agg_stage_done(void *ctx, void *state, bool ok,
   const struct agg_stage *g = ctx;
   struct agg_part *pt = state;
   int rc = CHV_OK;
+  int64_t t0 = g->nagg ? sql_plan_now() : 0;
   if (ok && pt) rc = chv_hash_agg_merge(g->all, pt->h, err);
+  sql_plan_count(g->nagg, 0, g->nagg ? sql_plan_now() - t0 : 0);
   agg_part_free(pt);
   return rc;
 }
@@ -1996,6 +2437,8 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
   int nout = 0;
   const char *alias = q->from ? q->from->alias : NULL;
   int rc = sql_bind_init(&b, t, alias, a, pos, err);
+  char what[512];
+  b.what = sql_table_what(t, what, sizeof what);
   if (rc != CHV_OK) goto out;
   /* SELECT DISTINCT: grouped by the select items */
   bool dist = q->distinct;
@@ -2112,7 +2555,8 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
   if (rc != CHV_OK) goto out;
   rc = chv_hash_agg_open(in_type, &spec, &h, err);
   if (rc != CHV_OK) goto out;
-  struct agg_stage stage = {pred, inx, ncol, in_type, &spec, h, true};
+  struct agg_stage stage = {pred, inx, ncol, in_type, &spec, h,
+                            true, NULL, NULL, NULL};
   for (int i = 0; i < ncol; i++)
     stage.plain = stage.plain && inx[i]->kind == CHV_EXPR_COLUMN;
   struct chv_scan_hook hook = {&stage, agg_stage_batch, agg_stage_done};
@@ -2133,24 +2577,91 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
     rc = sql_err(err, CHV_ENOMEM, "out of memory");
     goto out;
   }
+  so.table_options = s->read_options;
+  so.ntable_options = s->nread_options;
   *pos = stpos;
   if (!explain) so.threads = sql_scan_threads(s, cat, t, &so);
+  /* The plan: [Limit | Sort | TopN] -> Project -> [Filter (HAVING)] ->
+  ** Aggregate -> [Filter] -> Scan. */
+  struct sql_plan_node *nlim = NULL, *nsort = NULL, *nproj = NULL,
+                       *nhav = NULL, *nagg = NULL, *nfilt = NULL,
+                       *nscan = NULL;
+  if (plan_on(s, explain, ins)) {
+    struct sql_plan_node *at = order_nodes(s, q, limit, &nlim, &nsort);
+    chv_buf_reset(&cell);
+    for (size_t i = 0; i < q->nitems; i++) {
+      const struct chv_sql_expr *e = q->items[i].expr;
+      if (i) chv_buf_puts(&cell, ", ");
+      sql_expr_text(e, &cell);
+      if (q->items[i].alias)
+        chv_buf_printf(&cell, " AS %s", q->items[i].alias);
+      else if (e->kind != CHV_SQL_EXPR_COLUMN)
+        chv_buf_printf(&cell, " AS _c%zu", i);
+    }
+    at = nproj = sql_plan_node(s, at, "Project: [%s]",
+                               cell.data ? cell.data : "");
+    if (q->having) {
+      chv_buf_reset(&cell);
+      sql_expr_text(q->having, &cell);
+      at = nhav = sql_plan_node(s, at, "Filter: %s",
+                                cell.data ? cell.data : "");
+    }
+    chv_buf_reset(&cell);
+    for (int k = 0; k < c.nkeys; k++)
+      chv_buf_printf(&cell, "%s%s", k ? ", " : "", c.key_text[k]);
+    if (dist) {
+      at = nagg = sql_plan_node(s, at, "Distinct: [%s]",
+                                cell.data ? cell.data : "");
+    } else {
+      struct chv_buf ag;
+      chv_buf_init(&ag);
+      for (int j = 0; j < c.naggs; j++)
+        chv_buf_printf(&ag, "%s%s", j ? ", " : "", c.agg_text[j]);
+      at = nagg = sql_plan_node(
+          s, at, "Aggregate:%s%s%s%s%s", c.nkeys ? " keys=[" : "",
+          c.nkeys ? cell.data : "", c.nkeys ? "]" : "",
+          c.naggs ? " aggregates=[" : "", c.naggs ? ag.data : "");
+      if (c.naggs) sql_plan_text(nagg, "]");
+      chv_buf_free(&ag);
+    }
+    if (pred)
+      at = nfilt = sql_plan_node(s, at, "Filter: %s",
+                                 ftext.data ? ftext.data : "");
+    nscan = scan_node(s, at);
+  }
+  bool analyze = sql_plan_analyze(s) && nproj;
+  if (analyze) {
+    stage.nscan = nscan;
+    stage.nfilt = nfilt;
+    stage.nagg = nagg;
+  }
+  int64_t t0 = plan_clock(s);
   rc = sql_scan_open(cat, t, rel, &so, &scan, err);
   if (rc == CHV_ETYPE && q->where) *pos = q->where->pos;
   if (rc != CHV_OK) goto out;
   if (explain) {
-    print_plan(s, cat, t, scan, &so, b.cols, b.ncols, -1, where, &ftext);
+    scan_describe(s, nscan, cat, t, scan, &so, b.cols, b.ncols, so.limit,
+                  where, 0);
     goto out;
   }
   struct chv_batch *bt; /* none: the stage keeps them */
   while ((rc = sql_scan_next(scan, &bt, err)) == CHV_OK && bt) {
   }
   if (rc != CHV_OK) goto out;
+  int64_t scan_ns = plan_since(t0);
+  t0 = plan_clock(s);
   rc = chv_hash_agg_result(h, &rb, err);
   if (rc != CHV_OK) goto out;
+  if (analyze) {
+    sql_plan_count(nagg, rb->nrows, plan_since(t0));
+    scan_describe(s, nscan, cat, t, scan, &so, b.cols, b.ncols, so.limit,
+                  where, scan_ns);
+  }
   c.rschema = rb->schema;
   /* The items and HAVING over the result. */
   rc = sql_bind_init(&pb, t, alias, a, pos, err);
+  char pwhat[512];
+  pb.what = sql_table_what(t, pwhat, sizeof pwhat);
   if (rc != CHV_OK) goto out;
   pb.hook = post_hook;
   pb.hook_ctx = &c;
@@ -2182,10 +2693,12 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
   }
   if (ins) {
     rc = target_casts(ins, q, t, a, ex, heads, nout, pos, err);
+    if (rc == CHV_OK && ins->describe) rc = agg_check_rest(q, &pb, pos, err);
     if (rc != CHV_OK || ins->describe) goto out;
   }
   int64_t n = rb->nrows;
   const uint32_t *rows = NULL;
+  t0 = plan_clock(s);
   if (q->having) {
     struct chv_expr *hv;
     rc = sql_bind_expr(&pb, q->having, &hv);
@@ -2204,12 +2717,16 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
     rc = chv_expr_filter(hv, rb, NULL, rb->nrows, sel, &n, err);
     if (rc != CHV_OK) goto out;
     rows = sel;
+    if (analyze) sql_plan_count(nhav, n, plan_since(t0));
   }
   if (limit >= 0 && n > limit && !q->norder_by) n = limit;
+  if (analyze) sql_plan_count(nlim, n, 0);
+  t0 = plan_clock(s);
   if (ins && !q->norder_by) {
     rc = chv_batch_open(ins->schema, 0, &ob, err);
     for (int i = 0; i < nout && rc == CHV_OK; i++)
       rc = chv_expr_eval(ex[i], rb, rows, n, ob->cols[i], err);
+    if (analyze) sql_plan_count(nproj, n, plan_since(t0));
     if (rc == CHV_OK) rc = target_write(ins, ob, n, err);
     goto out;
   }
@@ -2218,6 +2735,10 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
     if (rc == CHV_OK) rc = chv_expr_eval(ex[i], rb, rows, n, outv[i], err);
     if (rc != CHV_OK) goto out;
   }
+  if (analyze) sql_plan_count(nproj, n, plan_since(t0));
+  t0 = plan_clock(s);
+  if (analyze && nsort)
+    sql_plan_count(nsort, limit >= 0 && n > limit ? limit : n, 0);
   int nok = (int)q->norder_by;
   if (nok) {
     okeys = calloc((size_t)nok + 1, sizeof *okeys);
@@ -2250,6 +2771,7 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
     if (rc == CHV_OK)
       rc = sort_emit(&r, heads, outv, nout, okeys, q->order_by, nok, n, limit,
                      &cell, ins, ob, err);
+    if (analyze) sql_plan_count(nsort, 0, plan_since(t0));
     goto out;
   }
   {
@@ -2265,6 +2787,7 @@ static int query_agg(struct sql_session *s, chv_catalog *cat,
   if (rc == CHV_OK)
     rc = sort_emit(&r, heads, outv, nout, okeys, q->order_by, nok, n, limit,
                    &cell, NULL, NULL, err);
+  if (analyze) sql_plan_count(nsort, 0, plan_since(t0));
   if (rc == CHV_OK) rc = sql_result_emit(s, &r, err);
 out:
   if (okeys)
@@ -2475,13 +2998,42 @@ static int run_select(struct sql_session *s, const struct chv_sql_query *q,
   so.columns = all ? NULL : scols;
   so.ncolumns = all ? 0 : nscols;
   so.limit = limit;
+  so.table_options = s->read_options;
+  so.ntable_options = s->nread_options;
   if (!explain) so.threads = sql_scan_threads(s, cat, tp, &so);
   *pos = stpos;
+  /* The plan: [Limit] -> [Project] -> Scan; no Project when the scan's
+  ** columns are the result's. */
+  struct sql_plan_node *nlim = NULL, *nproj = NULL, *nscan = NULL;
+  if (plan_on(s, explain, ins)) {
+    struct sql_plan_node *at = NULL;
+    if (limit >= 0)
+      at = nlim = sql_plan_node(s, NULL, "Limit: %lld", (long long)limit);
+    bool same = all || ncols == nscols;
+    for (int c = 0; same && c < ncols; c++)
+      same = map[c] == c && !strcmp(heads[c], cols[c]);
+    if (!same) {
+      struct chv_buf pt;
+      chv_buf_init(&pt);
+      for (int c = 0; c < ncols; c++) {
+        chv_buf_printf(&pt, "%s%s", c ? ", " : "", cols[c]);
+        if (strcmp(heads[c], cols[c])) chv_buf_printf(&pt, " AS %s", heads[c]);
+      }
+      at = nproj = sql_plan_node(s, at, "Project: [%s]",
+                                 pt.data ? pt.data : "");
+      chv_buf_free(&pt);
+    }
+    nscan = scan_node(s, at);
+  }
+  bool analyze = sql_plan_analyze(s) && nscan;
+  int64_t t0 = plan_clock(s), scan_ns = 0, nrows = 0;
   rc = sql_scan_open(cat, tp, rel, &so, &scan, err);
+  scan_ns += plan_since(t0);
   if (rc == CHV_ETYPE && q->where) *pos = q->where->pos; /* a literal */
   if (rc != CHV_OK) goto out;
   if (explain) {
-    print_plan(s, cat, tp, scan, &so, scols, nscols, limit, &where, NULL);
+    scan_describe(s, nscan, cat, tp, scan, &so, scols, nscols, limit, &where,
+                  0);
     goto out;
   }
   struct chv_batch *b;
@@ -2495,9 +3047,21 @@ static int run_select(struct sql_session *s, const struct chv_sql_query *q,
   }
   for (int c = 0; c < ncols; c++) ty[c] = sql_scan_type(scan, map[c]);
   rc = sql_result_typed(s, &r, ncols, heads, ty, err);
-  while (rc == CHV_OK && (rc = sql_scan_next(scan, &b, err)) == CHV_OK && b) {
+  while (rc == CHV_OK) {
+    t0 = plan_clock(s);
+    rc = sql_scan_next(scan, &b, err);
+    scan_ns += plan_since(t0);
+    if (rc != CHV_OK || !b) break;
+    nrows += b->nrows;
     for (int c = 0; c < ncols; c++) vecs[c] = b->cols[map[c]];
     rc = sql_result_rows(&r, vecs, NULL, b->nrows, err);
+  }
+  if (rc == CHV_OK && analyze) {
+    sql_plan_count(nlim, nrows, 0);
+    sql_plan_count(nproj, nrows, 0);
+    sql_plan_count(nscan, nrows, 0);
+    scan_describe(s, nscan, cat, tp, scan, &so, scols, nscols, limit, &where,
+                  scan_ns);
   }
   if (rc == CHV_OK) rc = sql_result_emit(s, &r, err);
 out:
@@ -2520,15 +3084,19 @@ struct sql_scope {
   struct sql_scope *up;
 };
 
-/* EXPLAIN: a header line, then the plan of q one level deeper. */
-static int explain_nested(struct sql_session *s, const char *header,
+/* EXPLAIN: the plan of q under the node at (a pending node, whose
+** children the scan reading q's rows adopts). */
+static int explain_nested(struct sql_session *s, struct sql_plan_node *at,
                           const struct chv_sql_query *q,
                           struct chv_sql_pos stpos, struct chv_sql_pos *pos,
                           struct chv_error *err) {
-  plan_line(s, header);
-  s->plan_depth++;
+  struct sql_plan_node *saved = s->plan_at;
+  bool into = s->plan_into;
+  s->plan_at = at;
+  s->plan_into = true; /* its rows go into a relation */
   int rc = run_query(s, q, stpos, true, NULL, pos, err);
-  s->plan_depth--;
+  s->plan_at = saved;
+  s->plan_into = into;
   return rc;
 }
 
@@ -2621,17 +3189,6 @@ static int run_union(struct sql_session *s, const struct chv_sql_query *q,
                      struct sql_target *ins, struct chv_sql_pos *pos,
                      struct chv_error *err) {
   const char *kind = q->all ? "UNION ALL" : "UNION";
-  if (explain) {
-    char h[96];
-    snprintf(h, sizeof h, "%s%s%s", kind, q->norder_by ? " order_by" : "",
-             q->limit ? " limit" : "");
-    plan_line(s, h);
-    s->plan_depth++;
-    int rc = run_query(s, q->left, stpos, true, NULL, pos, err);
-    if (rc == CHV_OK) rc = run_query(s, q->right, stpos, true, NULL, pos, err);
-    s->plan_depth--;
-    return rc;
-  }
   struct sql_target dl = {.describe = true}, dr = {.describe = true};
   struct chv_type *common = NULL;
   struct sql_rel *rel = NULL;
@@ -2675,9 +3232,17 @@ static int run_union(struct sql_session *s, const struct chv_sql_query *q,
     common = NULL;
     goto out;
   }
-  if (q->all && !q->norder_by && !q->limit && ins) {
-    rc = run_query(s, q->left, stpos, false, ins, pos, err);
-    if (rc == CHV_OK) rc = run_query(s, q->right, stpos, false, ins, pos, err);
+  /* The plan: a Union node over the branches' plans; the Scan of the rows
+  ** it gathered above it, when it gathers them. */
+  bool plan = plan_on(s, explain, ins);
+  struct sql_plan_node *saved = s->plan_at;
+  bool into = s->plan_into;
+  if (q->all && !q->norder_by && !q->limit && (ins || (explain && into))) {
+    if (plan) s->plan_at = sql_plan_node(s, NULL, "Union All");
+    rc = run_query(s, q->left, stpos, explain, ins, pos, err);
+    if (rc == CHV_OK)
+      rc = run_query(s, q->right, stpos, explain, ins, pos, err);
+    s->plan_at = saved;
     goto out;
   }
   size_t mem;
@@ -2686,10 +3251,21 @@ static int run_union(struct sql_session *s, const struct chv_sql_query *q,
   rc = sql_rel_open("", kind, common, mem, &rel, err);
   common = NULL;
   if (rc != CHV_OK) goto out;
+  struct sql_plan_node *held = NULL;
+  if (plan) {
+    held = sql_plan_pending(s);
+    s->plan_at = sql_plan_node(s, held, "%s", q->all ? "Union All" : "Union");
+  }
   struct sql_target tg = {.rel = rel, .schema = rel->schema};
-  rc = run_query(s, q->left, stpos, false, &tg, pos, err);
-  if (rc == CHV_OK) rc = run_query(s, q->right, stpos, false, &tg, pos, err);
+  s->plan_into = true; /* the branches' rows go into rel */
+  rc = run_query(s, q->left, stpos, explain, explain ? NULL : &tg, pos, err);
+  if (rc == CHV_OK)
+    rc = run_query(s, q->right, stpos, explain, explain ? NULL : &tg, pos,
+                   err);
+  s->plan_into = into;
+  s->plan_at = saved;
   if (rc != CHV_OK) goto out;
+  s->plan_input = held;
   /* SELECT [DISTINCT] * FROM rel ORDER BY ... LIMIT ... */
   struct chv_sql_expr star = {.kind = CHV_SQL_EXPR_STAR, .pos = q->pos};
   struct chv_sql_select_item item = {.expr = &star};
@@ -2697,7 +3273,8 @@ static int run_union(struct sql_session *s, const struct chv_sql_query *q,
                               .distinct = !q->all, .items = &item,
                               .nitems = 1, .order_by = q->order_by,
                               .norder_by = q->norder_by, .limit = q->limit};
-  rc = run_select(s, &sel, NULL, &rel->t, rel, stpos, false, ins, pos, err);
+  rc = run_select(s, &sel, NULL, &rel->t, rel, stpos, explain, ins, pos, err);
+  s->plan_input = NULL;
 out:
   chv_type_free(common);
   chv_type_free(dl.described);
@@ -2707,8 +3284,38 @@ out:
   return rc;
 }
 
-/* The FROM of q (a table, a WITH query or a sub-query), then the SELECT
-** over it. */
+/* A view named in FROM: its expanded text (views.c reads it and keeps a
+** view from reading itself) run as a derived relation named by the alias
+** or the view. */
+static int view_rel(struct sql_session *s, const struct chv_sql_from *f,
+                    chv_catalog *cat, const struct chv_table *t, bool rows,
+                    bool explain, struct sql_plan_node *held,
+                    struct chv_sql_pos stpos, struct sql_rel **out,
+                    struct chv_sql_pos *pos, struct chv_error *err) {
+  struct sql_view *v;
+  int rc = sql_view_open(s, cat, t, &v, err);
+  if (rc != CHV_OK) {
+    *pos = f->pos;
+    return rc;
+  }
+  char what[600];
+  snprintf(what, sizeof what, "view %s.%s", t->db, t->name);
+  struct sql_plan_node *saved = s->plan_at;
+  if (explain) rc = explain_nested(s, held, sql_view_query(v), stpos, pos, err);
+  s->plan_at = explain ? saved : held;
+  if (rc == CHV_OK)
+    rc = derive(s, sql_view_query(v), f->alias ? f->alias : t->name, what,
+                rows, stpos, out, pos, err);
+  s->plan_at = saved;
+  if (rc == CHV_OK && (rc = sql_view_columns(t, *out, err)) != CHV_OK) {
+    sql_rel_close(*out);
+    *out = NULL;
+  }
+  return sql_view_close(s, v, rc, f->pos, pos, err);
+}
+
+/* The FROM of q (a table, a view, a WITH query or a sub-query), then the
+** SELECT over it. */
 static int run_from(struct sql_session *s, const struct chv_sql_query *q,
                     struct chv_sql_pos stpos, bool explain,
                     struct sql_target *ins, struct chv_sql_pos *pos,
@@ -2724,6 +3331,25 @@ static int run_from(struct sql_session *s, const struct chv_sql_query *q,
   int rc;
   struct sql_scope *in;
   size_t ci;
+  /* The plan of the relation read goes under a pending node, which the
+  ** scan of its rows adopts: explained here, or built as it runs. */
+  struct sql_plan_node *held = plan_on(s, explain, ins)
+                                   ? sql_plan_pending(s) : NULL;
+  struct sql_plan_node *saved = s->plan_at;
+  bool cte = f->kind == CHV_SQL_FROM_TABLE && scope_find(s, &f->table, &in, &ci);
+  if ((f->kind == CHV_SQL_FROM_SUBQUERY || cte) && f->hints.n) {
+    char dn[200];
+    if (cte)
+      snprintf(dn, sizeof dn, "WITH query %s", in->ctes[ci].name);
+    else
+      snprintf(dn, sizeof dn, "the sub-query%s%s", f->alias ? " " : "",
+               f->alias ? f->alias : "");
+    *pos = f->hints.items[0].pos;
+    return sql_err(err, CHV_EINVAL,
+                   "an OPTIONS hint applies to a table, and %s is a derived "
+                   "table (the rows of a query)",
+                   dn);
+  }
   if (f->kind == CHV_SQL_FROM_SUBQUERY) {
     char wh[160];
     if (f->alias)
@@ -2731,34 +3357,68 @@ static int run_from(struct sql_session *s, const struct chv_sql_query *q,
     else
       snprintf(wh, sizeof wh, "the sub-query in FROM");
     if (explain) {
-      char h[192];
-      snprintf(h, sizeof h, "Sub-query%s%s:", f->alias ? " " : "",
-               f->alias ? f->alias : "");
-      rc = explain_nested(s, h, f->subquery, stpos, pos, err);
+      rc = explain_nested(s, held, f->subquery, stpos, pos, err);
       if (rc != CHV_OK) return rc;
     }
+    s->plan_at = explain ? saved : held;
     rc = derive(s, f->subquery, f->alias ? f->alias : "", wh, rows, stpos,
                 &rel, pos, err);
-  } else if (scope_find(s, &f->table, &in, &ci)) {
+    s->plan_at = saved;
+  } else if (cte) {
     if (explain) {
-      char h[192];
-      snprintf(h, sizeof h, "WITH query %s:", in->ctes[ci].name);
-      rc = explain_nested(s, h, in->ctes[ci].query, stpos, pos, err);
+      rc = explain_nested(s, held, in->ctes[ci].query, stpos, pos, err);
       if (rc != CHV_OK) return rc;
     }
+    s->plan_at = explain ? saved : held;
     rc = cte_rel(s, in, ci, rows, stpos, &rel, &owned, pos, err);
+    s->plan_at = saved;
   } else {
     *pos = f->pos;
     chv_catalog *cat = s->cat;
     struct chv_table t;
     rc = sql_get_table(s, &f->table, &cat, &t, err);
     if (rc != CHV_OK) return rc;
-    rc = run_select(s, q, cat, &t, NULL, stpos, explain, ins, pos, err);
+    if (t.type != CHV_VIRTUAL_VIEW) {
+      /* the table's OPTIONS hint: its options for this read */
+      chv_arena *ha = NULL;
+      struct chv_kv *topts = NULL;
+      int ntopts = 0;
+      if (f->options.n) {
+        char tn[512];
+        snprintf(tn, sizeof tn, "%s.%s", t.db, t.name);
+        rc = chv_arena_open(0, &ha) == CHV_OK
+                 ? sql_hint_options(s, &f->options, tn, true, ha, &topts,
+                                    &ntopts, pos, err)
+                 : sql_err(err, CHV_ENOMEM, "out of memory");
+      }
+      const struct chv_kv *sopts = s->read_options;
+      int nsopts = s->nread_options;
+      s->read_options = topts;
+      s->nread_options = ntopts;
+      if (rc == CHV_OK)
+        rc = run_select(s, q, cat, &t, NULL, stpos, explain, ins, pos, err);
+      s->read_options = sopts;
+      s->nread_options = nsopts;
+      chv_arena_close(ha);
+      chv_table_free(&t);
+      return rc;
+    }
+    if (f->options.n) {
+      *pos = f->options.items[0].pos;
+      rc = sql_err(err, CHV_EINVAL,
+                   "an OPTIONS hint sets the options of a table, and %s.%s is "
+                   "a view; put the hint on the tables the view reads",
+                   t.db, t.name);
+    } else {
+      rc = view_rel(s, f, cat, &t, rows, explain, held, stpos, &rel, pos,
+                    err);
+    }
     chv_table_free(&t);
-    return rc;
   }
   if (rc != CHV_OK) return rc;
+  s->plan_input = held;
   rc = run_select(s, q, NULL, &rel->t, rel, stpos, explain, ins, pos, err);
+  s->plan_input = NULL;
   if (owned) sql_rel_close(rel);
   return rc;
 }
@@ -2909,4 +3569,34 @@ out:
   chv_arena_close(a);
   chv_table_free(&t);
   return rc;
+}
+
+/* ---- for the multi-insert (multi.c) ---------------------------------------- */
+
+bool sql_has_aggregate(const struct chv_sql_expr *e) { return has_agg(e); }
+
+int sql_derive(struct sql_session *s, const struct chv_sql_query *q,
+               const char *name, const char *what, bool rows,
+               struct chv_sql_pos stpos, struct sql_rel **out,
+               struct chv_sql_pos *pos, struct chv_error *err) {
+  return derive(s, q, name, what, rows, stpos, out, pos, err);
+}
+
+void sql_scan_describe(struct sql_session *s, struct sql_plan_node *n,
+                       chv_catalog *cat, const struct chv_table *t,
+                       struct sql_scan *scan,
+                       const struct chv_scan_options *so,
+                       const char *const *cols, int ncols, int64_t ns) {
+  scan_describe(s, n, cat, t, scan, so, cols, ncols, so->limit, NULL, ns);
+}
+
+struct sql_plan_node *sql_scan_node(struct sql_session *s,
+                                    struct sql_plan_node *parent) {
+  return scan_node(s, parent);
+}
+
+int sql_explain_into(struct sql_session *s, struct sql_plan_node *at,
+                     const struct chv_sql_query *q, struct chv_sql_pos stpos,
+                     struct chv_sql_pos *pos, struct chv_error *err) {
+  return explain_nested(s, at, q, stpos, pos, err);
 }

@@ -77,6 +77,22 @@ void sql_rel_close(struct sql_rel *r) {
   free(r);
 }
 
+int sql_rel_rename(struct sql_rel *r, int c, const char *name,
+                   struct chv_error *err) {
+  char *tn = strdup(name), *sn = chv_strdup(name);
+  if (!tn || !sn) {
+    free(tn);
+    chv_free(sn);
+    return sql_err(err, CHV_ENOMEM, "out of memory");
+  }
+  for (char *p = tn; *p; p++) *p = (char)tolower((unsigned char)*p);
+  free(r->t.columns[c].name);
+  r->t.columns[c].name = tn;
+  chv_free(r->schema->names[c]);
+  r->schema->names[c] = sn;
+  return CHV_OK;
+}
+
 size_t sql_vector_bytes(const struct chv_vector *v) {
   size_t n = (size_t)v->length, w;
   switch (v->type->id) {

@@ -86,10 +86,16 @@ int sql_cancelled(struct sql_session *s, struct chv_error *err) {
 
 /* ---- the producer's side ------------------------------------------------ */
 
+/* The consumer of what the statement gives: none while EXPLAIN ANALYZE
+** runs the statement it explains (its rows and summary are dropped). */
+static struct chv_result *out_res(const struct sql_session *s) {
+  return s->discard ? NULL : s->res;
+}
+
 int sql_out_begin(struct sql_session *s, struct chv_type *schema,
                   enum chv_result_kind kind, struct chv_error *err) {
   (void)err;
-  struct chv_result *r = s->res;
+  struct chv_result *r = out_res(s);
   if (!r) {
     chv_type_free(schema);
     return CHV_OK;
@@ -109,12 +115,13 @@ int sql_out_begin(struct sql_session *s, struct chv_type *schema,
 }
 
 const struct chv_type *sql_out_schema(struct sql_session *s) {
-  return s->res && s->res->begun ? s->res->schema : NULL;
+  struct chv_result *r = out_res(s);
+  return r && r->begun ? r->schema : NULL;
 }
 
 int sql_out_push(struct sql_session *s, struct chv_batch *b,
                  struct chv_error *err) {
-  struct chv_result *r = s->res;
+  struct chv_result *r = out_res(s);
   if (!r) {
     chv_batch_close(b);
     return sql_cancelled(s, err);
@@ -147,7 +154,7 @@ int sql_out_push(struct sql_session *s, struct chv_batch *b,
 }
 
 void sql_out_message(struct sql_session *s, const char *fmt, ...) {
-  struct chv_result *r = s->res;
+  struct chv_result *r = out_res(s);
   if (!r) return;
   va_list ap;
   va_start(ap, fmt);
@@ -159,7 +166,7 @@ void sql_out_message(struct sql_session *s, const char *fmt, ...) {
 
 int sql_out_summary(struct sql_session *s, const char *column, int64_t n,
                     const char *msg, struct chv_error *err) {
-  if (!s->res) return CHV_OK;
+  if (!out_res(s)) return CHV_OK;
   sql_out_message(s, "%s", msg);
   struct chv_type *st = NULL, *bt = NULL;
   struct chv_batch *b = NULL;

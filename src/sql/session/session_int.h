@@ -2,9 +2,11 @@
 ** sql/session: the statements of a SQL session, private to the module.
 ** stmt.c runs one parsed statement against the session's catalogs; dml.c
 ** holds INSERT, SELECT, EXPLAIN and LOAD DATA (stats.c the scan's
-** statistics and threads); bind.c binds expressions of the syntax tree to
-** the evaluator (src/sql/exec); rel.c holds derived relations; result.c
-** the results.
+** statistics and threads); dir.c INSERT OVERWRITE DIRECTORY, multi.c the
+** multi-insert (FROM src INSERT ... INSERT ...); plan.c EXPLAIN's tree and
+** what EXPLAIN ANALYZE counts; hints.c OPTIONS hints; rel.c holds derived
+** relations; views.c views (their definition, and their expansion where a
+** query names them); result.c the results.  The binder is sql/plan's.
 **
 ** INTERFACE
 **   struct sql_session       the catalog, the session configuration, the
@@ -28,6 +30,7 @@
 #include "chive/sql.h"
 #include "chive/types.h"
 #include "sql/exec/exec.h"
+#include "sql/plan/plan.h"
 
 #include <stdio.h>
 
@@ -51,9 +54,12 @@ struct sql_session {
   char **set_keys;           /* keys SET in the session layer, owned */
   int nset_keys;
   /* while a statement runs: the WITH queries in scope, innermost first
-  ** (sql_dml.c), and the depth of EXPLAIN's nested plans */
+  ** (sql_dml.c) */
   struct sql_scope *scope;
-  int plan_depth;
+  /* the views being expanded, innermost first (views.c); whether an error
+  ** raised inside them names its view already */
+  struct sql_view_frame *views;
+  bool view_err_named;
   /* what the session reports beside results (writes recovered), or NULL */
   void (*notice)(void *ctx, const char *msg);
   void *notice_ctx;
@@ -64,8 +70,20 @@ struct sql_session {
   /* the consumer of the running statement's output (session.c), or NULL:
   ** what the statement gives is dropped */
   struct chv_result *res;
-  /* EXPLAIN's lines, while one runs */
-  struct sql_result *plan;
+  /* While EXPLAIN runs: its plan (plan.c), the node under which a query's
+  ** top node goes (NULL: the top), and the pending node holding the plan
+  ** of the relation the next scan reads (NULL: none) */
+  struct sql_plan *plan;
+  struct sql_plan_node *plan_at, *plan_input;
+  /* EXPLAIN: the query being explained gives its rows to a target (a
+  ** relation), as a UNION ALL then runs branch by branch */
+  bool plan_into;
+  /* EXPLAIN ANALYZE: the statement's own rows and summary are dropped */
+  bool discard;
+  /* The OPTIONS hints of the table the next scan reads (hints.c), or
+  ** NULL */
+  const struct chv_kv *read_options;
+  int nread_options;
 };
 
 /* ---- the running statement's output (session.c) ---- */
@@ -164,6 +182,58 @@ int sql_exec_query(struct sql_session *s, const struct chv_sql_stmt *st,
                    struct chv_error *err);
 int sql_exec_load(struct sql_session *s, const struct chv_sql_stmt *st,
                   struct chv_sql_pos *pos, struct chv_error *err);
+/* INSERT OVERWRITE [LOCAL] DIRECTORY (dir.c). */
+int sql_exec_insert_directory(struct sql_session *s,
+                              const struct chv_sql_stmt *st,
+                              struct chv_sql_pos *pos, struct chv_error *err);
+/* FROM src INSERT ... INSERT ... (multi.c). */
+int sql_exec_multi_insert(struct sql_session *s, const struct chv_sql_stmt *st,
+                          struct chv_sql_pos *pos, struct chv_error *err);
+
+/* An INSERT's target table opened for the write (dml.c): resolved, its
+** PARTITION spec checked, its OPTIONS hint validated, the sink opened
+** (only the schema when explained), its Insert plan node made. */
+struct sql_insert {
+  chv_catalog *cat;
+  struct chv_table t;
+  chv_arena *a;
+  chv_sink *sink;             /* NULL when only explained */
+  struct chv_type *schema;    /* data columns, then the dynamic keys */
+  char **statics;             /* static partition values (in a) */
+  int nstatic;
+  struct chv_kv *options;     /* of its OPTIONS hint (in a) */
+  int noptions;
+  struct sql_plan_node *node; /* its plan node, or NULL */
+  int64_t written;            /* rows written so far */
+};
+/* ins is always left for sql_insert_close(), on failure too. */
+int sql_insert_open(struct sql_session *s, const struct chv_sql_stmt *st,
+                    bool explain, struct sql_insert *ins,
+                    struct chv_sql_pos *pos, struct chv_error *err);
+void sql_insert_close(struct sql_insert *ins);
+/* Checks the column count of the nout expressions ex (q's items over the
+** table t read, named heads) and casts them to ins's columns (an error
+** naming the column when CAST does not allow it). */
+int sql_insert_casts(struct sql_session *s, struct sql_insert *ins,
+                     const struct chv_sql_query *q, const struct chv_table *t,
+                     chv_arena *a, struct chv_expr **ex,
+                     const char *const *heads, int nout,
+                     struct chv_sql_pos *pos, struct chv_error *err);
+/* Writes rows [0, n) of b (on ins->schema) through the sink. */
+int sql_insert_write(struct sql_session *s, struct sql_insert *ins,
+                     struct chv_batch *b, int64_t n, struct chv_error *err);
+
+/* INSERT ... DIRECTORY (dir.c): the files being written, and the rows of
+** a query run into them (dml.c), whose columns are schema; *written gets
+** the rows. */
+struct sql_dir;
+int sql_dir_write(struct sql_dir *d, const struct chv_batch *b, int64_t n,
+                  struct chv_error *err);
+int sql_query_into_dir(struct sql_session *s, const struct chv_sql_query *q,
+                       struct chv_sql_pos stpos, bool explain,
+                       struct sql_dir *d, const struct chv_type *schema,
+                       struct sql_plan_node *node, int64_t *written,
+                       struct chv_sql_pos *pos, struct chv_error *err);
 
 /* A partition value must convert to its key's type, as Hive checks it
 ** (hive.typecheck.on.insert); the error names the key. */
@@ -193,15 +263,6 @@ int sql_recover(struct sql_session *s, chv_catalog *cat,
                 struct chv_error *err);
 /* Makes catalog i current, its default database the current one. */
 void sql_catalog_use(struct sql_session *s, int i);
-/* Checks literal e (a LITERAL node) as a value of its type, as the binder
-** and every statement taking literals read it: a DATE or TIMESTAMP literal
-** must be a valid date or timestamp (CHV_EINVAL), a number must fit its
-** type (CHV_ERANGE): a DOUBLE must be finite, 128Y, 32768S and
-** 9223372036854775808L are out of range, an integer past BIGINT is a
-** DECIMAL of up to 38 digits.  The error names the literal; *pos (when not
-** NULL) is set to it. */
-int sql_literal_check(const struct chv_sql_expr *e, struct chv_sql_pos *pos,
-                      struct chv_error *err);
 /* The text of a literal expression (a partition value): NULL for NULL.
 ** The literal is checked with sql_literal_check(). */
 int sql_literal_text(const struct chv_sql_expr *e, chv_arena *a,
@@ -211,39 +272,6 @@ int sql_part_values(const struct chv_table *t,
                     const struct chv_sql_part_spec *spec, chv_arena *a,
                     char ***values, struct chv_sql_pos *pos,
                     struct chv_error *err);
-
-/* sql_bind.c: AST expressions over one table's columns to the
-** evaluator's IR.  cols/types (arena) list the table columns the bound
-** expressions read, in the order of the scan projection to ask for. */
-struct sql_bind {
-  const struct chv_table *t; /* borrowed */
-  const char *alias;         /* FROM alias or NULL */
-  chv_arena *a;              /* borrowed: expressions live here */
-  struct chv_type **ttypes;  /* owned: parsed type of each table column
-                             ** (data columns, then partition keys) */
-  const char **cols;         /* scan columns (canonical names) */
-  const struct chv_type **types;
-  int ncols;
-  struct chv_sql_pos *pos;
-  struct chv_error *err;
-  /* Called first on each node when set: binds e itself (*done = true) or
-  ** leaves it to the binder (GROUP BY keys and aggregates over the result
-  ** of a hash aggregation). */
-  int (*hook)(struct sql_bind *b, const struct chv_sql_expr *e,
-              struct chv_expr **out, bool *done);
-  void *hook_ctx;
-};
-/* count, sum, min, max, avg */
-bool sql_is_aggregate(const char *name);
-int sql_bind_init(struct sql_bind *b, const struct chv_table *t,
-                  const char *alias, chv_arena *a, struct chv_sql_pos *pos,
-                  struct chv_error *err);
-void sql_bind_free(struct sql_bind *b);
-int sql_bind_expr(struct sql_bind *b, const struct chv_sql_expr *e,
-                  struct chv_expr **out);
-/* Table column tcol (data columns, then keys) as a COLUMN expression. */
-int sql_bind_column(struct sql_bind *b, int tcol, struct chv_expr **out);
-void sql_expr_text(const struct chv_sql_expr *e, struct chv_buf *out);
 
 #define SQL_CATALOG_NAME "hive"
 
@@ -266,13 +294,81 @@ void sql_explain_stats(struct sql_session *s, chv_catalog *cat,
 int sql_err(struct chv_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* The partition filter and the pushed predicates of a WHERE condition
-** (text) on t, as a SELECT uses them: conjuncts on partition keys prune,
-** comparisons of data columns with literals are pushed into columnar
-** readers; the rest is left out.  Allocated in a. */
-int sql_where_scan(const struct chv_table *t, chv_arena *a, const char *where,
-                   struct chv_part_filter **filter, struct chv_pred **preds,
-                   int *npreds, struct chv_error *err);
+/* ---- for the multi-insert (dml.c, used by multi.c) ---- */
+
+struct sql_rel;
+struct sql_scan;
+
+/* True when e holds an aggregate call. */
+bool sql_has_aggregate(const struct chv_sql_expr *e);
+/* Runs q into a new relation named name (what: how errors name it); with
+** rows false only its columns are found. */
+int sql_derive(struct sql_session *s, const struct chv_sql_query *q,
+               const char *name, const char *what, bool rows,
+               struct chv_sql_pos stpos, struct sql_rel **out,
+               struct chv_sql_pos *pos, struct chv_error *err);
+/* EXPLAIN: the plan of q, whose rows go into a relation, under at. */
+int sql_explain_into(struct sql_session *s, struct sql_plan_node *at,
+                     const struct chv_sql_query *q, struct chv_sql_pos stpos,
+                     struct chv_sql_pos *pos, struct chv_error *err);
+/* A Scan plan node under parent (adopting s->plan_input), and what it
+** says of scan (opened with so over t, reading cols) once opened (EXPLAIN)
+** or ended (EXPLAIN ANALYZE: ns, the time waited for it). */
+struct sql_plan_node *sql_scan_node(struct sql_session *s,
+                                    struct sql_plan_node *parent);
+void sql_scan_describe(struct sql_session *s, struct sql_plan_node *n,
+                       chv_catalog *cat, const struct chv_table *t,
+                       struct sql_scan *scan,
+                       const struct chv_scan_options *so,
+                       const char *const *cols, int ncols, int64_t ns);
+
+/* ---- EXPLAIN's plan (plan.c) ---- */
+
+struct sql_plan;
+struct sql_plan_node;
+int sql_plan_open(bool analyze, struct sql_plan **out, struct chv_error *err);
+void sql_plan_close(struct sql_plan *p);
+/* True while EXPLAIN ANALYZE runs its statement. */
+bool sql_plan_analyze(const struct sql_session *s);
+/* A node under parent (NULL: s->plan_at, else the top) saying fmt; NULL
+** when no plan is being built (or out of memory: the plan is cut short).
+** Every other plan function accepts a NULL node and then does nothing. */
+struct sql_plan_node *sql_plan_node(struct sql_session *s,
+                                    struct sql_plan_node *parent,
+                                    const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* A node in no tree, whose children sql_plan_adopt() moves to another. */
+struct sql_plan_node *sql_plan_pending(struct sql_session *s);
+void sql_plan_adopt(struct sql_plan_node *n, struct sql_plan_node *pending);
+/* Appends to n's line, or adds a detail line under it. */
+void sql_plan_text(struct sql_plan_node *n, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void sql_plan_detail(struct sql_plan_node *n, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Adds rows produced and nanoseconds spent to n (any thread). */
+void sql_plan_count(struct sql_plan_node *n, int64_t rows, int64_t ns);
+int64_t sql_plan_now(void);
+/* The plan's lines as the statement's result (CHV_RESULT_PLAN). */
+int sql_plan_emit(struct sql_session *s, struct sql_plan *p,
+                  struct chv_error *err);
+
+/* ---- OPTIONS hints (hints.c) ---- */
+
+/* Refuses what the statement cannot take: a hint where none is parsed or
+** one that is not OPTIONS (the message of hints not supported), and any
+** OPTIONS hint while table.dynamic-table-options.enabled is false. */
+int sql_hints_check(struct sql_session *s, const struct chv_sql_stmt *st,
+                    struct chv_sql_pos *pos, struct chv_error *err);
+/* The OPTIONS of a hint on `what` (a table's name, for errors) validated as
+** table options: a registered key of the table or format scope whose value
+** parses; read: the hint is on a table read (a streaming read is refused).
+** *out (in a) and *n; none: NULL and 0. */
+int sql_hint_options(struct sql_session *s, const struct chv_sql_props *props,
+                     const char *what, bool read, chv_arena *a,
+                     struct chv_kv **out, int *n, struct chv_sql_pos *pos,
+                     struct chv_error *err);
+/* "options=('k'='v', ...)" for EXPLAIN, appended to b. */
+void sql_hint_text(const struct chv_kv *kv, int n, struct chv_buf *b);
 
 /* ---- derived relations (sql_rel.c) ---- */
 
@@ -292,6 +388,9 @@ int sql_rel_open(const char *name, const char *what, struct chv_type *schema,
                  size_t memory_limit, struct sql_rel **out,
                  struct chv_error *err);
 void sql_rel_close(struct sql_rel *r);
+/* Renames column c of r (a view's rows take the view's column names). */
+int sql_rel_rename(struct sql_rel *r, int c, const char *name,
+                   struct chv_error *err);
 /* Copies rows [0, n) of b (on r's schema) into r; CHV_ENOMEM past r->limit. */
 int sql_rel_append(struct sql_rel *r, const struct chv_batch *b, int64_t n,
                    struct chv_error *err);
@@ -320,5 +419,48 @@ const char *sql_table_what(const struct chv_table *t, char *buf, size_t n);
 /* The relation's description ("sub-query s"), or "" for a table. */
 const char *sql_scan_what(struct sql_scan *sc);
 void sql_scan_close(struct sql_scan *sc);
+
+/* ---- views (views.c) ---- */
+
+/* A view on the session's stack of views being expanded or defined. */
+struct sql_view_frame {
+  chv_catalog *cat;  /* the view's catalog */
+  char name[520];    /* "db.view" */
+  struct sql_view_frame *up;
+};
+/* CREATE [OR REPLACE] VIEW and ALTER VIEW ... AS: the view's columns found
+** from its query (the view on the stack, so that it cannot read itself),
+** its expanded text, and the catalog row written; prints nothing. */
+int sql_exec_create_view(struct sql_session *s, const struct chv_sql_stmt *st,
+                         struct chv_sql_pos *pos, struct chv_error *err);
+/* A statement naming a table or a view against what it names: DROP VIEW or
+** ALTER VIEW or SHOW CREATE VIEW of a table, DROP TABLE or ALTER TABLE of
+** a view, INSERT, LOAD DATA, TRUNCATE, MSCK REPAIR or partitions of a view
+** are errors naming the object.  *done: nothing is left to do (DROP VIEW
+** IF EXISTS of a table, DROP TABLE IF EXISTS of a view, as in Hive). */
+int sql_view_check_stmt(struct sql_session *s, const struct chv_sql_stmt *st,
+                        bool *done, struct chv_sql_pos *pos,
+                        struct chv_error *err);
+/* The view t of cat, named in FROM, for dml.c to run as a derived
+** relation: its expanded text parsed, the view pushed on the stack (a view
+** already there is a recursive view, CHV_EINVAL naming the cycle), the
+** session switched to the view's catalog and database with no WITH query
+** in scope.  out: sql_view_close(). */
+struct sql_view;
+int sql_view_open(struct sql_session *s, chv_catalog *cat,
+                  const struct chv_table *t, struct sql_view **out,
+                  struct chv_error *err);
+/* The query the view runs (borrowed from v). */
+const struct chv_sql_query *sql_view_query(const struct sql_view *v);
+/* The view's rows as the view names its columns (positionally, as Hive
+** does); CHV_ECORRUPT naming the view when its text gives another number
+** of columns than it has. */
+int sql_view_columns(const struct chv_table *t, struct sql_rel *rel,
+                     struct chv_error *err);
+/* Undoes sql_view_open() and returns rc; *pos = at (where the view is
+** named); an error rc is wrapped with the innermost view's name. */
+int sql_view_close(struct sql_session *s, struct sql_view *v, int rc,
+                   struct chv_sql_pos at, struct chv_sql_pos *pos,
+                   struct chv_error *err);
 
 #endif

@@ -21,6 +21,9 @@
 **   TBLPROPERTIES (
 **     'k'='v')
 **
+** A view prints as CREATE VIEW `db`.`v` AS <its expanded text>, as Hive
+** prints it (show_create_view()).
+**
 ** Strings are quoted as the Hive dialect reads them: \' and \\, control
 ** characters as \uXXXX.  Statistics and bookkeeping parameters (numRows,
 ** transient_lastDdlTime, ...) are left out, so that running the statement
@@ -172,6 +175,55 @@ static int show_create(struct sql_result *r, const struct chv_table *t) {
   return rc;
 }
 
+/* A view: CREATE VIEW `db`.`v` AS <expanded text>, as Hive prints it, with
+** the lines that keep what the text does not (a column list when a column
+** has a comment, COMMENT, TBLPROPERTIES) before AS. */
+static int show_create_view(struct sql_result *r, const struct chv_table *t) {
+  struct chv_buf b;
+  chv_buf_init(&b);
+  chv_buf_puts(&b, "CREATE VIEW ");
+  ident(&b, t->db);
+  chv_buf_putc(&b, '.');
+  ident(&b, t->name);
+  bool comments = false, any = false;
+  for (int i = 0; i < t->ncols; i++)
+    comments |= t->columns[i].comment && *t->columns[i].comment;
+  for (int i = 0; i < t->nparams; i++) any |= !hidden_param(t->params[i].key);
+  const char *comment = chv_kv_get(t->params, t->nparams, "comment");
+  int rc = CHV_OK;
+  if (comments || comment || any) {
+    if (comments) chv_buf_putc(&b, '(');
+    rc = line(r, &b);
+    for (int i = 0; comments && rc == CHV_OK && i < t->ncols; i++) {
+      chv_buf_puts(&b, "  ");
+      ident(&b, t->columns[i].name);
+      if (t->columns[i].comment && *t->columns[i].comment) {
+        chv_buf_puts(&b, " COMMENT ");
+        quote(&b, t->columns[i].comment);
+      }
+      chv_buf_putc(&b, i + 1 < t->ncols ? ',' : ')');
+      rc = line(r, &b);
+    }
+    if (rc == CHV_OK && comment) {
+      chv_buf_puts(&b, "COMMENT ");
+      quote(&b, comment);
+      rc = line(r, &b);
+    }
+    if (rc == CHV_OK && any) {
+      chv_buf_puts(&b, "TBLPROPERTIES (");
+      rc = line(r, &b);
+      if (rc == CHV_OK) rc = kv_list(r, &b, t->params, t->nparams, true);
+    }
+    chv_buf_puts(&b, "AS ");
+  } else {
+    chv_buf_puts(&b, " AS ");
+  }
+  chv_buf_puts(&b, t->view_expanded_text ? t->view_expanded_text : "");
+  if (rc == CHV_OK) rc = line(r, &b);
+  chv_buf_free(&b);
+  return rc;
+}
+
 int sql_show_create_table(struct sql_session *s, const struct chv_sql_stmt *st,
                           struct chv_sql_pos *pos, struct chv_error *err) {
   chv_catalog *cat;
@@ -183,7 +235,9 @@ int sql_show_create_table(struct sql_session *s, const struct chv_sql_stmt *st,
   sql_result_init(&r);
   const char *head = "createtab_stmt";
   rc = sql_result_columns(&r, 1, &head);
-  if (rc == CHV_OK) rc = show_create(&r, &t);
+  if (rc == CHV_OK)
+    rc = t.type == CHV_VIRTUAL_VIEW ? show_create_view(&r, &t)
+                                    : show_create(&r, &t);
   if (rc == CHV_OK) rc = sql_result_emit(s, &r, err);
   else rc = sql_err(err, rc, "out of memory");
   sql_result_free(&r);

@@ -6,7 +6,10 @@
 ** SHOW and SET/RESET in the session layer of the configuration.  Table
 ** properties that are registered options are validated with
 ** chv_option_parse().  INSERT, SELECT, EXPLAIN and LOAD DATA are in
-** dml.c.  What is not supported yet fails with an error naming it.
+** dml.c, INSERT OVERWRITE DIRECTORY in dir.c, the multi-insert in multi.c,
+** CREATE and ALTER VIEW and the checks of what a statement names (a table
+** or a view) in views.c; hints are checked (hints.c) before any statement
+** runs.  What is not supported yet fails with an error naming it.
 */
 #include "sql/session/session_int.h"
 
@@ -600,6 +603,12 @@ static int create_like(struct sql_session *s, const struct chv_sql_stmt *st,
   }
   for (int k = 0; k < ntp; k++) params[np++] = tp[k];
   struct chv_table t = src;
+  if (src.type == CHV_VIRTUAL_VIEW) { /* a table of the view's columns */
+    t.input_format = t.output_format = t.serde_lib = NULL;
+    t.serde_params = NULL;
+    t.nserde_params = 0;
+    t.view_original_text = t.view_expanded_text = NULL;
+  }
   t.db = (char *)db;
   t.name = (char *)name;
   t.location = (char *)ct->location;
@@ -867,7 +876,8 @@ static int exec_describe(struct sql_session *s, const struct chv_sql_stmt *st,
     if (rc == CHV_OK) rc = add3(&r, "# Detailed Table Information", NULL, NULL);
     if (rc == CHV_OK) rc = add3(&r, "Database:", t.db, NULL);
     if (rc == CHV_OK) rc = add3(&r, "Table:", t.name, NULL);
-    if (rc == CHV_OK) rc = add3(&r, "Location:", t.location, NULL);
+    if (rc == CHV_OK && t.type != CHV_VIRTUAL_VIEW) /* as Hive: none */
+      rc = add3(&r, "Location:", t.location, NULL);
     if (rc == CHV_OK) rc = add3(&r, "Table Type:", chv_table_type_name(t.type), NULL);
     if (rc == CHV_OK) rc = add3(&r, "Table Parameters:", NULL, NULL);
     if (t.nparams > 1)
@@ -885,6 +895,15 @@ static int exec_describe(struct sql_session *s, const struct chv_sql_stmt *st,
           kv_cmp);
     for (int i = 0; rc == CHV_OK && i < t.nserde_params; i++)
       rc = add3(&r, "", t.serde_params[i].key, t.serde_params[i].value);
+    if (rc == CHV_OK && t.type == CHV_VIRTUAL_VIEW) { /* Hive 3's rows */
+      rc = add3(&r, "", NULL, NULL);
+      if (rc == CHV_OK) rc = add3(&r, "# View Information", NULL, NULL);
+      if (rc == CHV_OK)
+        rc = add3(&r, "View Original Text:", t.view_original_text, NULL);
+      if (rc == CHV_OK)
+        rc = add3(&r, "View Expanded Text:", t.view_expanded_text, NULL);
+      if (rc == CHV_OK) rc = add3(&r, "View Rewrite Enabled:", "No", NULL);
+    }
   }
   if (rc == CHV_OK) rc = sql_result_emit(s, &r, err);
   else sql_err(err, rc, "out of memory");
@@ -1062,19 +1081,52 @@ static int exec_reset(struct sql_session *s, const struct chv_sql_stmt *st,
 /* ---- dispatch ------------------------------------------------------------------- */
 
 /* EXPLAIN: the plan's lines, gathered while the query is planned. */
+/* A statement that moves rows: planned only (explain), or run. */
+static int exec_dml(struct sql_session *s, const struct chv_sql_stmt *st,
+                    bool explain, struct chv_sql_pos *pos,
+                    struct chv_error *err) {
+  switch (st->kind) {
+  case CHV_SQL_STMT_QUERY:
+    return sql_exec_query(s, st, explain, pos, err);
+  case CHV_SQL_STMT_INSERT:
+    return sql_exec_insert(s, st, pos, err);
+  case CHV_SQL_STMT_INSERT_DIRECTORY:
+    return sql_exec_insert_directory(s, st, pos, err);
+  case CHV_SQL_STMT_MULTI_INSERT:
+    return sql_exec_multi_insert(s, st, pos, err);
+  default:
+    return sql_err(err, CHV_ENOTSUP,
+                   "EXPLAIN of anything but a query or an INSERT is not "
+                   "supported yet");
+  }
+}
+
+/* EXPLAIN [ANALYZE] statement: the plan as a tree (plan.c).  ANALYZE runs
+** the statement, an INSERT writing as it would without EXPLAIN, and drops
+** the rows or summary it gives; its nodes count what they did. */
 static int exec_explain(struct sql_session *s, const struct chv_sql_stmt *st,
                         struct chv_sql_pos *pos, struct chv_error *err) {
-  struct sql_result plan;
-  sql_result_init(&plan);
-  plan.kind = CHV_RESULT_PLAN;
-  const char *head = "plan";
-  int rc = sql_result_columns(&plan, 1, &head);
-  if (rc != CHV_OK) rc = sql_err(err, CHV_ENOMEM, "out of memory");
-  s->plan = &plan;
-  if (rc == CHV_OK) rc = sql_exec_query(s, st->explained, true, pos, err);
+  const struct chv_sql_stmt *x = st->explained;
+  if (!x || (x->kind != CHV_SQL_STMT_QUERY && x->kind != CHV_SQL_STMT_INSERT &&
+             x->kind != CHV_SQL_STMT_INSERT_DIRECTORY &&
+             x->kind != CHV_SQL_STMT_MULTI_INSERT))
+    return sql_err(err, CHV_ENOTSUP,
+                   "EXPLAIN of anything but a query or an INSERT is not "
+                   "supported yet");
+  struct sql_plan *plan;
+  int rc = sql_plan_open(st->analyze, &plan, err);
+  if (rc != CHV_OK) return rc;
+  s->plan = plan;
+  s->plan_at = s->plan_input = NULL;
+  s->plan_into = false;
+  s->discard = st->analyze;
+  *pos = x->name.nparts && x->name.pos.line ? x->name.pos : x->pos;
+  rc = exec_dml(s, x, !st->analyze, pos, err);
+  s->discard = false;
   s->plan = NULL;
-  if (rc == CHV_OK) rc = sql_result_emit(s, &plan, err);
-  sql_result_free(&plan);
+  s->plan_at = s->plan_input = NULL;
+  if (rc == CHV_OK) rc = sql_plan_emit(s, plan, err);
+  sql_plan_close(plan);
   return rc;
 }
 
@@ -1087,6 +1139,12 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
   chv_catalog *cat = s->cat;
   const char *db = NULL, *name = NULL;
   int rc = CHV_OK;
+  bool done; /* DROP VIEW IF EXISTS of a table ... (views.c) */
+  CHV_RETURN_IF_ERR(sql_view_check_stmt(s, st, &done, pos, err));
+  if (done) {
+    print_ok(s, "OK");
+    return CHV_OK;
+  }
   switch (st->kind) {
   case CHV_SQL_STMT_CREATE_CATALOG:
     rc = sql_catalog_create(s, st, pos, err);
@@ -1116,6 +1174,13 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
     char *n[1] = {s->db};
     return print_names(s, "current database name", n, 1, err);
   }
+  case CHV_SQL_STMT_SHOW_FUNCTIONS: { /* the registry's rows, sorted */
+    int n = chv_func_count();
+    char **names = chv_arena_alloc(a, sizeof *names * (size_t)n);
+    if (!names) return sql_err(err, CHV_ENOMEM, "out of memory");
+    for (int i = 0; i < n; i++) names[i] = (char *)chv_func_at(i)->name;
+    return print_names(s, "function name", names, n, err);
+  }
   case CHV_SQL_STMT_USE: {
     rc = resolve_db(s, &st->name, &cat, &db, err);
     if (rc != CHV_OK) return rc;
@@ -1138,7 +1203,8 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
     chv_strv_free(names, n);
     return rc;
   }
-  case CHV_SQL_STMT_SHOW_TABLES: {
+  case CHV_SQL_STMT_SHOW_TABLES: /* views too, as Hive's and Flink's */
+  case CHV_SQL_STMT_SHOW_VIEWS: {
     db = s->db;
     if (st->name.nparts) {
       rc = resolve_db(s, &st->name, &cat, &db, err);
@@ -1157,9 +1223,11 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
     }
     char **names;
     int n;
-    rc = chv_catalog_list_tables(cat, db, pat, &names, &n, err);
+    bool views = st->kind == CHV_SQL_STMT_SHOW_VIEWS;
+    rc = views ? chv_catalog_list_views(cat, db, pat, &names, &n, err)
+               : chv_catalog_list_tables(cat, db, pat, &names, &n, err);
     if (rc != CHV_OK) return rc;
-    rc = print_names(s, "table name", names, n, err);
+    rc = print_names(s, views ? "view name" : "table name", names, n, err);
     chv_strv_free(names, n);
     return rc;
   }
@@ -1215,7 +1283,8 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
     if (rc != CHV_OK) return rc;
     struct chv_kv *params;
     int np;
-    rc = props_kv(s, true, &st->props, a, &params, &np, NULL, pos, err);
+    /* a view's properties are its own: no table options to check */
+    rc = props_kv(s, !st->view, &st->props, a, &params, &np, NULL, pos, err);
     if (rc != CHV_OK) return rc;
     *pos = st->pos;
     rc = chv_catalog_alter_table_params(cat, db, name, params, np, err);
@@ -1278,9 +1347,6 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
   case CHV_SQL_STMT_QUERY:
     return sql_exec_query(s, st, false, pos, err);
   case CHV_SQL_STMT_EXPLAIN:
-    if (!st->explained || st->explained->kind != CHV_SQL_STMT_QUERY)
-      return sql_err(err, CHV_ENOTSUP,
-                     "EXPLAIN of anything but a query is not supported yet");
     return exec_explain(s, st, pos, err);
   case CHV_SQL_STMT_SET:
     return exec_set(s, st, err);
@@ -1288,6 +1354,15 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
     return exec_reset(s, st, err);
   case CHV_SQL_STMT_SHOW_CREATE_TABLE:
     return sql_show_create_table(s, st, pos, err);
+  case CHV_SQL_STMT_CREATE_VIEW:
+  case CHV_SQL_STMT_ALTER_VIEW:
+    rc = sql_exec_create_view(s, st, pos, err);
+    if (rc == CHV_OK) print_ok(s, "OK");
+    return rc;
+  case CHV_SQL_STMT_INSERT_DIRECTORY:
+    return sql_exec_insert_directory(s, st, pos, err);
+  case CHV_SQL_STMT_MULTI_INSERT:
+    return sql_exec_multi_insert(s, st, pos, err);
   }
   return sql_err(err, CHV_ENOTSUP, "this statement is not supported yet");
 }
@@ -1305,15 +1380,10 @@ int sql_exec_stmt(struct sql_session *s, const struct chv_sql_stmt *st,
 
 static int exec_stmt(struct sql_session *s, const struct chv_sql_stmt *st,
                      struct chv_sql_pos *pos, struct chv_error *err) {
-  /* Hints change what a statement does; until they are applied, one is
-  ** refused wherever it stands rather than dropped. */
-  if (st->first_hint.line) {
-    *pos = st->first_hint;
-    return sql_err(err, CHV_ENOTSUP,
-                   "hints (/*+ ... */) are not supported yet, and this one "
-                   "would be ignored; remove it, or write a plain comment "
-                   "/* ... */");
-  }
+  /* Hints change what a statement does: OPTIONS on a table apply, any
+  ** other is refused wherever it stands rather than dropped. */
+  int rc = sql_hints_check(s, st, pos, err);
+  if (rc != CHV_OK) return rc;
   chv_arena *a;
   if (chv_arena_open(0, &a) != CHV_OK)
     return sql_err(err, CHV_ENOMEM, "out of memory");
@@ -1321,7 +1391,7 @@ static int exec_stmt(struct sql_session *s, const struct chv_sql_stmt *st,
   *pos = st->name.nparts && st->name.pos.line ? st->name.pos : st->pos;
   if (st->create_table && st->create_table->name.pos.line)
     *pos = st->create_table->name.pos;
-  int rc = exec_in_arena(s, st, a, pos, err);
+  rc = exec_in_arena(s, st, a, pos, err);
   chv_arena_close(a);
   return rc;
 }

@@ -11,31 +11,13 @@
 ** its values compared with what was written.
 */
 #include "chive/all.h"
+#include "api_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
 
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
-
-/* Stop at a failed library call, printing its message. */
-#define OK(expr)                                                               \
-  do {                                                                         \
-    int rc_ = (expr);                                                          \
-    if (rc_ != CHV_OK) {                                                       \
-      fprintf(stderr, "%s:%d: %s: %s (%s)\n", __FILE__, __LINE__, #expr,       \
-              err.msg, chv_status_name(rc_));                                  \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
 
 static struct chv_error err;
 

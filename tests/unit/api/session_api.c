@@ -14,6 +14,7 @@
 ** set/get, EBUSY while a result is open, and errors with their offset.
 */
 #include "chive/all.h"
+#include "api_check.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -23,25 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int failures;
 
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
-
-#define OK(expr)                                                               \
-  do {                                                                         \
-    int rc_ = (expr);                                                          \
-    if (rc_ != CHV_OK) {                                                       \
-      fprintf(stderr, "%s:%d: %s: %s (%s)\n", __FILE__, __LINE__, #expr,       \
-              err.msg, chv_status_name(rc_));                                  \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
 
 static struct chv_error err;
 

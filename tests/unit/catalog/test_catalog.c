@@ -560,6 +560,90 @@ static void write_file(const char *path, const char *text) {
                &err);
 }
 
+/* A view: a VIRTUAL_VIEW table with columns and texts, no location and no
+** folder; listed among the tables and alone by chv_catalog_list_views();
+** its definition replaced, renamed and dropped without touching files. */
+static void test_views(void) {
+  char *wh;
+  chv_catalog *c = open_tmp(&wh);
+  CHV_REQUIRE(c != NULL);
+  struct chv_error err;
+  CHV_REQUIRE_OK(make_table(c, NULL, "t", NULL, NULL, NULL, NULL, &err), &err);
+  struct chv_column cols[1] = {col("id", "bigint")};
+  struct chv_kv params[1] = {{"comment", "ids"}};
+  struct chv_table v;
+  memset(&v, 0, sizeof v);
+  v.name = "V";
+  v.columns = cols;
+  v.ncols = 1;
+  v.type = CHV_VIRTUAL_VIEW;
+  v.input_format = "org.apache.hadoop.mapred.TextInputFormat";
+  v.output_format =
+      "org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat";
+  v.view_original_text = "select id from t";
+  v.view_expanded_text = "SELECT `t`.`id` FROM `default`.`t`";
+  v.params = params;
+  v.nparams = 1;
+  CHV_REQUIRE_OK(chv_catalog_create_table(c, &v, 0, &err), &err);
+  char *vdir = chv_path_join(wh, "v");
+  CHV_CHECK(!chv_fs_exists(chv_fs_local(), vdir));
+  struct chv_table got;
+  CHV_REQUIRE_OK(chv_catalog_get_table(c, "default", "v", &got, &err), &err);
+  CHV_CHECK_EQ_INT(got.type, CHV_VIRTUAL_VIEW);
+  CHV_CHECK(got.location == NULL);
+  CHV_CHECK(got.serde_lib == NULL);
+  CHV_CHECK_STREQ(got.input_format, v.input_format);
+  CHV_CHECK_STREQ(got.view_original_text, "select id from t");
+  CHV_CHECK_STREQ(got.view_expanded_text, v.view_expanded_text);
+  CHV_CHECK_EQ_INT(got.ncols, 1);
+  CHV_CHECK_STREQ(chv_kv_get(got.params, got.nparams, "comment"), "ids");
+  CHV_CHECK(chv_kv_get(got.params, got.nparams, "transient_lastDdlTime"));
+  CHV_CHECK_EQ_INT(got.nserde_params, 0);
+  chv_table_free(&got);
+
+  char **names;
+  int n;
+  CHV_REQUIRE_OK(chv_catalog_list_tables(c, NULL, NULL, &names, &n, &err),
+                 &err);
+  CHV_CHECK_EQ_INT(n, 2);
+  chv_strv_free(names, n);
+  CHV_REQUIRE_OK(chv_catalog_list_views(c, NULL, NULL, &names, &n, &err),
+                 &err);
+  CHV_REQUIRE(n == 1);
+  CHV_CHECK_STREQ(names[0], "v");
+  chv_strv_free(names, n);
+  CHV_REQUIRE_OK(chv_catalog_list_views(c, NULL, "x*", &names, &n, &err),
+                 &err);
+  CHV_CHECK_EQ_INT(n, 0);
+  chv_strv_free(names, n);
+  CHV_CHECK_EQ_INT(chv_catalog_list_views(c, "nodb", NULL, &names, &n, &err),
+                   CHV_ENOENT);
+
+  /* a new definition: still no location */
+  v.view_original_text = "select id + 1 as id from t";
+  v.view_expanded_text = "SELECT `t`.`id` + 1 AS `id` FROM `default`.`t`";
+  CHV_REQUIRE_OK(chv_catalog_alter_table(c, "default", "v", &v, &err), &err);
+  CHV_REQUIRE_OK(chv_catalog_get_table(c, "default", "v", &got, &err), &err);
+  CHV_CHECK(got.location == NULL);
+  CHV_CHECK_STREQ(got.view_original_text, "select id + 1 as id from t");
+  chv_table_free(&got);
+
+  CHV_REQUIRE_OK(chv_catalog_rename_table(c, "default", "v", NULL, "w", &err),
+                 &err);
+  CHV_REQUIRE_OK(chv_catalog_get_table(c, "default", "w", &got, &err), &err);
+  CHV_CHECK_EQ_INT(got.type, CHV_VIRTUAL_VIEW);
+  CHV_CHECK(got.location == NULL);
+  chv_table_free(&got);
+  CHV_CHECK_OK(chv_catalog_drop_table(c, "default", "w", 0, &err), &err);
+  CHV_CHECK(!chv_catalog_table_exists(c, "default", "w"));
+  char *tdir = chv_path_join(wh, "t");
+  CHV_CHECK(is_dir(tdir));
+  chv_free(tdir);
+  chv_free(vdir);
+  chv_catalog_close(c);
+  chv_free(wh);
+}
+
 static void test_hive_site(void) {
   struct chv_error err;
   const char *dir = chv_test_tmpdir();
@@ -974,6 +1058,7 @@ static void test_out_of_memory(void) {
 }
 
 CHV_TEST_MAIN("catalog", test_open_layout, test_databases, test_tables,
-              test_rename_table, test_partitions_crud, test_hive_site,
+              test_rename_table, test_partitions_crud, test_views,
+              test_hive_site,
               test_filters, test_hundred_thousand_partitions,
               test_out_of_memory)

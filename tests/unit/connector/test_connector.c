@@ -1,6 +1,7 @@
 /* Tests of src/connector: the batch sink's commit protocol and the scan. */
 #include "chv_test.h"
 #include "connector/connector.h"
+#include "chive/source.h"
 #include "conn_fixture.h"
 
 #include <sys/stat.h>
@@ -207,6 +208,52 @@ static void test_errors_name_the_table(void) {
   chv_catalog_close(cat);
 }
 
+/* A view (VIRTUAL_VIEW, no location) is refused by everything that reads
+** or writes files, with an error naming it, never a crash. */
+static void test_views_refused(void) {
+  struct chv_error err;
+  chv_catalog *cat = open_table(chv_test_tmpdir(), NULL, &err);
+  CHV_REQUIRE(cat != NULL);
+  struct chv_column cols[] = {{"id", "int", NULL}};
+  struct chv_table v = {.db = "default", .name = "v", .columns = cols,
+                        .ncols = 1, .type = CHV_VIRTUAL_VIEW,
+                        .view_original_text = "select id from t",
+                        .view_expanded_text =
+                            "SELECT `t`.`id` FROM `default`.`t`"};
+  CHV_REQUIRE_OK(chv_catalog_create_table(cat, &v, 0, &err), &err);
+  chv_scan *sc;
+  CHV_CHECK_EQ_INT(chv_scan_open(cat, "default", "v", NULL, &sc, &err),
+                   CHV_EINVAL);
+  CHV_CHECK_CONTAINS(err.msg, "default.v is a view, which has no files to scan");
+  chv_sink *s;
+  CHV_CHECK_EQ_INT(chv_sink_open(cat, "default", "v", NULL, &s, &err),
+                   CHV_EINVAL);
+  CHV_CHECK_CONTAINS(err.msg, "default.v is a view");
+  CHV_CHECK_EQ_INT(chv_table_truncate(cat, "default", "v", NULL, &err),
+                   CHV_EINVAL);
+  CHV_CHECK_CONTAINS(err.msg, "default.v is a view");
+  int added;
+  CHV_CHECK_EQ_INT(chv_table_repair(cat, "default", "v", &added, &err),
+                   CHV_EINVAL);
+  CHV_CHECK_CONTAINS(err.msg, "default.v is a view");
+  struct chv_split_plan *plan;
+  CHV_CHECK_EQ_INT(chv_split_plan_open(cat, "default", "v", NULL, &plan, &err),
+                   CHV_EINVAL);
+  CHV_CHECK_CONTAINS(err.msg, "default.v is a view");
+  struct chv_parallelism par;
+  CHV_CHECK_EQ_INT(
+      chv_split_infer_parallelism(cat, "default", "v", NULL, &par, &err),
+      CHV_EINVAL);
+  chv_source *src;
+  CHV_CHECK_EQ_INT(chv_source_open(cat, "default", "v", NULL, 0, NULL, &src,
+                                   &err),
+                   CHV_EINVAL);
+  CHV_CHECK_CONTAINS(err.msg, "default.v is a view");
+  /* the table beside it still works */
+  CHV_CHECK_OK(write_rows(cat, NULL, 0, 3, false, true, &err), &err);
+  chv_catalog_close(cat);
+}
+
 /* Allocation counting, to size the failure-injection loop below. */
 static long alloc_count;
 static void *count_malloc(size_t n) {
@@ -266,11 +313,14 @@ static void test_sink_oom(void) {
 
 
 /* Write through a sink with a config and optional table properties. */
-static int write_with(chv_catalog *cat, const chv_config *cfg, const char *dt,
+static int write_opts(chv_catalog *cat, const chv_config *cfg, const char *dt,
+                      const struct chv_kv *topts, int ntopts,
                       struct chv_error *err) {
   struct chv_sink_options o;
   chv_sink_options_init(&o);
   o.config = cfg;
+  o.table_options = topts;
+  o.ntable_options = ntopts;
   chv_sink *s;
   int rc = chv_sink_open(cat, "default", "t", &o, &s, err);
   if (rc != CHV_OK) return rc;
@@ -286,6 +336,11 @@ static int write_with(chv_catalog *cat, const chv_config *cfg, const char *dt,
   if (rc == CHV_OK) rc = chv_sink_commit(s, err);
   chv_sink_close(s);
   return rc;
+}
+
+static int write_with(chv_catalog *cat, const chv_config *cfg, const char *dt,
+                      struct chv_error *err) {
+  return write_opts(cat, cfg, dt, NULL, 0, err);
 }
 
 static int set_table_prop(chv_catalog *cat, const char *key, const char *value,
@@ -370,6 +425,28 @@ static void test_sink_options_layered(void) {
   CHV_CHECK_EQ_INT(nparts, 2);
   snprintf(path, sizeof path, "%s/t/dt=d/_DONE", wh);
   CHV_CHECK(chv_fs_exists(chv_fs_local(), path));
+
+  /* Table options of one write (a statement's OPTIONS hints) win over the
+  ** table's properties, the later of two over the earlier, and are never
+  ** stored. */
+  struct chv_kv topts[] = {
+      {"sink.partition-commit.policy.kind", "metastore"},
+      {"sink.partition-commit.policy.kind", "metastore,success-file"},
+      {"sink.partition-commit.success-file.name", "_HINTED"}};
+  CHV_REQUIRE_OK(write_opts(cat, cfg, "e", topts, 3, &err), &err);
+  snprintf(path, sizeof path, "%s/t/dt=e/_HINTED", wh);
+  CHV_CHECK(chv_fs_exists(chv_fs_local(), path));
+  CHV_REQUIRE_OK(chv_catalog_count_partitions(cat, "default", "t", NULL,
+                                              &nparts, &err), &err);
+  CHV_CHECK_EQ_INT(nparts, 3);
+  struct chv_table t;
+  CHV_REQUIRE_OK(chv_catalog_get_table(cat, "default", "t", &t, &err), &err);
+  CHV_CHECK_STREQ(chv_kv_get(t.params, t.nparams,
+                             "sink.partition-commit.policy.kind"),
+                  "success-file");
+  CHV_CHECK(chv_kv_get(t.params, t.nparams,
+                       "sink.partition-commit.success-file.name") == NULL);
+  chv_table_free(&t);
   chv_config_close(cfg);
   chv_catalog_close(cat);
 }
@@ -378,4 +455,4 @@ CHV_TEST_MAIN("connector", test_sink_options_layered, test_sink_and_scan_partiti
               test_append_and_overwrite,
               test_abandoned_write_leaves_table_unchanged,
               test_unpartitioned_and_limit, test_partition_values_typed,
-              test_errors_name_the_table, test_sink_oom)
+              test_errors_name_the_table, test_views_refused, test_sink_oom)

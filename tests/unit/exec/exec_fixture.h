@@ -38,7 +38,7 @@ static inline int fx_fill(struct chv_vector *v, const char *vals) {
                 chv_type_id_name(v->type->id));
         rc = CHV_EINVAL;
       } else {
-        rc = chv_exec_append_value(v, &y, NULL);
+        rc = chv_func_append_value(v, &y, NULL);
       }
     }
     p = e ? e + 1 : NULL;
@@ -74,7 +74,7 @@ static inline const char *fx_render(struct fx *f, const struct chv_vector *v) {
   f->text[0] = '\0';
   for (int64_t i = 0; i < v->length; i++) {
     struct chv_value x, y;
-    chv_exec_get_value(v, i, &x);
+    chv_func_get_value(v, i, &x);
     int crc = CHV_OK;
     const char *s = "NULL";
     int n = 4;
@@ -126,6 +126,20 @@ static inline struct chv_expr *fx_call2(struct fx *f, enum chv_fn fn,
   struct chv_expr *args[2] = {x, y}, *e = NULL;
   if (x == NULL || y == NULL) return NULL;
   if (chv_expr_call(f->a, fn, args, 2, &e, &f->err) != CHV_OK) return NULL;
+  return e;
+}
+
+/* A call of the registered function `name` on x (then y, z when not NULL). */
+static inline struct chv_expr *fx_fn(struct fx *f, const char *name,
+                                     struct chv_expr *x, struct chv_expr *y,
+                                     struct chv_expr *z) {
+  struct chv_expr *args[3] = {x, y, z}, *e = NULL;
+  int n = z ? 3 : y ? 2 : x ? 1 : 0;
+  for (int i = 0; i < n; i++)
+    if (args[i] == NULL) return NULL;
+  if (chv_expr_func(f->a, chv_func_lookup(name), args, n, &e, &f->err) !=
+      CHV_OK)
+    return NULL;
   return e;
 }
 

@@ -465,8 +465,8 @@ static void test_hash_agg_one_key_cache(void) {
       CHV_CHECK(r1->nrows > (key == 0 || key == 4 ? 256 : 300));
       for (int64_t g = 0; g < r1->nrows && g < r2->nrows; g++) {
         struct chv_value a, b;
-        chv_exec_get_value(r1->cols[0], g, &a);
-        chv_exec_get_value(r2->cols[0], g, &b);
+        chv_func_get_value(r1->cols[0], g, &a);
+        chv_func_get_value(r2->cols[0], g, &b);
         CHV_CHECK(a.is_null == b.is_null);
         if (key == 0 || key == 4)
           CHV_CHECK(a.len == b.len &&
@@ -474,8 +474,8 @@ static void test_hash_agg_one_key_cache(void) {
         else
           CHV_CHECK(a.i64 == b.i64);
         for (int c = 0; c < 2; c++) {
-          chv_exec_get_value(r1->cols[1 + c], g, &a);
-          chv_exec_get_value(r2->cols[2 + c], g, &b);
+          chv_func_get_value(r1->cols[1 + c], g, &a);
+          chv_func_get_value(r2->cols[2 + c], g, &b);
           CHV_CHECK(a.i64 == b.i64);
         }
       }

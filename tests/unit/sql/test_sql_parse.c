@@ -49,8 +49,74 @@ static void parse_to_text(const char *sql, size_t len, struct chv_buf *out) {
   chv_arena_close(a);
 }
 
+/* The tree of q printed as a query statement. */
+static void query_tree(const struct chv_sql_query *q, struct chv_buf *out) {
+  struct chv_sql_stmt st = {.kind = CHV_SQL_STMT_QUERY,
+                            .query = (struct chv_sql_query *)q};
+  chv_sql_ast_print(&st, out);
+}
+
+static int formatted; /* queries that went through format_round_trip() */
+
+/* chv_sql_query_format(q) read back in the Hive dialect gives q's tree;
+** false (and the texts on stderr) when it does not. */
+static bool format_round_trip(const struct chv_sql_query *q) {
+  formatted++;
+  struct chv_buf text, want, got;
+  chv_buf_init(&text);
+  chv_buf_init(&want);
+  chv_buf_init(&got);
+  chv_arena *a = NULL;
+  bool ok = chv_arena_open(0, &a) == CHV_OK &&
+            chv_sql_query_format(q, &text) == CHV_OK;
+  query_tree(q, &want);
+  struct chv_sql_script *s = NULL;
+  struct chv_error err;
+  struct chv_sql_parse_options o = {CHV_SQL_DIALECT_HIVE, 0};
+  if (ok && chv_sql_parse_ex(text.data, text.len, &o, a, &s, NULL, &err) ==
+                CHV_OK &&
+      s->n == 1 && s->stmts[0]->kind == CHV_SQL_STMT_QUERY)
+    query_tree(s->stmts[0]->query, &got);
+  else
+    chv_buf_puts(&got, ok ? err.msg : "format failed");
+  ok = ok && got.data && want.data && strcmp(got.data, want.data) == 0;
+  if (!ok)
+    fprintf(stderr, "format round trip:\n  text: %s\n  want: %s\n  got:  %s\n",
+            text.data ? text.data : "", want.data ? want.data : "",
+            got.data ? got.data : "");
+  chv_arena_close(a);
+  chv_buf_free(&text);
+  chv_buf_free(&want);
+  chv_buf_free(&got);
+  return ok;
+}
+
+/* The queries of a statement (a query, INSERT's, CTAS's, a view's, an
+** explained one's) that do not read back through chv_sql_query_format(). */
+static int stmt_format_failures(const struct chv_sql_stmt *st) {
+  if (st->kind == CHV_SQL_STMT_EXPLAIN) return stmt_format_failures(st->explained);
+  const struct chv_sql_query *q = st->query;
+  if (st->create_table) q = st->create_table->as_query;
+  if (st->create_view) q = st->create_view->query;
+  return q && !format_round_trip(q);
+}
+
+/* Every query of sql (that parses) through the round trip; the failures. */
+static int format_failures(const char *sql, size_t len) {
+  chv_arena *a = NULL;
+  if (chv_arena_open(0, &a) != CHV_OK) return 1;
+  struct chv_sql_script *s = NULL;
+  struct chv_error err;
+  int bad = 0;
+  if (chv_sql_parse(sql, len, a, &s, &err) == CHV_OK)
+    for (size_t i = 0; i < s->n; i++) bad += stmt_format_failures(s->stmts[i]);
+  chv_arena_close(a);
+  return bad;
+}
+
 /* parse_golden.txt: cases separated by blank lines; "> " lines are SQL,
-** "= " lines the expected output, "#" lines comments. */
+** "= " lines the expected output, "#" lines comments.  Every query of the
+** cases also reads back through chv_sql_query_format(). */
 static void test_golden(void) {
   size_t len;
   char *text = read_file("tests/unit/sql/parse_golden.txt", &len);
@@ -84,6 +150,7 @@ static void test_golden(void) {
       cases++;
       chv_buf_reset(&got);
       parse_to_text(sql.data, sql.len, &got);
+      bad += format_failures(sql.data, sql.len);
       const char *g = got.data ? got.data : "";
       const char *w = want.data ? want.data : "";
       if (strcmp(g, w) != 0 && !update) {
@@ -109,7 +176,9 @@ static void test_golden(void) {
   }
   CHV_CHECK_EQ_INT(bad, 0);
   CHV_CHECK(cases > 100);
-  printf("# %d golden cases\n", cases);
+  printf("# %d golden cases, %d of their queries formatted and read back\n",
+         cases, formatted);
+  CHV_CHECK(formatted > 50);
   if (update) {
     char path[1024];
     snprintf(path, sizeof path, "%s/tests/unit/sql/parse_golden.txt",
@@ -126,6 +195,102 @@ static void test_golden(void) {
   chv_free(text);
 }
 
+/* chv_sql_query_format(): the exact text of some queries (read in the
+** default dialect), each of which also reads back into its tree in the
+** Hive dialect. */
+static void test_format(void) {
+  static const struct {
+    const char *sql, *text;
+  } cases[] = {
+      {"select a, b as c from db.t where a > 1 and not b = 2",
+       "SELECT `a`, `b` AS `c` FROM `db`.`t` WHERE `a` > 1 AND NOT `b` = 2"},
+      /* Flink's strings to Hive's: a backslash and a quote are escaped */
+      {"select 'it''s', 'a\\b', 'x\\ny', 'l1\nl2' from t",
+       "SELECT 'it\\'s', 'a\\\\b', 'x\\\\ny', 'l1\\nl2' FROM `t`"},
+      /* parentheses where precedence needs them, and only there */
+      {"select (a + b) * c, a + b * c, a - (b - c), (a - b) - c from t",
+       "SELECT (`a` + `b`) * `c`, `a` + `b` * `c`, `a` - (`b` - `c`), "
+       "`a` - `b` - `c` FROM `t`"},
+      {"select (a or b) and c, not (a and b), (not a) = b, - -1, -(a + 1) "
+       "from t",
+       "SELECT (`a` OR `b`) AND `c`, NOT (`a` AND `b`), (NOT `a`) = `b`, "
+       "- -1, -(`a` + 1) FROM `t`"},
+      {"select a between 1 and 2 + 3, a not like 'x%', a is not null, "
+       "a not in (1, 2), (a = 1) = true, a || b || c, m['k'][0] from t",
+       "SELECT `a` BETWEEN 1 AND 2 + 3, `a` NOT LIKE 'x%', `a` IS NOT NULL, "
+       "`a` NOT IN (1, 2), `a` = 1 = TRUE, `a` || `b` || `c`, "
+       "`m`['k'][0] FROM `t`"},
+      {"select count(*), count(distinct a), upper(`select`), `my f`(1), "
+       "cast(a as decimal(10, 2)), case when a then 1 else 2 end, "
+       "date '2024-01-01', 10Y, 1.5, 2e3, x'0A', null, true from t",
+       "SELECT count(*), count(DISTINCT `a`), upper(`select`), `my f`(1), "
+       "CAST(`a` AS decimal(10, 2)), CASE WHEN `a` THEN 1 ELSE 2 END, "
+       "DATE '2024-01-01', 10Y, 1.5, 2e3, X'0A', NULL, TRUE FROM `t`"},
+      {"with q as (select a from t) select distinct * from q x "
+       "group by a having count(*) > 1 order by a desc nulls last limit 5",
+       "WITH `q` AS (SELECT `a` FROM `t`) SELECT DISTINCT * FROM `q` `x` "
+       "GROUP BY `a` HAVING count(*) > 1 ORDER BY `a` DESC NULLS LAST "
+       "LIMIT 5"},
+      {"select a from t union all (select a from u union select a from v) "
+       "union select a from (select a from w order by a limit 1) s",
+       "SELECT `a` FROM `t` UNION ALL (SELECT `a` FROM `u` UNION SELECT `a` "
+       "FROM `v`) UNION SELECT `a` FROM (SELECT `a` FROM `w` ORDER BY `a` "
+       "LIMIT 1) `s`"},
+      {"(select a from t limit 1) union all select 1 order by 1",
+       "(SELECT `a` FROM `t` LIMIT 1) UNION ALL SELECT 1 ORDER BY 1"},
+      {"select `a``b`.* from t `a``b` where a in (select a from u)",
+       "SELECT `a``b`.* FROM `t` `a``b` WHERE `a` IN (SELECT `a` FROM `u`)"},
+      /* an interval's unit words whatever stood between them; a quote in
+      ** a binary literal */
+      {"select interval '1 2' day -- c\n to hour, x'a''b' from t",
+       "SELECT INTERVAL '1 2' day TO hour, X'a''b' FROM `t`"},
+      {"select a from t left join u on t.k = u.k cross join v",
+       "SELECT `a` FROM `t` LEFT JOIN `u` ON `t`.`k` = `u`.`k` CROSS JOIN "
+       "`v`"},
+  };
+  for (size_t i = 0; i < CHV_ARRAY_SIZE(cases); i++) {
+    chv_arena *a = NULL;
+    CHV_REQUIRE_OK(chv_arena_open(0, &a), NULL);
+    struct chv_sql_script *s = NULL;
+    struct chv_error err;
+    CHV_CHECK_OK(chv_sql_parse(cases[i].sql, strlen(cases[i].sql), a, &s,
+                               &err),
+                 &err);
+    if (s && s->n == 1 && s->stmts[0]->query) {
+      struct chv_buf b;
+      chv_buf_init(&b);
+      CHV_CHECK_OK(chv_sql_query_format(s->stmts[0]->query, &b), NULL);
+      CHV_CHECK_STREQ(b.data ? b.data : "", cases[i].text);
+      CHV_CHECK(format_round_trip(s->stmts[0]->query));
+      chv_buf_free(&b);
+    }
+    chv_arena_close(a);
+  }
+  /* Hive's strings: a NUL before a digit stays a NUL (\000, not \0 that
+  ** would read as octal with the digit) */
+  {
+    chv_arena *a = NULL;
+    CHV_REQUIRE_OK(chv_arena_open(0, &a), NULL);
+    static const char sql[] = "select 'a\\00012', \"q\\\"\" from t";
+    struct chv_sql_parse_options o = {CHV_SQL_DIALECT_HIVE, 0};
+    struct chv_sql_script *s = NULL;
+    struct chv_error err;
+    CHV_CHECK_OK(chv_sql_parse_ex(sql, strlen(sql), &o, a, &s, NULL, &err),
+                 &err);
+    if (s && s->n == 1) {
+      struct chv_buf b;
+      chv_buf_init(&b);
+      CHV_CHECK_OK(chv_sql_query_format(s->stmts[0]->query, &b), NULL);
+      CHV_CHECK_STREQ(b.data ? b.data : "",
+                      "SELECT 'a\\00012', 'q\"' FROM `t`");
+      CHV_CHECK(format_round_trip(s->stmts[0]->query));
+      chv_buf_free(&b);
+    }
+    chv_arena_close(a);
+  }
+  CHV_CHECK_EQ_INT(chv_sql_query_format(NULL, NULL), CHV_EINVAL);
+}
+
 /* Every statement of seeds.sql parses (the file sets the dialect where a
 ** statement needs Hive's). */
 static void test_seeds(void) {
@@ -140,6 +305,8 @@ static void test_seeds(void) {
   if (s) {
     CHV_CHECK(s->n >= 15);
     printf("# %zu seed statements\n", s->n);
+    for (size_t i = 0; i < s->n; i++)
+      CHV_CHECK_EQ_INT(stmt_format_failures(s->stmts[i]), 0);
   }
   /* the splitter finds the same statements */
   struct chv_sql_piece *pieces = NULL;
@@ -239,9 +406,9 @@ static const struct error_case error_cases[] = {
      "found '.'"},
     {"SELECT x'0", 1, 8, "line 1, column 8: unterminated binary literal"},
     {"SELECT `abc", 1, 8, "line 1, column 8: unterminated quoted name"},
-    {"SHOW FUNCTIONS", 1, 6,
+    {"SHOW INDEXES", 1, 6,
      "line 1, column 6: expected CATALOGS, CURRENT, DATABASES, TABLES, "
-     "PARTITIONS or CREATE after SHOW, found 'FUNCTIONS'"},
+     "VIEWS, PARTITIONS, CREATE or FUNCTIONS after SHOW, found 'INDEXES'"},
     {"SET 'a' 'b'", 1, 9,
      "line 1, column 9: expected '=' after the key, found 'b'"},
     {"SET 'abc", 1, 5, "line 1, column 5: unterminated string"},
@@ -485,6 +652,29 @@ static void test_hint_positions(void) {
   CHV_CHECK_EQ_INT((int)(sql + s->stmts[4]->first_hint.offset -
                          strstr(sql, "/*+ OPTIONS('a'='b') */ VALUES")),
                    0);
+  /* The hints not taken as a table's: where no hint belongs, or the first
+  ** of two before one token. */
+  CHV_CHECK_EQ_INT(s->stmts[0]->stray_hint.line, 0);
+  CHV_CHECK_EQ_INT(s->stmts[0]->query->from->options.n, 1);
+  CHV_CHECK_EQ_INT(s->stmts[1]->stray_hint.line, 2);
+  CHV_CHECK_EQ_INT(s->stmts[1]->stray_hint.column, 29);
+  CHV_CHECK_EQ_INT(s->stmts[2]->stray_hint.column, 8);
+  CHV_CHECK_EQ_INT(s->stmts[3]->stray_hint.line, 0);
+  CHV_CHECK_EQ_INT(s->stmts[4]->options.n, 1);
+  CHV_CHECK_STREQ(s->stmts[4]->options.items[0].key, "a");
+  CHV_CHECK_EQ_INT((int)(sql + s->stmts[4]->stray_hint.offset -
+                         strstr(sql, "/*+ second */")),
+                   0);
+  const char *twice = "SELECT * FROM t /*+ OPTIONS('a'='b') */\n"
+                      "  /*+ OPTIONS('c'='d') */ x, (SELECT 1) /*+ OPTIONS("
+                      "'e'='f') */ y";
+  CHV_REQUIRE_OK(chv_sql_parse(twice, strlen(twice), a, &s, &err), &err);
+  CHV_CHECK_EQ_INT(s->stmts[0]->first_hint.column, 17);
+  CHV_CHECK_EQ_INT(s->stmts[0]->stray_hint.line, 1);
+  CHV_CHECK_EQ_INT(s->stmts[0]->stray_hint.column, 17);
+  const struct chv_sql_from *j = s->stmts[0]->query->from;
+  CHV_CHECK_STREQ(j->left->options.items[0].key, "c");
+  CHV_CHECK_STREQ(j->right->options.items[0].key, "e");
 
   struct chv_sql_piece *p = NULL;
   size_t n = 0;
@@ -570,6 +760,6 @@ static void test_oom(void) {
   CHV_CHECK(failures > 3);
 }
 
-CHV_TEST_MAIN("sql_parse", test_golden, test_seeds, test_errors,
+CHV_TEST_MAIN("sql_parse", test_golden, test_format, test_seeds, test_errors,
               test_deep_nesting, test_split, test_dialect, test_positions,
               test_hint_positions, test_arguments, test_oom)

@@ -1,14 +1,17 @@
 /*
-** sql/exec expr.c: building typed expression trees with Hive's typing.
+** sql/plan expr.c: building typed expression trees with Hive's typing.
 **
 ** Every constructor checks its arguments, derives the result type as Hive's
 ** GenericUDF* classes do (hive.compat=0.12, Hive's default) and wraps
 ** arguments in CAST nodes where Hive converts implicitly, so that the
 ** evaluator (eval.c) sees operands of exactly one common type.
 **
+** Functions are the registry's (src/sql/func): chv_expr_func() resolves an
+** overload there and inserts the casts to its parameter types.
+**
 ** INTERFACE: the chv_expr_*() constructors of exec.h, chv_exec_type().
 */
-#include "sql/exec/exec_int.h"
+#include "sql/plan/expr.h"
 
 #include <stdio.h>
 
@@ -24,17 +27,7 @@ const char *chv_fn_name(enum chv_fn fn) {
 
 const struct chv_type *chv_exec_type(chv_arena *a, enum chv_type_id id,
                                      int precision_or_length, int scale) {
-  struct chv_type *t = chv_arena_alloc(a, sizeof *t);
-  if (t == NULL) return NULL;
-  memset(t, 0, sizeof *t);
-  t->id = id;
-  if (id == CHV_TYPE_DECIMAL) {
-    t->precision = precision_or_length;
-    t->scale = scale;
-  } else if (id == CHV_TYPE_CHAR || id == CHV_TYPE_VARCHAR) {
-    t->length = precision_or_length;
-  }
-  return t;
+  return chv_func_type(a, id, precision_or_length, scale);
 }
 
 static int oom(struct chv_error *err) {
@@ -112,17 +105,6 @@ int chv_expr_literal(chv_arena *a, const struct chv_type *type,
 
 /* ---- Hive's type rules ------------------------------------------------- */
 
-bool chv_exec_is_integral(enum chv_type_id id) {
-  return id >= CHV_TYPE_TINYINT && id <= CHV_TYPE_BIGINT;
-}
-bool chv_exec_is_numeric(enum chv_type_id id) {
-  return id >= CHV_TYPE_TINYINT && id <= CHV_TYPE_DECIMAL;
-}
-bool chv_exec_is_string(enum chv_type_id id) {
-  return id == CHV_TYPE_STRING || id == CHV_TYPE_VARCHAR ||
-         id == CHV_TYPE_CHAR;
-}
-
 /* Decimal precision of an integer type (HiveDecimalUtils). */
 static int int_precision(enum chv_type_id id) {
   switch (id) {
@@ -187,17 +169,17 @@ static const struct chv_type *compare_type(chv_arena *a,
                                            const struct chv_type *r) {
   enum chv_type_id x = l->id, y = r->id;
   if (chv_type_equal(l, r)) return l;
-  if (chv_exec_is_string(x) && chv_exec_is_string(y))
+  if (chv_func_is_string(x) && chv_func_is_string(y))
     return chv_exec_type(a, CHV_TYPE_STRING, 0, 0);
   bool xd = x == CHV_TYPE_DATE || x == CHV_TYPE_TIMESTAMP;
   bool yd = y == CHV_TYPE_DATE || y == CHV_TYPE_TIMESTAMP;
-  if (chv_exec_is_string(x) && yd) return r;
-  if (chv_exec_is_string(y) && xd) return l;
+  if (chv_func_is_string(x) && yd) return r;
+  if (chv_func_is_string(y) && xd) return l;
   if (xd && yd) return chv_exec_type(a, CHV_TYPE_TIMESTAMP, 0, 0);
-  if ((chv_exec_is_string(x) && chv_exec_is_numeric(y)) ||
-      (chv_exec_is_string(y) && chv_exec_is_numeric(x)))
+  if ((chv_func_is_string(x) && chv_func_is_numeric(y)) ||
+      (chv_func_is_string(y) && chv_func_is_numeric(x)))
     return chv_exec_type(a, CHV_TYPE_DOUBLE, 0, 0);
-  if (chv_exec_is_numeric(x) && chv_exec_is_numeric(y)) {
+  if (chv_func_is_numeric(x) && chv_func_is_numeric(y)) {
     if (x == CHV_TYPE_DECIMAL || y == CHV_TYPE_DECIMAL) {
       if (x == CHV_TYPE_FLOAT || x == CHV_TYPE_DOUBLE ||
           y == CHV_TYPE_FLOAT || y == CHV_TYPE_DOUBLE)
@@ -220,8 +202,8 @@ static const struct chv_type *arith_type(chv_arena *a, enum chv_fn fn,
                                          const struct chv_type *r,
                                          const struct chv_type **operand) {
   enum chv_type_id x = l->id, y = r->id;
-  bool xs = chv_exec_is_string(x), ys = chv_exec_is_string(y);
-  if ((!chv_exec_is_numeric(x) && !xs) || (!chv_exec_is_numeric(y) && !ys))
+  bool xs = chv_func_is_string(x), ys = chv_func_is_string(y);
+  if ((!chv_func_is_numeric(x) && !xs) || (!chv_func_is_numeric(y) && !ys))
     return NULL;
   bool exact = !xs && !ys && x != CHV_TYPE_FLOAT && x != CHV_TYPE_DOUBLE &&
                y != CHV_TYPE_FLOAT && y != CHV_TYPE_DOUBLE;
@@ -291,20 +273,10 @@ int chv_expr_call(chv_arena *a, enum chv_fn fn, struct chv_expr **args,
   for (int i = 0; i < nargs; i++)
     if (args[i] == NULL)
       return chv_error_set(err, CHV_EINVAL, "'%s': missing argument", name);
-  int lo = 2, hi = 2;
-  switch (fn) {
-  case CHV_FN_NEG: case CHV_FN_UPPER: case CHV_FN_LOWER: case CHV_FN_LENGTH:
-  case CHV_FN_ABS: case CHV_FN_TRIM: case CHV_FN_YEAR: case CHV_FN_MONTH:
-  case CHV_FN_DAY: case CHV_FN_TO_DATE: lo = hi = 1; break;
-  case CHV_FN_CONCAT: lo = 1, hi = 1 << 20; break;
-  case CHV_FN_SUBSTR: lo = 2, hi = 3; break;
-  case CHV_FN_ROUND: lo = 1, hi = 2; break;
-  default: break;
-  }
-  if (nargs < lo || nargs > hi)
-    return chv_error_set(err, CHV_EINVAL, "'%s' takes %d%s argument%s, not %d",
-                         name, lo, hi > lo ? " or more" : "", lo == 1 ? "" : "s",
-                         nargs);
+  int want = fn == CHV_FN_NEG ? 1 : 2;
+  if (nargs != want)
+    return chv_error_set(err, CHV_EINVAL, "'%s' takes %d argument%s, not %d",
+                         name, want, want == 1 ? "" : "s", nargs);
   struct chv_expr *e = node(a, CHV_EXPR_CALL, NULL, nargs);
   if (e == NULL) return oom(err);
   e->fn = fn;
@@ -328,7 +300,7 @@ int chv_expr_call(chv_arena *a, enum chv_fn fn, struct chv_expr **args,
     }
     break;
   case CHV_FN_IDIV:
-    if (!chv_exec_is_integral(l->id) || !chv_exec_is_integral(r->id))
+    if (!chv_func_is_integral(l->id) || !chv_func_is_integral(r->id))
       return type_err2(err, name, l, r);
     t = chv_exec_type(a, CHV_TYPE_BIGINT, 0, 0);
     if (t == NULL) return oom(err);
@@ -336,12 +308,11 @@ int chv_expr_call(chv_arena *a, enum chv_fn fn, struct chv_expr **args,
     CHV_RETURN_IF_ERR(coerce(a, &e->args[1], t, err));
     break;
   case CHV_FN_NEG:
-  case CHV_FN_ABS:
-    if (chv_exec_is_string(l->id)) {
+    if (chv_func_is_string(l->id)) {
       t = chv_exec_type(a, CHV_TYPE_DOUBLE, 0, 0);
       if (t == NULL) return oom(err);
       CHV_RETURN_IF_ERR(coerce(a, &e->args[0], t, err));
-    } else if (chv_exec_is_numeric(l->id)) {
+    } else if (chv_func_is_numeric(l->id)) {
       t = l;
     } else {
       return type_err1(err, name, l);
@@ -357,7 +328,7 @@ int chv_expr_call(chv_arena *a, enum chv_fn fn, struct chv_expr **args,
     const struct chv_type *c = compare_type(a, l, r);
     if (c == NULL || c->id == CHV_TYPE_BINARY)
       return type_err2(err, name, l, r);
-    if (chv_exec_is_string(c->id) && (c->id != CHV_TYPE_STRING) &&
+    if (chv_func_is_string(c->id) && (c->id != CHV_TYPE_STRING) &&
         !chv_type_equal(l, r))
       c = chv_exec_type(a, CHV_TYPE_STRING, 0, 0);
     if (c == NULL) return oom(err);
@@ -366,89 +337,46 @@ int chv_expr_call(chv_arena *a, enum chv_fn fn, struct chv_expr **args,
     t = chv_exec_type(a, CHV_TYPE_BOOLEAN, 0, 0);
     break;
   }
-  case CHV_FN_CONCAT:
-    t = chv_exec_type(a, CHV_TYPE_STRING, 0, 0);
-    if (t == NULL) return oom(err);
-    for (int i = 0; i < nargs; i++) {
-      if (!chv_type_is_primitive(e->args[i]->type->id) ||
-          e->args[i]->type->id == CHV_TYPE_BINARY)
-        return type_err1(err, name, e->args[i]->type);
-      CHV_RETURN_IF_ERR(coerce(a, &e->args[i], t, err));
-    }
-    break;
-  case CHV_FN_UPPER:
-  case CHV_FN_LOWER:
-  case CHV_FN_LENGTH:
-    if (!chv_type_is_primitive(l->id) || l->id == CHV_TYPE_BINARY ||
-        l->id == CHV_TYPE_BOOLEAN)
-      return type_err1(err, name, l);
-    t = chv_exec_type(a, CHV_TYPE_STRING, 0, 0);
-    if (t == NULL) return oom(err);
-    CHV_RETURN_IF_ERR(coerce(a, &e->args[0], t, err));
-    if (fn == CHV_FN_LENGTH) t = chv_exec_type(a, CHV_TYPE_INT, 0, 0);
-    break;
-  case CHV_FN_SUBSTR:
-  case CHV_FN_TRIM: {
-    if (!chv_type_is_primitive(l->id) || l->id == CHV_TYPE_BINARY ||
-        l->id == CHV_TYPE_BOOLEAN)
-      return type_err1(err, name, l);
-    t = chv_exec_type(a, CHV_TYPE_STRING, 0, 0);
-    const struct chv_type *it = chv_exec_type(a, CHV_TYPE_INT, 0, 0);
-    if (t == NULL || it == NULL) return oom(err);
-    CHV_RETURN_IF_ERR(coerce(a, &e->args[0], t, err));
-    for (int i = 1; i < nargs; i++) {
-      if (!chv_exec_is_integral(e->args[i]->type->id))
-        return type_err2(err, name, l, e->args[i]->type);
-      CHV_RETURN_IF_ERR(coerce(a, &e->args[i], it, err));
-    }
-    break;
-  }
-  case CHV_FN_ROUND: {
-    int d = 0;
-    if (nargs == 2) {
-      const struct chv_expr *x = args[1];
-      if (x->kind != CHV_EXPR_LITERAL || !chv_exec_is_integral(x->type->id) ||
-          x->value.is_null)
-        return chv_error_set(err, CHV_ETYPE, "'round': the number of "
-                             "decimal places must be an integer constant");
-      d = (int)CHV_MAX(-38, CHV_MIN(38, x->value.i64));
-    }
-    if (chv_exec_is_string(l->id)) {
-      t = chv_exec_type(a, CHV_TYPE_DOUBLE, 0, 0);
-      if (t == NULL) return oom(err);
-      CHV_RETURN_IF_ERR(coerce(a, &e->args[0], t, err));
-    } else if (l->id == CHV_TYPE_DECIMAL) {
-      /* GenericUDFRound: one more integer digit when rounding away
-      ** digits (d < s), scale d (0 for negative d) */
-      int ip = l->precision - l->scale + (d < l->scale ? 1 : 0);
-      int s = d < 0 ? 0 : d;
-      t = chv_exec_type(a, CHV_TYPE_DECIMAL, CHV_MIN(38, ip + s), s);
-    } else if (chv_exec_is_numeric(l->id)) {
-      t = l;
-    } else {
-      return type_err1(err, name, l);
-    }
-    e->column = d; /* the decimal places, for the evaluator */
-    break;
-  }
-  case CHV_FN_YEAR:
-  case CHV_FN_MONTH:
-  case CHV_FN_DAY:
-  case CHV_FN_TO_DATE: {
-    if (!chv_exec_is_string(l->id) && l->id != CHV_TYPE_DATE &&
-        l->id != CHV_TYPE_TIMESTAMP)
-      return type_err1(err, name, l);
-    const struct chv_type *dt = chv_exec_type(a, CHV_TYPE_DATE, 0, 0);
-    if (dt == NULL) return oom(err);
-    CHV_RETURN_IF_ERR(coerce(a, &e->args[0], dt, err));
-    t = fn == CHV_FN_TO_DATE ? dt : chv_exec_type(a, CHV_TYPE_INT, 0, 0);
-    break;
-  }
   default:
-    return chv_error_set(err, CHV_EINVAL, "unknown function %d", (int)fn);
+    return chv_error_set(err, CHV_EINVAL, "unknown operator %d", (int)fn);
   }
   if (t == NULL) return oom(err);
   e->type = t;
+  *out = e;
+  return CHV_OK;
+}
+
+int chv_expr_func(chv_arena *a, const struct chv_func *f,
+                  struct chv_expr **args, int nargs, struct chv_expr **out,
+                  struct chv_error *err) {
+  if (f == NULL || f->kind != CHV_FUNC_SCALAR)
+    return chv_error_set(err, CHV_EINVAL, "%s is not a scalar function",
+                         f ? f->name : "(null)");
+  if (nargs < 0 || nargs > CHV_FUNC_MAX_ARGS)
+    return chv_error_set(err, CHV_EINVAL, "'%s': %d arguments", f->name,
+                         nargs);
+  for (int i = 0; i < nargs; i++)
+    if (args[i] == NULL)
+      return chv_error_set(err, CHV_EINVAL, "'%s': missing argument",
+                           f->name);
+  struct chv_func_argdesc *d =
+      chv_arena_alloc(a, sizeof *d * (size_t)(nargs > 0 ? nargs : 1));
+  struct chv_expr *e = node(a, CHV_EXPR_FUNC, NULL, nargs);
+  if (d == NULL || e == NULL) return oom(err);
+  for (int i = 0; i < nargs; i++) {
+    d[i].type = args[i]->type;
+    d[i].constant = args[i]->kind == CHV_EXPR_LITERAL ? &args[i]->value : NULL;
+  }
+  struct chv_func_bound b;
+  CHV_RETURN_IF_ERR(chv_func_resolve(a, f, CHV_AGG_PLAIN, d, nargs, &b, err));
+  if (b.ov->kernel == NULL)
+    return chv_error_set(err, CHV_EINTERNAL, "'%s' has no kernel", f->name);
+  e->func = f;
+  e->impl = b.ov;
+  e->type = b.result;
+  if (nargs) memcpy(e->args, args, sizeof *args * (size_t)nargs);
+  for (int i = 0; i < nargs; i++)
+    if (b.casts[i]) CHV_RETURN_IF_ERR(coerce(a, &e->args[i], b.casts[i], err));
   *out = e;
   return CHV_OK;
 }
@@ -566,8 +494,8 @@ static const struct chv_type *branch_type(chv_arena *a,
   if (x->kind == CHV_EXPR_LITERAL && x->value.is_null) return t;
   if (t == NULL) return x->type;
   if (chv_type_equal(t, x->type)) return t;
-  if (chv_exec_is_string(t->id) || chv_exec_is_string(x->type->id)) {
-    if ((chv_exec_is_string(t->id) || chv_type_is_primitive(t->id)) &&
+  if (chv_func_is_string(t->id) || chv_func_is_string(x->type->id)) {
+    if ((chv_func_is_string(t->id) || chv_type_is_primitive(t->id)) &&
         x->type->id != CHV_TYPE_BINARY && t->id != CHV_TYPE_BINARY)
       return chv_exec_type(a, CHV_TYPE_STRING, 0, 0);
     return NULL;
@@ -581,7 +509,7 @@ const struct chv_type *chv_exec_union_type(chv_arena *a,
   if (chv_type_equal(l, r)) return l;
   if (!chv_type_is_primitive(l->id) || !chv_type_is_primitive(r->id))
     return NULL;
-  if (chv_exec_is_string(l->id) || chv_exec_is_string(r->id))
+  if (chv_func_is_string(l->id) || chv_func_is_string(r->id))
     return l->id == CHV_TYPE_BINARY || r->id == CHV_TYPE_BINARY
                ? NULL
                : chv_exec_type(a, CHV_TYPE_STRING, 0, 0);
@@ -656,11 +584,11 @@ int chv_expr_coalesce(chv_arena *a, struct chv_expr **args, int n,
 /* CASTs Hive allows explicitly between primitive types (chive's subset). */
 static bool castable(enum chv_type_id f, enum chv_type_id t) {
   if (f == t) return true;
-  if (t == CHV_TYPE_BINARY) return chv_exec_is_string(f);
-  if (f == CHV_TYPE_BINARY) return chv_exec_is_string(t);
-  if (chv_exec_is_string(t) || chv_exec_is_string(f)) return true;
-  bool fn = chv_exec_is_numeric(f) || f == CHV_TYPE_BOOLEAN;
-  bool tn = chv_exec_is_numeric(t) || t == CHV_TYPE_BOOLEAN;
+  if (t == CHV_TYPE_BINARY) return chv_func_is_string(f);
+  if (f == CHV_TYPE_BINARY) return chv_func_is_string(t);
+  if (chv_func_is_string(t) || chv_func_is_string(f)) return true;
+  bool fn = chv_func_is_numeric(f) || f == CHV_TYPE_BOOLEAN;
+  bool tn = chv_func_is_numeric(t) || t == CHV_TYPE_BOOLEAN;
   if (fn && tn) return true;
   if ((f == CHV_TYPE_DATE || f == CHV_TYPE_TIMESTAMP) &&
       (t == CHV_TYPE_DATE || t == CHV_TYPE_TIMESTAMP))
@@ -687,10 +615,10 @@ int chv_expr_cast(chv_arena *a, struct chv_expr *x,
 int chv_expr_like(chv_arena *a, struct chv_expr *x, struct chv_expr *pattern,
                   bool negated, struct chv_expr **out, struct chv_error *err) {
   if (pattern->kind != CHV_EXPR_LITERAL ||
-      !chv_exec_is_string(pattern->type->id))
+      !chv_func_is_string(pattern->type->id))
     return chv_error_set(err, CHV_ENOTSUP, "LIKE needs a string literal "
                          "pattern");
-  if (!chv_exec_is_string(x->type->id) && !chv_exec_is_numeric(x->type->id) &&
+  if (!chv_func_is_string(x->type->id) && !chv_func_is_numeric(x->type->id) &&
       x->type->id != CHV_TYPE_DATE && x->type->id != CHV_TYPE_TIMESTAMP)
     return type_err1(err, "like", x->type);
   const struct chv_type *b = chv_exec_type(a, CHV_TYPE_BOOLEAN, 0, 0);

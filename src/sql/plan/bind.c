@@ -1,5 +1,5 @@
 /*
-** sql/session/bind: the binder of `chive sql` from the parser's expressions
+** sql/plan/bind: the binder from the parser's expressions
 ** (include/chive/sql.h) to the evaluator's typed IR (src/sql/exec/exec.h)
 ** over the columns of one table.  Each column an expression names joins
 ** the bind's scan list once; a bound COLUMN node refers to its place in
@@ -15,15 +15,20 @@
 ** path of sql_dml.c maps GROUP BY expressions and aggregate calls to the
 ** columns of chv_hash_agg's result that way.
 **
-** Errors name the construct: functions and operators the evaluator lacks,
-** aggregates, sub-queries ("... is not supported yet"); type errors come
-** from the exec constructors, naming the operator and the types.
+** Functions are looked up by name in the registry (src/sql/func);
+** COALESCE is exec's own node.  Errors name the construct: functions and
+** operators the evaluator lacks, aggregates, sub-queries ("... is not
+** supported yet"); type errors come from the exec constructors and the
+** registry's overload resolution, naming the operator or function and the
+** types.
 */
-#include "sql/session/session_int.h"
+#include "sql/plan/plan.h"
+#include "sql/func/func.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -42,7 +47,7 @@ int sql_bind_init(struct sql_bind *b, const struct chv_table *t,
   b->cols = chv_arena_alloc(a, sizeof *b->cols * ((size_t)n + 1));
   b->types = chv_arena_alloc(a, sizeof *b->types * ((size_t)n + 1));
   if (!b->ttypes || !b->cols || !b->types)
-    return sql_err(err, CHV_ENOMEM, "out of memory");
+    return chv_error_set(err, CHV_ENOMEM, "out of memory");
   for (int i = 0; i < n; i++) {
     const struct chv_column *c =
         i < t->ncols ? &t->columns[i] : &t->pkeys[i - t->ncols];
@@ -62,7 +67,7 @@ void sql_bind_free(struct sql_bind *b) {
 }
 
 static int oom(struct sql_bind *b) {
-  return sql_err(b->err, CHV_ENOMEM, "out of memory");
+  return chv_error_set(b->err, CHV_ENOMEM, "out of memory");
 }
 
 int sql_bind_column(struct sql_bind *b, int tcol, struct chv_expr **out) {
@@ -85,7 +90,7 @@ static int resolve(struct sql_bind *b, const struct chv_sql_expr *e,
   int nq = nm->nparts - 1;
   const char *n = nm->parts[nq];
   if (!b->t->name)
-    return sql_err(b->err, CHV_ENOENT,
+    return chv_error_set(b->err, CHV_ENOENT,
                    "column '%s' cannot be resolved: the query has no FROM "
                    "clause", n);
   if (nq > 0) {
@@ -97,7 +102,7 @@ static int resolve(struct sql_bind *b, const struct chv_sql_expr *e,
       ok = !strcasecmp(last, b->t->name) &&
            (nq < 2 || !strcasecmp(nm->parts[nq - 2], b->t->db));
     if (!ok)
-      return sql_err(b->err, CHV_ENOENT,
+      return chv_error_set(b->err, CHV_ENOENT,
                      "unknown table qualifier '%s' in %s.%s", last, last, n);
   }
   for (int c = 0; c < b->t->ncols; c++)
@@ -106,8 +111,11 @@ static int resolve(struct sql_bind *b, const struct chv_sql_expr *e,
     if (!strcasecmp(b->t->pkeys[k].name, n))
       return *tcol = b->t->ncols + k, CHV_OK;
   char tn[512];
-  return sql_err(b->err, CHV_ENOENT, "column '%s' does not exist in %s", n,
-                 sql_table_what(b->t, tn, sizeof tn));
+  if (!b->what)
+    snprintf(tn, sizeof tn, "%s.%s", b->t->db ? b->t->db : "",
+             b->t->name ? b->t->name : "");
+  return chv_error_set(b->err, CHV_ENOENT, "column '%s' does not exist in %s",
+                       n, b->what ? b->what : tn);
 }
 
 static int str_lit(struct sql_bind *b, const char *s, size_t n,
@@ -147,37 +155,37 @@ int sql_literal_check(const struct chv_sql_expr *e, struct chv_sql_pos *pos,
     bool big = errno == ERANGE;
     for (size_t i = 0; i < CHV_ARRAY_SIZE(ranges); i++)
       if (c == ranges[i].sfx && (big || x < ranges[i].lo || x > ranges[i].hi))
-        rc = sql_err(err, CHV_ERANGE, "%s literal %s is out of range [%lld, "
+        rc = chv_error_set(err, CHV_ERANGE, "%s literal %s is out of range [%lld, "
                      "%lld]", ranges[i].type, text, ranges[i].lo,
                      ranges[i].hi);
     /* past BIGINT, a DECIMAL(p, 0), as Hive and Calcite type it */
     if (rc == CHV_OK && !c && big && digits > CHV_DECIMAL_MAX_PRECISION)
-      rc = sql_err(err, CHV_ERANGE, "integer literal %s is out of range: more "
+      rc = chv_error_set(err, CHV_ERANGE, "integer literal %s is out of range: more "
                    "than the %d digits of a DECIMAL", text,
                    CHV_DECIMAL_MAX_PRECISION);
     break;
   }
   case CHV_SQL_LIT_DECIMAL:
     if (digits > CHV_DECIMAL_MAX_PRECISION)
-      rc = sql_err(err, CHV_ERANGE, "decimal literal %s has more than %d "
+      rc = chv_error_set(err, CHV_ERANGE, "decimal literal %s has more than %d "
                    "digits", text, CHV_DECIMAL_MAX_PRECISION);
     break;
   case CHV_SQL_LIT_DOUBLE: /* 1e10, 2D */
     /* too small rounds to 0 or a subnormal, as Java's Double.valueOf */
     if (isinf(strtod(val, NULL)))
-      rc = sql_err(err, CHV_ERANGE, "DOUBLE literal %s is out of range", text);
+      rc = chv_error_set(err, CHV_ERANGE, "DOUBLE literal %s is out of range", text);
     break;
   case CHV_SQL_LIT_DATE: {
     int32_t d;
     if (chv_date_parse(val, e->u.lit.value_len, &d) != CHV_OK)
-      rc = sql_err(err, CHV_EINVAL, "invalid DATE literal %s: not a date "
+      rc = chv_error_set(err, CHV_EINVAL, "invalid DATE literal %s: not a date "
                    "yyyy-mm-dd", text);
     break;
   }
   case CHV_SQL_LIT_TIMESTAMP: {
     struct chv_timestamp ts;
     if (chv_timestamp_parse(val, e->u.lit.value_len, &ts) != CHV_OK)
-      rc = sql_err(err, CHV_EINVAL, "invalid TIMESTAMP literal %s: not a "
+      rc = chv_error_set(err, CHV_EINVAL, "invalid TIMESTAMP literal %s: not a "
                    "timestamp yyyy-mm-dd[ hh:mm:ss[.fffffffff]]", text);
     break;
   }
@@ -255,7 +263,7 @@ static int bind_literal(struct sql_bind *b, const struct chv_sql_expr *e,
                    0, 0, out);
   }
   default:
-    return sql_err(b->err, CHV_ENOTSUP, "%s literals are not supported yet",
+    return chv_error_set(b->err, CHV_ENOTSUP, "%s literals are not supported yet",
                    e->u.lit.kind == CHV_SQL_LIT_INTERVAL ? "INTERVAL"
                                                          : "binary");
   }
@@ -264,25 +272,10 @@ static int bind_literal(struct sql_bind *b, const struct chv_sql_expr *e,
   return chv_expr_literal(b->a, t, &v, out, b->err);
 }
 
-static const struct {
-  const char *name;
-  enum chv_fn fn;
-} fn_names[] = {
-    {"concat", CHV_FN_CONCAT}, {"upper", CHV_FN_UPPER},
-    {"ucase", CHV_FN_UPPER},   {"lower", CHV_FN_LOWER},
-    {"lcase", CHV_FN_LOWER},   {"length", CHV_FN_LENGTH},
-    {"abs", CHV_FN_ABS},       {"substr", CHV_FN_SUBSTR},
-    {"substring", CHV_FN_SUBSTR}, {"trim", CHV_FN_TRIM},
-    {"round", CHV_FN_ROUND},   {"year", CHV_FN_YEAR},
-    {"month", CHV_FN_MONTH},   {"day", CHV_FN_DAY},
-    {"dayofmonth", CHV_FN_DAY}, {"to_date", CHV_FN_TO_DATE},
-};
-
+/* Aggregates are the registry's functions of that kind (src/sql/func). */
 bool sql_is_aggregate(const char *n) {
-  static const char *aggs[] = {"count", "sum", "min", "max", "avg"};
-  for (size_t i = 0; i < sizeof aggs / sizeof *aggs; i++)
-    if (!strcasecmp(n, aggs[i])) return true;
-  return false;
+  const struct chv_func *f = chv_func_lookup(n);
+  return f && f->kind == CHV_FUNC_AGGREGATE;
 }
 
 static int bind_args(struct sql_bind *b, struct chv_sql_expr **in, size_t n,
@@ -298,26 +291,24 @@ static int bind_args(struct sql_bind *b, struct chv_sql_expr **in, size_t n,
 static int bind_func(struct sql_bind *b, const struct chv_sql_expr *e,
                      struct chv_expr **out) {
   const char *n = e->u.func.name;
-  if (sql_is_aggregate(n))
-    return sql_err(b->err, CHV_ENOTSUP,
+  const struct chv_func *f = chv_func_lookup(n);
+  if (f && f->kind == CHV_FUNC_AGGREGATE)
+    return chv_error_set(b->err, CHV_ENOTSUP,
                    "aggregate function %s is not allowed here", n);
   struct chv_expr **args;
-  if (!strcasecmp(n, "coalesce")) {
+  if (!strcasecmp(n, "coalesce")) { /* exec's COALESCE: lazy arguments */
     CHV_RETURN_IF_ERR(bind_args(b, e->u.func.args, e->u.func.n, &args));
     *b->pos = e->pos;
     return chv_expr_coalesce(b->a, args, (int)e->u.func.n, out, b->err);
   }
-  for (size_t i = 0; i < sizeof fn_names / sizeof *fn_names; i++)
-    if (!strcasecmp(n, fn_names[i].name)) {
-      if (e->u.func.distinct || e->u.func.star)
-        return sql_err(b->err, CHV_ENOTSUP, "%s(%s...) is not supported", n,
-                       e->u.func.star ? "*" : "DISTINCT ");
-      CHV_RETURN_IF_ERR(bind_args(b, e->u.func.args, e->u.func.n, &args));
-      *b->pos = e->pos;
-      return chv_expr_call(b->a, fn_names[i].fn, args, (int)e->u.func.n, out,
-                           b->err);
-    }
-  return sql_err(b->err, CHV_ENOTSUP, "function %s is not supported yet", n);
+  if (f == NULL)
+    return chv_error_set(b->err, CHV_ENOTSUP, "function %s is not supported yet", n);
+  if (e->u.func.distinct || e->u.func.star)
+    return chv_error_set(b->err, CHV_ENOTSUP, "%s(%s...) is not supported", n,
+                   e->u.func.star ? "*" : "DISTINCT ");
+  CHV_RETURN_IF_ERR(bind_args(b, e->u.func.args, e->u.func.n, &args));
+  *b->pos = e->pos;
+  return chv_expr_func(b->a, f, args, (int)e->u.func.n, out, b->err);
 }
 
 static int bind_binary(struct sql_bind *b, const struct chv_sql_expr *e,
@@ -332,7 +323,7 @@ static int bind_binary(struct sql_bind *b, const struct chv_sql_expr *e,
   case CHV_SQL_OP_GT: fn = CHV_FN_GT; break;
   case CHV_SQL_OP_GE: fn = CHV_FN_GE; break;
   case CHV_SQL_OP_NULL_EQ: fn = CHV_FN_NSEQ; break;
-  case CHV_SQL_OP_CONCAT: fn = CHV_FN_CONCAT; break;
+  case CHV_SQL_OP_CONCAT: fn = CHV_FN_COUNT; break; /* concat() */
   case CHV_SQL_OP_ADD: fn = CHV_FN_ADD; break;
   case CHV_SQL_OP_SUB: fn = CHV_FN_SUB; break;
   case CHV_SQL_OP_MUL: fn = CHV_FN_MUL; break;
@@ -342,7 +333,7 @@ static int bind_binary(struct sql_bind *b, const struct chv_sql_expr *e,
   case CHV_SQL_OP_AND:
   case CHV_SQL_OP_OR: fn = CHV_FN_COUNT; break;
   default:
-    return sql_err(b->err, CHV_ENOTSUP, "the [] operator is not supported yet");
+    return chv_error_set(b->err, CHV_ENOTSUP, "the [] operator is not supported yet");
   }
   struct chv_expr *args[2];
   CHV_RETURN_IF_ERR(sql_bind_expr(b, e->u.binary.left, &args[0]));
@@ -355,6 +346,8 @@ static int bind_binary(struct sql_bind *b, const struct chv_sql_expr *e,
   struct chv_expr **v = chv_arena_alloc(b->a, sizeof *v * 2);
   if (!v) return oom(b);
   v[0] = args[0], v[1] = args[1];
+  if (op == CHV_SQL_OP_CONCAT)
+    return chv_expr_func(b->a, chv_func_lookup("concat"), v, 2, out, b->err);
   return chv_expr_call(b->a, fn, v, 2, out, b->err);
 }
 
@@ -376,10 +369,10 @@ int sql_bind_expr(struct sql_bind *b, const struct chv_sql_expr *e,
     return sql_bind_column(b, tcol, out);
   }
   case CHV_SQL_EXPR_STAR:
-    return sql_err(b->err, CHV_ENOTSUP, "* inside an expression");
+    return chv_error_set(b->err, CHV_ENOTSUP, "* inside an expression");
   case CHV_SQL_EXPR_UNARY:
     if (e->u.unary.op == CHV_SQL_OP_BITNOT)
-      return sql_err(b->err, CHV_ENOTSUP, "the ~ operator is not supported yet");
+      return chv_error_set(b->err, CHV_ENOTSUP, "the ~ operator is not supported yet");
     CHV_RETURN_IF_ERR(sql_bind_expr(b, e->u.unary.arg, &x));
     *b->pos = e->pos;
     if (e->u.unary.op == CHV_SQL_OP_PLUS) return *out = x, CHV_OK;
@@ -405,14 +398,14 @@ int sql_bind_expr(struct sql_bind *b, const struct chv_sql_expr *e,
     return chv_expr_between(b->a, x, y, z, e->u.between.negated, out, b->err);
   case CHV_SQL_EXPR_LIKE:
     if (e->u.like.regex)
-      return sql_err(b->err, CHV_ENOTSUP, "RLIKE/REGEXP is not supported yet");
+      return chv_error_set(b->err, CHV_ENOTSUP, "RLIKE/REGEXP is not supported yet");
     CHV_RETURN_IF_ERR(sql_bind_expr(b, e->u.like.arg, &x));
     CHV_RETURN_IF_ERR(sql_bind_expr(b, e->u.like.pattern, &y));
     *b->pos = e->pos;
     return chv_expr_like(b->a, x, y, e->u.like.negated, out, b->err);
   case CHV_SQL_EXPR_IS:
     if (e->u.is.what != CHV_SQL_IS_NULL)
-      return sql_err(b->err, CHV_ENOTSUP,
+      return chv_error_set(b->err, CHV_ENOTSUP,
                      "IS [NOT] TRUE/FALSE is not supported yet");
     CHV_RETURN_IF_ERR(sql_bind_expr(b, e->u.is.arg, &x));
     *b->pos = e->pos;
@@ -444,7 +437,7 @@ int sql_bind_expr(struct sql_bind *b, const struct chv_sql_expr *e,
     bool prim = chv_type_is_primitive(id);
     chv_type_free(t);
     if (!prim)
-      return sql_err(b->err, CHV_ENOTSUP, "CAST to %s is not supported yet",
+      return chv_error_set(b->err, CHV_ENOTSUP, "CAST to %s is not supported yet",
                      e->u.cast.type_text);
     *b->pos = e->pos;
     return cast_to(b, x, id, p, s, out);
@@ -452,9 +445,9 @@ int sql_bind_expr(struct sql_bind *b, const struct chv_sql_expr *e,
   case CHV_SQL_EXPR_FUNC:
     return bind_func(b, e, out);
   case CHV_SQL_EXPR_SUBQUERY:
-    return sql_err(b->err, CHV_ENOTSUP, "sub-queries are not supported yet");
+    return chv_error_set(b->err, CHV_ENOTSUP, "sub-queries are not supported yet");
   }
-  return sql_err(b->err, CHV_ENOTSUP, "this expression is not supported yet");
+  return chv_error_set(b->err, CHV_ENOTSUP, "this expression is not supported yet");
 }
 
 /* ---- AST to SQL text ---------------------------------------------------- */

@@ -1,56 +1,23 @@
 /*
-** sql/exec cast.c: one value at a time: CAST between primitive types as
+** sql/plan cast.c: one value at a time: CAST between primitive types as
 ** Hive does it, Java's Double.toString, decimal rescaling, and the generic
 ** value accessors used by the less hot parts of the evaluator (CAST, IN,
 ** CASE, aggregates over strings).
 **
-** INTERFACE: chv_exec_cast_value(), chv_exec_get_value(),
-** chv_exec_append_value(), chv_exec_compare_values(), chv_exec_fold(),
-** chv_exec_format_double()/_float(), chv_exec_parse_double(),
-** chv_exec_pow10(), chv_exec_dec_rescale(), chv_exec_dec_fits(),
-** chv_exec_div_round().
+** INTERFACE: chv_exec_cast_value(), chv_func_get_value(),
+** chv_func_append_value(), chv_func_compare_values(), chv_exec_fold(),
+** chv_func_format_double()/_float(), chv_exec_parse_double(),
+** chv_func_pow10(), chv_func_dec_rescale(), chv_func_dec_fits(),
+** chv_func_div_round().
 */
-#include "sql/exec/exec_int.h"
+#include "sql/plan/expr.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-/* ---- decimal arithmetic helpers ----------------------------------------- */
-
-chv_i128 chv_exec_pow10(int k) {
-  chv_i128 p = 1;
-  for (int i = 0; i < k; i++) p *= 10;
-  return p;
-}
-
-chv_i128 chv_exec_div_round(chv_i128 n, chv_i128 d) {
-  chv_i128 q = n / d, r = n % d;
-  chv_i128 ar = r < 0 ? -r : r, ad = d < 0 ? -d : d;
-  if (ar >= ad - ar) q += ((n < 0) != (d < 0)) ? -1 : 1;
-  return q;
-}
-
-bool chv_exec_dec_rescale(chv_i128 v, int from, int to, chv_i128 *out) {
-  if (to >= from) {
-    if (to - from > 38) return v == 0 ? (*out = 0, true) : false;
-    return !__builtin_mul_overflow(v, chv_exec_pow10(to - from), out);
-  }
-  if (from - to > 38) {
-    *out = 0;
-    return true;
-  }
-  *out = chv_exec_div_round(v, chv_exec_pow10(from - to));
-  return true;
-}
-
-bool chv_exec_dec_fits(chv_i128 v, int precision) {
-  chv_i128 lim = chv_exec_pow10(precision);
-  return v < lim && v > -lim;
-}
-
-/* ---- Java's floating-point text ----------------------------------------- */
+/* ---- reading doubles as Java does ----------------------------------------- */
 
 bool chv_exec_parse_double(const char *s, size_t n, double *out) {
   while (n > 0 && isspace((unsigned char)*s)) s++, n--;
@@ -80,187 +47,6 @@ bool chv_exec_parse_double(const char *s, size_t n, double *out) {
   if (end != buf + m || m == 0) return false;
   *out = d;
   return true;
-}
-
-/* Digits and decimal exponent of the shortest representation that reads
-** back as the same value: digits "d1d2..." with value 0.d1d2... * 10^exp.
-** As Java (JDK 19+) does, when one digit would do, the closest of the
-** one- and two-digit decimals is taken (Double.MIN_VALUE is 4.9E-324), so
-** the search starts at two digits. */
-static int shortest(double d, bool is_float, char *digits, int *exp10) {
-  char buf[64];
-  for (int prec = 2; prec <= 17; prec++) {
-    snprintf(buf, sizeof buf, "%.*e", prec - 1, d);
-    bool ok = is_float ? strtof(buf, NULL) == (float)d
-                       : strtod(buf, NULL) == d;
-    if (ok) break;
-  }
-  /* buf: "d.ddde[+-]xx" */
-  int n = 0;
-  const char *p = buf;
-  for (; *p && *p != 'e'; p++)
-    if (isdigit((unsigned char)*p)) digits[n++] = *p;
-  while (n > 1 && digits[n - 1] == '0') n--;
-  digits[n] = '\0';
-  *exp10 = atoi(p + 1) + 1;
-  return n;
-}
-
-static int format_java(double d, bool is_float, char *buf) {
-  if (isnan(d)) return (int)strlen(strcpy(buf, "NaN"));
-  if (isinf(d)) return (int)strlen(strcpy(buf, d < 0 ? "-Infinity" : "Infinity"));
-  char *o = buf;
-  if (signbit(d)) *o++ = '-', d = -d;
-  if (d == 0) {
-    strcpy(o, "0.0");
-    return (int)(o - buf) + 3;
-  }
-  char dg[32];
-  int e;
-  int n = shortest(d, is_float, dg, &e);
-  if (d >= 1e-3 && d < 1e7) {
-    if (e <= 0) {
-      *o++ = '0';
-      *o++ = '.';
-      for (int i = 0; i < -e; i++) *o++ = '0';
-      for (int i = 0; i < n; i++) *o++ = dg[i];
-    } else {
-      for (int i = 0; i < e; i++) *o++ = i < n ? dg[i] : '0';
-      *o++ = '.';
-      if (n > e)
-        for (int i = e; i < n; i++) *o++ = dg[i];
-      else
-        *o++ = '0';
-    }
-    *o = '\0';
-  } else {
-    *o++ = dg[0];
-    *o++ = '.';
-    if (n > 1)
-      for (int i = 1; i < n; i++) *o++ = dg[i];
-    else
-      *o++ = '0';
-    o += sprintf(o, "E%d", e - 1);
-  }
-  return (int)(o - buf);
-}
-
-double chv_exec_round_double(double x, int d) {
-  if (!isfinite(x) || x == 0) return x;
-  bool neg = x < 0;
-  char dg[32], txt[80];
-  int e;
-  int n = shortest(neg ? -x : x, false, dg, &e);
-  int keep = e + d; /* digits before the rounding point */
-  if (keep >= n) return x;
-  if (keep < 0) return 0.0;
-  bool up = dg[keep] >= '5';
-  dg[keep] = '\0';
-  if (up) { /* add one at the last kept digit */
-    int i = keep - 1;
-    while (i >= 0 && dg[i] == '9') dg[i--] = '0';
-    if (i >= 0) {
-      dg[i]++;
-    } else { /* all nines (or nothing kept): 1 followed by zeros */
-      memmove(dg + 1, dg, (size_t)keep + 1);
-      dg[0] = '1';
-      e++;
-    }
-  } else if (keep == 0) {
-    return 0.0;
-  }
-  snprintf(txt, sizeof txt, "%s0.%se%d", neg ? "-" : "", dg, e);
-  return strtod(txt, NULL);
-}
-
-int chv_exec_format_double(double d, char *buf) {
-  return format_java(d, false, buf);
-}
-int chv_exec_format_float(float f, char *buf) {
-  return format_java((double)f, true, buf);
-}
-
-/* ---- values ------------------------------------------------------------- */
-
-void chv_exec_get_value(const struct chv_vector *v, int64_t i,
-                        struct chv_value *out) {
-  memset(out, 0, sizeof *out);
-  if (chv_vector_is_null(v, i)) {
-    out->is_null = true;
-    return;
-  }
-  switch (v->type->id) {
-  case CHV_TYPE_BOOLEAN: out->b = chv_bit_get(v->data, i); break;
-  case CHV_TYPE_TINYINT: out->i64 = ((const int8_t *)v->data)[i]; break;
-  case CHV_TYPE_SMALLINT: out->i64 = ((const int16_t *)v->data)[i]; break;
-  case CHV_TYPE_INT:
-  case CHV_TYPE_DATE: out->i64 = ((const int32_t *)v->data)[i]; break;
-  case CHV_TYPE_BIGINT: out->i64 = ((const int64_t *)v->data)[i]; break;
-  case CHV_TYPE_FLOAT: out->f64 = ((const float *)v->data)[i]; break;
-  case CHV_TYPE_DOUBLE: out->f64 = ((const double *)v->data)[i]; break;
-  case CHV_TYPE_DECIMAL: out->dec = ((const chv_i128 *)v->data)[i]; break;
-  case CHV_TYPE_TIMESTAMP:
-    out->ts = ((const struct chv_timestamp *)v->data)[i];
-    break;
-  default:
-    out->str = v->bytes + v->offsets[i];
-    out->len = v->offsets[i + 1] - v->offsets[i];
-    break;
-  }
-}
-
-int chv_exec_append_value(struct chv_vector *out, const struct chv_value *v,
-                          struct chv_error *err) {
-  if (v->is_null) return chv_vector_append_null(out, err);
-  switch (out->type->id) {
-  case CHV_TYPE_BOOLEAN: return chv_vector_append_value(out, &v->b, err);
-  case CHV_TYPE_TINYINT: {
-    int8_t x = (int8_t)v->i64;
-    return chv_vector_append_value(out, &x, err);
-  }
-  case CHV_TYPE_SMALLINT: {
-    int16_t x = (int16_t)v->i64;
-    return chv_vector_append_value(out, &x, err);
-  }
-  case CHV_TYPE_INT:
-  case CHV_TYPE_DATE: {
-    int32_t x = (int32_t)v->i64;
-    return chv_vector_append_value(out, &x, err);
-  }
-  case CHV_TYPE_BIGINT: return chv_vector_append_value(out, &v->i64, err);
-  case CHV_TYPE_FLOAT: {
-    float x = (float)v->f64;
-    return chv_vector_append_value(out, &x, err);
-  }
-  case CHV_TYPE_DOUBLE: return chv_vector_append_value(out, &v->f64, err);
-  case CHV_TYPE_DECIMAL: return chv_vector_append_value(out, &v->dec, err);
-  case CHV_TYPE_TIMESTAMP: return chv_vector_append_value(out, &v->ts, err);
-  default:
-    return chv_vector_append_string(out, v->str, (size_t)v->len, err);
-  }
-}
-
-int chv_exec_compare_values(const struct chv_type *t, const struct chv_value *a,
-                            const struct chv_value *b) {
-  switch (t->id) {
-  case CHV_TYPE_BOOLEAN: return (int)a->b - (int)b->b;
-  case CHV_TYPE_FLOAT:
-  case CHV_TYPE_DOUBLE:
-    return a->f64 < b->f64 ? -1 : a->f64 > b->f64 ? 1 : a->f64 == b->f64 ? 0 : 2;
-  case CHV_TYPE_DECIMAL: return a->dec < b->dec ? -1 : a->dec > b->dec;
-  case CHV_TYPE_TIMESTAMP:
-    if (a->ts.seconds != b->ts.seconds)
-      return a->ts.seconds < b->ts.seconds ? -1 : 1;
-    return a->ts.nanos < b->ts.nanos ? -1 : a->ts.nanos > b->ts.nanos;
-  default:
-    if (chv_type_is_string_like(t->id)) {
-      int64_t m = CHV_MIN(a->len, b->len);
-      int c = m ? memcmp(a->str, b->str, (size_t)m) : 0;
-      if (c) return c < 0 ? -1 : 1;
-      return a->len < b->len ? -1 : a->len > b->len;
-    }
-    return a->i64 < b->i64 ? -1 : a->i64 > b->i64;
-  }
 }
 
 /* ---- CAST ---------------------------------------------------------------- */
@@ -337,8 +123,8 @@ static bool to_text(const struct chv_type *from, const struct chv_value *v,
   case CHV_TYPE_SMALLINT:
   case CHV_TYPE_INT:
   case CHV_TYPE_BIGINT: n = sprintf(tmp, "%lld", (long long)v->i64); break;
-  case CHV_TYPE_FLOAT: n = chv_exec_format_float((float)v->f64, tmp); break;
-  case CHV_TYPE_DOUBLE: n = chv_exec_format_double(v->f64, tmp); break;
+  case CHV_TYPE_FLOAT: n = chv_func_format_float((float)v->f64, tmp); break;
+  case CHV_TYPE_DOUBLE: n = chv_func_format_double(v->f64, tmp); break;
   case CHV_TYPE_DECIMAL: n = chv_decimal_format(v->dec, from->scale, tmp); break;
   case CHV_TYPE_DATE: n = chv_date_format((int32_t)v->i64, tmp); break;
   case CHV_TYPE_TIMESTAMP: n = chv_timestamp_format(v->ts, tmp); break;
@@ -395,7 +181,7 @@ bool chv_exec_cast_value(const struct chv_type *from,
     else if (f == CHV_TYPE_FLOAT || f == CHV_TYPE_DOUBLE)
       out->i64 = double_to_int(t, v->f64);
     else if (f == CHV_TYPE_DECIMAL) {
-      chv_i128 q = v->dec / chv_exec_pow10(from->scale); /* toward zero */
+      chv_i128 q = v->dec / chv_func_pow10(from->scale); /* toward zero */
       chv_i128 m = int_max(t);
       if (q > m || q < -m - 1) return false;
       out->i64 = (int64_t)q;
@@ -421,8 +207,8 @@ bool chv_exec_cast_value(const struct chv_type *from,
       char tmp[64];
       if (!fs) { /* HiveDecimal.create(double) reads Double.toString */
         if (!isfinite(v->f64)) return false;
-        n = (size_t)(f == CHV_TYPE_FLOAT ? chv_exec_format_float((float)v->f64, tmp)
-                                         : chv_exec_format_double(v->f64, tmp));
+        n = (size_t)(f == CHV_TYPE_FLOAT ? chv_func_format_float((float)v->f64, tmp)
+                                         : chv_func_format_double(v->f64, tmp));
         s = tmp;
       }
       return chv_decimal_parse(s, n, to->precision, to->scale, &out->dec) ==
@@ -433,8 +219,8 @@ bool chv_exec_cast_value(const struct chv_type *from,
     if (f == CHV_TYPE_BOOLEAN) x = v->b;
     else if (f == CHV_TYPE_DECIMAL) x = v->dec, fscale = from->scale;
     else x = v->i64;
-    if (!chv_exec_dec_rescale(x, fscale, to->scale, &out->dec)) return false;
-    return chv_exec_dec_fits(out->dec, to->precision);
+    if (!chv_func_dec_rescale(x, fscale, to->scale, &out->dec)) return false;
+    return chv_func_dec_fits(out->dec, to->precision);
   }
   case CHV_TYPE_DATE:
     if (fs) {

@@ -1,5 +1,5 @@
 /*
-** sql/exec like.c: Hive's LIKE.  A pattern is compiled once into a list of
+** sql/plan like.c: Hive's LIKE.  A pattern is compiled once into a list of
 ** steps (a run of literal bytes, '_' = one UTF-8 character, '%' = any run),
 ** with '\' escaping the next character ('\%', '\_', '\\'); a trailing lone
 ** '\' stands for itself.  Matching is the usual greedy wildcard walk that
@@ -8,7 +8,7 @@
 **
 ** INTERFACE: chv_like_compile(), chv_like_match().
 */
-#include "sql/exec/exec_int.h"
+#include "sql/plan/expr.h"
 
 enum step_kind { STEP_LIT, STEP_ONE, STEP_ANY };
 
