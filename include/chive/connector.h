@@ -137,9 +137,13 @@ CHV_API int chv_sink_add_file(chv_sink *s, char *const *part_values,
 CHV_API const struct chv_table *chv_sink_table(const chv_sink *s);
 /* Publish everything written (see the protocol above). */
 CHV_API int chv_sink_commit(chv_sink *s, struct chv_error *err);
-/* Rows written so far. */
+/* Rows taken so far: written, or held to be sorted by partition.  May be
+** read while other threads write. */
 CHV_API int64_t chv_sink_rows(const chv_sink *s);
-/* Bytes of row text written so far, before compression. */
+/* Bytes of the values taken so far, as they are in memory (fixed-width
+** values, the bytes of strings), whatever the files' format and whether
+** written, encoded or held to be sorted: the volume of a write as its
+** progress shows it.  May be read while other threads write. */
 CHV_API int64_t chv_sink_bytes(const chv_sink *s);
 /* Release; uncommitted data is discarded with the staging dir. */
 CHV_API void chv_sink_close(chv_sink *s);

@@ -428,6 +428,7 @@ struct par {
   const struct chv_scan_hook *hook;
   int ended;                     /* with a hook: splits whose end ran */
   bool ending;                   /* a thread is running an end */
+  int slots;                     /* reader threads that took their slot */
 };
 
 /* With a hook: the ends of the finished splits that are next in order,
@@ -489,7 +490,13 @@ static void par_read_split(struct par *p, int j) {
     else
       rc = chv_batch_copy(&view, &copy, &err);
     if (rc != CHV_OK) break;
-    if (!copy) continue;
+    if (!copy) { /* a hook that keeps its rows (an INSERT's writes) */
+      pthread_mutex_lock(&p->mu);
+      bool stop = p->stop;
+      pthread_mutex_unlock(&p->mu);
+      if (stop) break;
+      continue;
+    }
     pthread_mutex_lock(&p->mu);
     while (slot->n == PAR_QUEUE && !p->stop)
       pthread_cond_wait(&p->consumed, &p->mu);
@@ -533,6 +540,7 @@ static void par_read_split(struct par *p, int j) {
 static void *par_main(void *arg) {
   struct par *p = arg;
   pthread_mutex_lock(&p->mu);
+  chv_thread_set_slot(p->slots++); /* the sink's writer of this thread */
   for (;;) {
     while (!p->stop && p->next < p->plan->nsplits &&
            p->next > p->cur + 2 * p->nthreads)
