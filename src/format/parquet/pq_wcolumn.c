@@ -111,8 +111,15 @@ static uint32_t hash_bytes(const uint8_t *p, size_t n) {
     p += 8;
     n -= 8;
   }
-  uint64_t w = 0;
-  memcpy(&w, p, n);
+  uint64_t w = 0; /* the tail, without a call to memcpy of n bytes */
+  if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, p, 4);
+    memcpy(&b, p + n - 4, 4);
+    w = (uint64_t)a | (uint64_t)b << 32;
+  } else {
+    for (size_t i = 0; i < n; i++) w |= (uint64_t)p[i] << (8 * i);
+  }
   h = mix64(h ^ w);
   return (uint32_t)h;
 }
@@ -143,8 +150,18 @@ int pq_wslabs_append(struct pq_wslabs *s, const void *p, size_t n) {
       chv_buf_init(&s->seg[s->nseg++]);
     }
     b = &s->seg[s->used];
-    chv_buf_reset(b);
-    if (chv_buf_reserve(b, n > PQ_W_SLAB ? n : PQ_W_SLAB)) return CHV_ENOMEM;
+    b->len = 0;
+    size_t want = n > PQ_W_SLAB ? n : PQ_W_SLAB;
+    if (b->cap <= want) {
+      /* Slabs come from the thread's scratch blocks: the next file's
+      ** chunks reuse the memory of the last one's, already mapped. */
+      size_t cap;
+      char *p2 = chv_scratch_take(want + 1, &cap);
+      if (p2 == NULL) return CHV_ENOMEM;
+      chv_scratch_give(b->data, b->cap);
+      b->data = p2;
+      b->cap = cap;
+    }
     s->used++;
   }
   memcpy(b->data + b->len, p, n);
@@ -155,14 +172,14 @@ int pq_wslabs_append(struct pq_wslabs *s, const void *p, size_t n) {
 
 void pq_wslabs_reset(struct pq_wslabs *s) {
   for (int i = 0; i < s->used; i++)
-    chv_buf_reset(&s->seg[i]);
+    s->seg[i].len = 0;
   s->used = 0;
   s->len = 0;
 }
 
 void pq_wslabs_free(struct pq_wslabs *s) {
   for (int i = 0; i < s->nseg; i++)
-    chv_buf_free(&s->seg[i]);
+    chv_scratch_give(s->seg[i].data, s->seg[i].cap);
   chv_free(s->seg);
   memset(s, 0, sizeof *s);
 }
@@ -710,6 +727,7 @@ static int to_plain(struct pq_wcol *c) {
 static int put_values(struct pq_wcol *c, const uint8_t *fixed,
                       const uint8_t *const *ptrs, const uint32_t *lens,
                       size_t n, const struct chv_pq_write_options *o) {
+  CHV_ASSERT(n <= STAGE);
   size_t k = 0;
   size_t w = (size_t)c->width;
   if (ptrs) {
@@ -723,23 +741,30 @@ static int put_values(struct pq_wcol *c, const uint8_t *fixed,
     if (c->nidx + n > c->idx_cap &&
         grow(&c->idx, &c->idx_cap, c->nidx + n, sizeof *c->idx))
       return CHV_ENOMEM;
-    for (; k < n; k++) {
-      const uint8_t *p = ptrs ? ptrs[k] : fixed + k * w;
-      uint32_t len = ptrs ? lens[k] : (uint32_t)w;
-      uint32_t h;
+    /* The hashes first, and their slots fetched ahead: a dictionary of
+    ** many entries is probed at memory speed, not one miss at a time. */
+    uint32_t hs[STAGE];
+    for (size_t q = 0; q < n; q++) {
+      const uint8_t *p = ptrs ? ptrs[q] : fixed + q * w;
       if (ptrs) {
-        h = hash_bytes(p, len);
+        hs[q] = hash_bytes(p, lens[q]);
       } else if (w == 4) {
         uint32_t x;
         memcpy(&x, p, 4);
-        h = (uint32_t)mix64(x);
+        hs[q] = (uint32_t)mix64(x);
       } else if (w == 8) {
         uint64_t x;
         memcpy(&x, p, 8);
-        h = (uint32_t)mix64(x);
+        hs[q] = (uint32_t)mix64(x);
       } else {
-        h = hash_bytes(p, len);
+        hs[q] = hash_bytes(p, (size_t)w);
       }
+      __builtin_prefetch(&c->slots[hs[q] & (c->nslots - 1)]);
+    }
+    for (; k < n; k++) {
+      const uint8_t *p = ptrs ? ptrs[k] : fixed + k * w;
+      uint32_t len = ptrs ? lens[k] : (uint32_t)w;
+      uint32_t h = hs[k];
       uint32_t e;
       int rc = dict_find(c, p, len, h, &e);
       if (rc == CHV_ERANGE) {
