@@ -13,7 +13,10 @@
 **   chv_split_infer_parallelism()  reader threads of a scan, as Flink infers
 **   chv_warehouse_recover()   finish or undo writes whose process died
 **
-** Thread safety: a sink or scan belongs to one thread at a time.  Several
+** Thread safety: a scan belongs to one thread at a time.  A sink's
+** writes (chv_sink_write(), chv_sink_write_dynamic()) may come from several
+** threads at once, each through a writer of its own; its other calls
+** (open, add_file, commit, close) are made while no write runs.  Several
 ** processes may scan while one commits; a commit is seen whole or not at
 ** all by readers that find partitions through the catalog.
 */
@@ -49,7 +52,8 @@ extern "C" {
 **               record (WRITING) naming the staging folder
 **               <table>/.staging_<ms>_<id>/, then create it.
 **   2. write:   rows of one partition go to
-**               <staging>/task-0-attempt-0/<k1=v1/...>/part-<id>-task-0-file-<n>
+**               <staging>/<k1=v1/...>/part-<id>-task-<k>-file-<n>, k the
+**               writer (one per writing thread; see chv_sink_write())
 **               (hidden from readers by the leading '.' of the staging dir).
 **   3. commit:  plan each partition: its registered location, else
 **               <table>/<escaped partition path>; with OVERWRITE its visible
@@ -84,16 +88,16 @@ struct chv_sink_options {
   ** NULL means registry defaults.  Table properties win over it. */
   const chv_config *config;
   int64_t now_ms;          /* staging name and create times; 0: the clock */
-  /* Files open at once; writing a partition beyond it finishes the least
-  ** recently written partition's file (a later write to it starts a new
-  ** file).  0: 64. */
+  /* Files open at once, per writer; writing a partition beyond it
+  ** finishes the least recently written partition's file (a later write to
+  ** it starts a new file).  0: 64, or 1 with sorting on. */
   int max_open_writers;
 };
 
 CHV_API void chv_sink_options_init(struct chv_sink_options *o);
 
-/* Open a sink on db.table (TEXTFILE tables for now: other formats are
-** CHV_ENOTSUP naming the format).  Options read, each from the table's
+/* Open a sink on db.table (TEXTFILE, Parquet or ORC tables: other formats
+** are CHV_ENOTSUP naming the format).  Options read, each from the table's
 ** properties first, then opts->config:
 **   sink.partition-commit.policy.kind     'success-file' writes the marker;
 **       a partitioned table needs 'metastore' while
@@ -101,6 +105,9 @@ CHV_API void chv_sink_options_init(struct chv_sink_options *o);
 **       Flink's batch sink); 'custom' is CHV_ENOTSUP (no policy classes)
 **   sink.partition-commit.success-file.name   the marker's name
 **   hive.exec.compress.output             gzip the files (".gz")
+**   sink.parallelism                      at most this many writers
+**   table.exec.hive.sink.sort-by-dynamic-partition.enable   one open file
+**       per writer, other partitions' rows buffered in runs
 ** Errors name the table and the option.  out: close with chv_sink_close(). */
 CHV_API int chv_sink_open(chv_catalog *cat, const char *db, const char *table,
                           const struct chv_sink_options *opts, chv_sink **out,
@@ -108,7 +115,14 @@ CHV_API int chv_sink_open(chv_catalog *cat, const char *db, const char *table,
 /* STRUCT of the table's data columns: batches given to write use it. */
 CHV_API const struct chv_type *chv_sink_schema(const chv_sink *s);
 /* Write a batch into the partition given by values (one per partition key,
-** NULL or "" = the default partition; ignored for unpartitioned tables). */
+** NULL or "" = the default partition; ignored for unpartitioned tables).
+**
+** Several threads may write at once (an INSERT ... SELECT writes on the
+** reader threads of its scan): each call takes the writer of the calling
+** thread's slot (a scan's reader threads are slots 0, 1, ...; other
+** threads slot 0), which has files of its own, part-<id>-task-<slot>-...;
+** with sink.parallelism P, slot k writes through writer k mod P, waiting
+** while another thread has it.  The commit merges every writer's files. */
 CHV_API int chv_sink_write(chv_sink *s, char *const *part_values,
                            const struct chv_batch *batch,
                            struct chv_error *err);
