@@ -255,20 +255,23 @@ struct sink_part {
 
 /* With table.exec.hive.sink.sort-by-dynamic-partition.enable (the default)
 ** a writer keeps one file open: the rows of a dynamic partition insert for
-** other partitions are buffered, per writer, and grouped by their partition
-** values, then written one partition at a time; a partition gets one file
-** per run and writer (a run continues the file the writer has open), see
-** sink_dynamic.c.  A run holds up to CONN_SORT_ROWS rows or CONN_SORT_BYTES
-** bytes of values. */
+** other partitions are held, per writer and partition, and written one
+** partition at a time when a run is full or at the commit; a partition
+** gets one file per run and writer (a run continues the file the writer
+** has open), see sink_dynamic.c.  A run holds up to CONN_SORT_ROWS rows or
+** CONN_SORT_BYTES bytes of values. */
 #define CONN_SORT_ROWS (1 << 20)
 #define CONN_SORT_BYTES (64 << 20)
 struct conn_sortbuf {
   bool on;
-  struct chv_batch *rows; /* data columns, then the dynamic keys */
-  struct chv_type *type;  /* their STRUCT type (owned) */
-  int nstatic;
-  char **statics;         /* owned copies of the static values */
-  int nstatics_alloc;
+  struct chv_batch **held; /* per index in the writer's parts: rows held
+                              (data columns), or NULL */
+  int cap_held;
+  int32_t *order;          /* parts holding rows, in the order they began */
+  int norder;
+  int cap_order;
+  int64_t rows;            /* rows held */
+  int64_t bytes;           /* their values' bytes, estimated */
 };
 void conn_sortbuf_free(struct conn_sortbuf *b);
 

@@ -15,16 +15,15 @@
 **
 ** With table.exec.hive.sink.sort-by-dynamic-partition.enable (the default)
 ** a writer keeps one file open.  The rows of the partition whose file is
-** open are written into it as they come (and, while nothing is buffered,
+** open are written into it as they come (and, while nothing is held,
 ** those of a batch's first partition, whose file then replaces the open
-** one); the others are gathered, per writer, into runs of up to
-** CONN_SORT_ROWS rows or CONN_SORT_BYTES bytes, each grouped so and written
-** one partition at a time, the partition whose file is still open first.
-** Flink sorts the whole input with an external sort; chive's bounded runs
-** give a partition one file per run and writer instead of one per writer,
-** and rows arriving grouped by partition (a scan of a table partitioned
-** alike) are written without being buffered, one file per partition and
-** writer.
+** one); the others are held, per writer and partition, in runs of up to
+** CONN_SORT_ROWS rows or CONN_SORT_BYTES bytes, and a full run (or the
+** commit) writes them one partition at a time.  Flink sorts the whole
+** input with an external sort; chive's bounded runs give a partition one
+** file per run and writer instead of one per writer, and rows arriving
+** grouped by partition (a scan of a table partitioned alike) are written
+** without being held, one file per partition and writer.
 */
 #include "connector/connector_int.h"
 #include "format/text/jsonl.h"
@@ -170,37 +169,55 @@ static int keys_for_statics(struct conn_sink_writer *w, int nstatic,
   return CHV_OK;
 }
 
-/* Row r's dynamic values (columns from .. from + ndyn of b) as bytes, into
-** kb (reset). */
-static int row_key(const struct chv_batch *b, int from, int ndyn, int64_t r,
-                   struct chv_buf *kb) {
-  chv_buf_reset(kb);
+/* Row r's dynamic values (columns from .. from + ndyn of b) as bytes: a
+** NULL flag, then a value's fixed-width bytes, or a string's length and
+** bytes.  Written to out when they fit in cap bytes; returns how many
+** they are. */
+static size_t row_key(const struct chv_batch *b, int from, int ndyn,
+                      int64_t r, uint8_t *out, size_t cap) {
+  size_t n = 0;
   for (int k = 0; k < ndyn; k++) {
     const struct chv_vector *v = b->cols[from + k];
     if (chv_vector_is_null(v, r)) {
-      if (chv_buf_putc(kb, 0)) return CHV_ENOMEM;
+      if (n < cap) out[n] = 0;
+      n++;
       continue;
     }
     enum chv_type_id id = v->type->id;
-    uint8_t tmp[1 + 16];
-    tmp[0] = 1;
     if (chv_type_is_string_like(id)) {
       int32_t lo = v->offsets[r], len = v->offsets[r + 1] - lo;
-      memcpy(tmp + 1, &len, 4);
-      if (chv_buf_append(kb, tmp, 5) ||
-          chv_buf_append(kb, v->bytes + lo, (size_t)len))
-        return CHV_ENOMEM;
-    } else if (id == CHV_TYPE_BOOLEAN) {
-      tmp[1] = chv_bit_get(v->data, r);
-      if (chv_buf_append(kb, tmp, 2)) return CHV_ENOMEM;
-    } else {
-      size_t wd = chv_type_fixed_width(id);
-      memcpy(tmp + 1, (const char *)v->data + (size_t)r * wd, wd);
-      if (chv_buf_append(kb, tmp, 1 + wd)) return CHV_ENOMEM;
+      if (n + 5 + (size_t)len <= cap) {
+        out[n] = 1;
+        memcpy(out + n + 1, &len, 4);
+        memcpy(out + n + 5, v->bytes + lo, (size_t)len);
+      }
+      n += 5 + (size_t)len;
+      continue;
     }
+    size_t wd = id == CHV_TYPE_BOOLEAN ? 1 : chv_type_fixed_width(id);
+    if (n + 1 + wd <= cap) {
+      uint8_t *o = out + n;
+      const char *d = (const char *)v->data;
+      o[0] = 1;
+      switch (wd) { /* constant-size copies */
+      case 1:
+        o[1] = id == CHV_TYPE_BOOLEAN ? chv_bit_get(v->data, r)
+                                      : (uint8_t)d[r];
+        break;
+      case 2: memcpy(o + 1, d + r * 2, 2); break;
+      case 4: memcpy(o + 1, d + r * 4, 4); break;
+      case 8: memcpy(o + 1, d + r * 8, 8); break;
+      default: memcpy(o + 1, d + (size_t)r * wd, wd); break;
+      }
+    }
+    n += 1 + wd;
   }
-  return CHV_OK;
+  return n;
 }
+
+/* Keys of up to KEY_WORDS * 8 bytes are built in zeroed words, so that
+** two compare word by word. */
+#define KEY_WORDS 8
 
 /* The partition of row r, whose dynamic values were not seen before:
 ** their text as Hive prints it, after the static values. */
@@ -307,40 +324,54 @@ static int route_groups(struct conn_sink_writer *w, int nstatic,
   CHV_RETURN_IF_ERR(keys_for_statics(w, nstatic, static_values, err));
   CHV_RETURN_IF_ERR(route_scratch(w, n, err));
   int rc = CHV_OK;
-  struct chv_buf kb;
-  chv_buf_init(&kb);
-  /* Each row's part (by its values, the one before first). */
-  int last = -1;
-  size_t last_len = 0;
-  uint8_t last_key[64];
+  struct chv_buf big; /* a key longer than the words */
+  chv_buf_init(&big);
+  /* Each row's part, by its values (the row before's when they are the
+  ** same, else from the map). */
+  uint64_t kw[KEY_WORDS], last[KEY_WORDS];
+  size_t last_len = SIZE_MAX;
+  int last_part = -1;
   for (int64_t r = 0; r < n && rc == CHV_OK; r++) {
-    if (row_key(batch, from, ndyn, r, &kb) != CHV_OK) {
-      rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
-      break;
+    memset(kw, 0, sizeof kw);
+    size_t len = row_key(batch, from, ndyn, r, (uint8_t *)kw, sizeof kw);
+    const void *key = kw;
+    if (len <= sizeof kw) {
+      if (len == last_len) {
+        size_t nw = (len + 7) / 8, k = 0;
+        while (k < nw && kw[k] == last[k]) k++;
+        if (k == nw) {
+          w->row_part[r] = last_part;
+          continue;
+        }
+      }
+    } else {
+      chv_buf_reset(&big);
+      if (chv_buf_reserve(&big, len)) {
+        rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+        break;
+      }
+      row_key(batch, from, ndyn, r, (uint8_t *)big.data, len);
+      key = big.data;
     }
-    const void *key = kb.data ? kb.data : "";
-    if (last >= 0 && kb.len == last_len && !memcmp(key, last_key, kb.len)) {
-      w->row_part[r] = last;
-      continue;
-    }
-    uint64_t h = conn_hash_bytes(key, kb.len);
-    int index = conn_bytemap_get(&w->by_key, key, kb.len, h);
+    uint64_t h = conn_hash_bytes(key, len);
+    int index = conn_bytemap_get(&w->by_key, key, len, h);
     if (index < 0) {
       rc = new_key_part(w, nstatic, static_values, batch, from, ndyn, r,
                         &index, err);
-      if (rc == CHV_OK && conn_bytemap_put(&w->by_key, key, kb.len, h, index))
+      if (rc == CHV_OK && conn_bytemap_put(&w->by_key, key, len, h, index))
         rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
       if (rc != CHV_OK) break;
     }
     w->row_part[r] = index;
-    last = -1;
-    if (kb.len <= sizeof last_key) {
-      memcpy(last_key, key, kb.len);
-      last_len = kb.len;
-      last = index;
+    if (len <= sizeof kw) {
+      memcpy(last, kw, sizeof kw);
+      last_len = len;
+      last_part = index;
+    } else {
+      last_len = SIZE_MAX;
     }
   }
-  chv_buf_free(&kb);
+  chv_buf_free(&big);
   if (rc == CHV_OK) rc = grow_group_of(w, err);
   if (rc != CHV_OK) return rc;
   /* A counting sort by group keeps the rows' order within each. */
@@ -412,7 +443,7 @@ static int write_grouped(struct conn_sink_writer *w, int nstatic,
 
 /* ---- sorted runs ----------------------------------------------------------- */
 
-static int64_t buffered_bytes(const struct chv_batch *b) {
+static int64_t held_bytes(const struct chv_batch *b) {
   int64_t n = 0;
   for (int c = 0; c < b->ncols; c++) {
     const struct chv_vector *v = b->cols[c];
@@ -422,49 +453,60 @@ static int64_t buffered_bytes(const struct chv_batch *b) {
   return n;
 }
 
-/* Make w's buffer take rows of batch's type for these static values,
-** writing what it holds for others first. */
-static int sort_buffer_for(struct conn_sink_writer *w, int nstatic,
-                           char *const *static_values,
-                           const struct chv_batch *batch,
-                           struct chv_error *err) {
+/* Hold rows[0..m) of batch (data columns first) for part p of w. */
+static int hold_rows(struct conn_sink_writer *w, int32_t p,
+                     const struct chv_batch *batch, const uint32_t *rows,
+                     int64_t m, struct chv_error *err) {
   struct conn_sortbuf *b = &w->sort;
-  if (b->rows && same_values(b->statics, b->nstatic, static_values, nstatic) &&
-      chv_type_equal(b->type, batch->schema))
-    return CHV_OK;
-  CHV_RETURN_IF_ERR(conn_writer_flush_sorted(w, err));
-  conn_sortbuf_free(b);
-  b->on = true;
-  if (chv_type_clone(batch->schema, &b->type) != CHV_OK ||
-      (b->statics = chv_calloc((size_t)nstatic + 1, sizeof *b->statics)) ==
-          NULL)
-    return chv_error_set(err, CHV_ENOMEM, "out of memory");
-  b->nstatics_alloc = nstatic;
-  for (int i = 0; i < nstatic; i++)
-    if (static_values[i] &&
-        (b->statics[i] = chv_strdup(static_values[i])) == NULL)
-      return chv_error_set(err, CHV_ENOMEM, "out of memory");
-  b->nstatic = nstatic;
-  return chv_batch_open(b->type, 1024, &b->rows, err);
+  const struct chv_type *data = conn_sink_data_schema(w->sink);
+  if (p >= b->cap_held) {
+    int cap = CHV_MAX(w->nparts, 2 * b->cap_held);
+    struct chv_batch **v = chv_realloc(b->held, (size_t)cap * sizeof *v);
+    if (v == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+    for (int i = b->cap_held; i < cap; i++) v[i] = NULL;
+    b->held = v;
+    b->cap_held = cap;
+  }
+  if (b->held[p] == NULL)
+    CHV_RETURN_IF_ERR(chv_batch_open(data, CHV_MIN(m, 1024), &b->held[p], err));
+  struct chv_batch *h = b->held[p];
+  if (h->nrows == 0) { /* the part begins to hold rows in this run */
+    if (b->norder == b->cap_order) {
+      int cap = b->cap_order ? 2 * b->cap_order : 16;
+      int32_t *o = chv_realloc(b->order, (size_t)cap * sizeof *o);
+      if (o == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+      b->order = o;
+      b->cap_order = cap;
+    }
+    b->order[b->norder++] = p;
+  }
+  int64_t before = held_bytes(h);
+  for (int c = 0; c < data->nchildren; c++)
+    CHV_RETURN_IF_ERR(chv_vector_append_rows(h->cols[c], batch->cols[c],
+                                             m == batch->nrows ? NULL : rows,
+                                             0, m, err));
+  h->nrows += m;
+  b->rows += m;
+  b->bytes += held_bytes(h) - before;
+  return CHV_OK;
 }
 
 /* A batch of a sorted write: the rows of the partition whose file is open
-** go into that file, and while nothing is buffered the rows of the first
+** go into that file, and while nothing is held the rows of the first
 ** partition of the batch too (its file replacing the one open); the others
-** are buffered.  So rows that come grouped by partition (a scan of a table
-** partitioned alike) are written as they come, and the buffer never holds
-** rows of the partition whose file is open: each partition's rows are
+** are held, by partition.  So rows that come grouped by partition (a scan
+** of a table partitioned alike) are written as they come, and no rows are
+** held for the partition whose file is open: each partition's rows are
 ** together in its files, as a sort would put them. */
 static int sort_append(struct conn_sink_writer *w, int nstatic,
                        char *const *static_values,
                        const struct chv_batch *batch, struct chv_error *err) {
   struct conn_sortbuf *b = &w->sort;
-  CHV_RETURN_IF_ERR(sort_buffer_for(w, nstatic, static_values, batch, err));
   if (batch->nrows == 0) return CHV_OK;
   struct groups gr;
   CHV_RETURN_IF_ERR(route_groups(w, nstatic, static_values, batch, &gr, err));
   int rc = CHV_OK;
-  bool direct_free = b->rows->nrows == 0;
+  bool direct_free = b->rows == 0;
   for (int g = 0; rc == CHV_OK && g < gr.n; g++) {
     int32_t p = gr.part[g];
     const uint32_t *rows = w->order + gr.start[g];
@@ -472,17 +514,13 @@ static int sort_append(struct conn_sink_writer *w, int nstatic,
     if (conn_writer_is_open(&w->parts[p].w) || direct_free) {
       direct_free = false;
       rc = write_rows(w, p, batch, rows, m, err);
-      continue;
+    } else {
+      rc = hold_rows(w, p, batch, rows, m, err);
     }
-    for (int c = 0; rc == CHV_OK && c < batch->ncols; c++)
-      rc = chv_vector_append_rows(b->rows->cols[c], batch->cols[c],
-                                  m == batch->nrows ? NULL : rows, 0, m, err);
-    if (rc == CHV_OK) b->rows->nrows += m;
   }
   groups_free(&gr);
   if (rc != CHV_OK) return rc;
-  if (b->rows->nrows >= CONN_SORT_ROWS ||
-      buffered_bytes(b->rows) >= CONN_SORT_BYTES)
+  if (b->rows >= CONN_SORT_ROWS || b->bytes >= CONN_SORT_BYTES)
     return conn_writer_flush_sorted(w, err);
   return CHV_OK;
 }
@@ -490,18 +528,23 @@ static int sort_append(struct conn_sink_writer *w, int nstatic,
 int conn_writer_flush_sorted(struct conn_sink_writer *w,
                              struct chv_error *err) {
   struct conn_sortbuf *b = &w->sort;
-  if (b->rows == NULL || b->rows->nrows == 0) return CHV_OK;
-  int rc = write_grouped(w, b->nstatic, b->statics, b->rows, err);
-  chv_batch_reset(b->rows);
+  int rc = CHV_OK;
+  for (int k = 0; rc == CHV_OK && k < b->norder; k++) {
+    struct chv_batch *h = b->held[b->order[k]];
+    rc = write_rows(w, b->order[k], h, NULL, h->nrows, err);
+    chv_batch_reset(h);
+    h->nrows = 0;
+  }
+  b->norder = 0;
+  b->rows = 0;
+  b->bytes = 0;
   return rc;
 }
 
 void conn_sortbuf_free(struct conn_sortbuf *b) {
-  chv_batch_close(b->rows);
-  chv_type_free(b->type);
-  if (b->statics)
-    for (int i = 0; i < b->nstatics_alloc; i++) chv_free(b->statics[i]);
-  chv_free(b->statics);
+  for (int i = 0; i < b->cap_held; i++) chv_batch_close(b->held[i]);
+  chv_free(b->held);
+  chv_free(b->order);
   bool on = b->on;
   memset(b, 0, sizeof *b);
   b->on = on;

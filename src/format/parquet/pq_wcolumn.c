@@ -74,6 +74,15 @@ static int grow(void *pp, size_t *cap, size_t need, size_t size) {
   return CHV_OK;
 }
 
+/* chv_buf_append() with the common case inline: room already there. */
+static inline int buf_put(struct chv_buf *b, const void *p, size_t n) {
+  if (CHV_UNLIKELY(b->len + n + 1 > b->cap)) return chv_buf_append(b, p, n);
+  memcpy(b->data + b->len, p, n);
+  b->len += n;
+  b->data[b->len] = '\0';
+  return CHV_OK;
+}
+
 static inline void le32(uint8_t *p, uint32_t v) {
   memcpy(p, &v, 4);
 }
@@ -630,11 +639,11 @@ static inline int dict_find(struct pq_wcol *c, const uint8_t *p, uint32_t n,
     uint8_t pre[4];
     le32(pre, n);
     c->dict_off[c->ndict] = (uint32_t)c->dict.len;
-    if (chv_buf_append(&c->dict, pre, 4)) return CHV_ENOMEM;
+    if (buf_put(&c->dict, pre, 4)) return CHV_ENOMEM;
   } else if (c->ndict == UINT32_MAX - 1) {
     return CHV_ERANGE;
   }
-  if (chv_buf_append(&c->dict, p, n)) return CHV_ENOMEM;
+  if (buf_put(&c->dict, p, n)) return CHV_ENOMEM;
   c->slots[i] = (uint64_t)h << 32 | (c->ndict + 1);
   *out = c->ndict++;
   if ((uint64_t)c->ndict * 2 > c->nslots) return dict_rehash(c, c->nslots * 2);
@@ -699,10 +708,10 @@ static int put_plain(struct pq_wcol *c, const uint8_t *p, uint32_t n) {
     if (c->nvals + 2 > c->voff_cap &&
         grow(&c->voff, &c->voff_cap, c->nvals + 2, sizeof *c->voff))
       return CHV_ENOMEM;
-    if (chv_buf_append(&c->vals, p, n)) return CHV_ENOMEM;
+    if (buf_put(&c->vals, p, n)) return CHV_ENOMEM;
     c->voff[c->nvals + 1] = (int32_t)c->vals.len;
   } else {
-    if (chv_buf_append(&c->vals, p, n)) return CHV_ENOMEM;
+    if (buf_put(&c->vals, p, n)) return CHV_ENOMEM;
   }
   c->nvals++;
   return CHV_OK;
