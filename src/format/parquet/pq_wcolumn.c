@@ -58,6 +58,27 @@ static int nomem(struct chv_error *err) {
   return chv_error_set(err, CHV_ENOMEM, "out of memory");
 }
 
+/* Buffers of a column that grow to this size and beyond come from the
+** thread's scratch blocks and go back to them when the writer closes, so
+** that the next file's columns (a partitioned write opens many files)
+** reuse memory already mapped instead of faulting in fresh pages. */
+#define SCRATCH_GROW ((size_t)64 << 10)
+
+/* A block of at least n bytes (*got: its size) whose first keep bytes are
+** those of old (of old_cap bytes), which is given back. */
+static void *regrow(void *old, size_t old_cap, size_t keep, size_t n,
+                    size_t *got) {
+  if (n < SCRATCH_GROW) {
+    *got = n;
+    return chv_realloc(old, n);
+  }
+  void *q = chv_scratch_take(n, got);
+  if (q == NULL) return NULL;
+  if (keep) memcpy(q, old, keep);
+  chv_scratch_give(old, old_cap);
+  return q;
+}
+
 /* Make room for `need` elements of `size` bytes in *p (capacity *cap). */
 static int grow(void *pp, size_t *cap, size_t need, size_t size) {
   if (need <= *cap) return CHV_OK;
@@ -67,20 +88,49 @@ static int grow(void *pp, size_t *cap, size_t need, size_t size) {
     n *= 2;
   }
   void **p = pp;
-  void *q = chv_realloc(*p, n * size);
+  size_t got;
+  void *q = regrow(*p, *cap * size, *cap * size, n * size, &got);
   if (q == NULL) return CHV_ENOMEM;
   *p = q;
-  *cap = n;
+  *cap = got / size;
   return CHV_OK;
 }
 
-/* chv_buf_append() with the common case inline: room already there. */
+/* Give back an array of grow(). */
+static void release(void *p, size_t cap, size_t size) {
+  chv_scratch_give(p, cap * size);
+}
+
+/* Room for n more bytes in b, grown as grow() grows arrays. */
+static int buf_grow(struct chv_buf *b, size_t n) {
+  size_t need = b->len + n + 1;
+  if (need <= b->cap) return CHV_OK;
+  size_t cap = b->cap ? b->cap : 64;
+  while (cap < need) {
+    if (cap > SIZE_MAX / 4) return CHV_ENOMEM;
+    cap *= 2;
+  }
+  size_t got;
+  char *q = regrow(b->data, b->cap, b->len, cap, &got);
+  if (q == NULL) return CHV_ENOMEM;
+  q[b->len] = '\0';
+  b->data = q;
+  b->cap = got;
+  return CHV_OK;
+}
+
+/* chv_buf_append() that grows as buf_grow(), the common case inline. */
 static inline int buf_put(struct chv_buf *b, const void *p, size_t n) {
-  if (CHV_UNLIKELY(b->len + n + 1 > b->cap)) return chv_buf_append(b, p, n);
+  if (CHV_UNLIKELY(b->len + n + 1 > b->cap) && buf_grow(b, n)) return CHV_ENOMEM;
   memcpy(b->data + b->len, p, n);
   b->len += n;
   b->data[b->len] = '\0';
   return CHV_OK;
+}
+
+static void buf_release(struct chv_buf *b) {
+  chv_scratch_give(b->data, b->cap);
+  memset(b, 0, sizeof *b);
 }
 
 static inline void le32(uint8_t *p, uint32_t v) {
@@ -575,8 +625,10 @@ static const uint8_t *dict_entry(const struct pq_wcol *c, uint32_t e,
 
 /* Slots hold (hash << 32) | (entry + 1); 0 is empty. */
 static int dict_rehash(struct pq_wcol *c, uint32_t nslots) {
-  uint64_t *s = chv_calloc(nslots, sizeof *s);
+  size_t got;
+  uint64_t *s = regrow(NULL, 0, 0, (size_t)nslots * sizeof *s, &got);
   if (s == NULL) return CHV_ENOMEM;
+  memset(s, 0, (size_t)nslots * sizeof *s);
   uint32_t mask = nslots - 1;
   for (uint32_t k = 0; k < c->nslots; k++) {
     uint64_t v = c->slots[k];
@@ -586,7 +638,7 @@ static int dict_rehash(struct pq_wcol *c, uint32_t nslots) {
       i = (i + 1) & mask;
     s[i] = v;
   }
-  chv_free(c->slots);
+  release(c->slots, c->nslots, sizeof *c->slots);
   c->slots = s;
   c->nslots = nslots;
   return CHV_OK;
@@ -787,7 +839,7 @@ static int put_values(struct pq_wcol *c, const uint8_t *fixed,
   }
   if (k == n) return CHV_OK;
   if (!ptrs) {
-    if (chv_buf_append(&c->vals, fixed + k * w, (n - k) * w)) return CHV_ENOMEM;
+    if (buf_put(&c->vals, fixed + k * w, (n - k) * w)) return CHV_ENOMEM;
     c->nvals += n - k;
     return CHV_OK;
   }
@@ -795,7 +847,7 @@ static int put_values(struct pq_wcol *c, const uint8_t *fixed,
   for (size_t q = k; q < n; q++)
     total += lens[q];
   if (total > (size_t)INT32_MAX - c->vals.len) return CHV_ERANGE;
-  if (chv_buf_reserve(&c->vals, total) ||
+  if (buf_grow(&c->vals, total) ||
       (c->nvals + (n - k) + 2 > c->voff_cap &&
        grow(&c->voff, &c->voff_cap, c->nvals + (n - k) + 2, sizeof *c->voff)))
     return CHV_ENOMEM;
@@ -825,7 +877,7 @@ static int append_values(struct pq_wcol *c, const struct chv_vector *v,
     switch (c->conv) {
     case PQ_W_BOOL: {
       /* Booleans go straight to the plain values (no dictionary). */
-      if (chv_buf_reserve(&c->vals, m)) return CHV_ENOMEM;
+      if (buf_grow(&c->vals, m)) return CHV_ENOMEM;
       uint8_t *out = (uint8_t *)c->vals.data + c->vals.len;
       uint8_t any = 0, all = 1;
       for (size_t k = 0; k < m; k++) {
@@ -1386,15 +1438,15 @@ int pq_wcol_init(struct pq_wcol *c, const struct chv_pq_write_options *o) {
 }
 
 void pq_wcol_free(struct pq_wcol *c) {
-  chv_free(c->def);
-  chv_free(c->rep);
-  chv_free(c->idx);
-  chv_free(c->voff);
-  chv_free(c->dict_off);
-  chv_free(c->slots);
-  chv_free(c->vidx);
-  chv_buf_free(&c->vals);
-  chv_buf_free(&c->dict);
+  release(c->def, c->lev_cap, sizeof *c->def);
+  release(c->rep, c->rep_cap, sizeof *c->rep);
+  release(c->idx, c->idx_cap, sizeof *c->idx);
+  release(c->voff, c->voff_cap, sizeof *c->voff);
+  release(c->dict_off, c->dict_cap, sizeof *c->dict_off);
+  release(c->slots, c->nslots, sizeof *c->slots);
+  release(c->vidx, c->vidx_cap, sizeof *c->vidx);
+  buf_release(&c->vals);
+  buf_release(&c->dict);
   pq_wslabs_free(&c->pages);
   chv_buf_free(&c->dictpage);
   chv_buf_free(&c->pst.bmin);
