@@ -741,11 +741,20 @@ static int logged_mkdirs(chv_sink *s, struct undo_log *l, const char *dir,
   return rc;
 }
 
+/* Create an empty file (a success file): no data to sync, and the sync of
+** its folder that follows makes its name durable. */
+static int touch_empty(chv_sink *s, const char *path, struct chv_error *err) {
+  struct chv_file *f;
+  CHV_RETURN_IF_ERR(s->fs->create(s->fs, path, true, &f, err));
+  chv_file_close(f);
+  return CHV_OK;
+}
+
 /* Create an empty file, recorded. */
 static int logged_touch(chv_sink *s, struct undo_log *l, const char *path,
                         struct chv_error *err) {
   CHV_RETURN_IF_ERR(undo_push(l, UNDO_FILE, chv_strdup(path), NULL, err));
-  int rc = chv_fs_write_atomic(s->fs, path, "", 0, err);
+  int rc = touch_empty(s, path, err);
   if (rc != CHV_OK) undo_pop_free(l);
   return rc;
 }
@@ -902,11 +911,21 @@ static int sink_plan_part(chv_sink *s, struct sink_part *p,
   return rc;
 }
 
+/* Add dir to the folders to sync once the moves are done (once each: the
+** partitions of a table share their parent). */
+static int sync_later(struct pathv *dirs, const char *dir,
+                      struct chv_error *err) {
+  for (int i = dirs->n - 1; i >= 0; i--)
+    if (strcmp(dirs->v[i], dir) == 0) return CHV_OK;
+  return pathv_push(dirs, chv_strdup(dir), err);
+}
+
 /* Move the staged folder of part p into place as pl->dest, with its
-** success file, in one rename.  *moved is false (and nothing is left
-** changed but the folders above dest) when dest appeared meanwhile. */
+** success file, in one rename; its parent goes to dirs, to be synced.
+** *moved is false (and nothing is left changed but the folders above dest)
+** when dest appeared meanwhile. */
 static int sink_move_dir(chv_sink *s, struct undo_log *l, struct sink_part *p,
-                         struct part_plan *pl, bool *moved,
+                         struct part_plan *pl, struct pathv *dirs, bool *moved,
                          struct chv_error *err) {
   *moved = false;
   char *from = chv_path_join(s->staging, p->relpath);
@@ -931,8 +950,7 @@ static int sink_move_dir(chv_sink *s, struct undo_log *l, struct sink_part *p,
       rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
       goto out;
     }
-    if ((rc = chv_fs_write_atomic(s->fs, marker, "", 0, err)) != CHV_OK)
-      goto out;
+    if ((rc = touch_empty(s, marker, err)) != CHV_OK) goto out;
   }
   rc = logged_rename(s, l, from, pl->dest, err);
   if (rc == CHV_EEXIST) { /* another writer made the folder first */
@@ -943,7 +961,7 @@ static int sink_move_dir(chv_sink *s, struct undo_log *l, struct sink_part *p,
   }
   if (rc != CHV_OK) goto out;
   *moved = true;
-  if (slash && slash != parent) rc = s->fs->sync_dir(s->fs, parent, err);
+  if (slash && slash != parent) rc = sync_later(dirs, parent, err);
 out:
   chv_free(from);
   chv_free(parent);
@@ -952,11 +970,14 @@ out:
 }
 
 /* Move part p's files into place (recorded in l) and fill pl->delta, what
-** the write adds to the partition's statistics. */
+** the write adds to the partition's statistics; folders to sync once all
+** have moved go to dirs. */
 static int sink_move_part(chv_sink *s, struct undo_log *l, struct sink_part *p,
-                          struct part_plan *pl, struct chv_error *err) {
+                          struct part_plan *pl, struct pathv *dirs,
+                          struct chv_error *err) {
   bool moved = false;
-  if (pl->fresh_dir) CHV_RETURN_IF_ERR(sink_move_dir(s, l, p, pl, &moved, err));
+  if (pl->fresh_dir)
+    CHV_RETURN_IF_ERR(sink_move_dir(s, l, p, pl, dirs, &moved, err));
   if (!moved) {
     CHV_RETURN_IF_ERR(logged_mkdirs(s, l, pl->dest, err));
     for (int i = 0; i < p->nfiles; i++)
@@ -1291,7 +1312,7 @@ int chv_sink_commit(chv_sink *s, struct chv_error *err) {
   int rc = CHV_OK;
 
   struct undo_log log = {0};
-  struct pathv newv = {0}, oldv = {0}, dirv = {0};
+  struct pathv newv = {0}, oldv = {0}, dirv = {0}, syncv = {0};
   struct part_plan *plans = chv_calloc((size_t)s->nparts + 1, sizeof *plans);
   if (plans == NULL) {
     rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
@@ -1308,9 +1329,12 @@ int chv_sink_commit(chv_sink *s, struct chv_error *err) {
     rc = chv_catalog_commit_set(s->cat, s->record_id, CHV_COMMIT_PENDING,
                                 &files, err);
   }
-  /* 2. Move the files into place. */
+  /* 2. Move the files into place; the folders they were renamed into are
+  **    synced before anything is published. */
   for (int i = 0; i < s->nparts && rc == CHV_OK; i++)
-    rc = sink_move_part(s, &log, &s->parts[i], &plans[i], err);
+    rc = sink_move_part(s, &log, &s->parts[i], &plans[i], &syncv, err);
+  for (int i = 0; i < syncv.n && rc == CHV_OK; i++)
+    rc = s->fs->sync_dir(s->fs, syncv.v[i], err);
   /* 3. Publish: from here on the write holds. */
   if (rc == CHV_OK) rc = sink_publish(s, plans, err);
   if (rc != CHV_OK) {
@@ -1343,6 +1367,7 @@ out:
   pathv_free(&newv);
   pathv_free(&oldv);
   pathv_free(&dirv);
+  pathv_free(&syncv);
   undo_free(&log);
   return rc;
 }
