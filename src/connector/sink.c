@@ -741,11 +741,12 @@ static int logged_mkdirs(chv_sink *s, struct undo_log *l, const char *dir,
   return rc;
 }
 
-/* Create an empty file (a success file): no data to sync, and the sync of
-** its folder that follows makes its name durable. */
+/* Create an empty file (a success file), or truncate the one another
+** writer made meanwhile: no data to sync, and the sync of its folder that
+** follows makes its name durable. */
 static int touch_empty(chv_sink *s, const char *path, struct chv_error *err) {
   struct chv_file *f;
-  CHV_RETURN_IF_ERR(s->fs->create(s->fs, path, true, &f, err));
+  CHV_RETURN_IF_ERR(s->fs->create(s->fs, path, false, &f, err));
   chv_file_close(f);
   return CHV_OK;
 }
@@ -1289,6 +1290,10 @@ static int sink_merge(chv_sink *s, struct chv_error *err) {
     int left = w->nparts - k;
     memmove(w->parts, w->parts + k, (size_t)left * sizeof *w->parts);
     w->nparts = left;
+    /* (the maps of the writer name places that moved: rebuilt, or for
+    ** the dynamic values dropped) */
+    conn_bytemap_free(&w->by_key);
+    w->key_ready = false;
     conn_bytemap_free(&w->by_path);
     for (int j = 0; j < left && rc == CHV_OK; j++) {
       size_t len = strlen(w->parts[j].relpath);
