@@ -644,12 +644,39 @@ static int dict_rehash(struct pq_wcol *c, uint32_t nslots) {
   return CHV_OK;
 }
 
+/* a[0, n) == b[0, n), short strings without a call: a dictionary of a
+** few short values (flags, modes) compares every row with its entry. */
+static inline bool bytes_equal(const uint8_t *a, const uint8_t *b, size_t n) {
+  if (n >= 8) {
+    uint64_t x, y;
+    for (size_t i = 0; i + 8 <= n; i += 8) {
+      memcpy(&x, a + i, 8);
+      memcpy(&y, b + i, 8);
+      if (x != y) return false;
+    }
+    memcpy(&x, a + n - 8, 8); /* the tail, overlapping */
+    memcpy(&y, b + n - 8, 8);
+    return x == y;
+  }
+  if (n >= 4) {
+    uint32_t x, y, u, v;
+    memcpy(&x, a, 4);
+    memcpy(&y, b, 4);
+    memcpy(&u, a + n - 4, 4);
+    memcpy(&v, b + n - 4, 4);
+    return x == y && u == v;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
 static inline bool dict_same(const struct pq_wcol *c, uint32_t e,
                              const uint8_t *p, uint32_t n) {
   if (c->ptype == CHV_PQ_TYPE_BYTE_ARRAY) {
     uint32_t len;
     const uint8_t *q = dict_entry(c, e, &len);
-    return len == n && memcmp(q, p, n) == 0;
+    return len == n && bytes_equal(q, p, n);
   }
   const uint8_t *q = (const uint8_t *)c->dict.data + (size_t)e * n;
   if (n == 4) {
