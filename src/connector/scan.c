@@ -458,6 +458,19 @@ static void par_end_splits(struct par *p) {
   }
 }
 
+/* Move the split being returned past those that are done without a batch
+** left to return (all of them, when a hook keeps its rows: an INSERT's
+** writes), so that the readers' window moves on without waiting for the
+** consumer's thread to wake up.  A failed split stays, for the consumer to
+** return its error.  Called with p->mu held. */
+static void par_skip_empty(struct par *p) {
+  int from = p->cur;
+  while (p->cur < p->plan->nsplits && p->splits[p->cur].done &&
+         p->splits[p->cur].n == 0 && p->splits[p->cur].rc == CHV_OK)
+    p->cur++;
+  if (p->cur != from) pthread_cond_broadcast(&p->consumed);
+}
+
 /* Read split j on this thread into its queue. */
 static void par_read_split(struct par *p, int j) {
   const struct chv_split *sp = &p->plan->splits[j];
@@ -524,6 +537,7 @@ static void par_read_split(struct par *p, int j) {
   } else {
     slot->done = true;
   }
+  par_skip_empty(p);
   struct chv_scan_stats *a = &p->scan->stats;
   a->files_read += st.files_read;
   a->malformed += st.malformed;
