@@ -13,7 +13,10 @@
 **   chv_split_infer_parallelism()  reader threads of a scan, as Flink infers
 **   chv_warehouse_recover()   finish or undo writes whose process died
 **
-** Thread safety: a sink or scan belongs to one thread at a time.  Several
+** Thread safety: a scan belongs to one thread at a time.  A sink's
+** writes (chv_sink_write(), chv_sink_write_dynamic()) may come from several
+** threads at once, each through a writer of its own; its other calls
+** (open, add_file, commit, close) are made while no write runs.  Several
 ** processes may scan while one commits; a commit is seen whole or not at
 ** all by readers that find partitions through the catalog.
 */
@@ -49,7 +52,8 @@ extern "C" {
 **               record (WRITING) naming the staging folder
 **               <table>/.staging_<ms>_<id>/, then create it.
 **   2. write:   rows of one partition go to
-**               <staging>/task-0-attempt-0/<k1=v1/...>/part-<id>-task-0-file-<n>
+**               <staging>/<k1=v1/...>/part-<id>-task-<k>-file-<n>, k the
+**               writer (one per writing thread; see chv_sink_write())
 **               (hidden from readers by the leading '.' of the staging dir).
 **   3. commit:  plan each partition: its registered location, else
 **               <table>/<escaped partition path>; with OVERWRITE its visible
@@ -84,9 +88,9 @@ struct chv_sink_options {
   ** NULL means registry defaults.  Table properties win over it. */
   const chv_config *config;
   int64_t now_ms;          /* staging name and create times; 0: the clock */
-  /* Files open at once; writing a partition beyond it finishes the least
-  ** recently written partition's file (a later write to it starts a new
-  ** file).  0: 64. */
+  /* Files open at once, per writer; writing a partition beyond it
+  ** finishes the least recently written partition's file (a later write to
+  ** it starts a new file).  0: 64, or 1 with sorting on. */
   int max_open_writers;
   /* Table options of this write only, over the table's properties (a
   ** statement's OPTIONS hints, validated by the caller); never stored.
@@ -97,8 +101,8 @@ struct chv_sink_options {
 
 CHV_API void chv_sink_options_init(struct chv_sink_options *o);
 
-/* Open a sink on db.table (TEXTFILE tables for now: other formats are
-** CHV_ENOTSUP naming the format).  Options read, each from the table's
+/* Open a sink on db.table (TEXTFILE, Parquet or ORC tables: other formats
+** are CHV_ENOTSUP naming the format).  Options read, each from the table's
 ** properties first, then opts->config:
 **   sink.partition-commit.policy.kind     'success-file' writes the marker;
 **       a partitioned table needs 'metastore' while
@@ -106,6 +110,9 @@ CHV_API void chv_sink_options_init(struct chv_sink_options *o);
 **       Flink's batch sink); 'custom' is CHV_ENOTSUP (no policy classes)
 **   sink.partition-commit.success-file.name   the marker's name
 **   hive.exec.compress.output             gzip the files (".gz")
+**   sink.parallelism                      at most this many writers
+**   table.exec.hive.sink.sort-by-dynamic-partition.enable   one open file
+**       per writer, other partitions' rows buffered in runs
 ** Errors name the table and the option.  out: close with chv_sink_close(). */
 CHV_API int chv_sink_open(chv_catalog *cat, const char *db, const char *table,
                           const struct chv_sink_options *opts, chv_sink **out,
@@ -113,7 +120,14 @@ CHV_API int chv_sink_open(chv_catalog *cat, const char *db, const char *table,
 /* STRUCT of the table's data columns: batches given to write use it. */
 CHV_API const struct chv_type *chv_sink_schema(const chv_sink *s);
 /* Write a batch into the partition given by values (one per partition key,
-** NULL or "" = the default partition; ignored for unpartitioned tables). */
+** NULL or "" = the default partition; ignored for unpartitioned tables).
+**
+** Several threads may write at once (an INSERT ... SELECT writes on the
+** reader threads of its scan): each call takes the writer of the calling
+** thread's slot (a scan's reader threads are slots 0, 1, ...; other
+** threads slot 0), which has files of its own, part-<id>-task-<slot>-...;
+** with sink.parallelism P, slot k writes through writer k mod P, waiting
+** while another thread has it.  The commit merges every writer's files. */
 CHV_API int chv_sink_write(chv_sink *s, char *const *part_values,
                            const struct chv_batch *batch,
                            struct chv_error *err);
@@ -142,9 +156,13 @@ CHV_API int chv_sink_add_file(chv_sink *s, char *const *part_values,
 CHV_API const struct chv_table *chv_sink_table(const chv_sink *s);
 /* Publish everything written (see the protocol above). */
 CHV_API int chv_sink_commit(chv_sink *s, struct chv_error *err);
-/* Rows written so far. */
+/* Rows taken so far: written, or held to be sorted by partition.  May be
+** read while other threads write. */
 CHV_API int64_t chv_sink_rows(const chv_sink *s);
-/* Bytes of row text written so far, before compression. */
+/* Bytes of the values taken so far, as they are in memory (fixed-width
+** values, the bytes of strings), whatever the files' format and whether
+** written, encoded or held to be sorted: the volume of a write as its
+** progress shows it.  May be read while other threads write. */
 CHV_API int64_t chv_sink_bytes(const chv_sink *s);
 /* Release; uncommitted data is discarded with the staging dir. */
 CHV_API void chv_sink_close(chv_sink *s);

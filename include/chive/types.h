@@ -252,6 +252,16 @@ CHV_API void chv_batch_reset(struct chv_batch *b);
 CHV_API int chv_vector_append_from(struct chv_vector *dst,
                                    const struct chv_vector *src, int64_t row,
                                    struct chv_error *err);
+/* Append n rows of src to dst (both of one type, CHV_EINVAL otherwise or
+** for a row outside src): rows[0..n) when rows is not NULL, else the rows
+** start .. start + n - 1.  A gather in bulk: fixed-width values and strings
+** are copied without a call per value (nested types row by row).  NULL
+** rows append as chv_vector_append_null() appends them.  On failure dst
+** may hold part of the rows: discard it. */
+CHV_API int chv_vector_append_rows(struct chv_vector *dst,
+                                   const struct chv_vector *src,
+                                   const uint32_t *rows, int64_t start,
+                                   int64_t n, struct chv_error *err);
 /* A new batch on the same (borrowed) schema holding a deep copy of src's
 ** nrows rows, owned by the caller: chv_batch_close() or chv_batch_export()
 ** it.  Useful to keep a batch that is only lent (chv_scan_next()). */

@@ -112,6 +112,14 @@ int chv_pool_for(chv_pool *p, int64_t n, chv_pool_fn fn, void *arg,
                  struct chv_error *err);
 void chv_pool_close(chv_pool *p);
 
+/* The calling thread's slot among the threads of a parallel stage: the
+** reader threads of a scan number themselves 0, 1, ... as they start; any
+** other thread is slot 0.  A sink gives each slot its own writer, so the
+** files of a write follow the stage's threads, whichever threads they are
+** (connector/sink.c). */
+void chv_thread_set_slot(int slot);
+int chv_thread_slot(void);
+
 /* ---- time -------------------------------------------------------------- */
 
 /* Wall-clock milliseconds since the epoch, and a monotonic clock in ns. */

@@ -10,6 +10,9 @@
 **
 ** Workers sleep on a condition variable between loops; chv_pool_close()
 ** wakes them to exit and joins them.
+**
+** Also here: the thread slot of the calling thread (chv_thread_slot()), a
+** thread-local number that parallel stages give their threads.
 */
 #include "common/common.h"
 
@@ -149,3 +152,10 @@ void chv_pool_close(chv_pool *p) {
   chv_free(p->threads);
   chv_free(p);
 }
+
+/* ---- thread slots -------------------------------------------------------- */
+
+static _Thread_local int thread_slot;
+
+void chv_thread_set_slot(int slot) { thread_slot = slot; }
+int chv_thread_slot(void) { return thread_slot; }

@@ -481,7 +481,10 @@ static const struct chv_option options[] = {
     {.key = "sink.parallelism",
      .type = CHV_OPT_INT,
      .default_note = "the parallelism of the input",
-     .description = "Parallelism of the file writers.",
+     .description = "Parallelism of the file writers. chive writes an "
+                    "INSERT's rows on the reader threads of its scan, one "
+                    "writer each; this bounds the writers (threads beyond "
+                    "it share them), it does not add threads.",
      AT_LEAST(1),
      .scope = CHV_SCOPE_TABLE,
      .source = CHV_SRC_FS_OPTIONS},

@@ -1,7 +1,8 @@
 /*
 ** Connector helpers: table schemas from catalog column types, the text SerDe
 ** of a table, UUIDs for file names, the partitions a scan reads, table
-** copies, and a pool run for work spread over threads.
+** copies, a pool run for work spread over threads, and the byte maps of
+** the sink's partition routing.
 */
 #include "connector/connector_int.h"
 
@@ -239,4 +240,82 @@ int conn_list_partition(const struct chv_fs *fs, const char *dir,
     return rc;
   }
   return CHV_OK;
+}
+
+/* ---- byte maps --------------------------------------------------------------- */
+
+struct conn_bytemap_slot {
+  uint64_t hash;
+  uint8_t *key;  /* owned; NULL: an empty slot */
+  size_t len;
+  int value;
+};
+
+uint64_t conn_hash_bytes(const void *p, size_t n) {
+  const uint8_t *b = p;
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)n;
+  while (n >= 8) {
+    uint64_t w;
+    memcpy(&w, b, 8);
+    h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 29;
+    b += 8;
+    n -= 8;
+  }
+  uint64_t w = 0;
+  memcpy(&w, b, n);
+  h ^= w;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
+  return h;
+}
+
+int conn_bytemap_get(const struct conn_bytemap *m, const void *key, size_t n,
+                     uint64_t h) {
+  if (m->cap == 0) return -1;
+  size_t mask = m->cap - 1;
+  for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+    const struct conn_bytemap_slot *sl = &m->slots[i];
+    if (sl->key == NULL) return -1;
+    if (sl->hash == h && sl->len == n && memcmp(sl->key, key, n) == 0)
+      return sl->value;
+  }
+}
+
+/* Place a slot's contents in a table known to have room. */
+static void bytemap_place(struct conn_bytemap_slot *slots, size_t cap,
+                          const struct conn_bytemap_slot *from) {
+  size_t mask = cap - 1;
+  size_t i = (size_t)from->hash & mask;
+  while (slots[i].key != NULL) i = (i + 1) & mask;
+  slots[i] = *from;
+}
+
+int conn_bytemap_put(struct conn_bytemap *m, const void *key, size_t n,
+                     uint64_t h, int v) {
+  if (2 * (m->n + 1) > m->cap) {
+    size_t cap = m->cap ? 2 * m->cap : 16;
+    struct conn_bytemap_slot *slots = chv_calloc(cap, sizeof *slots);
+    if (slots == NULL) return CHV_ENOMEM;
+    for (size_t i = 0; i < m->cap; i++)
+      if (m->slots[i].key) bytemap_place(slots, cap, &m->slots[i]);
+    chv_free(m->slots);
+    m->slots = slots;
+    m->cap = cap;
+  }
+  struct conn_bytemap_slot sl = {h, chv_malloc(n ? n : 1), n, v};
+  if (sl.key == NULL) return CHV_ENOMEM;
+  if (n) memcpy(sl.key, key, n);
+  bytemap_place(m->slots, m->cap, &sl);
+  m->n++;
+  return CHV_OK;
+}
+
+void conn_bytemap_free(struct conn_bytemap *m) {
+  for (size_t i = 0; i < m->cap; i++) chv_free(m->slots[i].key);
+  chv_free(m->slots);
+  memset(m, 0, sizeof *m);
 }

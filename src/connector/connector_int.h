@@ -10,6 +10,8 @@
 #include "chive/parquet.h"
 #include "format/text/text.h"
 
+#include <pthread.h>
+
 /* chv_catalog_get_table() for what reads or writes files: a view (a
 ** VIRTUAL_VIEW table, which has none) is CHV_EINVAL naming it and what was
 ** asked ("scan", "write to" ...).  out: chv_table_free(). */
@@ -158,9 +160,8 @@ int conn_writer_open(const struct conn_format *f, const struct chv_fs *fs,
                      const char *path, const struct chv_type *schema,
                      struct conn_writer *w, struct chv_error *err);
 bool conn_writer_is_open(const struct conn_writer *w);
-/* *raw_bytes: what the batch added to rawDataSize. */
 int conn_writer_write(struct conn_writer *w, const struct chv_batch *b,
-                      int64_t *raw_bytes, struct chv_error *err);
+                      struct chv_error *err);
 /* Finishes and closes the file. */
 int conn_writer_finish(struct conn_writer *w, struct conn_write_stats *st,
                        struct chv_error *err);
@@ -226,26 +227,127 @@ int conn_count_files(const struct chv_fs *fs, const char *dir,
                      char *const *hidden, int nhidden, int64_t *visible,
                      int64_t *bytes, int64_t *all, struct chv_error *err);
 
-/* ---- sink: sorted dynamic partitions (sink_dynamic.c) ---------------------- */
+/* ---- sink: writers and dynamic partitions (sink.c, sink_dynamic.c) ------- */
+
+/* A map of byte strings (copied in) to non-negative ints, open addressing;
+** zero-initialised it is empty. */
+struct conn_bytemap {
+  struct conn_bytemap_slot *slots; /* cap of them; NULL until the first put */
+  size_t cap;                      /* a power of two, or 0 */
+  size_t n;                        /* keys held */
+};
+uint64_t conn_hash_bytes(const void *p, size_t n);
+/* The value of key (of hash h = conn_hash_bytes(key, n)), or -1. */
+int conn_bytemap_get(const struct conn_bytemap *m, const void *key, size_t n,
+                     uint64_t h);
+/* Put key -> v (v >= 0; the key must not be there yet); CHV_ENOMEM. */
+int conn_bytemap_put(struct conn_bytemap *m, const void *key, size_t n,
+                     uint64_t h, int v);
+void conn_bytemap_free(struct conn_bytemap *m);
+
+/* One file of a partition, staged until the commit. */
+struct sink_file {
+  char *name;           /* part-<id>-task-<k>-file-<n>[.gz], or a loaded name */
+  char *staged;         /* its path under the staging folder */
+  int64_t rows;         /* rows written; -1: unknown (a loaded file) */
+  int64_t raw_bytes;    /* rawDataSize; -1: unknown */
+  int64_t file_bytes;   /* bytes in the file */
+  char *move_from;      /* a loaded file to delete once the commit holds
+                           (LOAD DATA without LOCAL moves its files) */
+};
+
+/* A target partition (or the table itself when unpartitioned), as one
+** writer writes it, or as the commit publishes it: every writer's files of
+** the partition, merged. */
+struct sink_part {
+  char **values;        /* partition values as given (NULL = default) */
+  char *relpath;        /* escaped "k1=v1/k2=v2"; "" when unpartitioned */
+  struct sink_file *files;
+  int nfiles;
+  int cap_files;
+  struct conn_writer w; /* writing files[nfiles - 1] when open */
+  uint64_t last_use;    /* the writer's clock at the last write, for closing
+                           the least recently used file */
+};
 
 /* With table.exec.hive.sink.sort-by-dynamic-partition.enable (the default)
-** the rows of a dynamic partition insert are buffered and sorted by their
-** partition values, then written with one file open at a time; a partition
-** gets one file per sorted run.  A run holds up to CONN_SORT_ROWS rows or
+** a writer keeps one file open: the rows of a dynamic partition insert for
+** other partitions are held, per writer and partition, and written one
+** partition at a time when a run is full or at the commit; a partition
+** gets one file per run and writer (a run continues the file the writer
+** has open), see sink_dynamic.c.  A run holds up to CONN_SORT_ROWS rows or
 ** CONN_SORT_BYTES bytes of values. */
 #define CONN_SORT_ROWS (1 << 20)
 #define CONN_SORT_BYTES (64 << 20)
 struct conn_sortbuf {
   bool on;
-  struct chv_batch *rows; /* data columns, then the dynamic keys */
-  struct chv_type *type;  /* their STRUCT type (owned) */
-  int nstatic;
-  char **statics;         /* owned copies of the static values */
-  int nstatics_alloc;
+  struct chv_batch **held; /* per index in the writer's parts: rows held
+                              (data columns), or NULL */
+  int cap_held;
+  int32_t *order;          /* parts holding rows, in the order they began */
+  int norder;
+  int cap_order;
+  int64_t rows;            /* rows held */
+  int64_t bytes;           /* their values' bytes, estimated */
 };
-struct conn_sortbuf *conn_sink_sortbuf(chv_sink *s);
-/* Writes and empties the buffer. */
-int conn_sink_flush_sorted(chv_sink *s, struct chv_error *err);
 void conn_sortbuf_free(struct conn_sortbuf *b);
+
+/* A writer of a sink: the files the threads of one slot write.  Every
+** thread that writes into a sink takes a writer for the duration of each
+** call (conn_sink_writer_get/_put), so a writer is used by one thread at a
+** time and never locked while it writes; the writers' files of a
+** partition are merged at the commit. */
+struct conn_sink_writer {
+  chv_sink *sink;
+  int task;                  /* its slot; names its files:
+                                part-<id>-task-<task>-file-<n> */
+  bool busy;                 /* taken by a thread (under the sink's lock) */
+  struct sink_part *parts;   /* the partitions it wrote, in first-write order */
+  int nparts;
+  int cap_parts;
+  struct conn_bytemap by_path;  /* relpath -> index in parts */
+  /* Dynamic partitions: the dynamic values of a row, as bytes, -> index
+  ** in parts, for the static values key_statics (copies). */
+  struct conn_bytemap by_key;
+  char **key_statics;
+  int key_nstatic;
+  bool key_ready;
+  int open_writers;          /* parts with an open file */
+  int file_seq;              /* numbers its files */
+  uint64_t clock;            /* counts writes, for last_use */
+  struct conn_sortbuf sort;  /* sorted dynamic partitions */
+  /* Scratch of the routing of a batch's rows to their partitions. */
+  int32_t *row_part;         /* per row: index in parts */
+  uint32_t *order;           /* rows grouped by partition */
+  int32_t *group_of;         /* per part: its group in the batch, or -1 */
+  int64_t cap_rows;
+  int cap_group_of;
+  struct chv_batch *gather;  /* a group's rows, on the data columns */
+};
+
+/* A writer for the calling thread: its slot's (chv_thread_slot(), modulo
+** sink.parallelism), made on first use; when another thread has it, any
+** free one, else the first put back.  Put it back after the call. */
+int conn_sink_writer_get(chv_sink *s, struct conn_sink_writer **out,
+                         struct chv_error *err);
+void conn_sink_writer_put(chv_sink *s, struct conn_sink_writer *w);
+/* The index in w->parts of the partition of values (one per key; NULL or ""
+** = the default partition), added when w has none yet. */
+int conn_writer_part(struct conn_sink_writer *w, char *const *values,
+                     int *index, struct chv_error *err);
+/* Write the rows of b (on the table's data columns) to part index of w. */
+int conn_writer_write_part(struct conn_sink_writer *w, int index,
+                           const struct chv_batch *b, struct chv_error *err);
+/* Count rows taken by the sink (written, or held for sorting), for
+** chv_sink_rows() and chv_sink_bytes(). */
+void conn_sink_count(chv_sink *s, const struct chv_batch *b);
+/* What the sink is writing into. */
+const struct chv_table *conn_sink_table(const chv_sink *s);
+const struct chv_type *conn_sink_data_schema(const chv_sink *s);
+bool conn_sink_sorted(const chv_sink *s);
+/* Writes and empties w's buffered rows. */
+int conn_writer_flush_sorted(struct conn_sink_writer *w, struct chv_error *err);
+/* Frees what sink_dynamic.c keeps in w (its buffer and scratch). */
+void conn_writer_free_dynamic(struct conn_sink_writer *w);
 
 #endif

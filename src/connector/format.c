@@ -322,31 +322,10 @@ bool conn_writer_is_open(const struct conn_writer *w) {
 }
 
 int conn_writer_write(struct conn_writer *w, const struct chv_batch *b,
-                      int64_t *raw_bytes, struct chv_error *err) {
-  if (w->pq) {
-    struct chv_pq_write_stats before, after;
-    chv_pq_writer_stats(w->pq, &before);
-    int rc = chv_pq_writer_write(w->pq, b, err);
-    chv_pq_writer_stats(w->pq, &after);
-    *raw_bytes = after.raw_bytes - before.raw_bytes;
-    return rc;
-  }
-  if (w->orc) {
-    /* ORC counts rawDataSize per stripe: a batch adds its share when the
-    ** stripe is written, and the file's total comes at finish. */
-    struct chv_orc_write_stats before, after;
-    chv_orc_writer_stats(w->orc, &before);
-    int rc = chv_orc_writer_write(w->orc, b, err);
-    chv_orc_writer_stats(w->orc, &after);
-    *raw_bytes = after.raw_bytes - before.raw_bytes;
-    return rc;
-  }
-  struct chv_text_write_stats before, after;
-  chv_text_writer_stats(w->text, &before);
-  int rc = chv_text_writer_write(w->text, b, err);
-  chv_text_writer_stats(w->text, &after);
-  *raw_bytes = after.raw_bytes - before.raw_bytes;
-  return rc;
+                      struct chv_error *err) {
+  if (w->pq) return chv_pq_writer_write(w->pq, b, err);
+  if (w->orc) return chv_orc_writer_write(w->orc, b, err);
+  return chv_text_writer_write(w->text, b, err);
 }
 
 int conn_writer_finish(struct conn_writer *w, struct conn_write_stats *st,

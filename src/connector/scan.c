@@ -460,6 +460,7 @@ struct par {
   bool ending;                   /* a thread is running an end */
   int nread;                     /* splits whose reader finished */
   int64_t rows_read;             /* by the readers so far (atomic) */
+  int slots;                     /* reader threads that took their slot */
 };
 
 /* With a hook: the ends of the finished splits that are next in order,
@@ -487,6 +488,19 @@ static void par_end_splits(struct par *p) {
     p->ended++;
     pthread_cond_broadcast(&p->produced);
   }
+}
+
+/* Move the split being returned past those that are done without a batch
+** left to return (all of them, when a hook keeps its rows: an INSERT's
+** writes), so that the readers' window moves on without waiting for the
+** consumer's thread to wake up.  A failed split stays, for the consumer to
+** return its error.  Called with p->mu held. */
+static void par_skip_empty(struct par *p) {
+  int from = p->cur;
+  while (p->cur < p->plan->nsplits && p->splits[p->cur].done &&
+         p->splits[p->cur].n == 0 && p->splits[p->cur].rc == CHV_OK)
+    p->cur++;
+  if (p->cur != from) pthread_cond_broadcast(&p->consumed);
 }
 
 /* Read split j on this thread into its queue. */
@@ -522,7 +536,13 @@ static void par_read_split(struct par *p, int j) {
     else
       rc = chv_batch_copy(&view, &copy, &err);
     if (rc != CHV_OK) break;
-    if (!copy) continue;
+    if (!copy) { /* a hook that keeps its rows (an INSERT's writes) */
+      pthread_mutex_lock(&p->mu);
+      bool stop = p->stop;
+      pthread_mutex_unlock(&p->mu);
+      if (stop) break;
+      continue;
+    }
     pthread_mutex_lock(&p->mu);
     while (slot->n == PAR_QUEUE && !p->stop)
       pthread_cond_wait(&p->consumed, &p->mu);
@@ -551,6 +571,7 @@ static void par_read_split(struct par *p, int j) {
   } else {
     slot->done = true;
   }
+  par_skip_empty(p);
   struct chv_scan_stats *a = &p->scan->stats;
   a->files_read += st.files_read;
   a->malformed += st.malformed;
@@ -568,6 +589,7 @@ static void par_read_split(struct par *p, int j) {
 static void *par_main(void *arg) {
   struct par *p = arg;
   pthread_mutex_lock(&p->mu);
+  chv_thread_set_slot(p->slots++); /* the sink's writer of this thread */
   for (;;) {
     while (!p->stop && p->next < p->plan->nsplits &&
            p->next > p->cur + 2 * p->nthreads)

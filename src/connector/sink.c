@@ -1,37 +1,44 @@
 /*
-** The batch sink: INSERT INTO/OVERWRITE of static partitions into a TEXTFILE
-** table, staged under a hidden folder and published by chv_sink_commit().
+** The batch sink: INSERT INTO/OVERWRITE (static and dynamic partitions),
+** CREATE TABLE AS, LOAD DATA and TRUNCATE into a table of any format chive
+** writes, staged under a hidden folder and published by chv_sink_commit().
 ** The protocol and its state diagram are in connector.h.
+**
+** Threads.  Rows may be written from several threads at once: an INSERT
+** ... SELECT writes on the reader threads of its scan, as Flink's sink
+** runs at the parallelism of its input.  Each write call takes a writer
+** (conn_sink_writer_get): the writer of the calling thread's slot
+** (chv_thread_slot(): a scan's reader threads are slots 0, 1, ...; other
+** threads slot 0), so every reader thread writes files of its own, and the
+** threads of a later scan of the statement (a UNION ALL branch) take up
+** the same writers.  A writer has one open file per partition, named
+** part-<id>-task-<slot>-file-<n>, in the staged partition folders
+** <staging>/<k1=v1/...>/ that all writers share.  With sink.parallelism P
+** slot k writes through writer k mod P, waiting while another thread has
+** it (or taking another free one).  Invariants:
+**
+**   1. a writer is used by one thread at a time (busy, under mu); while
+**      writes may run, nothing else of the sink changes but the counters
+**      of rows and bytes, which are atomic;
+**   2. file names are distinct: by the writer's task number across
+**      writers, by its file counter within one;
+**   3. the commit runs when no write does: it finishes every writer's
+**      files (on one thread per writer), then merges the writers'
+**      partitions, so that each partition's files from every writer move
+**      in together and its statistics add up over all of them; from there
+**      on the commit is the single-threaded protocol of connector.h.
+**
+** INTERFACE: chv_sink_*() (chive/connector.h); conn_sink_writer_get/_put,
+** conn_writer_part, conn_writer_write_part (connector_int.h), for the
+** dynamic partitions of sink_dynamic.c.
 */
 #include "connector/connector.h"
 #include "connector/connector_int.h"
 #include "format/text/text.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <unistd.h>
-
-/* One file of a partition, staged until the commit. */
-struct sink_file {
-  char *name;           /* part-<id>-task-0-file-<n>[.gz], or a loaded name */
-  char *staged;         /* its path under the staging dir */
-  int64_t rows;         /* rows written; -1: unknown (a loaded file) */
-  int64_t raw_bytes;    /* text bytes before compression; -1: unknown */
-  int64_t file_bytes;   /* bytes in the file */
-  char *move_from;      /* a loaded file to delete once the commit holds
-                           (LOAD DATA without LOCAL moves its files) */
-};
-
-/* One target partition (or the table itself when unpartitioned). */
-struct sink_part {
-  char **values;        /* partition values as given (NULL = default) */
-  char *relpath;        /* escaped "k1=v1/k2=v2"; "" when unpartitioned */
-  struct sink_file *files;
-  int nfiles;
-  int cap_files;
-  struct conn_writer w; /* writing files[nfiles - 1] when open */
-  uint64_t last_use;    /* sink clock at the last write, for closing the
-                           least recently used writer */
-};
 
 struct chv_sink {
   chv_catalog *cat;
@@ -47,20 +54,25 @@ struct chv_sink {
                                     not Hive's own name, else NULL */
   bool gather_stats;             /* ...statistic-auto-gather.enable */
   int stats_threads;             /* ...statistic-auto-gather.thread-num */
-  char *staging;                 /* <location>/.staging_<ms> */
-  char *task_dir;                /* <staging>/task-0-attempt-0 */
+  bool sorted;                   /* ...sort-by-dynamic-partition.enable */
+  int max_writers;               /* sink.parallelism; 0: no bound */
+  char *staging;                 /* <location>/.staging_<ms>_<id> */
   char id[37];                   /* random UUID shared by the files */
+  int max_open_writers;          /* open files per writer */
+  /* The writers (invariant 1), by slot (NULL: none yet): mu guards
+  ** writers, nwriters and each writer's busy; freed signals one put back. */
+  pthread_mutex_t mu;
+  pthread_cond_t freed;
+  bool locks_ready;
+  struct conn_sink_writer **writers;
+  int nwriters;
+  int cap_writers;
+  /* The partitions the commit publishes: every writer's, merged. */
   struct sink_part *parts;
   int nparts;
-  int cap_parts;
-  int open_writers;              /* parts with w != NULL */
-  int max_open_writers;
-  int file_seq;                  /* numbers the files of this write */
-  uint64_t clock;                /* counts writes, for last_use */
-  int64_t rows;
-  int64_t bytes;                 /* text bytes written, before compression */
+  atomic_int_fast64_t rows;      /* rows written so far */
+  atomic_int_fast64_t bytes;     /* chv_sink_bytes() */
   int64_t record_id;             /* the write record; 0: none */
-  struct conn_sortbuf sort;      /* sorted dynamic partitions */
   bool committed;
 };
 
@@ -115,8 +127,19 @@ static int sink_read_options(chv_sink *s, struct chv_error *err) {
   rc = conn_table_option(
       t, cfg, "table.exec.hive.sink.sort-by-dynamic-partition.enable", &v, err);
   if (rc != CHV_OK) return rc;
-  s->sort.on = v.b;
+  s->sorted = v.b;
   chv_opt_value_free(&v);
+
+  /* Unset (no default): the writers follow the threads that write. */
+  rc = conn_table_option(t, cfg, "sink.parallelism", &v, err);
+  if (rc == CHV_ENOENT) {
+    chv_error_clear(err);
+    rc = CHV_OK;
+  } else if (rc == CHV_OK) {
+    s->max_writers = (int)CHV_MIN(v.i, 4096);
+  }
+  chv_opt_value_free(&v);
+  if (rc != CHV_OK) return rc;
 
   rc = conn_table_option(t, cfg,
                          "table.exec.hive.sink.statistic-auto-gather.enable",
@@ -142,10 +165,14 @@ static int sink_read_options(chv_sink *s, struct chv_error *err) {
 }
 
 const struct chv_type *chv_sink_schema(const chv_sink *s) { return s->schema; }
-int64_t chv_sink_rows(const chv_sink *s) { return s->rows; }
-int64_t chv_sink_bytes(const chv_sink *s) { return s->bytes; }
-struct conn_sortbuf *conn_sink_sortbuf(chv_sink *s) { return &s->sort; }
+int64_t chv_sink_rows(const chv_sink *s) { return atomic_load(&s->rows); }
+int64_t chv_sink_bytes(const chv_sink *s) { return atomic_load(&s->bytes); }
 const struct chv_table *chv_sink_table(const chv_sink *s) { return &s->table; }
+const struct chv_table *conn_sink_table(const chv_sink *s) { return &s->table; }
+const struct chv_type *conn_sink_data_schema(const chv_sink *s) {
+  return s->schema;
+}
+bool conn_sink_sorted(const chv_sink *s) { return s->sorted; }
 
 int chv_sink_open(chv_catalog *cat, const char *db, const char *table,
                   const struct chv_sink_options *opts, chv_sink **out,
@@ -153,6 +180,8 @@ int chv_sink_open(chv_catalog *cat, const char *db, const char *table,
   chv_sink *s = chv_calloc(1, sizeof *s);
   if (s == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
   s->cat = cat;
+  atomic_init(&s->rows, 0);
+  atomic_init(&s->bytes, 0);
   if (opts)
     s->opts = *opts;
   else
@@ -161,7 +190,14 @@ int chv_sink_open(chv_catalog *cat, const char *db, const char *table,
   s->max_open_writers =
       s->opts.max_open_writers > 0 ? s->opts.max_open_writers : 64;
   const char *inner;
-  int rc = conn_get_table(cat, db, table, "write", &s->table, err);
+  int rc = CHV_OK;
+  if (pthread_mutex_init(&s->mu, NULL) != 0) goto out_oom;
+  if (pthread_cond_init(&s->freed, NULL) != 0) {
+    pthread_mutex_destroy(&s->mu);
+    goto out_oom;
+  }
+  s->locks_ready = true;
+  rc = conn_get_table(cat, db, table, "write", &s->table, err);
   if (rc != CHV_OK) goto out_free;
   rc = conn_table_overlay(&s->table, s->opts.table_options,
                           s->opts.ntable_options, err);
@@ -171,7 +207,7 @@ int chv_sink_open(chv_catalog *cat, const char *db, const char *table,
   rc = sink_read_options(s, err);
   if (rc != CHV_OK) goto out_free;
   /* sorted runs reach each partition once: one open file suffices */
-  if (s->sort.on && s->opts.max_open_writers <= 0) s->max_open_writers = 1;
+  if (s->sorted && s->opts.max_open_writers <= 0) s->max_open_writers = 1;
   rc = conn_table_schema(&s->table, false, &s->schema, err);
   if (rc != CHV_OK) goto out_free;
   rc = chv_fs_for_path(s->table.location, &s->fs, &inner, err);
@@ -191,13 +227,11 @@ int chv_sink_open(chv_catalog *cat, const char *db, const char *table,
   s->staging = chv_asprintf("%s/.staging_%lld_%.8s", inner,
                             (long long)s->opts.now_ms, s->id);
   if (s->staging == NULL) goto out_oom;
-  s->task_dir = chv_path_join(s->staging, "task-0-attempt-0");
-  if (s->task_dir == NULL) goto out_oom;
   rc = chv_catalog_commit_register(cat, s->table.db, s->table.name,
                                    (int64_t)getpid(), s->staging,
                                    &s->record_id, err);
   if (rc != CHV_OK) goto out_free;
-  rc = s->fs->mkdirs(s->fs, s->task_dir, err);
+  rc = s->fs->mkdirs(s->fs, s->staging, err);
   if (rc != CHV_OK) goto out_free;
   *out = s;
   return CHV_OK;
@@ -209,30 +243,116 @@ out_free:
   return rc;
 }
 
-/* The part at relpath with values, added when there is none yet; relpath
-** is taken over. */
-static int sink_part_find(chv_sink *s, char *const *values, char *relpath,
-                          struct sink_part **out, struct chv_error *err) {
-  int nkeys = s->table.npkeys;
-  if (relpath == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
-  for (int i = 0; i < s->nparts; i++) {
-    if (strcmp(s->parts[i].relpath, relpath) == 0) {
-      chv_free(relpath);
-      *out = &s->parts[i];
-      return CHV_OK;
-    }
+/* ---- writers --------------------------------------------------------------- */
+
+/* A new writer, numbered task.  NULL when out of memory. */
+static struct conn_sink_writer *writer_new(chv_sink *s, int task) {
+  struct conn_sink_writer *w = chv_calloc(1, sizeof *w);
+  if (w == NULL) return NULL;
+  w->sink = s;
+  w->task = task;
+  w->sort.on = s->sorted;
+  return w;
+}
+
+static void part_free(struct sink_part *p, int nkeys) {
+  conn_writer_close(&p->w);
+  chv_strv_free(p->values, nkeys);
+  chv_free(p->relpath);
+  for (int k = 0; k < p->nfiles; k++) {
+    chv_free(p->files[k].name);
+    chv_free(p->files[k].staged);
+    chv_free(p->files[k].move_from);
   }
-  if (s->nparts == s->cap_parts) {
-    int cap = s->cap_parts ? s->cap_parts * 2 : 8;
-    struct sink_part *p = chv_realloc(s->parts, (size_t)cap * sizeof *p);
+  chv_free(p->files);
+}
+
+static void writer_free(struct conn_sink_writer *w) {
+  if (w == NULL) return;
+  int nkeys = w->sink->table.npkeys;
+  for (int i = 0; i < w->nparts; i++) part_free(&w->parts[i], nkeys);
+  chv_free(w->parts);
+  conn_bytemap_free(&w->by_path);
+  conn_writer_free_dynamic(w);
+  chv_free(w);
+}
+
+int conn_sink_writer_get(chv_sink *s, struct conn_sink_writer **out,
+                         struct chv_error *err) {
+  int slot = chv_thread_slot();
+  int want = s->max_writers > 0 ? slot % s->max_writers : slot;
+  int rc = CHV_OK;
+  pthread_mutex_lock(&s->mu);
+  if (want >= s->cap_writers) { /* writers[] is indexed by slot */
+    int cap = CHV_MAX(want + 1, 2 * s->cap_writers);
+    struct conn_sink_writer **v =
+        chv_realloc(s->writers, (size_t)cap * sizeof *v);
+    if (v == NULL) {
+      pthread_mutex_unlock(&s->mu);
+      return chv_error_set(err, CHV_ENOMEM, "out of memory");
+    }
+    for (int i = s->cap_writers; i < cap; i++) v[i] = NULL;
+    s->writers = v;
+    s->cap_writers = cap;
+  }
+  if (s->writers[want] == NULL) {
+    s->writers[want] = writer_new(s, want);
+    if (s->writers[want] == NULL)
+      rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+    else if (want >= s->nwriters)
+      s->nwriters = want + 1;
+  }
+  struct conn_sink_writer *w = rc == CHV_OK ? s->writers[want] : NULL;
+  /* The slot's writer is taken (two threads of one slot, or slots beyond
+  ** sink.parallelism): another free one, else wait for one. */
+  while (w != NULL && w->busy) {
+    for (int i = 0; i < s->nwriters; i++)
+      if (s->writers[i] && !s->writers[i]->busy) {
+        w = s->writers[i];
+        break;
+      }
+    if (w->busy) pthread_cond_wait(&s->freed, &s->mu);
+  }
+  if (w != NULL) {
+    w->busy = true;
+    *out = w;
+  }
+  pthread_mutex_unlock(&s->mu);
+  return rc;
+}
+
+void conn_sink_writer_put(chv_sink *s, struct conn_sink_writer *w) {
+  pthread_mutex_lock(&s->mu);
+  w->busy = false;
+  pthread_cond_signal(&s->freed);
+  pthread_mutex_unlock(&s->mu);
+}
+
+/* The part of w at relpath with values, added when there is none yet;
+** relpath is taken over. */
+static int part_find(struct conn_sink_writer *w, char *const *values,
+                     char *relpath, int *index, struct chv_error *err) {
+  int nkeys = w->sink->table.npkeys;
+  if (relpath == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  size_t len = strlen(relpath);
+  uint64_t h = conn_hash_bytes(relpath, len);
+  int at = conn_bytemap_get(&w->by_path, relpath, len, h);
+  if (at >= 0) {
+    chv_free(relpath);
+    *index = at;
+    return CHV_OK;
+  }
+  if (w->nparts == w->cap_parts) {
+    int cap = w->cap_parts ? w->cap_parts * 2 : 8;
+    struct sink_part *p = chv_realloc(w->parts, (size_t)cap * sizeof *p);
     if (p == NULL) {
       chv_free(relpath);
       return chv_error_set(err, CHV_ENOMEM, "out of memory");
     }
-    s->parts = p;
-    s->cap_parts = cap;
+    w->parts = p;
+    w->cap_parts = cap;
   }
-  struct sink_part *p = &s->parts[s->nparts];
+  struct sink_part *p = &w->parts[w->nparts];
   memset(p, 0, sizeof *p);
   p->relpath = relpath;
   if (nkeys > 0) {
@@ -244,8 +364,9 @@ static int sink_part_find(chv_sink *s, char *const *values, char *relpath,
       if (p->values[i] == NULL) goto out_free;
     }
   }
-  s->nparts++;
-  *out = p;
+  if (conn_bytemap_put(&w->by_path, relpath, len, h, w->nparts) != CHV_OK)
+    goto out_free;
+  *index = w->nparts++;
   return CHV_OK;
 
 out_free:
@@ -255,9 +376,9 @@ out_free:
   return chv_error_set(err, CHV_ENOMEM, "out of memory");
 }
 
-/* The open partition for values, created on first use. */
-static int sink_part_get(chv_sink *s, char *const *given,
-                         struct sink_part **out, struct chv_error *err) {
+int conn_writer_part(struct conn_sink_writer *w, char *const *given,
+                     int *index, struct chv_error *err) {
+  chv_sink *s = w->sink;
   int nkeys = s->table.npkeys;
   char *relpath;
   /* NULL and empty values go to hive.exec.default.partition.name; the
@@ -287,18 +408,18 @@ static int sink_part_get(chv_sink *s, char *const *given,
     relpath = chv_partition_path(keys, values, nkeys);
     chv_free(keys);
   }
-  int rc = sink_part_find(s, values, relpath, out, err);
+  int rc = part_find(w, values, relpath, index, err);
   chv_free(named);
   return rc;
 }
 
-/* Finish part p's open file, recording its statistics. */
-static int sink_part_finish(chv_sink *s, struct sink_part *p,
-                            struct chv_error *err) {
+/* Finish part p's open file, recording its statistics (the caller counts
+** its writer's open files). */
+static int part_finish(chv_sink *s, struct sink_part *p,
+                       struct chv_error *err) {
   if (!conn_writer_is_open(&p->w)) return CHV_OK;
   struct conn_write_stats st;
   int rc = conn_writer_finish(&p->w, &st, err);
-  s->open_writers--;
   if (rc != CHV_OK) return rc;
   struct sink_file *f = &p->files[p->nfiles - 1];
   f->rows = st.rows;
@@ -308,7 +429,7 @@ static int sink_part_finish(chv_sink *s, struct sink_part *p,
 }
 
 /* Room for one more file in p. */
-static int sink_part_grow(struct sink_part *p, struct chv_error *err) {
+static int part_grow(struct sink_part *p, struct chv_error *err) {
   if (p->nfiles < p->cap_files) return CHV_OK;
   int cap = p->cap_files ? p->cap_files * 2 : 2;
   struct sink_file *v = chv_realloc(p->files, (size_t)cap * sizeof *v);
@@ -318,17 +439,18 @@ static int sink_part_grow(struct sink_part *p, struct chv_error *err) {
   return CHV_OK;
 }
 
-/* A new staged file for p named name (NULL: the next part-... name); its
+/* A new staged file for p named name (NULL: w's next part-... name); its
 ** folder is created. */
-static int sink_part_new_file(chv_sink *s, struct sink_part *p,
-                              const char *name, struct chv_error *err) {
-  CHV_RETURN_IF_ERR(sink_part_grow(p, err));
+static int part_new_file(struct conn_sink_writer *w, struct sink_part *p,
+                         const char *name, struct chv_error *err) {
+  chv_sink *s = w->sink;
+  CHV_RETURN_IF_ERR(part_grow(p, err));
   struct sink_file *f = &p->files[p->nfiles];
   memset(f, 0, sizeof *f);
   f->name = name ? chv_strdup(name)
-                 : chv_asprintf("part-%s-task-0-file-%d%s", s->id,
-                                s->file_seq++, conn_format_suffix(&s->fmt));
-  char *dir = chv_path_join(s->task_dir, p->relpath);
+                 : chv_asprintf("part-%s-task-%d-file-%d%s", s->id, w->task,
+                                w->file_seq++, conn_format_suffix(&s->fmt));
+  char *dir = chv_path_join(s->staging, p->relpath);
   f->staged = f->name && dir ? chv_path_join(dir, f->name) : NULL;
   int rc = f->staged ? s->fs->mkdirs(s->fs, dir, err)
                      : chv_error_set(err, CHV_ENOMEM, "out of memory");
@@ -346,20 +468,26 @@ static int sink_part_new_file(chv_sink *s, struct sink_part *p,
   return CHV_OK;
 }
 
-/* p's open writer, opening a new file (and closing the least recently used
-** writer when max_open_writers are open) if it has none. */
-static int sink_part_writer(chv_sink *s, struct sink_part *p,
-                            struct chv_error *err) {
-  p->last_use = ++s->clock;
-  if (conn_writer_is_open(&p->w)) return CHV_OK;
-  if (s->open_writers >= s->max_open_writers) {
+/* Part index's open file, opening a new one (and finishing w's least
+** recently written file when max_open_writers are open) if it has none. */
+static int part_writer(struct conn_sink_writer *w, int index,
+                       struct chv_error *err) {
+  chv_sink *s = w->sink;
+  w->parts[index].last_use = ++w->clock;
+  if (conn_writer_is_open(&w->parts[index].w)) return CHV_OK;
+  if (w->open_writers >= s->max_open_writers) {
     struct sink_part *lru = NULL;
-    for (int i = 0; i < s->nparts; i++)
-      if (conn_writer_is_open(&s->parts[i].w) && (lru == NULL || s->parts[i].last_use < lru->last_use))
-        lru = &s->parts[i];
-    if (lru) CHV_RETURN_IF_ERR(sink_part_finish(s, lru, err));
+    for (int i = 0; i < w->nparts; i++)
+      if (conn_writer_is_open(&w->parts[i].w) &&
+          (lru == NULL || w->parts[i].last_use < lru->last_use))
+        lru = &w->parts[i];
+    if (lru) {
+      w->open_writers--;
+      CHV_RETURN_IF_ERR(part_finish(s, lru, err));
+    }
   }
-  CHV_RETURN_IF_ERR(sink_part_new_file(s, p, NULL, err));
+  struct sink_part *p = &w->parts[index];
+  CHV_RETURN_IF_ERR(part_new_file(w, p, NULL, err));
   struct sink_file *f = &p->files[p->nfiles - 1];
   int rc = conn_writer_open(&s->fmt, s->fs, f->staged, s->schema, &p->w, err);
   if (rc != CHV_OK) {
@@ -368,8 +496,40 @@ static int sink_part_writer(chv_sink *s, struct sink_part *p,
     chv_free(f->staged);
     return rc;
   }
-  s->open_writers++;
+  w->open_writers++;
   return CHV_OK;
+}
+
+int conn_writer_write_part(struct conn_sink_writer *w, int index,
+                           const struct chv_batch *b, struct chv_error *err) {
+  if (b->nrows == 0) return CHV_OK; /* the partition is still written */
+  CHV_RETURN_IF_ERR(part_writer(w, index, err));
+  return conn_writer_write(&w->parts[index].w, b, err);
+}
+
+/* The bytes of v's rows [lo, hi) in memory: values of fixed width, the
+** bytes of strings, what nested values hold. */
+static int64_t vector_bytes(const struct chv_vector *v, int64_t lo,
+                            int64_t hi) {
+  enum chv_type_id id = v->type->id;
+  if (hi <= lo) return 0;
+  if (chv_type_is_string_like(id)) return v->offsets[hi] - v->offsets[lo];
+  if (id == CHV_TYPE_BOOLEAN) return (hi - lo + 7) / 8;
+  if (chv_type_is_primitive(id))
+    return (hi - lo) * (int64_t)chv_type_fixed_width(id);
+  int64_t sum = 0;
+  for (int c = 0; c < v->nchildren; c++)
+    sum += id == CHV_TYPE_STRUCT
+               ? vector_bytes(v->children[c], lo, hi)
+               : vector_bytes(v->children[c], v->offsets[lo], v->offsets[hi]);
+  return sum;
+}
+
+void conn_sink_count(chv_sink *s, const struct chv_batch *b) {
+  int64_t bytes = 0;
+  for (int c = 0; c < b->ncols; c++) bytes += vector_bytes(b->cols[c], 0, b->nrows);
+  atomic_fetch_add(&s->rows, b->nrows);
+  atomic_fetch_add(&s->bytes, bytes);
 }
 
 int chv_sink_write(chv_sink *s, char *const *part_values,
@@ -387,16 +547,14 @@ int chv_sink_write(chv_sink *s, char *const *part_values,
                          "sink of %s.%s: partitioned table needs partition "
                          "values",
                          s->table.db, s->table.name);
-  struct sink_part *p = NULL;
-  CHV_RETURN_IF_ERR(sink_part_get(s, part_values, &p, err));
-  if (batch->nrows == 0) return CHV_OK; /* the partition is still written */
-  CHV_RETURN_IF_ERR(sink_part_writer(s, p, err));
-  int64_t raw = 0;
-  int rc = conn_writer_write(&p->w, batch, &raw, err);
-  if (rc != CHV_OK) return rc;
-  s->rows += batch->nrows;
-  s->bytes += raw;
-  return CHV_OK;
+  struct conn_sink_writer *w;
+  CHV_RETURN_IF_ERR(conn_sink_writer_get(s, &w, err));
+  int index;
+  int rc = conn_writer_part(w, part_values, &index, err);
+  if (rc == CHV_OK) rc = conn_writer_write_part(w, index, batch, err);
+  conn_sink_writer_put(s, w);
+  if (rc == CHV_OK) conn_sink_count(s, batch);
+  return rc;
 }
 
 /* Copy a file (LOAD DATA LOCAL) through a buffer. */
@@ -423,6 +581,40 @@ static int sink_copy_file(chv_sink *s, const char *from, const char *to,
   return rc;
 }
 
+/* chv_sink_add_file() on writer w. */
+static int writer_add_file(struct conn_sink_writer *w,
+                           char *const *part_values, const char *inner, const char *name,
+                           const struct chv_stat *st, bool copy,
+                           struct chv_error *err) {
+  chv_sink *s = w->sink;
+  int index;
+  CHV_RETURN_IF_ERR(conn_writer_part(w, part_values, &index, err));
+  struct sink_part *p = &w->parts[index];
+  CHV_RETURN_IF_ERR(part_new_file(w, p, name, err));
+  struct sink_file *f = &p->files[p->nfiles - 1];
+  /* Copied, never moved, into the staging folder, so that a write that
+  ** fails or is killed loses nothing; a move deletes the source after the
+  ** commit. */
+  int64_t bytes = st->size;
+  int rc = sink_copy_file(s, inner, f->staged, &bytes, err);
+  if (rc == CHV_OK && !copy) {
+    f->move_from = chv_strdup(inner);
+    if (f->move_from == NULL)
+      rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+  }
+  if (rc != CHV_OK) {
+    s->fs->remove(s->fs, f->staged, false, NULL);
+    p->nfiles--;
+    chv_free(f->name);
+    chv_free(f->staged);
+    return rc;
+  }
+  f->rows = -1;
+  f->raw_bytes = -1;
+  f->file_bytes = bytes;
+  return CHV_OK;
+}
+
 int chv_sink_add_file(chv_sink *s, char *const *part_values, const char *path,
                       bool copy, struct chv_error *err) {
   if (s->committed)
@@ -447,31 +639,11 @@ int chv_sink_add_file(chv_sink *s, char *const *part_values, const char *path,
                          "%s: names starting with '.' or '_' are hidden from "
                          "readers",
                          path);
-  struct sink_part *p = NULL;
-  CHV_RETURN_IF_ERR(sink_part_get(s, part_values, &p, err));
-  CHV_RETURN_IF_ERR(sink_part_new_file(s, p, name, err));
-  struct sink_file *f = &p->files[p->nfiles - 1];
-  /* Copied, never moved, into the staging folder, so that a write that
-  ** fails or is killed loses nothing; a move deletes the source after the
-  ** commit. */
-  int64_t bytes = st.size;
-  rc = sink_copy_file(s, inner, f->staged, &bytes, err);
-  if (rc == CHV_OK && !copy) {
-    f->move_from = chv_strdup(inner);
-    if (f->move_from == NULL)
-      rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
-  }
-  if (rc != CHV_OK) {
-    s->fs->remove(s->fs, f->staged, false, NULL);
-    p->nfiles--;
-    chv_free(f->name);
-    chv_free(f->staged);
-    return rc;
-  }
-  f->rows = -1;
-  f->raw_bytes = -1;
-  f->file_bytes = bytes;
-  return CHV_OK;
+  struct conn_sink_writer *w;
+  CHV_RETURN_IF_ERR(conn_sink_writer_get(s, &w, err));
+  rc = writer_add_file(w, part_values, inner, name, &st, copy, err);
+  conn_sink_writer_put(s, w);
+  return rc;
 }
 
 /* ---- commit ------------------------------------------------------------ */
@@ -572,11 +744,21 @@ static int logged_mkdirs(chv_sink *s, struct undo_log *l, const char *dir,
   return rc;
 }
 
+/* Create an empty file (a success file), or truncate the one another
+** writer made meanwhile: no data to sync, and the sync of its folder that
+** follows makes its name durable. */
+static int touch_empty(chv_sink *s, const char *path, struct chv_error *err) {
+  struct chv_file *f;
+  CHV_RETURN_IF_ERR(s->fs->create(s->fs, path, false, &f, err));
+  chv_file_close(f);
+  return CHV_OK;
+}
+
 /* Create an empty file, recorded. */
 static int logged_touch(chv_sink *s, struct undo_log *l, const char *path,
                         struct chv_error *err) {
   CHV_RETURN_IF_ERR(undo_push(l, UNDO_FILE, chv_strdup(path), NULL, err));
-  int rc = chv_fs_write_atomic(s->fs, path, "", 0, err);
+  int rc = touch_empty(s, path, err);
   if (rc != CHV_OK) undo_pop_free(l);
   return rc;
 }
@@ -733,14 +915,24 @@ static int sink_plan_part(chv_sink *s, struct sink_part *p,
   return rc;
 }
 
+/* Add dir to the folders to sync once the moves are done (once each: the
+** partitions of a table share their parent). */
+static int sync_later(struct pathv *dirs, const char *dir,
+                      struct chv_error *err) {
+  for (int i = dirs->n - 1; i >= 0; i--)
+    if (strcmp(dirs->v[i], dir) == 0) return CHV_OK;
+  return pathv_push(dirs, chv_strdup(dir), err);
+}
+
 /* Move the staged folder of part p into place as pl->dest, with its
-** success file, in one rename.  *moved is false (and nothing is left
-** changed but the folders above dest) when dest appeared meanwhile. */
+** success file, in one rename; its parent goes to dirs, to be synced.
+** *moved is false (and nothing is left changed but the folders above dest)
+** when dest appeared meanwhile. */
 static int sink_move_dir(chv_sink *s, struct undo_log *l, struct sink_part *p,
-                         struct part_plan *pl, bool *moved,
+                         struct part_plan *pl, struct pathv *dirs, bool *moved,
                          struct chv_error *err) {
   *moved = false;
-  char *from = chv_path_join(s->task_dir, p->relpath);
+  char *from = chv_path_join(s->staging, p->relpath);
   char *parent = chv_strdup(pl->dest);
   char *marker = NULL;
   int rc = CHV_OK;
@@ -762,8 +954,7 @@ static int sink_move_dir(chv_sink *s, struct undo_log *l, struct sink_part *p,
       rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
       goto out;
     }
-    if ((rc = chv_fs_write_atomic(s->fs, marker, "", 0, err)) != CHV_OK)
-      goto out;
+    if ((rc = touch_empty(s, marker, err)) != CHV_OK) goto out;
   }
   rc = logged_rename(s, l, from, pl->dest, err);
   if (rc == CHV_EEXIST) { /* another writer made the folder first */
@@ -774,7 +965,7 @@ static int sink_move_dir(chv_sink *s, struct undo_log *l, struct sink_part *p,
   }
   if (rc != CHV_OK) goto out;
   *moved = true;
-  if (slash && slash != parent) rc = s->fs->sync_dir(s->fs, parent, err);
+  if (slash && slash != parent) rc = sync_later(dirs, parent, err);
 out:
   chv_free(from);
   chv_free(parent);
@@ -783,11 +974,14 @@ out:
 }
 
 /* Move part p's files into place (recorded in l) and fill pl->delta, what
-** the write adds to the partition's statistics. */
+** the write adds to the partition's statistics; folders to sync once all
+** have moved go to dirs. */
 static int sink_move_part(chv_sink *s, struct undo_log *l, struct sink_part *p,
-                          struct part_plan *pl, struct chv_error *err) {
+                          struct part_plan *pl, struct pathv *dirs,
+                          struct chv_error *err) {
   bool moved = false;
-  if (pl->fresh_dir) CHV_RETURN_IF_ERR(sink_move_dir(s, l, p, pl, &moved, err));
+  if (pl->fresh_dir)
+    CHV_RETURN_IF_ERR(sink_move_dir(s, l, p, pl, dirs, &moved, err));
   if (!moved) {
     CHV_RETURN_IF_ERR(logged_mkdirs(s, l, pl->dest, err));
     for (int i = 0; i < p->nfiles; i++)
@@ -993,19 +1187,140 @@ static int sink_footer_stats(chv_sink *s, struct chv_error *err) {
   return rc;
 }
 
+/* ---- finishing the writers ---------------------------------------------- */
+
+static int flush_writer(void *arg, int64_t i, struct chv_error *err) {
+  chv_sink *s = arg;
+  return s->writers[i] ? conn_writer_flush_sorted(s->writers[i], err) : CHV_OK;
+}
+
+struct finish_job {
+  chv_sink *s;
+  struct sink_part **open; /* the open files' parts */
+};
+
+static int finish_file(void *arg, int64_t i, struct chv_error *err) {
+  struct finish_job *j = arg;
+  return part_finish(j->s, j->open[i], err);
+}
+
+/* Write every writer's buffered rows and finish every open file, on as
+** many threads as there are writers (the rows buffered for sorting and the
+** files' last row groups are encoded here). */
+static int sink_finish_writers(chv_sink *s, struct chv_error *err) {
+  int nw = 0, n = 0;
+  for (int i = 0; i < s->nwriters; i++) nw += s->writers[i] != NULL;
+  CHV_RETURN_IF_ERR(conn_pool_run(nw, s->nwriters, flush_writer, s, err));
+  for (int i = 0; i < s->nwriters; i++)
+    if (s->writers[i]) n += s->writers[i]->open_writers;
+  if (n == 0) return CHV_OK;
+  struct finish_job job = {s, chv_calloc((size_t)n, sizeof *job.open)};
+  if (job.open == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  n = 0;
+  for (int i = 0; i < s->nwriters; i++)
+    for (int k = 0; s->writers[i] && k < s->writers[i]->nparts; k++)
+      if (conn_writer_is_open(&s->writers[i]->parts[k].w))
+        job.open[n++] = &s->writers[i]->parts[k];
+  int rc = conn_pool_run(nw, n, finish_file, &job, err);
+  chv_free(job.open);
+  if (rc != CHV_OK) return rc;
+  for (int i = 0; i < s->nwriters; i++)
+    if (s->writers[i]) s->writers[i]->open_writers = 0;
+  return CHV_OK;
+}
+
+/* Move every writer's partitions into s->parts, one partition (and its
+** relpath) per target whatever the writers that wrote it.  On failure what
+** is not merged yet stays with its writer (and is freed with it). */
+static int sink_merge(chv_sink *s, struct chv_error *err) {
+  struct conn_bytemap map = {0};
+  int rc = CHV_OK;
+  for (int i = 0; i < s->nparts && rc == CHV_OK; i++) {
+    size_t len = strlen(s->parts[i].relpath);
+    rc = conn_bytemap_put(&map, s->parts[i].relpath, len,
+                          conn_hash_bytes(s->parts[i].relpath, len), i);
+  }
+  int cap = s->nparts;
+  for (int i = 0; i < s->nwriters && rc == CHV_OK; i++) {
+    struct conn_sink_writer *w = s->writers[i];
+    if (w == NULL) continue;
+    int k = 0;
+    for (; k < w->nparts && rc == CHV_OK; k++) {
+      struct sink_part *wp = &w->parts[k];
+      size_t len = strlen(wp->relpath);
+      uint64_t h = conn_hash_bytes(wp->relpath, len);
+      int at = conn_bytemap_get(&map, wp->relpath, len, h);
+      if (at < 0) {
+        if (s->nparts == cap) {
+          int ncap = cap ? 2 * cap : 8;
+          struct sink_part *v =
+              chv_realloc(s->parts, (size_t)ncap * sizeof *v);
+          if (v == NULL) {
+            rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+            break;
+          }
+          s->parts = v;
+          cap = ncap;
+        }
+        if (conn_bytemap_put(&map, wp->relpath, len, h, s->nparts) != CHV_OK) {
+          rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+          break;
+        }
+        s->parts[s->nparts++] = *wp; /* taken over whole */
+        memset(wp, 0, sizeof *wp);
+        continue;
+      }
+      struct sink_part *p = &s->parts[at];
+      if (p->nfiles + wp->nfiles > p->cap_files) {
+        int ncap = p->nfiles + wp->nfiles;
+        struct sink_file *v = chv_realloc(p->files, (size_t)ncap * sizeof *v);
+        if (v == NULL) {
+          rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+          break;
+        }
+        p->files = v;
+        p->cap_files = ncap;
+      }
+      if (wp->nfiles > 0)
+        memcpy(p->files + p->nfiles, wp->files,
+               (size_t)wp->nfiles * sizeof *wp->files);
+      p->nfiles += wp->nfiles;
+      wp->nfiles = 0;
+      part_free(wp, s->table.npkeys);
+      memset(wp, 0, sizeof *wp);
+    }
+    /* The merged parts leave the writer; those left keep their places. */
+    int left = w->nparts - k;
+    memmove(w->parts, w->parts + k, (size_t)left * sizeof *w->parts);
+    w->nparts = left;
+    /* (the maps of the writer name places that moved: rebuilt, or for
+    ** the dynamic values dropped) */
+    conn_bytemap_free(&w->by_key);
+    w->key_ready = false;
+    conn_bytemap_free(&w->by_path);
+    for (int j = 0; j < left && rc == CHV_OK; j++) {
+      size_t len = strlen(w->parts[j].relpath);
+      if (conn_bytemap_put(&w->by_path, w->parts[j].relpath, len,
+                           conn_hash_bytes(w->parts[j].relpath, len), j) != CHV_OK)
+        rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+    }
+  }
+  conn_bytemap_free(&map);
+  return rc;
+}
+
 int chv_sink_commit(chv_sink *s, struct chv_error *err) {
   if (s->committed)
     return chv_error_set(err, CHV_EINVAL, "sink of %s.%s: already committed",
                          s->table.db, s->table.name);
-  int rc = conn_sink_flush_sorted(s, err);
-  if (rc != CHV_OK) return rc;
   /* Finish every file before anything becomes visible. */
-  for (int i = 0; i < s->nparts; i++)
-    CHV_RETURN_IF_ERR(sink_part_finish(s, &s->parts[i], err));
+  CHV_RETURN_IF_ERR(sink_finish_writers(s, err));
+  CHV_RETURN_IF_ERR(sink_merge(s, err));
   CHV_RETURN_IF_ERR(sink_footer_stats(s, err));
+  int rc = CHV_OK;
 
   struct undo_log log = {0};
-  struct pathv newv = {0}, oldv = {0}, dirv = {0};
+  struct pathv newv = {0}, oldv = {0}, dirv = {0}, syncv = {0};
   struct part_plan *plans = chv_calloc((size_t)s->nparts + 1, sizeof *plans);
   if (plans == NULL) {
     rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
@@ -1022,9 +1337,12 @@ int chv_sink_commit(chv_sink *s, struct chv_error *err) {
     rc = chv_catalog_commit_set(s->cat, s->record_id, CHV_COMMIT_PENDING,
                                 &files, err);
   }
-  /* 2. Move the files into place. */
+  /* 2. Move the files into place; the folders they were renamed into are
+  **    synced before anything is published. */
   for (int i = 0; i < s->nparts && rc == CHV_OK; i++)
-    rc = sink_move_part(s, &log, &s->parts[i], &plans[i], err);
+    rc = sink_move_part(s, &log, &s->parts[i], &plans[i], &syncv, err);
+  for (int i = 0; i < syncv.n && rc == CHV_OK; i++)
+    rc = s->fs->sync_dir(s->fs, syncv.v[i], err);
   /* 3. Publish: from here on the write holds. */
   if (rc == CHV_OK) rc = sink_publish(s, plans, err);
   if (rc != CHV_OK) {
@@ -1057,34 +1375,29 @@ out:
   pathv_free(&newv);
   pathv_free(&oldv);
   pathv_free(&dirv);
+  pathv_free(&syncv);
   undo_free(&log);
   return rc;
 }
 
 void chv_sink_close(chv_sink *s) {
   if (s == NULL) return;
-  for (int i = 0; i < s->nparts; i++) {
-    struct sink_part *p = &s->parts[i];
-    conn_writer_close(&p->w);
-    chv_strv_free(p->values, s->table.npkeys);
-    chv_free(p->relpath);
-    for (int k = 0; k < p->nfiles; k++) {
-      chv_free(p->files[k].name);
-      chv_free(p->files[k].staged);
-      chv_free(p->files[k].move_from);
-    }
-    chv_free(p->files);
-  }
+  /* Open files are closed before the staging folder goes. */
+  for (int i = 0; i < s->nwriters; i++) writer_free(s->writers[i]);
+  chv_free(s->writers);
+  for (int i = 0; i < s->nparts; i++) part_free(&s->parts[i], s->table.npkeys);
   chv_free(s->parts);
-  conn_sortbuf_free(&s->sort);
   /* An uncommitted write is forgotten; a committed one whose old files
   ** could not all be deleted keeps its record for the next writer. */
   if (s->staging && s->fs && (s->record_id == 0 || !s->committed))
     s->fs->remove(s->fs, s->staging, true, NULL);
   if (s->record_id != 0 && !s->committed)
     chv_catalog_commit_remove(s->cat, s->record_id, NULL);
+  if (s->locks_ready) {
+    pthread_cond_destroy(&s->freed);
+    pthread_mutex_destroy(&s->mu);
+  }
   chv_free(s->staging);
-  chv_free(s->task_dir);
   chv_free(s->success_file_name);
   chv_free(s->default_part);
   chv_type_free(s->schema);

@@ -4,6 +4,7 @@
 **
 ** INTERFACE
 **   chv_vector_append_from()   one row of a vector onto another of its type
+**   chv_vector_append_rows()   chosen rows of a vector onto another, in bulk
 **   chv_batch_copy()           a batch's rows into a fresh batch
 */
 #include "types/types.h"
@@ -54,6 +55,96 @@ int chv_vector_append_from(struct chv_vector *dst, const struct chv_vector *src,
         dst, (const char *)src->data + (size_t)row * w, err);
   }
   }
+}
+
+/* Fixed-width values of rows (or start ..) of s into slots at..at+n of d,
+** w bytes each: constant-size copies for the common widths. */
+static void gather_fixed(char *d, const char *s, size_t w,
+                         const uint32_t *rows, int64_t start, int64_t n) {
+  if (rows == NULL) {
+    memcpy(d, s + (size_t)start * w, (size_t)n * w);
+    return;
+  }
+#define GATHER_(W)                                                             \
+  for (int64_t i = 0; i < n; i++)                                              \
+    memcpy(d + (size_t)i * (W), s + (size_t)rows[i] * (W), (W));               \
+  break
+  switch (w) {
+  case 1: GATHER_(1);
+  case 2: GATHER_(2);
+  case 4: GATHER_(4);
+  case 8: GATHER_(8);
+  case 16: GATHER_(16);
+  default: GATHER_(w);
+  }
+#undef GATHER_
+}
+
+int chv_vector_append_rows(struct chv_vector *dst, const struct chv_vector *src,
+                           const uint32_t *rows, int64_t start, int64_t n,
+                           struct chv_error *err) {
+  enum chv_type_id id = dst->type->id;
+  if (n <= 0) return CHV_OK;
+  bool bad = src->type->id != id || (rows == NULL && (start < 0 ||
+                                     start + n > src->length));
+  for (int64_t i = 0; rows && !bad && i < n; i++)
+    bad = rows[i] >= src->length;
+  if (bad)
+    return chv_error_set(err, CHV_EINVAL,
+                         "cannot copy %lld rows of a %s vector of %lld rows "
+                         "into a %s vector",
+                         (long long)n, chv_type_id_name(src->type->id),
+                         (long long)src->length, chv_type_id_name(id));
+  if (!chv_type_is_primitive(id)) {
+    for (int64_t i = 0; i < n; i++)
+      CHV_RETURN_IF_ERR(chv_vector_append_from(
+          dst, src, rows ? (int64_t)rows[i] : start + i, err));
+    return CHV_OK;
+  }
+  int64_t at = dst->length;
+  CHV_RETURN_IF_ERR(chv_vector_reserve(dst, at + n, err));
+  bool nulls = src->validity && src->null_count > 0;
+  if (nulls) { /* the bitmap first, so that marking NULLs cannot fail */
+    CHV_RETURN_IF_ERR(chv_vector_set_null(dst, at, err));
+    chv_vector_set_valid(dst, at);
+  }
+#define ROW_(i) (rows ? (int64_t)rows[i] : start + (i))
+  if (chv_type_is_string_like(id)) {
+    int64_t total = 0;
+    for (int64_t i = 0; i < n; i++) {
+      int64_t r = ROW_(i);
+      if (!nulls || !chv_vector_is_null(src, r))
+        total += src->offsets[r + 1] - src->offsets[r];
+    }
+    CHV_RETURN_IF_ERR(chv_vector_reserve_bytes(dst, total, err));
+    int64_t len = dst->bytes_len;
+    for (int64_t i = 0; i < n; i++) {
+      int64_t r = ROW_(i);
+      int32_t lo = src->offsets[r], m = src->offsets[r + 1] - lo;
+      if (nulls && chv_vector_is_null(src, r)) m = 0;
+      if (m > 0) memcpy(dst->bytes + len, src->bytes + lo, (size_t)m);
+      len += m;
+      dst->offsets[at + i + 1] = (int32_t)len;
+    }
+    dst->bytes_len = len;
+  } else if (id == CHV_TYPE_BOOLEAN) {
+    for (int64_t i = 0; i < n; i++)
+      chv_bit_set(dst->data, at + i,
+                  chv_bit_get(src->data, ROW_(i)) &&
+                      !(nulls && chv_vector_is_null(src, ROW_(i))));
+  } else {
+    size_t w = chv_type_fixed_width(id);
+    gather_fixed((char *)dst->data + (size_t)at * w, src->data, w, rows, start,
+                 n);
+    for (int64_t i = 0; nulls && i < n; i++)
+      if (chv_vector_is_null(src, ROW_(i)))
+        memset((char *)dst->data + (size_t)(at + i) * w, 0, w);
+  }
+  for (int64_t i = 0; nulls && i < n; i++)
+    if (chv_vector_is_null(src, ROW_(i))) chv_vector_set_null(dst, at + i, NULL);
+#undef ROW_
+  dst->length = at + n;
+  return CHV_OK;
 }
 
 /* Rows [0, n) of a flat vector (fixed-width other than BOOLEAN, or

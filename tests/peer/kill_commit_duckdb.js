@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // SIGKILL `chive sql` at random moments of INSERT INTO and INSERT OVERWRITE
 // (dynamic partitions, new and existing, and a static one) into a Parquet
-// table, half of them once the commit has begun (its write record seen
+// table, read from a source of two files (so written on two threads), half
+// of them once the commit has begun (its write record seen
 // PENDING or COMMITTED in the metastore), then run one `chive sql -e "SELECT 1"`, which finishes or undoes
 // what the kill left.  After it, chive's count(*) must be the count before
 // the statement or after it, and DuckDB, reading the bare partition folders
@@ -95,9 +96,13 @@ function run(text, killAfterMs, atCommit) {
   try {
     sql(`CREATE TABLE src (id BIGINT, s STRING) STORED AS PARQUET;
          CREATE TABLE t (id BIGINT, s STRING) PARTITIONED BY (dt STRING) STORED AS PARQUET;`);
-    const vals = [];
-    for (let k = 0; k < SRC; k++) vals.push(`(${k}, 'v${k}')`);
-    sql(`INSERT INTO src VALUES ${vals.join(',')};`);
+    // Two files, so that the statements read src on two threads and write
+    // on both (one writer per reader thread) where the machine has two CPUs.
+    for (let half = 0; half < 2; half++) {
+      const vals = [];
+      for (let k = half * SRC / 2; k < (half + 1) * SRC / 2; k++) vals.push(`(${k}, 'v${k}')`);
+      sql(`INSERT INTO src VALUES ${vals.join(',')};`);
+    }
     // Calibration: one statement of each kind, timed, so kills spread over
     // a statement's whole run; the window narrows when one ends first.
     let span = 0;

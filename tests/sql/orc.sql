@@ -22,6 +22,9 @@ SHOW PARTITIONS sales;
 -- sh: for f in "$WH"/sales/dt=*/part-*; do head -c 3 "$f"; echo " ${f##*/dt=}" | sed 's|/part-.*||'; done
 INSERT OVERWRITE TABLE sales PARTITION (dt='2026-01-01') SELECT id, item, qty, price, sold, at FROM sales WHERE id = 1;
 SELECT id, dt FROM sales ORDER BY id;
+-- One writer (sink.parallelism): the CTAS reads two partitions, and the
+-- statements below take its one file.
+SET 'sink.parallelism' = '1';
 CREATE TABLE cheap STORED AS ORC AS SELECT id, item, price FROM sales WHERE price < 2;
 SELECT * FROM cheap ORDER BY id;
 DESCRIBE FORMATTED cheap;

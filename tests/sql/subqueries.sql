@@ -25,7 +25,10 @@ SELECT count(*) FROM (SELECT a FROM t UNION ALL SELECT a FROM t) u;
 SELECT DISTINCT * FROM t ORDER BY a;
 EXPLAIN WITH w AS (SELECT a FROM t WHERE dt = 'd1') SELECT * FROM (SELECT a FROM w UNION ALL SELECT a FROM t) u WHERE a > 1;
 EXPLAIN SELECT b FROM t UNION SELECT 'z' ORDER BY b LIMIT 3;
--- INSERT and CTAS take a UNION ALL branch by branch; ORDER BY in INSERT
+-- INSERT and CTAS take a UNION ALL branch by branch; ORDER BY in INSERT.
+-- One writer (sink.parallelism), so that the files counted below do not
+-- depend on which reader thread reads which split.
+SET 'sink.parallelism' = '1';
 CREATE TABLE u (a INT, b STRING);
 INSERT INTO u SELECT a, b FROM t WHERE dt = 'd1' UNION ALL SELECT a, 'lit' FROM t WHERE a = 3;
 INSERT INTO u SELECT a, b FROM (SELECT a, b FROM t ORDER BY a LIMIT 1) s;

@@ -875,21 +875,23 @@ static int ba_len(const int32_t *offsets, size_t i, uint32_t *len,
 int chv_pq_plain_encode_ba(const char *bytes, const int32_t *offsets, size_t n,
                            struct chv_buf *out, struct chv_error *err) {
   size_t start = out->len;
-  if (n && chv_buf_reserve(out, (size_t)(offsets[n] - offsets[0]) + 4 * n) !=
-               CHV_OK)
-    return nomem(err);
+  if (n == 0) return CHV_OK;
   for (size_t i = 0; i < n; i++) {
     uint32_t l = 0;
-    int rc = ba_len(offsets, i, &l, err);
-    if (rc == CHV_OK &&
-        (chv_buf_append(out, &l, 4) != CHV_OK ||
-         chv_buf_append(out, bytes + offsets[i], l) != CHV_OK))
-      rc = nomem(err);
-    if (rc != CHV_OK) {
-      out->len = start;
-      return rc;
-    }
+    CHV_RETURN_IF_ERR(ba_len(offsets, i, &l, err));
   }
+  if (chv_buf_reserve(out, (size_t)(offsets[n] - offsets[0]) + 4 * n) != CHV_OK)
+    return nomem(err);
+  /* Room reserved, lengths checked: the values are copied as they are. */
+  char *o = out->data + start;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t l = (uint32_t)(offsets[i + 1] - offsets[i]);
+    memcpy(o, &l, 4);
+    memcpy(o + 4, bytes + offsets[i], l);
+    o += 4 + (size_t)l;
+  }
+  out->len = (size_t)(o - out->data);
+  out->data[out->len] = '\0';
   return CHV_OK;
 }
 

@@ -58,6 +58,27 @@ static int nomem(struct chv_error *err) {
   return chv_error_set(err, CHV_ENOMEM, "out of memory");
 }
 
+/* Buffers of a column that grow to this size and beyond come from the
+** thread's scratch blocks and go back to them when the writer closes, so
+** that the next file's columns (a partitioned write opens many files)
+** reuse memory already mapped instead of faulting in fresh pages. */
+#define SCRATCH_GROW ((size_t)64 << 10)
+
+/* A block of at least n bytes (*got: its size) whose first keep bytes are
+** those of old (of old_cap bytes), which is given back. */
+static void *regrow(void *old, size_t old_cap, size_t keep, size_t n,
+                    size_t *got) {
+  if (n < SCRATCH_GROW) {
+    *got = n;
+    return chv_realloc(old, n);
+  }
+  void *q = chv_scratch_take(n, got);
+  if (q == NULL) return NULL;
+  if (keep) memcpy(q, old, keep);
+  chv_scratch_give(old, old_cap);
+  return q;
+}
+
 /* Make room for `need` elements of `size` bytes in *p (capacity *cap). */
 static int grow(void *pp, size_t *cap, size_t need, size_t size) {
   if (need <= *cap) return CHV_OK;
@@ -67,11 +88,49 @@ static int grow(void *pp, size_t *cap, size_t need, size_t size) {
     n *= 2;
   }
   void **p = pp;
-  void *q = chv_realloc(*p, n * size);
+  size_t got;
+  void *q = regrow(*p, *cap * size, *cap * size, n * size, &got);
   if (q == NULL) return CHV_ENOMEM;
   *p = q;
-  *cap = n;
+  *cap = got / size;
   return CHV_OK;
+}
+
+/* Give back an array of grow(). */
+static void release(void *p, size_t cap, size_t size) {
+  chv_scratch_give(p, cap * size);
+}
+
+/* Room for n more bytes in b, grown as grow() grows arrays. */
+static int buf_grow(struct chv_buf *b, size_t n) {
+  size_t need = b->len + n + 1;
+  if (need <= b->cap) return CHV_OK;
+  size_t cap = b->cap ? b->cap : 64;
+  while (cap < need) {
+    if (cap > SIZE_MAX / 4) return CHV_ENOMEM;
+    cap *= 2;
+  }
+  size_t got;
+  char *q = regrow(b->data, b->cap, b->len, cap, &got);
+  if (q == NULL) return CHV_ENOMEM;
+  q[b->len] = '\0';
+  b->data = q;
+  b->cap = got;
+  return CHV_OK;
+}
+
+/* chv_buf_append() that grows as buf_grow(), the common case inline. */
+static inline int buf_put(struct chv_buf *b, const void *p, size_t n) {
+  if (CHV_UNLIKELY(b->len + n + 1 > b->cap) && buf_grow(b, n)) return CHV_ENOMEM;
+  memcpy(b->data + b->len, p, n);
+  b->len += n;
+  b->data[b->len] = '\0';
+  return CHV_OK;
+}
+
+static void buf_release(struct chv_buf *b) {
+  chv_scratch_give(b->data, b->cap);
+  memset(b, 0, sizeof *b);
 }
 
 static inline void le32(uint8_t *p, uint32_t v) {
@@ -111,8 +170,15 @@ static uint32_t hash_bytes(const uint8_t *p, size_t n) {
     p += 8;
     n -= 8;
   }
-  uint64_t w = 0;
-  memcpy(&w, p, n);
+  uint64_t w = 0; /* the tail, without a call to memcpy of n bytes */
+  if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, p, 4);
+    memcpy(&b, p + n - 4, 4);
+    w = (uint64_t)a | (uint64_t)b << 32;
+  } else {
+    for (size_t i = 0; i < n; i++) w |= (uint64_t)p[i] << (8 * i);
+  }
   h = mix64(h ^ w);
   return (uint32_t)h;
 }
@@ -143,8 +209,18 @@ int pq_wslabs_append(struct pq_wslabs *s, const void *p, size_t n) {
       chv_buf_init(&s->seg[s->nseg++]);
     }
     b = &s->seg[s->used];
-    chv_buf_reset(b);
-    if (chv_buf_reserve(b, n > PQ_W_SLAB ? n : PQ_W_SLAB)) return CHV_ENOMEM;
+    b->len = 0;
+    size_t want = n > PQ_W_SLAB ? n : PQ_W_SLAB;
+    if (b->cap <= want) {
+      /* Slabs come from the thread's scratch blocks: the next file's
+      ** chunks reuse the memory of the last one's, already mapped. */
+      size_t cap;
+      char *p2 = chv_scratch_take(want + 1, &cap);
+      if (p2 == NULL) return CHV_ENOMEM;
+      chv_scratch_give(b->data, b->cap);
+      b->data = p2;
+      b->cap = cap;
+    }
     s->used++;
   }
   memcpy(b->data + b->len, p, n);
@@ -155,14 +231,14 @@ int pq_wslabs_append(struct pq_wslabs *s, const void *p, size_t n) {
 
 void pq_wslabs_reset(struct pq_wslabs *s) {
   for (int i = 0; i < s->used; i++)
-    chv_buf_reset(&s->seg[i]);
+    s->seg[i].len = 0;
   s->used = 0;
   s->len = 0;
 }
 
 void pq_wslabs_free(struct pq_wslabs *s) {
   for (int i = 0; i < s->nseg; i++)
-    chv_buf_free(&s->seg[i]);
+    chv_scratch_give(s->seg[i].data, s->seg[i].cap);
   chv_free(s->seg);
   memset(s, 0, sizeof *s);
 }
@@ -549,8 +625,10 @@ static const uint8_t *dict_entry(const struct pq_wcol *c, uint32_t e,
 
 /* Slots hold (hash << 32) | (entry + 1); 0 is empty. */
 static int dict_rehash(struct pq_wcol *c, uint32_t nslots) {
-  uint64_t *s = chv_calloc(nslots, sizeof *s);
+  size_t got;
+  uint64_t *s = regrow(NULL, 0, 0, (size_t)nslots * sizeof *s, &got);
   if (s == NULL) return CHV_ENOMEM;
+  memset(s, 0, (size_t)nslots * sizeof *s);
   uint32_t mask = nslots - 1;
   for (uint32_t k = 0; k < c->nslots; k++) {
     uint64_t v = c->slots[k];
@@ -560,10 +638,37 @@ static int dict_rehash(struct pq_wcol *c, uint32_t nslots) {
       i = (i + 1) & mask;
     s[i] = v;
   }
-  chv_free(c->slots);
+  release(c->slots, c->nslots, sizeof *c->slots);
   c->slots = s;
   c->nslots = nslots;
   return CHV_OK;
+}
+
+/* a[0, n) == b[0, n), short strings without a call: a dictionary of a
+** few short values (flags, modes) compares every row with its entry. */
+static inline bool bytes_equal(const uint8_t *a, const uint8_t *b, size_t n) {
+  if (n >= 8) {
+    uint64_t x, y;
+    for (size_t i = 0; i + 8 <= n; i += 8) {
+      memcpy(&x, a + i, 8);
+      memcpy(&y, b + i, 8);
+      if (x != y) return false;
+    }
+    memcpy(&x, a + n - 8, 8); /* the tail, overlapping */
+    memcpy(&y, b + n - 8, 8);
+    return x == y;
+  }
+  if (n >= 4) {
+    uint32_t x, y, u, v;
+    memcpy(&x, a, 4);
+    memcpy(&y, b, 4);
+    memcpy(&u, a + n - 4, 4);
+    memcpy(&v, b + n - 4, 4);
+    return x == y && u == v;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (a[i] != b[i]) return false;
+  return true;
 }
 
 static inline bool dict_same(const struct pq_wcol *c, uint32_t e,
@@ -571,7 +676,7 @@ static inline bool dict_same(const struct pq_wcol *c, uint32_t e,
   if (c->ptype == CHV_PQ_TYPE_BYTE_ARRAY) {
     uint32_t len;
     const uint8_t *q = dict_entry(c, e, &len);
-    return len == n && memcmp(q, p, n) == 0;
+    return len == n && bytes_equal(q, p, n);
   }
   const uint8_t *q = (const uint8_t *)c->dict.data + (size_t)e * n;
   if (n == 4) {
@@ -613,11 +718,11 @@ static inline int dict_find(struct pq_wcol *c, const uint8_t *p, uint32_t n,
     uint8_t pre[4];
     le32(pre, n);
     c->dict_off[c->ndict] = (uint32_t)c->dict.len;
-    if (chv_buf_append(&c->dict, pre, 4)) return CHV_ENOMEM;
+    if (buf_put(&c->dict, pre, 4)) return CHV_ENOMEM;
   } else if (c->ndict == UINT32_MAX - 1) {
     return CHV_ERANGE;
   }
-  if (chv_buf_append(&c->dict, p, n)) return CHV_ENOMEM;
+  if (buf_put(&c->dict, p, n)) return CHV_ENOMEM;
   c->slots[i] = (uint64_t)h << 32 | (c->ndict + 1);
   *out = c->ndict++;
   if ((uint64_t)c->ndict * 2 > c->nslots) return dict_rehash(c, c->nslots * 2);
@@ -682,10 +787,10 @@ static int put_plain(struct pq_wcol *c, const uint8_t *p, uint32_t n) {
     if (c->nvals + 2 > c->voff_cap &&
         grow(&c->voff, &c->voff_cap, c->nvals + 2, sizeof *c->voff))
       return CHV_ENOMEM;
-    if (chv_buf_append(&c->vals, p, n)) return CHV_ENOMEM;
+    if (buf_put(&c->vals, p, n)) return CHV_ENOMEM;
     c->voff[c->nvals + 1] = (int32_t)c->vals.len;
   } else {
-    if (chv_buf_append(&c->vals, p, n)) return CHV_ENOMEM;
+    if (buf_put(&c->vals, p, n)) return CHV_ENOMEM;
   }
   c->nvals++;
   return CHV_OK;
@@ -710,6 +815,7 @@ static int to_plain(struct pq_wcol *c) {
 static int put_values(struct pq_wcol *c, const uint8_t *fixed,
                       const uint8_t *const *ptrs, const uint32_t *lens,
                       size_t n, const struct chv_pq_write_options *o) {
+  CHV_ASSERT(n <= STAGE);
   size_t k = 0;
   size_t w = (size_t)c->width;
   if (ptrs) {
@@ -723,23 +829,30 @@ static int put_values(struct pq_wcol *c, const uint8_t *fixed,
     if (c->nidx + n > c->idx_cap &&
         grow(&c->idx, &c->idx_cap, c->nidx + n, sizeof *c->idx))
       return CHV_ENOMEM;
-    for (; k < n; k++) {
-      const uint8_t *p = ptrs ? ptrs[k] : fixed + k * w;
-      uint32_t len = ptrs ? lens[k] : (uint32_t)w;
-      uint32_t h;
+    /* The hashes first, and their slots fetched ahead: a dictionary of
+    ** many entries is probed at memory speed, not one miss at a time. */
+    uint32_t hs[STAGE];
+    for (size_t q = 0; q < n; q++) {
+      const uint8_t *p = ptrs ? ptrs[q] : fixed + q * w;
       if (ptrs) {
-        h = hash_bytes(p, len);
+        hs[q] = hash_bytes(p, lens[q]);
       } else if (w == 4) {
         uint32_t x;
         memcpy(&x, p, 4);
-        h = (uint32_t)mix64(x);
+        hs[q] = (uint32_t)mix64(x);
       } else if (w == 8) {
         uint64_t x;
         memcpy(&x, p, 8);
-        h = (uint32_t)mix64(x);
+        hs[q] = (uint32_t)mix64(x);
       } else {
-        h = hash_bytes(p, len);
+        hs[q] = hash_bytes(p, (size_t)w);
       }
+      __builtin_prefetch(&c->slots[hs[q] & (c->nslots - 1)]);
+    }
+    for (; k < n; k++) {
+      const uint8_t *p = ptrs ? ptrs[k] : fixed + k * w;
+      uint32_t len = ptrs ? lens[k] : (uint32_t)w;
+      uint32_t h = hs[k];
       uint32_t e;
       int rc = dict_find(c, p, len, h, &e);
       if (rc == CHV_ERANGE) {
@@ -753,7 +866,7 @@ static int put_values(struct pq_wcol *c, const uint8_t *fixed,
   }
   if (k == n) return CHV_OK;
   if (!ptrs) {
-    if (chv_buf_append(&c->vals, fixed + k * w, (n - k) * w)) return CHV_ENOMEM;
+    if (buf_put(&c->vals, fixed + k * w, (n - k) * w)) return CHV_ENOMEM;
     c->nvals += n - k;
     return CHV_OK;
   }
@@ -761,7 +874,7 @@ static int put_values(struct pq_wcol *c, const uint8_t *fixed,
   for (size_t q = k; q < n; q++)
     total += lens[q];
   if (total > (size_t)INT32_MAX - c->vals.len) return CHV_ERANGE;
-  if (chv_buf_reserve(&c->vals, total) ||
+  if (buf_grow(&c->vals, total) ||
       (c->nvals + (n - k) + 2 > c->voff_cap &&
        grow(&c->voff, &c->voff_cap, c->nvals + (n - k) + 2, sizeof *c->voff)))
     return CHV_ENOMEM;
@@ -791,7 +904,7 @@ static int append_values(struct pq_wcol *c, const struct chv_vector *v,
     switch (c->conv) {
     case PQ_W_BOOL: {
       /* Booleans go straight to the plain values (no dictionary). */
-      if (chv_buf_reserve(&c->vals, m)) return CHV_ENOMEM;
+      if (buf_grow(&c->vals, m)) return CHV_ENOMEM;
       uint8_t *out = (uint8_t *)c->vals.data + c->vals.len;
       uint8_t any = 0, all = 1;
       for (size_t k = 0; k < m; k++) {
@@ -1352,15 +1465,15 @@ int pq_wcol_init(struct pq_wcol *c, const struct chv_pq_write_options *o) {
 }
 
 void pq_wcol_free(struct pq_wcol *c) {
-  chv_free(c->def);
-  chv_free(c->rep);
-  chv_free(c->idx);
-  chv_free(c->voff);
-  chv_free(c->dict_off);
-  chv_free(c->slots);
-  chv_free(c->vidx);
-  chv_buf_free(&c->vals);
-  chv_buf_free(&c->dict);
+  release(c->def, c->lev_cap, sizeof *c->def);
+  release(c->rep, c->rep_cap, sizeof *c->rep);
+  release(c->idx, c->idx_cap, sizeof *c->idx);
+  release(c->voff, c->voff_cap, sizeof *c->voff);
+  release(c->dict_off, c->dict_cap, sizeof *c->dict_off);
+  release(c->slots, c->nslots, sizeof *c->slots);
+  release(c->vidx, c->vidx_cap, sizeof *c->vidx);
+  buf_release(&c->vals);
+  buf_release(&c->dict);
   pq_wslabs_free(&c->pages);
   chv_buf_free(&c->dictpage);
   chv_buf_free(&c->pst.bmin);

@@ -94,7 +94,10 @@ struct pq_wstats {
 };
 
 /* Finished pages of a chunk: byte slabs of about PQ_W_SLAB, so that a
-** growing chunk is never moved; the slabs are kept for the next chunk. */
+** growing chunk is never moved; the slabs are kept for the next chunk, and
+** are scratch blocks of the thread (chv_scratch_take()), given back when
+** the writer closes, so the next file's chunks take memory already
+** mapped.  Only data, len and cap of each chv_buf are used. */
 #define PQ_W_SLAB (1 << 20)
 struct pq_wslabs {
   struct chv_buf *seg; /* nseg slabs; [0, used) hold the bytes, in order */

@@ -222,6 +222,8 @@ struct sql_target {
   const struct chv_type *schema; /* data columns, then the dynamic keys */
   int nstatic;                   /* static partition values */
   char **statics;
+  /* rows given to the sink or relation; added to atomically by the
+  ** reader threads that write an INSERT's rows (target_write_shared) */
   int64_t written;
   /* describe: only find the query's output columns (names and types) into
   ** *described; nothing is read or written */
@@ -1539,6 +1541,27 @@ static int target_write_rows(struct sql_target *ins, struct chv_batch *ob,
   return rc;
 }
 
+/* target_write() of an INSERT into a table from the reader threads of
+** its scan, several at once: the sink gives each thread its own writer. */
+static int target_write_shared(struct sql_target *ins,
+                               const struct chv_batch *ob,
+                               struct chv_error *err) {
+  int64_t t0 = ins->node ? sql_plan_now() : 0;
+  int rc;
+  if (ins->t->npkeys > ins->nstatic)
+    rc = chv_sink_write_dynamic(ins->sink, ins->nstatic, ins->statics, ob,
+                                err);
+  else
+    rc = chv_sink_write(ins->sink, ins->t->npkeys ? ins->statics : NULL, ob,
+                        err);
+  if (rc == CHV_OK) __atomic_fetch_add(&ins->written, ob->nrows, __ATOMIC_RELAXED);
+  if (ins->node)
+    sql_plan_count(ins->node, rc == CHV_OK ? ob->nrows : 0,
+                   sql_plan_now() - t0);
+  progress(ins, false);
+  return rc;
+}
+
 /* chive.exec.operator-memory: the bytes each operator may hold. */
 static int operator_memory(struct sql_session *s, size_t *out,
                            struct chv_error *err) {
@@ -1572,7 +1595,10 @@ static int filter_rows(const struct chv_expr *pred, const struct chv_batch *bt,
 
 /* The filter and the select items of a SELECT without ORDER BY, run on
 ** the reader threads: each batch becomes a batch of the items over the
-** rows the filter keeps, handed back in split order. */
+** rows the filter keeps, handed back in split order, or, for an INSERT
+** without LIMIT read on several threads (ins), written into the target
+** right there, on the reader thread, so that the sink's writers run at the
+** scan's parallelism. */
 struct proj_stage {
   const struct chv_expr *pred;     /* or NULL */
   struct chv_expr *const *ex;
@@ -1581,12 +1607,22 @@ struct proj_stage {
   /* EXPLAIN ANALYZE: the nodes counting the rows read, kept and projected
   ** (NULL: not counted) */
   struct sql_plan_node *nscan, *nfilt, *nproj;
+  struct sql_target *ins;          /* write here; NULL: hand batches back */
+};
+
+/* A split's state: the filter's rows and, when writing, the batch of the
+** items, reused from one batch to the next, and the columns written (the
+** read vectors themselves for bare columns of every row). */
+struct proj_state {
+  struct sel_buf sel;
+  struct chv_batch *ob;
+  struct chv_vector **cols;
 };
 
 static int proj_stage_batch(void *ctx, void **state, const struct chv_batch *bt,
                             struct chv_batch **out, struct chv_error *err) {
   const struct proj_stage *g = ctx;
-  struct sel_buf *st = *state;
+  struct proj_state *st = *state;
   *out = NULL;
   if (!st) {
     st = calloc(1, sizeof *st);
@@ -1598,20 +1634,40 @@ static int proj_stage_batch(void *ctx, void **state, const struct chv_batch *bt,
   bool timed = g->nproj != NULL;
   int64_t t0 = timed ? sql_plan_now() : 0;
   sql_plan_count(g->nscan, n, 0);
-  if (g->pred) CHV_RETURN_IF_ERR(filter_rows(g->pred, bt, st, &rows, &n, err));
+  if (g->pred)
+    CHV_RETURN_IF_ERR(filter_rows(g->pred, bt, &st->sel, &rows, &n, err));
   int64_t t1 = timed ? sql_plan_now() : 0;
   sql_plan_count(g->nfilt, n, t1 - t0);
   if (n == 0) return CHV_OK;
-  struct chv_batch *ob;
-  CHV_RETURN_IF_ERR(chv_batch_open(g->schema, n, &ob, err));
+  struct chv_batch *ob = st->ob;
+  if (ob == NULL) CHV_RETURN_IF_ERR(chv_batch_open(g->schema, n, &ob, err));
+  if (g->ins) {
+    st->ob = ob;
+    if (!st->cols && !(st->cols = calloc((size_t)g->nout + 1, sizeof *st->cols)))
+      return sql_err(err, CHV_ENOMEM, "out of memory");
+  }
   for (int c = 0; c < g->nout; c++) {
-    int rc = chv_expr_eval(g->ex[c], bt, rows, n, ob->cols[c], err);
+    const struct chv_expr *x = g->ex[c];
+    if (g->ins && !rows && x->kind == CHV_EXPR_COLUMN &&
+        chv_type_equal(bt->cols[x->column]->type, g->schema->children[c])) {
+      st->cols[c] = bt->cols[x->column]; /* written as read: no copy */
+      continue;
+    }
+    int rc = chv_expr_eval(x, bt, rows, n, ob->cols[c], err);
     if (rc != CHV_OK) {
-      chv_batch_close(ob);
+      if (!g->ins) chv_batch_close(ob);
       return rc;
     }
+    if (g->ins) st->cols[c] = ob->cols[c];
   }
   ob->nrows = n;
+  if (g->ins) {
+    struct chv_batch view = {.schema = g->schema, .nrows = n,
+                             .ncols = g->nout, .cols = st->cols};
+    int rc = target_write_shared(g->ins, &view, err);
+    sql_plan_count(g->nproj, n, timed ? sql_plan_now() - t1 : 0);
+    return rc;
+  }
   *out = ob;
   sql_plan_count(g->nproj, n, timed ? sql_plan_now() - t1 : 0);
   return CHV_OK;
@@ -1620,8 +1676,12 @@ static int proj_stage_batch(void *ctx, void **state, const struct chv_batch *bt,
 static int proj_stage_done(void *ctx, void *state, bool ok,
                            struct chv_error *err) {
   (void)ctx, (void)ok, (void)err;
-  struct sel_buf *st = state;
-  if (st) free(st->sel);
+  struct proj_state *st = state;
+  if (st) {
+    free(st->sel.sel);
+    free(st->cols);
+    chv_batch_close(st->ob);
+  }
   free(st);
   return CHV_OK;
 }
@@ -1807,7 +1867,7 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   bool analyze = sql_plan_analyze(s) && nproj;
   int64_t scan_ns = 0, t0 = 0;
   /* Without ORDER BY the filter and the items run on the reader threads. */
-  struct proj_stage stage = {pred, ex, nout, NULL, NULL, NULL, NULL};
+  struct proj_stage stage = {pred, ex, nout, NULL, NULL, NULL, NULL, NULL};
   if (analyze) {
     stage.nscan = nscan;
     stage.nfilt = nfilt;
@@ -1817,6 +1877,10 @@ static int query_exprs(struct sql_session *s, chv_catalog *cat,
   bool staged = t->name && !nok && !explain;
   if (staged && ins) {
     stage.schema = ins->schema;
+    /* Read on several threads, the rows of an INSERT without LIMIT are
+    ** written where they are read (a LIMIT is cut in split order here). */
+    if (ins->sink && !ins->rel && !ins->dir && limit < 0 && so.threads > 1)
+      stage.ins = ins;
   } else if (staged) {
     rc = chv_type_new(CHV_TYPE_STRUCT, &stage_type);
     for (int c = 0; rc == CHV_OK && c < nout; c++) {

@@ -191,6 +191,9 @@ int sql_out_summary(struct sql_session *s, const char *column, int64_t n,
 void sql_out_progress(struct sql_session *s, const struct chv_progress *p) {
   struct chv_result *r = s->res;
   if (!s->progress || !r) return;
+  /* Reader threads that write report at once: one at a time, and a report
+  ** that finds another being made is dropped (the next one counts). */
+  if (pthread_mutex_trylock(&r->mu) != 0) return;
   /* A scan's report (splits, rows read) and a write's (rows written,
   ** bytes) come from different places of one INSERT ... SELECT. */
   struct chv_progress *m = &r->prog;
@@ -204,9 +207,11 @@ void sql_out_progress(struct sql_session *s, const struct chv_progress *p) {
   }
   if (p->rows >= 0 && (p->bytes_written >= 0 || !r->writes)) m->rows = p->rows;
   double el = since(&r->start);
-  if (el < 0.25 || since(&r->last) < 0.25) return;
-  clock_gettime(CLOCK_MONOTONIC, &r->last);
+  bool due = el >= 0.25 && since(&r->last) >= 0.25;
   struct chv_progress q = *m;
+  if (due) clock_gettime(CLOCK_MONOTONIC, &r->last);
+  pthread_mutex_unlock(&r->mu);
+  if (!due) return;
   q.elapsed = el;
   s->progress(s->progress_ctx, &q);
 }

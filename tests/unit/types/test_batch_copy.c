@@ -223,6 +223,78 @@ static void test_copy_prefix_and_rows(void) {
   chv_type_free(schema);
 }
 
+/* Rows gathered in bulk (chv_vector_append_rows) equal the same rows
+** appended one at a time, for every type, picked out of order or as a
+** range, onto vectors that already hold rows; every allocation may fail. */
+static void test_append_rows(void) {
+  struct chv_type *schema = parse_cols(SCHEMA);
+  struct chv_batch *src = make_batch(schema, 50);
+  struct chv_error err;
+  uint32_t pick[] = {49, 3, 4, 0, 29, 17, 4, 9, 14, 44, 1};
+  int npick = (int)(sizeof pick / sizeof pick[0]);
+  for (int c = 0; c < src->ncols; c++) {
+    struct chv_vector *a, *b;
+    CHV_REQUIRE_OK(chv_vector_open(schema->children[c], 1, &a, &err), &err);
+    CHV_REQUIRE_OK(chv_vector_open(schema->children[c], 1, &b, &err), &err);
+    for (int64_t r = 0; r < 3; r++) { /* rows already there */
+      CHV_CHECK_OK(chv_vector_append_from(a, src->cols[c], r + 5, &err), &err);
+      CHV_CHECK_OK(chv_vector_append_from(b, src->cols[c], r + 5, &err), &err);
+    }
+    CHV_CHECK_OK(chv_vector_append_rows(a, src->cols[c], pick, 0, npick, &err),
+                 &err);
+    CHV_CHECK_OK(chv_vector_append_rows(a, src->cols[c], NULL, 20, 12, &err),
+                 &err);
+    for (int k = 0; k < npick; k++)
+      CHV_CHECK_OK(chv_vector_append_from(b, src->cols[c], pick[k], &err), &err);
+    for (int64_t r = 20; r < 32; r++)
+      CHV_CHECK_OK(chv_vector_append_from(b, src->cols[c], r, &err), &err);
+    CHV_CHECK_EQ_INT(a->length, 3 + npick + 12);
+    CHV_CHECK_EQ_INT(a->length, b->length);
+    CHV_CHECK_EQ_INT(a->null_count, b->null_count);
+    int bad = 0;
+    for (int64_t r = 0; r < a->length; r++) bad += !rows_equal(a, r, b, r);
+    CHV_CHECK_EQ_INT(bad, 0);
+    /* A gathered vector takes more rows as any vector does. */
+    CHV_CHECK_OK(chv_vector_append_null(a, &err), &err);
+    CHV_CHECK(chv_vector_is_null(a, a->length - 1));
+    chv_vector_close(a);
+    chv_vector_close(b);
+  }
+  /* Misuse is CHV_EINVAL: another type, rows outside the source. */
+  struct chv_vector *v;
+  CHV_REQUIRE_OK(chv_vector_open(schema->children[1], 1, &v, &err), &err);
+  uint32_t past[] = {2, 50};
+  CHV_CHECK_EQ_INT(chv_vector_append_rows(v, src->cols[3], NULL, 0, 1, &err),
+                   CHV_EINVAL);
+  CHV_CHECK_EQ_INT(chv_vector_append_rows(v, src->cols[1], past, 0, 2, &err),
+                   CHV_EINVAL);
+  CHV_CHECK_EQ_INT(chv_vector_append_rows(v, src->cols[1], NULL, 45, 6, &err),
+                   CHV_EINVAL);
+  CHV_CHECK_EQ_INT(v->length, 0);
+  chv_vector_close(v);
+  /* Allocation failures: CHV_ENOMEM, nothing leaked. */
+  int failures = 0;
+  for (long n = 1; n < 200; n++) {
+    struct chv_vector *s = NULL;
+    int rc = CHV_OK;
+    chv_alloc_fail_after(n);
+    for (int c = 0; rc == CHV_OK && c < src->ncols; c++) {
+      rc = chv_vector_open(schema->children[c], 1, &s, &err);
+      if (rc == CHV_OK)
+        rc = chv_vector_append_rows(s, src->cols[c], pick, 0, npick, &err);
+      chv_vector_close(s);
+      s = NULL;
+    }
+    chv_alloc_fail_after(0);
+    if (rc == CHV_OK) break;
+    CHV_CHECK_EQ_INT(rc, CHV_ENOMEM);
+    failures++;
+  }
+  CHV_CHECK(failures > 10);
+  chv_batch_close(src);
+  chv_type_free(schema);
+}
+
 /* Every allocation of a copy may fail: CHV_ENOMEM, nothing returned, nothing
 ** leaked (ASan), the source untouched. */
 static void test_copy_alloc_failure(void) {
@@ -251,4 +323,4 @@ static void test_copy_alloc_failure(void) {
 }
 
 CHV_TEST_MAIN("types_copy", test_copy_all_types, test_copy_prefix_and_rows,
-              test_copy_alloc_failure)
+              test_append_rows, test_copy_alloc_failure)
