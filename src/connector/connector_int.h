@@ -275,9 +275,9 @@ struct sink_part {
 ** other partitions are held, per writer and partition, and written one
 ** partition at a time when a run is full or at the commit; a partition
 ** gets one file per run and writer (a run continues the file the writer
-** has open), see sink_dynamic.c.  A run holds up to CONN_SORT_ROWS rows or
-** CONN_SORT_BYTES bytes of values. */
-#define CONN_SORT_ROWS (1 << 20)
+** has open), see sink_dynamic.c.  A run holds up to CONN_SORT_BYTES bytes
+** of values (the memory it takes; CONN_SORT_ROWS rows at most). */
+#define CONN_SORT_ROWS (1 << 23)
 #define CONN_SORT_BYTES (64 << 20)
 struct conn_sortbuf {
   bool on;
