@@ -12,31 +12,12 @@
 */
 #include "chive/all.h"
 #include "chive/session.h"
+#include "api_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static int failures;
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
-
-#define OK(expr)                                                               \
-  do {                                                                         \
-    int rc_ = (expr);                                                          \
-    if (rc_ != CHV_OK) {                                                       \
-      fprintf(stderr, "%s:%d: %s: %s (%s)\n", __FILE__, __LINE__, #expr,       \
-              err.msg, chv_status_name(rc_));                                  \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
 
 static struct chv_error err;
 
