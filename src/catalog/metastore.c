@@ -1238,41 +1238,38 @@ bool chv_catalog_table_exists(chv_catalog *c, const char *db,
   return ok;
 }
 
-int chv_catalog_list_tables(chv_catalog *c, const char *db,
-                            const char *pattern, char ***names, int *n,
-                            struct chv_error *err) {
+/* The names sql (one ?1: the database id) lists in database db. */
+static int list_in_db(chv_catalog *c, const char *db, const char *sql,
+                      const char *pattern, char ***names, int *n,
+                      struct chv_error *err) {
   char *ldb;
   CHV_RETURN_IF_ERR(cat_name("database", db ? db : "default", &ldb, err));
   int64_t id;
   int rc = cat_begin_read(c, err);
   if (rc == CHV_OK) {
     rc = db_lookup(c, ldb, &id, NULL, err);
-    if (rc == CHV_OK)
-      rc = list_names(c, "SELECT name FROM tbls WHERE db_id = ?1 "
-                      "ORDER BY name", id, pattern, names, n, err);
+    if (rc == CHV_OK) rc = list_names(c, sql, id, pattern, names, n, err);
     cat_rollback(c);
   }
   chv_free(ldb);
   return rc;
 }
 
+int chv_catalog_list_tables(chv_catalog *c, const char *db,
+                            const char *pattern, char ***names, int *n,
+                            struct chv_error *err) {
+  return list_in_db(c, db,
+                    "SELECT name FROM tbls WHERE db_id = ?1 ORDER BY name",
+                    pattern, names, n, err);
+}
+
 int chv_catalog_list_views(chv_catalog *c, const char *db,
                            const char *pattern, char ***names, int *n,
                            struct chv_error *err) {
-  char *ldb;
-  CHV_RETURN_IF_ERR(cat_name("database", db ? db : "default", &ldb, err));
-  int64_t id;
-  int rc = cat_begin_read(c, err);
-  if (rc == CHV_OK) {
-    rc = db_lookup(c, ldb, &id, NULL, err);
-    if (rc == CHV_OK)
-      rc = list_names(c, "SELECT name FROM tbls WHERE db_id = ?1 "
-                      "AND table_type = 'VIRTUAL_VIEW' ORDER BY name", id,
-                      pattern, names, n, err);
-    cat_rollback(c);
-  }
-  chv_free(ldb);
-  return rc;
+  return list_in_db(c, db,
+                    "SELECT name FROM tbls WHERE db_id = ?1 "
+                    "AND table_type = 'VIRTUAL_VIEW' ORDER BY name",
+                    pattern, names, n, err);
 }
 
 int chv_catalog_drop_table(chv_catalog *c, const char *db, const char *name,
