@@ -52,6 +52,8 @@ struct sql_sink_ops {
                       struct chv_error *err);
 };
 
+struct sql_op;
+
 struct sql_exec {
   const volatile int *cancel;   /* or NULL */
   size_t memory;                /* chive.exec.operator-memory, per operator */
@@ -60,6 +62,10 @@ struct sql_exec {
   void (*progress)(void *ctx, const chv_scan *s);
   void *progress_ctx;
   const struct sql_sink_ops *sink;
+  /* The bound of a TopN (NULL: sql_op_bound()); a test gives its own. */
+  chv_scan_bound *(*find_bound)(struct sql_op *topn);
+  /* the first operator that failed (its node says where), or NULL */
+  struct sql_op *failed;
   /* the operators, by node id (sql_exec_build()) */
   struct sql_op **ops;
   int nops;
@@ -91,9 +97,15 @@ int sql_exec_build(struct sql_exec *x, const struct sql_node *root,
                    struct sql_op **out, struct chv_error *err);
 /* Closes every operator of x and frees them. */
 void sql_exec_free(struct sql_exec *x);
+/* Opens op, then its inputs (the operators a scan's stage uses are ready
+** before its reader threads start); once. */
 int sql_op_open(struct sql_op *op, struct chv_error *err);
 int sql_op_next(struct sql_op *op, struct sql_chunk *out,
                 struct chv_error *err);
+/* The options a Scan node opens its scan with (x NULL: without the
+** execution's cancel flag, progress and configuration). */
+void sql_scan_node_options(const struct sql_node *nd, const struct sql_exec *x,
+                           struct chv_scan_options *so);
 /* The scan a Scan operator reads (opened), or NULL. */
 chv_scan *sql_op_scan(const struct sql_op *op);
 /* Nanoseconds from a monotonic clock. */

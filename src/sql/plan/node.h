@@ -95,6 +95,7 @@ struct sql_node {
       /* the top-N bound (rewrite.c): the column, CHV_PRED_GE or _LE */
       const char *bound_column;
       int bound_op;
+      bool one_reader;                /* the bound reads best on one */
       int threads;                    /* physical: reader threads; 0 */
       /* physical: the nodes above run in its stage, lowest first */
       struct sql_node *stage[4];
@@ -105,8 +106,9 @@ struct sql_node {
     } values;
     struct {
       struct chv_expr *pred;
-      /* the conjuncts as parsed, each with its bound form, for the
-      ** pushdown of rewrite.c (NULL once pushed or built otherwise) */
+      /* WHERE as parsed and its conjuncts, each with its bound form, for
+      ** the pushdown of rewrite.c (where NULL: not a WHERE, or pushed) */
+      const struct chv_sql_expr *where;
       const struct chv_sql_expr **conj;
       struct chv_expr **bound;
       size_t nconj;
@@ -138,6 +140,7 @@ struct sql_node {
     struct {
       const char *what;               /* EXPLAIN: "default.t2: ..." */
       void *target;                   /* the session's; borrowed */
+      const struct chv_type *schema;  /* the target's columns; borrowed */
     } sink;
   } u;
 };

@@ -1,13 +1,13 @@
 /*
-** sql/session/rel: derived relations (the rows of a sub-query in FROM, of a
-** WITH query, of a UNION) and the one scan interface the SELECT paths read
-** through, whether their FROM names a catalog table or a derived relation.
+** sql/session/rel: relations held in memory (the rows of a multi-insert's
+** sub-query source: one scan feeds every branch) and the scan multi.c
+** reads through, whether its FROM names a catalog table or such a
+** relation.  (A query's own sub-queries, WITH queries and UNIONs stream:
+** Derived nodes of its plan, build.c.)
 **
-** A derived relation is materialized: its query runs once, into batches
-** held in memory, and the outer query scans them as it would a table with
-** no partitions.  What it holds counts against chive.exec.operator-memory;
-** past it the query fails with an error naming the relation.  A WITH query
-** named twice runs once (dml.c caches it in its scope).
+** A relation is materialized: its query runs once, into batches held in
+** memory.  What it holds counts against chive.exec.operator-memory; past
+** it the query fails with an error naming the relation.
 **
 ** INTERFACE
 **   sql_rel_open()/sql_rel_close()   a relation of a given STRUCT schema
@@ -93,23 +93,6 @@ int sql_rel_rename(struct sql_rel *r, int c, const char *name,
   return CHV_OK;
 }
 
-size_t sql_vector_bytes(const struct chv_vector *v) {
-  size_t n = (size_t)v->length, w;
-  switch (v->type->id) {
-  case CHV_TYPE_BOOLEAN: w = 0; n = n / 8 + 1; break;
-  case CHV_TYPE_STRING:
-  case CHV_TYPE_VARCHAR:
-  case CHV_TYPE_CHAR:
-  case CHV_TYPE_BINARY:
-  case CHV_TYPE_ARRAY:
-  case CHV_TYPE_MAP: w = sizeof(int32_t); break;
-  case CHV_TYPE_STRUCT: w = 0; break;
-  default: w = chv_type_fixed_width(v->type->id);
-  }
-  size_t b = n * w + (size_t)v->length / 8 + (size_t)v->bytes_len;
-  for (int c = 0; c < v->nchildren; c++) b += sql_vector_bytes(v->children[c]);
-  return b;
-}
 
 int sql_rel_append(struct sql_rel *r, const struct chv_batch *b, int64_t n,
                    struct chv_error *err) {

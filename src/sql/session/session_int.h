@@ -1,8 +1,9 @@
 /*
 ** sql/session: the statements of a SQL session, private to the module.
-** stmt.c runs one parsed statement against the session's catalogs; dml.c
-** holds INSERT, SELECT, EXPLAIN and LOAD DATA (stats.c the scan's
-** statistics and threads); dir.c INSERT OVERWRITE DIRECTORY, multi.c the
+** stmt.c runs one parsed statement against the session's catalogs;
+** build.c builds a query's plan (sql/plan) and query.c runs it (sql/exec);
+** dml.c holds INSERT and LOAD DATA (stats.c the scan's statistics and
+** threads); dir.c INSERT OVERWRITE DIRECTORY, multi.c the
 ** multi-insert (FROM src INSERT ... INSERT ...); plan.c EXPLAIN's tree and
 ** what EXPLAIN ANALYZE counts; hints.c OPTIONS hints; rel.c holds derived
 ** relations; views.c views (their definition, and their expansion where a
@@ -30,6 +31,7 @@
 #include "chive/sql.h"
 #include "chive/types.h"
 #include "sql/exec/exec.h"
+#include "sql/exec/op.h"
 #include "sql/plan/plan.h"
 
 #include <stdio.h>
@@ -166,7 +168,6 @@ int sql_result_emit(struct sql_session *s, struct sql_result *r,
 int sql_exec_stmt(struct sql_session *s, const struct chv_sql_stmt *stmt,
                   struct chv_sql_pos *pos, struct chv_error *err);
 
-/* sql_dml.c */
 /* SHOW CREATE TABLE (sql_show.c). */
 int sql_show_create_table(struct sql_session *s, const struct chv_sql_stmt *st,
                           struct chv_sql_pos *pos, struct chv_error *err);
@@ -263,10 +264,6 @@ int sql_recover(struct sql_session *s, chv_catalog *cat,
                 struct chv_error *err);
 /* Makes catalog i current, its default database the current one. */
 void sql_catalog_use(struct sql_session *s, int i);
-/* The text of a literal expression (a partition value): NULL for NULL.
-** The literal is checked with sql_literal_check(). */
-int sql_literal_text(const struct chv_sql_expr *e, chv_arena *a,
-                     const char **out, struct chv_error *err);
 /* The values of a PARTITION (...) spec in key order for t (all static). */
 int sql_part_values(const struct chv_table *t,
                     const struct chv_sql_part_spec *spec, chv_arena *a,
@@ -290,9 +287,102 @@ void sql_explain_stats(struct sql_session *s, chv_catalog *cat,
                        const struct chv_scan_options *so,
                        struct chv_buf *out);
 
+/* The type as SQL writes it ("decimal(10,2)") into buf. */
+void sql_type_name(const struct chv_type *t, char *buf, size_t n);
+/* A whole decimal number, spaces around allowed. */
+bool sql_parse_int(const char *s, int64_t *out);
+
 /* Sets err (code and a printf message) and returns code. */
 int sql_err(struct chv_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+
+/* ---- queries (build.c, query.c) ---- */
+
+/* The WITH queries in scope while a query is built: a query's own, then
+** those of the queries around it.  A WITH query sees the ones before it. */
+struct sql_scope {
+  const struct chv_sql_cte *ctes;
+  size_t visible;        /* ctes[0, visible) can be named */
+  struct sql_scope *up;
+};
+
+/* Where a query's rows go: an INSERT's table (through its sink), a
+** directory, or a derived relation held in memory. */
+struct sql_target {
+  const struct chv_table *t; /* the target table */
+  chv_sink *sink;
+  struct sql_rel *rel;
+  struct sql_dir *dir;       /* INSERT ... DIRECTORY: t and sink NULL */
+  const struct chv_type *schema; /* data columns, then the dynamic keys */
+  int nstatic;                   /* static partition values */
+  char **statics;
+  /* rows given to the sink or relation; added to atomically by the
+  ** reader threads that write an INSERT's rows (target_write_shared) */
+  int64_t written;
+  /* the session told of the write's progress, or NULL */
+  struct sql_session *progress;
+  /* EXPLAIN ANALYZE: the node counting the rows written and the time the
+  ** writes took, or NULL */
+  struct sql_plan_node *node;
+};
+
+/* A query's plan and what it holds: the tables it read from catalogs, the
+** descriptions of its derived relations (the tables their columns are
+** bound as), its nodes and expressions in a. */
+struct sql_qplan {
+  chv_arena *a;
+  struct sql_node *root;
+  struct chv_table **tables;
+  int ntables, captables;
+  struct sql_rel **rels;
+  int nrels, caprels;
+  struct chv_type **types;   /* the binders' table column types */
+  int ntypes, captypes;
+};
+int sql_qplan_open(struct sql_qplan **out, struct chv_error *err);
+void sql_qplan_close(struct sql_qplan *qp);
+/* The logical plan of q into qp->root (build.c): its FROM resolved (tables,
+** views, WITH queries, sub-queries), its expressions bound; ins: the items
+** cast to the target's columns. */
+int sql_query_build(struct sql_session *s, const struct chv_sql_query *q,
+                    struct chv_sql_pos stpos, struct sql_target *ins,
+                    struct sql_qplan *qp, struct chv_sql_pos *pos,
+                    struct chv_error *err);
+/* Plans and runs q (query.c): its rows to the statement's consumer, or
+** with ins into the target; explain: the plan only. */
+int sql_query_run(struct sql_session *s, const struct chv_sql_query *q,
+                  struct chv_sql_pos stpos, bool explain,
+                  struct sql_target *ins, struct chv_sql_pos *pos,
+                  struct chv_error *err);
+/* Checks the column count of the nout expressions ex (named heads, each
+** from the select item at ipos[c]; qpos the query) and casts them to
+** ins's columns (an error naming the column when CAST does not allow it). */
+int sql_target_casts(struct sql_target *ins, struct chv_sql_pos qpos,
+                     chv_arena *a, struct chv_expr **ex,
+                     const char *const *heads, const struct chv_sql_pos *ipos,
+                     int nout, struct chv_sql_pos *pos, struct chv_error *err);
+/* Writes rows [0, n) of ob (on ins->schema) to the target, counted on its
+** plan node under EXPLAIN ANALYZE; _shared: every row of ob, from a
+** reader thread of the scan, several at once (a table's sink only). */
+int sql_target_write(struct sql_target *ins, struct chv_batch *ob, int64_t n,
+                     struct chv_error *err);
+int sql_target_write_shared(struct sql_target *ins, const struct chv_batch *ob,
+                            struct chv_error *err);
+/* chive.exec.operator-memory: the bytes each operator may hold. */
+int sql_operator_memory(struct sql_session *s, size_t *out,
+                        struct chv_error *err);
+/* What a Scan plan node n says of a scan (opened with so over t, reading
+** cols; a relation's: what names it): partitions read/total, columns,
+** limit, partition filter, pushed predicates, row groups, hints, the
+** source's statistics and, under analyze (the scan ended), what it read;
+** ns: time to count on n. */
+void sql_scan_explain(struct sql_session *s, struct sql_plan_node *n,
+                      chv_catalog *cat, const struct chv_table *t,
+                      chv_scan *scan, const char *what,
+                      const struct chv_scan_options *so,
+                      const char *const *cols, int ncols, const char *where,
+                      bool analyze, int64_t ns);
 
 /* ---- for the multi-insert (dml.c, used by multi.c) ---- */
 
@@ -395,9 +485,7 @@ int sql_rel_rename(struct sql_rel *r, int c, const char *name,
 int sql_rel_append(struct sql_rel *r, const struct chv_batch *b, int64_t n,
                    struct chv_error *err);
 
-/* Bytes a vector's rows hold: values or offsets, validity, string heap,
-** children (what chive.exec.operator-memory counts). */
-size_t sql_vector_bytes(const struct chv_vector *v);
+
 
 /* What a SELECT reads: a scan of a catalog table (rel NULL) or the rows of
 ** rel, projected to so->columns and cut at so->limit (the relation ignores
