@@ -36,7 +36,8 @@ int sql_node_pass_cols(chv_arena *a, struct sql_node *nd,
                        struct chv_error *err) {
   const struct sql_node *in = nd->in[0];
   CHV_RETURN_IF_ERR(sql_node_cols(a, nd, in->ncols, err));
-  memcpy(nd->cols, in->cols, sizeof *nd->cols * (size_t)in->ncols);
+  if (in->ncols)
+    memcpy(nd->cols, in->cols, sizeof *nd->cols * (size_t)in->ncols);
   return CHV_OK;
 }
 

@@ -57,7 +57,7 @@ static int fold_expr(struct sql_rewrite *rw, struct chv_expr *e,
           chv_arena_alloc(rw->a, sizeof *args * (size_t)e->nargs);
       if (!c || !args) return oom(rw);
       *c = *e;
-      memcpy(args, e->args, sizeof *args * (size_t)e->nargs);
+      memcpy(args, e->args, sizeof *args * (size_t)e->nargs); /* nargs > 0 */
       c->args = args;
     }
     c->args[i] = x;
@@ -183,7 +183,8 @@ static int fold(struct sql_rewrite *rw, struct sql_node **slot) {
   struct sql_node *v;
   CHV_RETURN_IF_ERR(sql_node_new(rw->a, SQL_NODE_VALUES, NULL, 0, &v, rw->err));
   CHV_RETURN_IF_ERR(sql_node_cols(rw->a, v, nd->in[0]->ncols, rw->err));
-  memcpy(v->cols, nd->in[0]->cols, sizeof *v->cols * (size_t)v->ncols);
+  if (v->ncols)
+    memcpy(v->cols, nd->in[0]->cols, sizeof *v->cols * (size_t)v->ncols);
   v->u.values.nrows = 0;
   nd->in[0] = v;
   return CHV_OK;
@@ -272,7 +273,7 @@ static int prune(struct sql_rewrite *rw, struct sql_node *nd,
   }
   struct sql_node *stack[64];
   int m = nabove < 63 ? nabove : 63;
-  memcpy(stack, above + (nabove - m), sizeof *stack * (size_t)m);
+  if (m) memcpy(stack, above + (nabove - m), sizeof *stack * (size_t)m);
   stack[m] = nd;
   for (int i = 0; i < nd->nin; i++)
     CHV_RETURN_IF_ERR(prune(rw, nd->in[i], stack, m + 1));

@@ -368,6 +368,8 @@ void sql_qplan_close(struct sql_qplan *qp) {
   free(qp->rels);
   for (int i = 0; i < qp->ntypes; i++) chv_type_free(qp->types[i]);
   free(qp->types);
+  for (int i = 0; i < qp->ntexts; i++) chv_arena_close(qp->texts[i]);
+  free(qp->texts);
   chv_arena_close(qp->a);
   free(qp);
 }
@@ -489,6 +491,42 @@ static int bottom(struct bctx *c, const struct src *sr, struct sql_bind *b,
     nd->u.derived.map[k] = i < sr->t->ncols ? i : 0;
   }
   *out = nd;
+  return CHV_OK;
+}
+
+/* The name of output column n, select item it: its alias, a column's
+** name (column), else Hive's _cN. */
+static int item_head(struct bctx *c, const struct chv_sql_select_item *it,
+                     int n, const char *column, const char **out) {
+  if (it->alias) {
+    *out = it->alias;
+  } else if (it->expr->kind == CHV_SQL_EXPR_COLUMN) {
+    *out = column;
+  } else {
+    char h[24];
+    snprintf(h, sizeof h, "_c%d", n);
+    if (!(*out = arena_str(c->a, h))) return oomc(c);
+  }
+  return CHV_OK;
+}
+
+/* The ORDER BY keys of q into oex: a select item it names is that item's
+** expression (ex[item_out[i]], item_out NULL: ex[i]), others bound by b. */
+static int order_keys(struct bctx *c, const struct chv_sql_query *q,
+                      struct sql_bind *b, struct chv_expr **ex,
+                      const int *item_out, struct chv_expr **oex) {
+  for (size_t k = 0; k < q->norder_by; k++) {
+    int ord;
+    CHV_RETURN_IF_ERR(order_item(q, k, &ord, c->pos, c->err));
+    if (ord < 0)
+      CHV_RETURN_IF_ERR(sql_bind_expr(b, q->order_by[k].expr, &oex[k]));
+    else
+      oex[k] = ex[item_out ? item_out[ord] : ord];
+    if (!chv_type_is_primitive(oex[k]->type->id)) {
+      *c->pos = q->order_by[k].expr->pos;
+      return sql_err(c->err, CHV_ENOTSUP, "ORDER BY a nested type");
+    }
+  }
   return CHV_OK;
 }
 
@@ -695,34 +733,14 @@ static int build_exprs(struct bctx *c, const struct chv_sql_query *q,
     }
     rc = sql_bind_expr(&b, e, &ex[nout]);
     if (rc != CHV_OK) goto out;
-    if (q->items[i].alias) {
-      heads[nout] = q->items[i].alias;
-    } else if (e->kind == CHV_SQL_EXPR_COLUMN) {
-      heads[nout] = b.cols[ex[nout]->column];
-    } else {
-      char h[24];
-      snprintf(h, sizeof h, "_c%d", nout);
-      if (!(heads[nout] = arena_str(c->a, h))) {
-        rc = oomc(c);
-        goto out;
-      }
-    }
+    rc = item_head(c, &q->items[i], nout,
+                   e->kind == CHV_SQL_EXPR_COLUMN ? b.cols[ex[nout]->column]
+                                                  : NULL,
+                   &heads[nout]);
+    if (rc != CHV_OK) goto out;
     ipos[nout++] = e->pos;
   }
-  for (size_t k = 0; k < q->norder_by; k++) {
-    int ord;
-    rc = order_item(q, k, &ord, c->pos, c->err);
-    if (rc == CHV_OK && ord < 0)
-      rc = sql_bind_expr(&b, q->order_by[k].expr, &oex[k]);
-    else if (rc == CHV_OK)
-      oex[k] = ex[item_out[ord]];
-    if (rc != CHV_OK) goto out;
-    if (!chv_type_is_primitive(oex[k]->type->id)) {
-      *c->pos = q->order_by[k].expr->pos;
-      rc = sql_err(c->err, CHV_ENOTSUP, "ORDER BY a nested type");
-      goto out;
-    }
-  }
+  if ((rc = order_keys(c, q, &b, ex, item_out, oex)) != CHV_OK) goto out;
   if (ins) {
     rc = sql_target_casts(ins, q->pos, c->a, ex, heads, ipos, nout, c->pos,
                           c->err);
@@ -897,18 +915,11 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
     const struct chv_sql_expr *e = q->items[i].expr;
     rc = sql_bind_expr(&pb, e, &ex[nout]);
     if (rc != CHV_OK) goto out;
-    if (q->items[i].alias) {
-      heads[nout] = q->items[i].alias;
-    } else if (e->kind == CHV_SQL_EXPR_COLUMN) {
-      heads[nout] = e->u.column.parts[e->u.column.nparts - 1];
-    } else {
-      char h[24];
-      snprintf(h, sizeof h, "_c%d", nout);
-      if (!(heads[nout] = arena_str(a, h))) {
-        rc = oomc(c);
-        goto out;
-      }
-    }
+    rc = item_head(c, &q->items[i], nout,
+                   e->kind == CHV_SQL_EXPR_COLUMN
+                       ? e->u.column.parts[e->u.column.nparts - 1] : NULL,
+                   &heads[nout]);
+    if (rc != CHV_OK) goto out;
     ipos[nout++] = e->pos;
   }
   if (ins) {
@@ -932,20 +943,7 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
     hv->pos = q->having->pos;
     at = hv;
   }
-  for (size_t k = 0; k < q->norder_by; k++) {
-    int ord;
-    rc = order_item(q, k, &ord, c->pos, c->err);
-    if (rc == CHV_OK && ord < 0)
-      rc = sql_bind_expr(&pb, q->order_by[k].expr, &oex[k]);
-    else if (rc == CHV_OK)
-      oex[k] = ex[ord];
-    if (rc != CHV_OK) goto out;
-    if (!chv_type_is_primitive(oex[k]->type->id)) {
-      *c->pos = q->order_by[k].expr->pos;
-      rc = sql_err(c->err, CHV_ENOTSUP, "ORDER BY a nested type");
-      goto out;
-    }
-  }
+  if ((rc = order_keys(c, q, &pb, ex, NULL, oex)) != CHV_OK) goto out;
   if ((rc = sort_node(c, q, oex, &at)) != CHV_OK) goto out;
   chv_buf_reset(&cell);
   for (size_t i = 0; i < q->nitems; i++) {
@@ -1182,6 +1180,13 @@ static int view_node(struct bctx *c, const struct chv_sql_from *f,
                    child, rel);
   /* the rows take the view's names (the binder reads them from rel) */
   if (rc == CHV_OK) rc = sql_view_columns(t, *rel, c->err);
+  /* the plan holds the view's parsed text (its WHERE, for the pushdown) */
+  chv_arena *text = sql_view_take_text(v);
+  if (keep((void ***)&c->qp->texts, &c->qp->ntexts, &c->qp->captexts,
+           text) != CHV_OK) {
+    chv_arena_close(text);
+    if (rc == CHV_OK) rc = oomc(c);
+  }
   return sql_view_close(s, v, rc, f->pos, c->pos, c->err);
 }
 

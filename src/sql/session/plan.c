@@ -167,11 +167,7 @@ void sql_plan_detail(struct sql_plan_node *n, const char *fmt, ...) {
   va_end(ap);
 }
 
-int64_t sql_plan_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
+int64_t sql_plan_now(void) { return sql_exec_now(); }
 
 void sql_plan_count(struct sql_plan_node *n, int64_t rows, int64_t ns) {
   if (!n) return;

@@ -339,6 +339,8 @@ struct sql_qplan {
   int nrels, caprels;
   struct chv_type **types;   /* the binders' table column types */
   int ntypes, captypes;
+  chv_arena **texts;         /* the parsed texts of the views it expands */
+  int ntexts, captexts;
 };
 int sql_qplan_open(struct sql_qplan **out, struct chv_error *err);
 void sql_qplan_close(struct sql_qplan *qp);
@@ -540,6 +542,9 @@ int sql_view_open(struct sql_session *s, chv_catalog *cat,
                   struct chv_error *err);
 /* The query the view runs (borrowed from v). */
 const struct chv_sql_query *sql_view_query(const struct sql_view *v);
+/* The arena of the view's parsed text, which the caller now closes (a
+** plan bound over the text keeps it). */
+chv_arena *sql_view_take_text(struct sql_view *v);
 /* The view's rows as the view names its columns (positionally, as Hive
 ** does); CHV_ECORRUPT naming the view when its text gives another number
 ** of columns than it has. */
