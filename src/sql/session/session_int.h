@@ -111,10 +111,6 @@ void sql_out_message(struct sql_session *s, const char *fmt, ...)
 /* A summary of one row: BIGINT column `column` = n, and the message. */
 int sql_out_summary(struct sql_session *s, const char *column, int64_t n,
                     const char *msg, struct chv_error *err);
-/* The cancel flag of the statement running on this thread (set by
-** sql_exec_stmt()), for loops that have no session at hand (the sort's
-** comparisons); NULL when none runs. */
-extern _Thread_local const volatile int *sql_cancel_flag;
 /* CHV_ECANCELED (err set) once the statement is cancelled. */
 int sql_cancelled(struct sql_session *s, struct chv_error *err);
 /* Progress of the running statement, given to s->progress at most four

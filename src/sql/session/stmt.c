@@ -1325,15 +1325,9 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
   return sql_err(err, CHV_ENOTSUP, "this statement is not supported yet");
 }
 
-_Thread_local const volatile int *sql_cancel_flag;
-
 int sql_exec_stmt(struct sql_session *s, const struct chv_sql_stmt *st,
                   struct chv_sql_pos *pos, struct chv_error *err) {
-  const volatile int *outer = sql_cancel_flag; /* EXPLAIN's nested runs */
-  sql_cancel_flag = &s->cancel;
-  int rc = exec_stmt(s, st, pos, err);
-  sql_cancel_flag = outer;
-  return rc;
+  return exec_stmt(s, st, pos, err);
 }
 
 static int exec_stmt(struct sql_session *s, const struct chv_sql_stmt *st,
