@@ -728,6 +728,76 @@ static void sink_close(struct sql_op *op) {
 
 static const struct sql_op_vt sink_vt = {NULL, sink_next, sink_close};
 
+/* ---- Multi and Tee: one source, several branches --------------------------------- */
+
+/* The Multi operator reads its source a chunk at a time and hands each
+** chunk to every branch: the branch's Tee gives it once, then nothing
+** ("no more for now"), so the branch's Sink returns once it has written
+** what the chunk gave.  Branches are streaming (Filter, Project, Limit,
+** Sink); at the source's end the Tees end too. */
+struct multi_op {
+  struct sql_op op;
+  struct sql_chunk cur;        /* what the Tees give; b NULL: nothing */
+  bool ended;
+};
+
+struct tee_op {
+  struct sql_op op;
+  struct multi_op *m;
+  const struct sql_chunk *given; /* the chunk given last */
+};
+
+/* True when nothing the branch below op can still write: a Limit reached. */
+static bool branch_done(const struct sql_op *op) {
+  while (op && op->node->kind != SQL_NODE_TEE) {
+    if (op->node->kind == SQL_NODE_LIMIT)
+      return ((const struct limit_op *)op)->left <= 0;
+    op = op->nin ? op->in[0] : NULL;
+  }
+  return false;
+}
+
+static int multi_next(struct sql_op *op, struct sql_chunk *out,
+                      struct chv_error *err) {
+  struct multi_op *m = (struct multi_op *)op;
+  int nb = op->nin - 1;
+  out->b = NULL;
+  while (!m->ended) {
+    bool more = false;
+    for (int i = 0; i < nb; i++) more |= !branch_done(op->in[i]);
+    if (!more) break; /* every branch's LIMIT is reached */
+    CHV_RETURN_IF_ERR(sql_op_next(op->in[nb], &m->cur, err));
+    if (!m->cur.b) break;
+    for (int i = 0; i < nb; i++) {
+      struct sql_chunk none;
+      if (!branch_done(op->in[i]))
+        CHV_RETURN_IF_ERR(sql_op_next(op->in[i], &none, err));
+    }
+  }
+  m->ended = true;
+  m->cur.b = NULL;
+  return CHV_OK;
+}
+
+static const struct sql_op_vt multi_vt = {NULL, multi_next, NULL};
+
+static int tee_next(struct sql_op *op, struct sql_chunk *out,
+                    struct chv_error *err) {
+  (void)err;
+  struct tee_op *t = (struct tee_op *)op;
+  out->b = NULL;
+  if (!t->m->cur.b || t->given == &t->m->cur) {
+    t->given = NULL; /* the next chunk of the source is new again */
+    return CHV_OK;
+  }
+  *out = t->m->cur;
+  t->given = &t->m->cur;
+  if (op->x->analyze) sql_op_count(op, out->n, 0);
+  return CHV_OK;
+}
+
+static const struct sql_op_vt tee_vt = {NULL, tee_next, NULL};
+
 /* ---- the tree ------------------------------------------------------------------ */
 
 static int op_new(struct sql_exec *x, const struct sql_node *nd,
@@ -752,6 +822,8 @@ static int op_new(struct sql_exec *x, const struct sql_node *nd,
     vt = &derived_vt;
     break;
   case SQL_NODE_SINK: size = sizeof(struct sink_op); vt = &sink_vt; break;
+  case SQL_NODE_MULTI: size = sizeof(struct multi_op); vt = &multi_vt; break;
+  case SQL_NODE_TEE: size = sizeof(struct tee_op); vt = &tee_vt; break;
   default:
     return chv_error_set(err, CHV_ENOTSUP, "%s is not supported yet",
                          nd->kind == SQL_NODE_JOIN ? "a join"
@@ -842,10 +914,14 @@ int sql_exec_build(struct sql_exec *x, const struct sql_node *root,
   if (!x->ops) return oom(err);
   struct sql_op *r = NULL;
   CHV_RETURN_IF_ERR(build(x, root, &r, err));
-  for (int i = 0; i < x->nops; i++)
+  for (int i = 0; i < x->nops; i++) {
     if (x->ops[i] && x->ops[i]->vt == &scan_vt &&
         x->ops[i]->node->u.scan.nstage)
       CHV_RETURN_IF_ERR(stage_init(x, (struct scan_op *)x->ops[i], err));
+    if (x->ops[i] && x->ops[i]->vt == &tee_vt)
+      ((struct tee_op *)x->ops[i])->m =
+          (struct multi_op *)x->ops[x->ops[i]->node->u.tee.multi->id];
+  }
   *out = r;
   return CHV_OK;
 }

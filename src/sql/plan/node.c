@@ -52,7 +52,8 @@ int sql_node_number(struct sql_node *root) { return number(root, 0); }
 const char *sql_node_kind_name(enum sql_node_kind k) {
   static const char *const names[] = {
       "Scan", "Values", "Filter", "Project", "Aggregate", "Sort",
-      "TopN", "Limit", "Union All", "Derived", "Join", "Insert"};
+      "TopN", "Limit", "Union All", "Derived", "Join", "Insert",
+      "Multi-insert", "Tee"};
   return (size_t)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
 

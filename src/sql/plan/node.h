@@ -46,7 +46,11 @@ enum sql_node_kind {
   SQL_NODE_UNION,     /* UNION ALL: each input's rows in turn */
   SQL_NODE_DERIVED,   /* a sub-query's, WITH query's or view's rows, named */
   SQL_NODE_JOIN,      /* two inputs joined (the executor has no join yet) */
-  SQL_NODE_SINK       /* the rows written to a target (an INSERT's) */
+  SQL_NODE_SINK,      /* the rows written to a target (an INSERT's) */
+  SQL_NODE_MULTI,     /* a multi-insert: its Sinks (in[0..nin-1)) fed from
+                      ** its source (in[nin-1]), read once */
+  SQL_NODE_TEE        /* a Multi's source rows, in a branch: the chunk the
+                      ** Multi reads now */
 };
 
 /* One output column of a node. */
@@ -96,6 +100,8 @@ struct sql_node {
       const char *bound_column;
       int bound_op;
       bool one_reader;                /* the bound reads best on one */
+      bool pos_any;                   /* pos is where any failure points
+                                      ** (else only a literal's) */
       int threads;                    /* physical: reader threads; 0 */
       /* physical: the nodes above run in its stage, lowest first */
       struct sql_node *stage[4];
@@ -104,6 +110,9 @@ struct sql_node {
     struct {
       int nrows;
     } values;
+    struct {
+      const struct sql_node *multi;   /* whose source it gives */
+    } tee;
     struct {
       struct chv_expr *pred;
       /* WHERE as parsed and its conjuncts, each with its bound form, for
@@ -141,6 +150,8 @@ struct sql_node {
       const char *what;               /* EXPLAIN: "default.t2: ..." */
       void *target;                   /* the session's; borrowed */
       const struct chv_type *schema;  /* the target's columns; borrowed */
+      void *at;                       /* EXPLAIN: the node its input's plan
+                                      ** goes under (the target's), or NULL */
     } sink;
   } u;
 };

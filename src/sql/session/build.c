@@ -1033,7 +1033,7 @@ static int describe_rel(struct bctx *c, const struct sql_node *nd,
     }
   }
   struct sql_rel *rel;
-  CHV_RETURN_IF_ERR(sql_rel_open(name, what, st, 0, &rel, c->err));
+  CHV_RETURN_IF_ERR(sql_rel_open(name, what, st, &rel, c->err));
   if (keep((void ***)&c->qp->rels, &c->qp->nrels, &c->qp->caprels, rel) !=
       CHV_OK) {
     sql_rel_close(rel);
@@ -1370,3 +1370,188 @@ int sql_query_build(struct sql_session *s, const struct chv_sql_query *q,
 }
 
 bool sql_has_aggregate(const struct chv_sql_expr *e) { return has_agg(e); }
+
+/* ---- the multi-insert ------------------------------------------------------------ */
+
+/* Branch i of a multi-insert over the source sr (binder b): its items
+** (cast to its target) and WHERE bound, its LIMIT, into bp. */
+struct mbranch {
+  struct chv_expr **ex;
+  const char **heads;
+  struct chv_sql_pos *ipos;
+  int nout;
+  const char *items_text;
+  struct chv_expr *pred;
+  const char *where_text;
+  int64_t limit;
+};
+
+static int bind_mbranch(struct bctx *c, const struct chv_sql_query *q,
+                        struct sql_bind *b, const struct src *sr,
+                        struct sql_target *tg, struct mbranch *br) {
+  const struct chv_table *t = sr->t;
+  int cap = 0;
+  for (size_t i = 0; i < q->nitems; i++)
+    cap += q->items[i].expr->kind == CHV_SQL_EXPR_STAR ? t->ncols + t->npkeys
+                                                        : 1;
+  br->ex = chv_arena_alloc(c->a, sizeof *br->ex * (size_t)(cap + 1));
+  br->heads = chv_arena_alloc(c->a, sizeof *br->heads * (size_t)(cap + 1));
+  br->ipos = chv_arena_alloc(c->a, sizeof *br->ipos * (size_t)(cap + 1));
+  if (!br->ex || !br->heads || !br->ipos) return oomc(c);
+  struct chv_buf items;
+  chv_buf_init(&items);
+  int rc = CHV_OK;
+  for (size_t i = 0; rc == CHV_OK && i < q->nitems; i++) {
+    const struct chv_sql_expr *e = q->items[i].expr;
+    *c->pos = e->pos;
+    if (i) chv_buf_puts(&items, ", ");
+    if (e->kind == CHV_SQL_EXPR_STAR) {
+      if (!qualifier_ok(&e->u.star, e->u.star.nparts, t, sr->alias)) {
+        const char *last = e->u.star.parts[e->u.star.nparts - 1];
+        rc = sql_err(c->err, CHV_ENOENT,
+                     "unknown table qualifier '%s' in %s.*", last, last);
+        break;
+      }
+      for (int k = 0; rc == CHV_OK && k < t->ncols + t->npkeys; k++) {
+        rc = sql_bind_column(b, k, &br->ex[br->nout]);
+        if (rc != CHV_OK) break;
+        br->heads[br->nout] = b->cols[br->ex[br->nout]->column];
+        chv_buf_printf(&items, "%s%s", k ? ", " : "", br->heads[br->nout]);
+        br->ipos[br->nout++] = e->pos;
+      }
+      continue;
+    }
+    rc = sql_bind_expr(b, e, &br->ex[br->nout]);
+    if (rc == CHV_OK)
+      rc = item_head(c, &q->items[i], br->nout,
+                     e->kind == CHV_SQL_EXPR_COLUMN
+                         ? b->cols[br->ex[br->nout]->column] : NULL,
+                     &br->heads[br->nout]);
+    if (rc != CHV_OK) break;
+    sql_expr_text(e, &items);
+    if (q->items[i].alias || e->kind != CHV_SQL_EXPR_COLUMN)
+      chv_buf_printf(&items, " AS %s", br->heads[br->nout]);
+    br->ipos[br->nout++] = e->pos;
+  }
+  br->items_text = buf_str(c, &items);
+  chv_buf_free(&items);
+  if (rc != CHV_OK) return rc;
+  if (!br->items_text) return oomc(c);
+  struct sql_node *filt;
+  CHV_RETURN_IF_ERR(where_node(c, q, b, false, &filt));
+  if (filt) {
+    br->pred = filt->u.filter.pred;
+    br->where_text = filt->text;
+  }
+  CHV_RETURN_IF_ERR(query_limit(c, q, &br->limit));
+  return sql_target_casts(tg, q->pos, c->a, br->ex, br->heads, br->ipos,
+                          br->nout, c->pos, c->err);
+}
+
+int sql_multi_build(struct sql_session *s, const struct chv_sql_stmt *st,
+                    struct sql_target *tgs, struct sql_plan_node *const *at,
+                    struct sql_qplan *qp, struct chv_sql_pos *pos,
+                    struct chv_error *err) {
+  struct bctx cx = {s, qp, qp->a, st->pos, pos, err}, *c = &cx;
+  const struct chv_sql_from *f = st->source;
+  size_t nb = st->ninserts;
+  struct src sr = {SRC_TABLE, NULL, NULL, f->alias, NULL, NULL, 0};
+  struct sql_rel *rel = NULL;
+  int rc;
+  /* The source: a table (with its OPTIONS hint) or a sub-query. */
+  *pos = f->pos;
+  if (f->kind == CHV_SQL_FROM_SUBQUERY) {
+    if (f->hints.n) {
+      *pos = f->hints.items[0].pos;
+      return sql_err(err, CHV_EINVAL,
+                     "an OPTIONS hint applies to a table, and the sub-query%s%s "
+                     "is a derived table (the rows of a query)",
+                     f->alias ? " " : "", f->alias ? f->alias : "");
+    }
+    char what[160];
+    snprintf(what, sizeof what, "sub-query %s", f->alias ? f->alias : "");
+    CHV_RETURN_IF_ERR(derive_node(c, f->subquery, f->alias ? f->alias : "",
+                                  what, &sr.child, &rel));
+    sr.kind = SRC_DERIVED;
+    sr.t = &rel->t;
+  } else {
+    chv_catalog *cat = s->cat;
+    struct chv_table *t = calloc(1, sizeof *t);
+    if (!t) return oomc(c);
+    rc = sql_get_table(s, &f->table, &cat, t, err);
+    if (rc != CHV_OK) {
+      free(t);
+      return rc;
+    }
+    if (keep((void ***)&qp->tables, &qp->ntables, &qp->captables, t) !=
+        CHV_OK) {
+      chv_table_free(t);
+      free(t);
+      return oomc(c);
+    }
+    sr.cat = cat;
+    sr.t = t;
+    if (f->options.n) {
+      char tn[512];
+      snprintf(tn, sizeof tn, "%s.%s", t->db, t->name);
+      struct chv_kv *kv = NULL;
+      CHV_RETURN_IF_ERR(sql_hint_options(s, &f->options, tn, true, c->a, &kv,
+                                         &sr.noptions, pos, err));
+      sr.options = kv;
+    }
+  }
+  /* The branches over the source; it reads what they all use. */
+  struct mbranch *br = chv_arena_alloc(c->a, sizeof *br * (nb + 1));
+  struct sql_node **in = chv_arena_alloc(c->a, sizeof *in * (nb + 2));
+  if (!br || !in) return oomc(c);
+  memset(br, 0, sizeof *br * (nb + 1));
+  struct sql_bind b;
+  rc = sql_bind_init(&b, sr.t, f->alias, c->a, pos, err);
+  char what[512];
+  b.what = sql_table_what(sr.t, what, sizeof what);
+  for (size_t i = 0; rc == CHV_OK && i < nb; i++)
+    rc = bind_mbranch(c, st->inserts[i]->query, &b, &sr, &tgs[i], &br[i]);
+  if (rc == CHV_OK && b.ncols == 0 && sr.t->ncols + sr.t->npkeys > 0) {
+    struct chv_expr *x; /* one column, for the rows */
+    rc = sql_bind_column(&b, 0, &x);
+  }
+  struct sql_node *source = NULL, *m = NULL;
+  if (rc == CHV_OK) rc = bottom(c, &sr, &b, &source);
+  if (bind_done(qp, &b) != CHV_OK && rc == CHV_OK) rc = oomc(c);
+  if (rc != CHV_OK) return rc;
+  source->pos = f->pos; /* a failing read is the source's */
+  if (source->kind == SQL_NODE_SCAN) source->u.scan.pos_any = true;
+  CHV_RETURN_IF_ERR(sql_node_new(c->a, SQL_NODE_MULTI, NULL, 0, &m, err));
+  /* each branch: Sink <- [Limit] <- Project <- [Filter] <- Tee */
+  for (size_t i = 0; i < nb; i++) {
+    struct sql_node *nd, *top;
+    CHV_RETURN_IF_ERR(sql_node_new(c->a, SQL_NODE_TEE, NULL, 0, &top, err));
+    CHV_RETURN_IF_ERR(sql_node_cols(c->a, top, source->ncols, err));
+    memcpy(top->cols, source->cols, sizeof *top->cols * (size_t)source->ncols);
+    top->u.tee.multi = m;
+    if (br[i].pred) {
+      CHV_RETURN_IF_ERR(node_over(c, SQL_NODE_FILTER, top, &nd));
+      nd->u.filter.pred = br[i].pred;
+      nd->text = br[i].where_text;
+      top = nd;
+    }
+    CHV_RETURN_IF_ERR(project_node(c, st->inserts[i]->query, br[i].ex,
+                                   br[i].heads, br[i].ipos, br[i].nout,
+                                   br[i].items_text, br[i].limit, &top));
+    CHV_RETURN_IF_ERR(node_over(c, SQL_NODE_SINK, top, &nd));
+    /* a branch's failure points at its INSERT */
+    for (struct sql_node *x = nd; x->kind != SQL_NODE_TEE; x = x->in[0])
+      x->pos = st->inserts[i]->pos;
+    nd->u.sink.target = &tgs[i];
+    nd->u.sink.schema = tgs[i].schema;
+    nd->u.sink.at = at[i];
+    in[i] = nd;
+  }
+  in[nb] = source;
+  m->in = in;
+  m->nin = (int)nb + 1;
+  m->pos = st->pos;
+  m->text = NULL;
+  qp->root = m;
+  return CHV_OK;
+}

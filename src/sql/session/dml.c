@@ -357,32 +357,12 @@ static struct sql_target insert_target(struct sql_session *s,
   return tg;
 }
 
-int sql_insert_casts(struct sql_session *s, struct sql_insert *ins,
-                     const struct chv_sql_query *q, const struct chv_table *t,
-                     chv_arena *a, struct chv_expr **ex,
-                     const char *const *heads, int nout,
-                     struct chv_sql_pos *pos, struct chv_error *err) {
-  struct sql_target tg = insert_target(s, ins);
-  /* each column's select item (a * gives several) */
-  struct chv_sql_pos *ipos = chv_arena_alloc(a, sizeof *ipos * (size_t)(nout + 1));
-  if (!ipos) return sql_err(err, CHV_ENOMEM, "out of memory");
-  int c = 0;
-  for (size_t i = 0; i < q->nitems && c < nout; i++) {
-    int k = q->items[i].expr->kind == CHV_SQL_EXPR_STAR ? t->ncols + t->npkeys
-                                                         : 1;
-    for (int j = 0; j < k && c < nout; j++) ipos[c++] = q->items[i].expr->pos;
-  }
-  while (c < nout) ipos[c++] = q->pos;
-  return sql_target_casts(&tg, q->pos, a, ex, heads, ipos, nout, pos, err);
+void sql_insert_target(struct sql_session *s, struct sql_insert *ins,
+                       struct sql_target *out) {
+  *out = insert_target(s, ins);
 }
 
-int sql_insert_write(struct sql_session *s, struct sql_insert *ins,
-                     struct chv_batch *b, int64_t n, struct chv_error *err) {
-  struct sql_target tg = insert_target(s, ins);
-  int rc = sql_target_write(&tg, b, n, err);
-  ins->written = tg.written;
-  return rc;
-}
+
 
 int sql_exec_insert(struct sql_session *s, const struct chv_sql_stmt *st,
                     struct chv_sql_pos *pos, struct chv_error *err) {
@@ -495,15 +475,6 @@ static bool count_row_groups(chv_catalog *cat, const struct chv_table *t,
   return rc == CHV_OK;
 }
 
-/* A Scan node under parent; it takes the plan of the relation it reads
-** (s->plan_input) as its children.  scan_describe() says what it read. */
-static struct sql_plan_node *scan_node(struct sql_session *s,
-                                       struct sql_plan_node *parent) {
-  struct sql_plan_node *n = sql_plan_node(s, parent, "%s", "");
-  sql_plan_adopt(n, s->plan_input);
-  s->plan_input = NULL;
-  return n;
-}
 
 /* What the Scan node n says: partitions read/total, the scan's columns,
 ** the pushed limit, the partition predicate, the predicates pushed into
@@ -719,16 +690,10 @@ int sql_target_casts(struct sql_target *ins, struct chv_sql_pos qpos,
   (void)heads;
   int rc;
   const struct chv_type *ts = ins->schema;
-  if (!ins->t && !ins->rel && nout != ts->nchildren) { /* a directory's */
+  if (!ins->t && nout != ts->nchildren) { /* a directory's */
     *pos = qpos;
     return sql_err(err, CHV_EINTERNAL, "the query gives %d columns, not %d",
                    nout, ts->nchildren);
-  }
-  if (ins->rel && nout != ts->nchildren) {
-    *pos = qpos;
-    return sql_err(err, CHV_EINVAL,
-                   "the branches of a UNION give %d and %d columns",
-                   ts->nchildren, nout);
   }
   if (nout != ts->nchildren) {
     *pos = qpos;
@@ -753,14 +718,8 @@ int sql_target_casts(struct sql_target *ins, struct chv_sql_pos qpos,
         !chv_type_is_primitive(ex[c]->type->id) ||
         chv_expr_cast(a, ex[c], to, &ex[c], err) != CHV_OK) {
       *pos = ipos[c];
-      if (ins->rel)
-        rc = sql_err(err, CHV_ETYPE,
-                     "UNION column %d (%s): cannot convert %s to %s", c + 1,
-                     ts->names[c], from, tn);
-      else
-        rc = sql_err(err, CHV_ETYPE, "column %s (%s): cannot convert %s to %s",
+      return sql_err(err, CHV_ETYPE, "column %s (%s): cannot convert %s to %s",
                      ts->names[c], tn, from, tn);
-      return rc;
     }
   }
   return CHV_OK;
@@ -786,11 +745,6 @@ static int target_write_rows(struct sql_target *ins, struct chv_batch *ob,
   ob->nrows = n;
   if (ins->dir) {
     rc = n ? sql_dir_write(ins->dir, ob, n, err) : CHV_OK;
-    if (rc == CHV_OK) ins->written += n;
-    return rc;
-  }
-  if (ins->rel) {
-    rc = sql_rel_append(ins->rel, ob, n, err);
     if (rc == CHV_OK) ins->written += n;
     return rc;
   }
@@ -909,18 +863,5 @@ out:
   return rc;
 }
 
-void sql_scan_describe(struct sql_session *s, struct sql_plan_node *n,
-                       chv_catalog *cat, const struct chv_table *t,
-                       struct sql_scan *scan,
-                       const struct chv_scan_options *so,
-                       const char *const *cols, int ncols, int64_t ns) {
-  sql_scan_explain(s, n, cat, t, sql_scan_table(scan),
-                   scan ? sql_scan_what(scan) : NULL, so, cols, ncols, NULL,
-                   sql_plan_analyze(s), ns);
-}
 
-struct sql_plan_node *sql_scan_node(struct sql_session *s,
-                                    struct sql_plan_node *parent) {
-  return scan_node(s, parent);
-}
 

@@ -54,7 +54,7 @@ static int scan_threads(void *ctx, const struct sql_node *scan) {
 static bool shared_sink(void *ctx, const struct sql_node *sink) {
   (void)ctx;
   const struct sql_target *tg = sink->u.sink.target;
-  return tg->sink && !tg->rel && !tg->dir;
+  return tg->sink && !tg->dir;
 }
 
 static int sink_write(void *target, struct chv_batch *b, int64_t n,
@@ -80,6 +80,17 @@ int sql_operator_memory(struct sql_session *s, size_t *out,
   return rc;
 }
 
+/* The plan of qp rewritten and made physical; run false: only explained
+** (no threads). */
+static int finish_plan(struct sql_session *s, struct sql_qplan *qp, bool run,
+                       struct chv_error *err) {
+  struct sql_rewrite rw = {qp->a, fold_const, s, scan_threads, s,
+                           shared_sink, err};
+  CHV_RETURN_IF_ERR(sql_rewrite(&rw, &qp->root));
+  if (!run) rw.threads = NULL;
+  return sql_physical(&rw, qp->root);
+}
+
 /* The plan of q into qp: built (ins: its rows go there, through a Sink),
 ** rewritten, and made physical; run false: only explained (no threads). */
 static int plan_query(struct sql_session *s, const struct chv_sql_query *q,
@@ -96,12 +107,8 @@ static int plan_query(struct sql_session *s, const struct chv_sql_query *q,
     sk->u.sink.schema = ins->schema;
     qp->root = sk;
   }
-  struct sql_rewrite rw = {qp->a, fold_const, s, scan_threads, s,
-                           shared_sink, err};
   *pos = stpos;
-  CHV_RETURN_IF_ERR(sql_rewrite(&rw, &qp->root));
-  if (!run) rw.threads = NULL;
-  return sql_physical(&rw, qp->root);
+  return finish_plan(s, qp, run, err);
 }
 
 /* ---- EXPLAIN --------------------------------------------------------------------- */
@@ -123,6 +130,12 @@ static void explain_node(struct sql_session *s, struct sql_plan_node *parent,
   struct sql_plan_node *pn = NULL;
   switch (nd->kind) {
   case SQL_NODE_SINK: /* the target's own node is there already */
+    explain_children(s, nd->u.sink.at ? nd->u.sink.at : parent, nd, x,
+                     analyze);
+    return;
+  case SQL_NODE_TEE: /* the Multi's source, shown once under it */
+    return;
+  case SQL_NODE_MULTI: /* its line and its targets' are made already */
     explain_children(s, parent, nd, x, analyze);
     return;
   case SQL_NODE_LIMIT:
@@ -195,7 +208,8 @@ static void run_pos(const struct sql_exec *x, int rc, struct chv_sql_pos stpos,
   *pos = stpos;
   const struct sql_node *nd = x->failed ? x->failed->node : NULL;
   if (!nd || !nd->pos.line) return;
-  if (nd->kind == SQL_NODE_SCAN && rc != CHV_ETYPE) return;
+  if (nd->kind == SQL_NODE_SCAN && rc != CHV_ETYPE && !nd->u.scan.pos_any)
+    return;
   *pos = nd->pos;
 }
 
@@ -217,7 +231,8 @@ static int run_plan(struct sql_session *s, struct sql_qplan *qp,
   if (rc == CHV_OK) rc = sql_op_open(root, err);
   if (rc != CHV_OK || explain) goto out;
   const struct sql_node *nd = qp->root;
-  if (nd->kind != SQL_NODE_SINK) {
+  bool rows = nd->kind != SQL_NODE_SINK && nd->kind != SQL_NODE_MULTI;
+  if (rows) {
     const char **heads = chv_arena_alloc(qp->a, sizeof *heads * (size_t)(nd->ncols + 1));
     const struct chv_type **ty = chv_arena_alloc(qp->a, sizeof *ty * (size_t)(nd->ncols + 1));
     if (!heads || !ty) {
@@ -237,7 +252,7 @@ static int run_plan(struct sql_session *s, struct sql_qplan *qp,
     rc = sql_result_rows(&r, (const struct chv_vector *const *)ch.b->cols,
                          ch.sel, ch.n, err);
   }
-  if (rc == CHV_OK && nd->kind != SQL_NODE_SINK) rc = sql_result_emit(s, &r, err);
+  if (rc == CHV_OK && rows) rc = sql_result_emit(s, &r, err);
 out:
   if (rc != CHV_OK) {
     run_pos(&x, rc, stpos, pos);
@@ -247,6 +262,14 @@ out:
   sql_result_free(&r);
   sql_exec_free(&x);
   return rc;
+}
+
+int sql_qplan_run(struct sql_session *s, struct sql_qplan *qp,
+                  struct chv_sql_pos stpos, bool explain,
+                  struct chv_sql_pos *pos, struct chv_error *err) {
+  *pos = stpos;
+  CHV_RETURN_IF_ERR(finish_plan(s, qp, !explain, err));
+  return run_plan(s, qp, stpos, explain, pos, err);
 }
 
 int sql_query_run(struct sql_session *s, const struct chv_sql_query *q,
@@ -316,46 +339,4 @@ int sql_query_into_dir(struct sql_session *s, const struct chv_sql_query *q,
   return rc;
 }
 
-int sql_derive(struct sql_session *s, const struct chv_sql_query *q,
-               const char *name, const char *what, bool rows,
-               struct chv_sql_pos stpos, struct sql_rel **out,
-               struct chv_sql_pos *pos, struct chv_error *err) {
-  struct chv_type *schema;
-  CHV_RETURN_IF_ERR(sql_query_schema(s, q, &schema, pos, err));
-  size_t mem;
-  int rc = sql_operator_memory(s, &mem, err);
-  if (rc != CHV_OK) {
-    chv_type_free(schema);
-    return rc;
-  }
-  struct sql_rel *rel;
-  rc = sql_rel_open(name, what, schema, mem, &rel, err);
-  if (rc != CHV_OK) {
-    *pos = q->pos;
-    return rc;
-  }
-  if (rows) {
-    struct sql_target tg = {.rel = rel, .schema = rel->schema};
-    rc = sql_query_run(s, q, stpos, false, &tg, pos, err);
-  }
-  if (rc != CHV_OK) {
-    sql_rel_close(rel);
-    return rc;
-  }
-  *out = rel;
-  return CHV_OK;
-}
 
-int sql_explain_into(struct sql_session *s, struct sql_plan_node *at,
-                     const struct chv_sql_query *q, struct chv_sql_pos stpos,
-                     struct chv_sql_pos *pos, struct chv_error *err) {
-  struct sql_plan_node *saved = s->plan_at;
-  s->plan_at = at;
-  struct sql_qplan *qp;
-  int rc = sql_qplan_open(&qp, err);
-  if (rc == CHV_OK) rc = plan_query(s, q, stpos, NULL, false, qp, pos, err);
-  if (rc == CHV_OK) explain_node(s, NULL, qp->root, NULL, false);
-  sql_qplan_close(qp);
-  s->plan_at = saved;
-  return rc;
-}

@@ -72,14 +72,10 @@ struct sql_session {
   /* the consumer of the running statement's output (session.c), or NULL:
   ** what the statement gives is dropped */
   struct chv_result *res;
-  /* While EXPLAIN runs: its plan (plan.c), the node under which a query's
-  ** top node goes (NULL: the top), and the pending node holding the plan
-  ** of the relation the next scan reads (NULL: none) */
+  /* While EXPLAIN runs: its plan (plan.c), and the node under which a
+  ** query's top node goes (NULL: the top) */
   struct sql_plan *plan;
-  struct sql_plan_node *plan_at, *plan_input;
-  /* EXPLAIN: the query being explained gives its rows to a target (a
-  ** relation), as a UNION ALL then runs branch by branch */
-  bool plan_into;
+  struct sql_plan_node *plan_at;
   /* EXPLAIN ANALYZE: the statement's own rows and summary are dropped */
   bool discard;
   /* The OPTIONS hints of the table the next scan reads (hints.c), or
@@ -208,17 +204,11 @@ int sql_insert_open(struct sql_session *s, const struct chv_sql_stmt *st,
                     bool explain, struct sql_insert *ins,
                     struct chv_sql_pos *pos, struct chv_error *err);
 void sql_insert_close(struct sql_insert *ins);
-/* Checks the column count of the nout expressions ex (q's items over the
-** table t read, named heads) and casts them to ins's columns (an error
-** naming the column when CAST does not allow it). */
-int sql_insert_casts(struct sql_session *s, struct sql_insert *ins,
-                     const struct chv_sql_query *q, const struct chv_table *t,
-                     chv_arena *a, struct chv_expr **ex,
-                     const char *const *heads, int nout,
-                     struct chv_sql_pos *pos, struct chv_error *err);
-/* Writes rows [0, n) of b (on ins->schema) through the sink. */
-int sql_insert_write(struct sql_session *s, struct sql_insert *ins,
-                     struct chv_batch *b, int64_t n, struct chv_error *err);
+/* The target a query's Sink writes ins's rows to (ins->written is the
+** caller's to take back from out->written). */
+struct sql_target;
+void sql_insert_target(struct sql_session *s, struct sql_insert *ins,
+                       struct sql_target *out);
 
 /* INSERT ... DIRECTORY (dir.c): the files being written, and the rows of
 ** a query run into them (dml.c), whose columns are schema; *written gets
@@ -303,12 +293,11 @@ struct sql_scope {
   struct sql_scope *up;
 };
 
-/* Where a query's rows go: an INSERT's table (through its sink), a
-** directory, or a derived relation held in memory. */
+/* Where a query's rows go: an INSERT's table (through its sink) or a
+** directory. */
 struct sql_target {
   const struct chv_table *t; /* the target table */
   chv_sink *sink;
-  struct sql_rel *rel;
   struct sql_dir *dir;       /* INSERT ... DIRECTORY: t and sink NULL */
   const struct chv_type *schema; /* data columns, then the dynamic keys */
   int nstatic;                   /* static partition values */
@@ -353,6 +342,19 @@ int sql_query_run(struct sql_session *s, const struct chv_sql_query *q,
                   struct chv_sql_pos stpos, bool explain,
                   struct sql_target *ins, struct chv_sql_pos *pos,
                   struct chv_error *err);
+/* Rewrites, makes physical and runs the plan of qp (built by the caller:
+** the multi-insert's). */
+int sql_qplan_run(struct sql_session *s, struct sql_qplan *qp,
+                  struct chv_sql_pos stpos, bool explain,
+                  struct chv_sql_pos *pos, struct chv_error *err);
+/* The plan of a multi-insert into qp->root (build.c): a Multi over its
+** source (read once: a table's Scan, a sub-query's Derived rows) and each
+** branch, Sink <- [Limit] <- Project <- [Filter] <- Tee, writing to
+** tgs[i], explained under at[i]. */
+int sql_multi_build(struct sql_session *s, const struct chv_sql_stmt *st,
+                    struct sql_target *tgs, struct sql_plan_node *const *at,
+                    struct sql_qplan *qp, struct chv_sql_pos *pos,
+                    struct chv_error *err);
 /* Checks the column count of the nout expressions ex (named heads, each
 ** from the select item at ipos[c]; qpos the query) and casts them to
 ** ins's columns (an error naming the column when CAST does not allow it). */
@@ -382,33 +384,8 @@ void sql_scan_explain(struct sql_session *s, struct sql_plan_node *n,
                       const char *const *cols, int ncols, const char *where,
                       bool analyze, int64_t ns);
 
-/* ---- for the multi-insert (dml.c, used by multi.c) ---- */
-
-struct sql_rel;
-struct sql_scan;
-
 /* True when e holds an aggregate call. */
 bool sql_has_aggregate(const struct chv_sql_expr *e);
-/* Runs q into a new relation named name (what: how errors name it); with
-** rows false only its columns are found. */
-int sql_derive(struct sql_session *s, const struct chv_sql_query *q,
-               const char *name, const char *what, bool rows,
-               struct chv_sql_pos stpos, struct sql_rel **out,
-               struct chv_sql_pos *pos, struct chv_error *err);
-/* EXPLAIN: the plan of q, whose rows go into a relation, under at. */
-int sql_explain_into(struct sql_session *s, struct sql_plan_node *at,
-                     const struct chv_sql_query *q, struct chv_sql_pos stpos,
-                     struct chv_sql_pos *pos, struct chv_error *err);
-/* A Scan plan node under parent (adopting s->plan_input), and what it
-** says of scan (opened with so over t, reading cols) once opened (EXPLAIN)
-** or ended (EXPLAIN ANALYZE: ns, the time waited for it). */
-struct sql_plan_node *sql_scan_node(struct sql_session *s,
-                                    struct sql_plan_node *parent);
-void sql_scan_describe(struct sql_session *s, struct sql_plan_node *n,
-                       chv_catalog *cat, const struct chv_table *t,
-                       struct sql_scan *scan,
-                       const struct chv_scan_options *so,
-                       const char *const *cols, int ncols, int64_t ns);
 
 /* ---- EXPLAIN's plan (plan.c) ---- */
 
@@ -425,9 +402,6 @@ struct sql_plan_node *sql_plan_node(struct sql_session *s,
                                     struct sql_plan_node *parent,
                                     const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* A node in no tree, whose children sql_plan_adopt() moves to another. */
-struct sql_plan_node *sql_plan_pending(struct sql_session *s);
-void sql_plan_adopt(struct sql_plan_node *n, struct sql_plan_node *pending);
 /* Appends to n's line, or adds a detail line under it. */
 void sql_plan_text(struct sql_plan_node *n, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -458,53 +432,25 @@ int sql_hint_options(struct sql_session *s, const struct chv_sql_props *props,
 /* "options=('k'='v', ...)" for EXPLAIN, appended to b. */
 void sql_hint_text(const struct chv_kv *kv, int n, struct chv_buf *b);
 
-/* ---- derived relations (sql_rel.c) ---- */
+/* ---- derived relations (rel.c) ---- */
 
-/* The rows of a sub-query, WITH query or UNION, held in memory: t describes
-** them as a table of no partitions (db ""), named by the alias. */
+/* The columns of a sub-query, WITH query, view or UNION as a table of no
+** partitions (db ""), named by the alias: what the outer query binds
+** over (its rows stream, build.c). */
 struct sql_rel {
   struct chv_table t;        /* first: sql_table_what() relies on it */
   struct chv_type *schema;   /* STRUCT of the columns, owned */
-  struct chv_batch **b;
-  int nb, capb;
-  int64_t nrows;
-  size_t bytes, limit;       /* held; chive.exec.operator-memory */
   char what[160];            /* "sub-query s" in errors */
 };
 /* A relation named name of schema (taken over, on failure too). */
 int sql_rel_open(const char *name, const char *what, struct chv_type *schema,
-                 size_t memory_limit, struct sql_rel **out,
-                 struct chv_error *err);
+                 struct sql_rel **out, struct chv_error *err);
 void sql_rel_close(struct sql_rel *r);
 /* Renames column c of r (a view's rows take the view's column names). */
 int sql_rel_rename(struct sql_rel *r, int c, const char *name,
                    struct chv_error *err);
-/* Copies rows [0, n) of b (on r's schema) into r; CHV_ENOMEM past r->limit. */
-int sql_rel_append(struct sql_rel *r, const struct chv_batch *b, int64_t n,
-                   struct chv_error *err);
-
-
-
-/* What a SELECT reads: a scan of a catalog table (rel NULL) or the rows of
-** rel, projected to so->columns and cut at so->limit (the relation ignores
-** the partition filter and the pushed predicates, which the residual
-** filter applies anyway). */
-struct sql_scan;
-int sql_scan_open(chv_catalog *cat, const struct chv_table *t,
-                  const struct sql_rel *rel, const struct chv_scan_options *so,
-                  struct sql_scan **out, struct chv_error *err);
-int sql_scan_next(struct sql_scan *sc, struct chv_batch **out,
-                  struct chv_error *err);
-/* The type of the scan's column i (of so->columns). */
-const struct chv_type *sql_scan_type(struct sql_scan *sc, int i);
-/* The catalog scan, or NULL for a relation. */
-chv_scan *sql_scan_table(struct sql_scan *sc);
-/* How errors name t: "db.table", or a relation's "sub-query s" (buf holds
-** the former). */
+/* How errors name t: "db.table", or a relation's what. */
 const char *sql_table_what(const struct chv_table *t, char *buf, size_t n);
-/* The relation's description ("sub-query s"), or "" for a table. */
-const char *sql_scan_what(struct sql_scan *sc);
-void sql_scan_close(struct sql_scan *sc);
 
 /* ---- views (views.c) ---- */
 

@@ -1075,14 +1075,13 @@ static int exec_explain(struct sql_session *s, const struct chv_sql_stmt *st,
   int rc = sql_plan_open(st->analyze, &plan, err);
   if (rc != CHV_OK) return rc;
   s->plan = plan;
-  s->plan_at = s->plan_input = NULL;
-  s->plan_into = false;
+  s->plan_at = NULL;
   s->discard = st->analyze;
   *pos = x->name.nparts && x->name.pos.line ? x->name.pos : x->pos;
   rc = exec_dml(s, x, !st->analyze, pos, err);
   s->discard = false;
   s->plan = NULL;
-  s->plan_at = s->plan_input = NULL;
+  s->plan_at = NULL;
   if (rc == CHV_OK) rc = sql_plan_emit(s, plan, err);
   sql_plan_close(plan);
   return rc;
