@@ -18,8 +18,6 @@
 #include <string.h>
 #include <time.h>
 
-#define OP_BATCH 2048
-
 static int oom(struct chv_error *err) {
   return chv_error_set(err, CHV_ENOMEM, "out of memory");
 }
@@ -248,10 +246,8 @@ void sql_scan_node_options(const struct sql_node *nd, const struct sql_exec *x,
   }
   so->filter = nd->u.scan.filter;
   static const char *const none[1] = {NULL};
-  if (!nd->u.scan.all) {
-    so->columns = nd->ncols ? nd->u.scan.columns : none;
-    so->ncolumns = nd->ncols;
-  }
+  so->columns = nd->ncols ? nd->u.scan.columns : none;
+  so->ncolumns = nd->ncols;
   so->limit = nd->u.scan.limit;
   so->preds = nd->u.scan.preds;
   so->npreds = nd->u.scan.npreds;

@@ -85,10 +85,8 @@ struct sql_node {
     struct {
       chv_catalog *cat;              /* borrowed */
       const struct chv_table *t;     /* borrowed */
-      /* read: the table columns asked for, canonical names; all: the
-      ** scan's own projection (every column, as chv_scan gives them) */
+      /* the table columns read (ncols of them), canonical names */
       const char **columns;
-      bool all;
       struct chv_part_filter *filter; /* partition pruning, or NULL */
       const char *filter_text;        /* as EXPLAIN prints it */
       struct chv_pred *preds;         /* pushed into the readers */

@@ -220,7 +220,7 @@ static int remap_slot(void *ctx, struct chv_expr **slot) {
 ** one that uses its columns, or none: every column is used). */
 static int prune_scan(struct sql_rewrite *rw, struct sql_node **chain, int n) {
   struct sql_node *scan = chain[0];
-  if (scan->u.scan.all || scan->ncols == 0) return CHV_OK;
+  if (scan->ncols == 0) return CHV_OK;
   const struct sql_node *top = chain[n - 1];
   bool counts = false; /* the user only counts rows: no column is needed */
   if (n == 1 || passes_columns(top) ||
@@ -334,8 +334,7 @@ static void bound(struct sql_node *nd) {
   ** statistics of Parquet and ORC leave NaN out of their min and max */
   enum chv_type_id id = e->type->id;
   if (e->kind != CHV_EXPR_COLUMN || id == CHV_TYPE_BOOLEAN ||
-      id == CHV_TYPE_BINARY || id == CHV_TYPE_FLOAT || id == CHV_TYPE_DOUBLE ||
-      scan->u.scan.all)
+      id == CHV_TYPE_BINARY || id == CHV_TYPE_FLOAT || id == CHV_TYPE_DOUBLE)
     return;
   if (!(k->nulls ? k->nulls == 2 : k->desc)) return;
   const char *col = scan->u.scan.columns[e->column];
