@@ -273,6 +273,8 @@ CHV_API int chv_scan_bound_open(const char *column, enum chv_pred_op op,
                                 chv_scan_bound **out, struct chv_error *err);
 CHV_API int chv_scan_bound_set(chv_scan_bound *b, const char *value,
                                struct chv_error *err);
+/* The bound's value now into buf (n bytes, truncated); false while unset. */
+CHV_API bool chv_scan_bound_value(chv_scan_bound *b, char *buf, size_t n);
 CHV_API void chv_scan_bound_close(chv_scan_bound *b);
 
 /* A pipeline stage run on the reader threads.  Each split has a state,

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -103,6 +104,14 @@ int chv_scan_bound_set(chv_scan_bound *b, const char *value,
   pthread_mutex_unlock(&b->mu);
   chv_free(old);
   return CHV_OK;
+}
+
+bool chv_scan_bound_value(chv_scan_bound *b, char *buf, size_t n) {
+  pthread_mutex_lock(&b->mu);
+  bool set = b->value != NULL;
+  if (set && n) snprintf(buf, n, "%s", b->value);
+  pthread_mutex_unlock(&b->mu);
+  return set;
 }
 
 void chv_scan_bound_close(chv_scan_bound *b) {

@@ -1,6 +1,7 @@
--- Sub-queries in FROM, WITH and UNION [ALL]: each is a derived relation,
--- run once and held in memory (chive.exec.operator-memory bounds it), that
--- the outer query scans as a table without partitions.  UNION's columns take
+-- Sub-queries in FROM, WITH and UNION [ALL]: each is a derived relation
+-- whose rows stream into the outer query (nothing is held: a derived
+-- relation larger than chive.exec.operator-memory reads as well), which
+-- reads it as a table without partitions.  UNION's columns take
 -- the common type of each pair; UNION removes duplicates, UNION ALL keeps
 -- them; ORDER BY and LIMIT after a UNION apply to all of its rows.
 CREATE TABLE t (a INT, b STRING, amount DOUBLE) PARTITIONED BY (dt STRING);

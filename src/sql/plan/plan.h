@@ -1,22 +1,28 @@
 /*
-** sql/plan: from the parser's tree to what runs.  Today it holds the
+** sql/plan: from the parser's tree to what runs (docs/plan.md).  The
 ** binder: names of a query over one table (or derived relation) to its
 ** columns, Hive's literal rules and type coercions, and expressions to the
-** evaluator's typed IR (sql/exec).  The session (sql/session) plans and
-** runs statements over it.
+** evaluator's typed IR (expr.h).  The plan's tree of nodes (node.h), which
+** the session builds with the binder; the rewrite rules that change it
+** (rewrite.c, with what of a WHERE the source applies, pushdown.c) and
+** the physical plan (physical.c).  sql/exec runs it.
 **
 ** INTERFACE
 **   struct sql_bind, sql_bind_init()/_free()   a binder over one table
 **   sql_bind_expr()/_column()                 expressions, columns
-**   sql_literal_check()                       a literal as its type reads
+**   sql_literal_check(), sql_literal_text()   literals as their type reads
 **   sql_is_aggregate(), sql_expr_text()
+**   sql_where_filter()/_split()/_preds()      WHERE for the source
+**   sql_rewrite(), sql_physical()             the passes over a plan
 */
 #ifndef CHV_SQL_PLAN_H
 #define CHV_SQL_PLAN_H
 
 #include "chive/catalog.h"
 #include "chive/sql.h"
+#include "chive/connector.h"
 #include "sql/plan/expr.h"
+#include "sql/plan/node.h"
 
 /* Checks literal e (a LITERAL node) as a value of its type, as the binder
 ** and every statement taking literals read it: a DATE or TIMESTAMP literal
@@ -61,5 +67,67 @@ int sql_bind_expr(struct sql_bind *b, const struct chv_sql_expr *e,
 /* Table column tcol (data columns, then keys) as a COLUMN expression. */
 int sql_bind_column(struct sql_bind *b, int tcol, struct chv_expr **out);
 void sql_expr_text(const struct chv_sql_expr *e, struct chv_buf *out);
+
+/* ---- pushdown.c: what of a WHERE the source applies ---- */
+
+/* The text of a literal expression (a partition value): NULL for NULL.
+** The literal is checked with sql_literal_check(). */
+int sql_literal_text(const struct chv_sql_expr *e, chv_arena *a,
+                     const char **out, struct chv_error *err);
+/* The canonical name of t's column n (data columns, then keys). */
+int sql_find_column(const struct chv_table *t, const char *n,
+                    const char **canon);
+/* Whether t's files are columnar (Parquet, ORC): their readers skip row
+** groups (and ORC stripes) by pushed predicates. */
+bool sql_table_columnar(const struct chv_table *t);
+/* The conjuncts of an AND tree, in order, into v (NULL: counted). */
+int sql_conjuncts(const struct chv_sql_expr *e, const struct chv_sql_expr **v,
+                  size_t *n);
+/* e as a partition filter over t's keys (*out in a, its text appended to
+** text); CHV_ENOTSUP naming what it is not (a data column, a function). */
+int sql_where_filter(const struct chv_table *t, chv_arena *a,
+                     const struct chv_sql_expr *e,
+                     struct chv_part_filter **out, struct chv_buf *text,
+                     struct chv_sql_pos *pos, struct chv_error *err);
+/* WHERE e as AND-ed conjuncts: those a partition filter expresses go into
+** *filter (NULL: none; their text into where), the rest into resid[]. */
+int sql_where_split(const struct chv_table *t, chv_arena *a,
+                    const struct chv_sql_expr *e,
+                    struct chv_part_filter **filter, struct chv_buf *where,
+                    const struct chv_sql_expr ***resid, size_t *nresid,
+                    struct chv_sql_pos *pos, struct chv_error *err);
+/* The residual conjuncts comparing a data column with a literal, as the
+** predicates a columnar reader tests row groups against (none for text).
+** CHV_ENOMEM. */
+int sql_where_preds(const struct chv_table *t, chv_arena *a,
+                    const struct chv_sql_expr *const *resid, size_t nresid,
+                    struct chv_pred **out, int *nout);
+
+/* ---- rewrite.c and physical.c: the passes over the plan ---- */
+
+struct sql_rewrite {
+  chv_arena *a;
+  /* Evaluates the constant e (sql_expr_constant()) into a literal *out;
+  ** any error leaves e as it is (it then fails, or not, when it runs). */
+  int (*fold)(void *ctx, chv_arena *a, const struct chv_expr *e,
+              struct chv_expr **out);
+  void *fold_ctx;
+  /* The reader threads of a scan (physical.c), or NULL: none chosen
+  ** (EXPLAIN), the scan's default. */
+  int (*threads)(void *ctx, const struct sql_node *scan);
+  void *threads_ctx;
+  /* A Sink whose target takes rows from several reader threads at once
+  ** (an INSERT into a table, not into a relation or a directory). */
+  bool (*shared_sink)(void *ctx, const struct sql_node *sink);
+  struct chv_error *err;
+};
+/* The rewrite rules, one pass each, in order: predicate pushdown and
+** partition pruning into the scans, constant folding, the pruning of the
+** columns scans read, limit pushdown, Sort + Limit to TopN and the top-N
+** bound. */
+int sql_rewrite(struct sql_rewrite *rw, struct sql_node **root);
+/* The physical plan: each scan's reader threads, and the nodes above it
+** that run in its stage on those threads. */
+int sql_physical(struct sql_rewrite *rw, struct sql_node *root);
 
 #endif

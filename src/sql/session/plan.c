@@ -2,16 +2,13 @@
 ** sql/session/plan: EXPLAIN's plan as a tree of nodes, and what EXPLAIN
 ** ANALYZE measures on them.
 **
-** The statement code (dml.c, multi.c, dir.c) builds the tree as it plans:
-** a node for each step of the statement (Insert, Limit, Sort/TopN,
-** Aggregate, Project, Filter, Scan, Values, Union), each under the node
-** whose input it is; s->plan_at is where the next top node of a query
-** goes.  A derived relation's plan is built under a pending node
-** (sql_plan_pending()) that the Scan reading the relation adopts, so that
-** the plan of a sub-query, WITH query or UNION hangs under the scan of its
-** rows.  Under EXPLAIN ANALYZE the statement runs for real and each node
-** adds the rows it produced and the time it took (sql_plan_count(), safe
-** from the reader threads); the tree is printed once the statement ends.
+** The statement code makes its own nodes (Insert, Multi-insert, Insert
+** ... directory: dml.c, multi.c, dir.c), and query.c one node for each
+** node of a query's plan (sql/plan), each under the node whose input it
+** is; s->plan_at is where the next top node of a query goes.  Under
+** EXPLAIN ANALYZE the statement runs for real and each node gets the rows
+** its operator produced and the time it took (sql_plan_count(), safe from
+** the reader threads); the tree is printed once the statement ends.
 **
 **   Insert into default.t2: partition=(dt='d1')
 **     -> Project: [a, _c1]
@@ -26,7 +23,6 @@
 **   sql_plan_open()/_close()   a plan for one EXPLAIN
 **   sql_plan_node()            a node under a parent (NULL when no plan is
 **                              being built: every other call takes NULL)
-**   sql_plan_pending()         a node whose children the next scan adopts
 **   sql_plan_text()/_detail()  what a node says
 **   sql_plan_count()           rows and time, for EXPLAIN ANALYZE
 **   sql_plan_now()             a monotonic clock in nanoseconds
@@ -134,22 +130,6 @@ struct sql_plan_node *sql_plan_node(struct sql_session *s,
   return n;
 }
 
-struct sql_plan_node *sql_plan_pending(struct sql_session *s) {
-  return s->plan ? new_node(s->plan) : NULL;
-}
-
-void sql_plan_adopt(struct sql_plan_node *n, struct sql_plan_node *pending) {
-  if (!n || !pending || !pending->first) return;
-  for (struct sql_plan_node *c = pending->first; c; c = c->next) {
-    if (n->last)
-      n->last->next = c;
-    else
-      n->first = c;
-    n->last = c;
-  }
-  pending->first = pending->last = NULL;
-}
-
 void sql_plan_text(struct sql_plan_node *n, const char *fmt, ...) {
   if (!n) return;
   va_list ap;
@@ -167,11 +147,7 @@ void sql_plan_detail(struct sql_plan_node *n, const char *fmt, ...) {
   va_end(ap);
 }
 
-int64_t sql_plan_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
+int64_t sql_plan_now(void) { return sql_exec_now(); }
 
 void sql_plan_count(struct sql_plan_node *n, int64_t rows, int64_t ns) {
   if (!n) return;

@@ -1,8 +1,9 @@
 /*
 ** sql/session: the statements of a SQL session, private to the module.
-** stmt.c runs one parsed statement against the session's catalogs; dml.c
-** holds INSERT, SELECT, EXPLAIN and LOAD DATA (stats.c the scan's
-** statistics and threads); dir.c INSERT OVERWRITE DIRECTORY, multi.c the
+** stmt.c runs one parsed statement against the session's catalogs;
+** build.c builds a query's plan (sql/plan) and query.c runs it (sql/exec);
+** dml.c holds INSERT and LOAD DATA (stats.c the scan's statistics and
+** threads); dir.c INSERT OVERWRITE DIRECTORY, multi.c the
 ** multi-insert (FROM src INSERT ... INSERT ...); plan.c EXPLAIN's tree and
 ** what EXPLAIN ANALYZE counts; hints.c OPTIONS hints; rel.c holds derived
 ** relations; views.c views (their definition, and their expansion where a
@@ -30,6 +31,7 @@
 #include "chive/sql.h"
 #include "chive/types.h"
 #include "sql/exec/exec.h"
+#include "sql/exec/op.h"
 #include "sql/plan/plan.h"
 
 #include <stdio.h>
@@ -70,14 +72,10 @@ struct sql_session {
   /* the consumer of the running statement's output (session.c), or NULL:
   ** what the statement gives is dropped */
   struct chv_result *res;
-  /* While EXPLAIN runs: its plan (plan.c), the node under which a query's
-  ** top node goes (NULL: the top), and the pending node holding the plan
-  ** of the relation the next scan reads (NULL: none) */
+  /* While EXPLAIN runs: its plan (plan.c), and the node under which a
+  ** query's top node goes (NULL: the top) */
   struct sql_plan *plan;
-  struct sql_plan_node *plan_at, *plan_input;
-  /* EXPLAIN: the query being explained gives its rows to a target (a
-  ** relation), as a UNION ALL then runs branch by branch */
-  bool plan_into;
+  struct sql_plan_node *plan_at;
   /* EXPLAIN ANALYZE: the statement's own rows and summary are dropped */
   bool discard;
   /* The OPTIONS hints of the table the next scan reads (hints.c), or
@@ -109,10 +107,6 @@ void sql_out_message(struct sql_session *s, const char *fmt, ...)
 /* A summary of one row: BIGINT column `column` = n, and the message. */
 int sql_out_summary(struct sql_session *s, const char *column, int64_t n,
                     const char *msg, struct chv_error *err);
-/* The cancel flag of the statement running on this thread (set by
-** sql_exec_stmt()), for loops that have no session at hand (the sort's
-** comparisons); NULL when none runs. */
-extern _Thread_local const volatile int *sql_cancel_flag;
 /* CHV_ECANCELED (err set) once the statement is cancelled. */
 int sql_cancelled(struct sql_session *s, struct chv_error *err);
 /* Progress of the running statement, given to s->progress at most four
@@ -166,7 +160,6 @@ int sql_result_emit(struct sql_session *s, struct sql_result *r,
 int sql_exec_stmt(struct sql_session *s, const struct chv_sql_stmt *stmt,
                   struct chv_sql_pos *pos, struct chv_error *err);
 
-/* sql_dml.c */
 /* SHOW CREATE TABLE (sql_show.c). */
 int sql_show_create_table(struct sql_session *s, const struct chv_sql_stmt *st,
                           struct chv_sql_pos *pos, struct chv_error *err);
@@ -211,17 +204,11 @@ int sql_insert_open(struct sql_session *s, const struct chv_sql_stmt *st,
                     bool explain, struct sql_insert *ins,
                     struct chv_sql_pos *pos, struct chv_error *err);
 void sql_insert_close(struct sql_insert *ins);
-/* Checks the column count of the nout expressions ex (q's items over the
-** table t read, named heads) and casts them to ins's columns (an error
-** naming the column when CAST does not allow it). */
-int sql_insert_casts(struct sql_session *s, struct sql_insert *ins,
-                     const struct chv_sql_query *q, const struct chv_table *t,
-                     chv_arena *a, struct chv_expr **ex,
-                     const char *const *heads, int nout,
-                     struct chv_sql_pos *pos, struct chv_error *err);
-/* Writes rows [0, n) of b (on ins->schema) through the sink. */
-int sql_insert_write(struct sql_session *s, struct sql_insert *ins,
-                     struct chv_batch *b, int64_t n, struct chv_error *err);
+/* The target a query's Sink writes ins's rows to (ins->written is the
+** caller's to take back from out->written). */
+struct sql_target;
+void sql_insert_target(struct sql_session *s, struct sql_insert *ins,
+                       struct sql_target *out);
 
 /* INSERT ... DIRECTORY (dir.c): the files being written, and the rows of
 ** a query run into them (dml.c), whose columns are schema; *written gets
@@ -263,10 +250,6 @@ int sql_recover(struct sql_session *s, chv_catalog *cat,
                 struct chv_error *err);
 /* Makes catalog i current, its default database the current one. */
 void sql_catalog_use(struct sql_session *s, int i);
-/* The text of a literal expression (a partition value): NULL for NULL.
-** The literal is checked with sql_literal_check(). */
-int sql_literal_text(const struct chv_sql_expr *e, chv_arena *a,
-                     const char **out, struct chv_error *err);
 /* The values of a PARTITION (...) spec in key order for t (all static). */
 int sql_part_values(const struct chv_table *t,
                     const struct chv_sql_part_spec *spec, chv_arena *a,
@@ -290,37 +273,119 @@ void sql_explain_stats(struct sql_session *s, chv_catalog *cat,
                        const struct chv_scan_options *so,
                        struct chv_buf *out);
 
+/* The type as SQL writes it ("decimal(10,2)") into buf. */
+void sql_type_name(const struct chv_type *t, char *buf, size_t n);
+/* A whole decimal number, spaces around allowed. */
+bool sql_parse_int(const char *s, int64_t *out);
+
 /* Sets err (code and a printf message) and returns code. */
 int sql_err(struct chv_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* ---- for the multi-insert (dml.c, used by multi.c) ---- */
 
-struct sql_rel;
-struct sql_scan;
+/* ---- queries (build.c, query.c) ---- */
+
+/* The WITH queries in scope while a query is built: a query's own, then
+** those of the queries around it.  A WITH query sees the ones before it. */
+struct sql_scope {
+  const struct chv_sql_cte *ctes;
+  size_t visible;        /* ctes[0, visible) can be named */
+  struct sql_scope *up;
+};
+
+/* Where a query's rows go: an INSERT's table (through its sink) or a
+** directory. */
+struct sql_target {
+  const struct chv_table *t; /* the target table */
+  chv_sink *sink;
+  struct sql_dir *dir;       /* INSERT ... DIRECTORY: t and sink NULL */
+  const struct chv_type *schema; /* data columns, then the dynamic keys */
+  int nstatic;                   /* static partition values */
+  char **statics;
+  /* rows given to the sink or relation; added to atomically by the
+  ** reader threads that write an INSERT's rows (target_write_shared) */
+  int64_t written;
+  /* the session told of the write's progress, or NULL */
+  struct sql_session *progress;
+  /* EXPLAIN ANALYZE: the node counting the rows written and the time the
+  ** writes took, or NULL */
+  struct sql_plan_node *node;
+};
+
+/* A query's plan and what it holds: the tables it read from catalogs, the
+** descriptions of its derived relations (the tables their columns are
+** bound as), its nodes and expressions in a. */
+struct sql_qplan {
+  chv_arena *a;
+  struct sql_node *root;
+  struct chv_table **tables;
+  int ntables, captables;
+  struct sql_rel **rels;
+  int nrels, caprels;
+  struct chv_type **types;   /* the binders' table column types */
+  int ntypes, captypes;
+  chv_arena **texts;         /* the parsed texts of the views it expands */
+  int ntexts, captexts;
+};
+int sql_qplan_open(struct sql_qplan **out, struct chv_error *err);
+void sql_qplan_close(struct sql_qplan *qp);
+/* The logical plan of q into qp->root (build.c): its FROM resolved (tables,
+** views, WITH queries, sub-queries), its expressions bound; ins: the items
+** cast to the target's columns. */
+int sql_query_build(struct sql_session *s, const struct chv_sql_query *q,
+                    struct chv_sql_pos stpos, struct sql_target *ins,
+                    struct sql_qplan *qp, struct chv_sql_pos *pos,
+                    struct chv_error *err);
+/* Plans and runs q (query.c): its rows to the statement's consumer, or
+** with ins into the target; explain: the plan only. */
+int sql_query_run(struct sql_session *s, const struct chv_sql_query *q,
+                  struct chv_sql_pos stpos, bool explain,
+                  struct sql_target *ins, struct chv_sql_pos *pos,
+                  struct chv_error *err);
+/* Rewrites, makes physical and runs the plan of qp (built by the caller:
+** the multi-insert's). */
+int sql_qplan_run(struct sql_session *s, struct sql_qplan *qp,
+                  struct chv_sql_pos stpos, bool explain,
+                  struct chv_sql_pos *pos, struct chv_error *err);
+/* The plan of a multi-insert into qp->root (build.c): a Multi over its
+** source (read once: a table's Scan, a sub-query's Derived rows) and each
+** branch, Sink <- [Limit] <- Project <- [Filter] <- Tee, writing to
+** tgs[i], explained under at[i]. */
+int sql_multi_build(struct sql_session *s, const struct chv_sql_stmt *st,
+                    struct sql_target *tgs, struct sql_plan_node *const *at,
+                    struct sql_qplan *qp, struct chv_sql_pos *pos,
+                    struct chv_error *err);
+/* Checks the column count of the nout expressions ex (named heads, each
+** from the select item at ipos[c]; qpos the query) and casts them to
+** ins's columns (an error naming the column when CAST does not allow it). */
+int sql_target_casts(struct sql_target *ins, struct chv_sql_pos qpos,
+                     chv_arena *a, struct chv_expr **ex,
+                     const char *const *heads, const struct chv_sql_pos *ipos,
+                     int nout, struct chv_sql_pos *pos, struct chv_error *err);
+/* Writes rows [0, n) of ob (on ins->schema) to the target, counted on its
+** plan node under EXPLAIN ANALYZE; _shared: every row of ob, from a
+** reader thread of the scan, several at once (a table's sink only). */
+int sql_target_write(struct sql_target *ins, struct chv_batch *ob, int64_t n,
+                     struct chv_error *err);
+int sql_target_write_shared(struct sql_target *ins, const struct chv_batch *ob,
+                            struct chv_error *err);
+/* chive.exec.operator-memory: the bytes each operator may hold. */
+int sql_operator_memory(struct sql_session *s, size_t *out,
+                        struct chv_error *err);
+/* What a Scan plan node n says of a scan (opened with so over t, reading
+** cols; a relation's: what names it): partitions read/total, columns,
+** limit, partition filter, pushed predicates, row groups, hints, the
+** source's statistics and, under analyze (the scan ended), what it read;
+** ns: time to count on n. */
+void sql_scan_explain(struct sql_session *s, struct sql_plan_node *n,
+                      chv_catalog *cat, const struct chv_table *t,
+                      chv_scan *scan, const char *what,
+                      const struct chv_scan_options *so,
+                      const char *const *cols, int ncols, const char *where,
+                      bool analyze, int64_t ns);
 
 /* True when e holds an aggregate call. */
 bool sql_has_aggregate(const struct chv_sql_expr *e);
-/* Runs q into a new relation named name (what: how errors name it); with
-** rows false only its columns are found. */
-int sql_derive(struct sql_session *s, const struct chv_sql_query *q,
-               const char *name, const char *what, bool rows,
-               struct chv_sql_pos stpos, struct sql_rel **out,
-               struct chv_sql_pos *pos, struct chv_error *err);
-/* EXPLAIN: the plan of q, whose rows go into a relation, under at. */
-int sql_explain_into(struct sql_session *s, struct sql_plan_node *at,
-                     const struct chv_sql_query *q, struct chv_sql_pos stpos,
-                     struct chv_sql_pos *pos, struct chv_error *err);
-/* A Scan plan node under parent (adopting s->plan_input), and what it
-** says of scan (opened with so over t, reading cols) once opened (EXPLAIN)
-** or ended (EXPLAIN ANALYZE: ns, the time waited for it). */
-struct sql_plan_node *sql_scan_node(struct sql_session *s,
-                                    struct sql_plan_node *parent);
-void sql_scan_describe(struct sql_session *s, struct sql_plan_node *n,
-                       chv_catalog *cat, const struct chv_table *t,
-                       struct sql_scan *scan,
-                       const struct chv_scan_options *so,
-                       const char *const *cols, int ncols, int64_t ns);
 
 /* ---- EXPLAIN's plan (plan.c) ---- */
 
@@ -337,9 +402,6 @@ struct sql_plan_node *sql_plan_node(struct sql_session *s,
                                     struct sql_plan_node *parent,
                                     const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* A node in no tree, whose children sql_plan_adopt() moves to another. */
-struct sql_plan_node *sql_plan_pending(struct sql_session *s);
-void sql_plan_adopt(struct sql_plan_node *n, struct sql_plan_node *pending);
 /* Appends to n's line, or adds a detail line under it. */
 void sql_plan_text(struct sql_plan_node *n, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -370,55 +432,25 @@ int sql_hint_options(struct sql_session *s, const struct chv_sql_props *props,
 /* "options=('k'='v', ...)" for EXPLAIN, appended to b. */
 void sql_hint_text(const struct chv_kv *kv, int n, struct chv_buf *b);
 
-/* ---- derived relations (sql_rel.c) ---- */
+/* ---- derived relations (rel.c) ---- */
 
-/* The rows of a sub-query, WITH query or UNION, held in memory: t describes
-** them as a table of no partitions (db ""), named by the alias. */
+/* The columns of a sub-query, WITH query, view or UNION as a table of no
+** partitions (db ""), named by the alias: what the outer query binds
+** over (its rows stream, build.c). */
 struct sql_rel {
   struct chv_table t;        /* first: sql_table_what() relies on it */
   struct chv_type *schema;   /* STRUCT of the columns, owned */
-  struct chv_batch **b;
-  int nb, capb;
-  int64_t nrows;
-  size_t bytes, limit;       /* held; chive.exec.operator-memory */
   char what[160];            /* "sub-query s" in errors */
 };
 /* A relation named name of schema (taken over, on failure too). */
 int sql_rel_open(const char *name, const char *what, struct chv_type *schema,
-                 size_t memory_limit, struct sql_rel **out,
-                 struct chv_error *err);
+                 struct sql_rel **out, struct chv_error *err);
 void sql_rel_close(struct sql_rel *r);
 /* Renames column c of r (a view's rows take the view's column names). */
 int sql_rel_rename(struct sql_rel *r, int c, const char *name,
                    struct chv_error *err);
-/* Copies rows [0, n) of b (on r's schema) into r; CHV_ENOMEM past r->limit. */
-int sql_rel_append(struct sql_rel *r, const struct chv_batch *b, int64_t n,
-                   struct chv_error *err);
-
-/* Bytes a vector's rows hold: values or offsets, validity, string heap,
-** children (what chive.exec.operator-memory counts). */
-size_t sql_vector_bytes(const struct chv_vector *v);
-
-/* What a SELECT reads: a scan of a catalog table (rel NULL) or the rows of
-** rel, projected to so->columns and cut at so->limit (the relation ignores
-** the partition filter and the pushed predicates, which the residual
-** filter applies anyway). */
-struct sql_scan;
-int sql_scan_open(chv_catalog *cat, const struct chv_table *t,
-                  const struct sql_rel *rel, const struct chv_scan_options *so,
-                  struct sql_scan **out, struct chv_error *err);
-int sql_scan_next(struct sql_scan *sc, struct chv_batch **out,
-                  struct chv_error *err);
-/* The type of the scan's column i (of so->columns). */
-const struct chv_type *sql_scan_type(struct sql_scan *sc, int i);
-/* The catalog scan, or NULL for a relation. */
-chv_scan *sql_scan_table(struct sql_scan *sc);
-/* How errors name t: "db.table", or a relation's "sub-query s" (buf holds
-** the former). */
+/* How errors name t: "db.table", or a relation's what. */
 const char *sql_table_what(const struct chv_table *t, char *buf, size_t n);
-/* The relation's description ("sub-query s"), or "" for a table. */
-const char *sql_scan_what(struct sql_scan *sc);
-void sql_scan_close(struct sql_scan *sc);
 
 /* ---- views (views.c) ---- */
 
@@ -452,6 +484,9 @@ int sql_view_open(struct sql_session *s, chv_catalog *cat,
                   struct chv_error *err);
 /* The query the view runs (borrowed from v). */
 const struct chv_sql_query *sql_view_query(const struct sql_view *v);
+/* The arena of the view's parsed text, which the caller now closes (a
+** plan bound over the text keeps it). */
+chv_arena *sql_view_take_text(struct sql_view *v);
 /* The view's rows as the view names its columns (positionally, as Hive
 ** does); CHV_ECORRUPT naming the view when its text gives another number
 ** of columns than it has. */

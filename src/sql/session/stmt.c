@@ -61,48 +61,6 @@ static int resolve_db(struct sql_session *s, const struct chv_sql_name *n,
   return CHV_OK;
 }
 
-int sql_literal_text(const struct chv_sql_expr *e, chv_arena *a,
-                     const char **out, struct chv_error *err) {
-  bool neg = false;
-  if (e->kind == CHV_SQL_EXPR_UNARY &&
-      (e->u.unary.op == CHV_SQL_OP_NEG || e->u.unary.op == CHV_SQL_OP_PLUS) &&
-      e->u.unary.arg->kind == CHV_SQL_EXPR_LITERAL) {
-    neg = e->u.unary.op == CHV_SQL_OP_NEG;
-    e = e->u.unary.arg;
-    enum chv_sql_lit_kind k = e->u.lit.kind;
-    if (k != CHV_SQL_LIT_INTEGER && k != CHV_SQL_LIT_DECIMAL &&
-        k != CHV_SQL_LIT_DOUBLE)
-      return sql_err(err, CHV_ETYPE, "a sign before a non-number literal");
-  }
-  if (e->kind != CHV_SQL_EXPR_LITERAL)
-    return sql_err(err, CHV_ENOTSUP,
-                   "an expression here is not supported yet: expected a "
-                   "literal");
-  CHV_RETURN_IF_ERR(sql_literal_check(e, NULL, err));
-  if (e->u.lit.kind == CHV_SQL_LIT_NULL) {
-    *out = NULL;
-    return CHV_OK;
-  }
-  if (e->u.lit.kind == CHV_SQL_LIT_INTERVAL ||
-      e->u.lit.kind == CHV_SQL_LIT_BINARY)
-    return sql_err(err, CHV_ENOTSUP, "a %s literal is not supported here",
-                   e->u.lit.kind == CHV_SQL_LIT_BINARY ? "binary" : "interval");
-  const char *v = e->u.lit.value;
-  size_t n = e->u.lit.kind == CHV_SQL_LIT_STRING ? e->u.lit.value_len
-                                                 : strlen(v);
-  if (e->u.lit.kind == CHV_SQL_LIT_BOOLEAN) {
-    *out = !strcasecmp(v, "true") ? "true" : "false";
-    return CHV_OK;
-  }
-  char *r = chv_arena_alloc(a, n + 2);
-  if (!r) return sql_err(err, CHV_ENOMEM, "out of memory");
-  size_t k = 0;
-  if (neg) r[k++] = '-';
-  memcpy(r + k, v, n);
-  r[k + n] = '\0';
-  *out = r;
-  return CHV_OK;
-}
 
 int sql_part_values(const struct chv_table *t,
                     const struct chv_sql_part_spec *spec, chv_arena *a,
@@ -1117,14 +1075,13 @@ static int exec_explain(struct sql_session *s, const struct chv_sql_stmt *st,
   int rc = sql_plan_open(st->analyze, &plan, err);
   if (rc != CHV_OK) return rc;
   s->plan = plan;
-  s->plan_at = s->plan_input = NULL;
-  s->plan_into = false;
+  s->plan_at = NULL;
   s->discard = st->analyze;
   *pos = x->name.nparts && x->name.pos.line ? x->name.pos : x->pos;
   rc = exec_dml(s, x, !st->analyze, pos, err);
   s->discard = false;
   s->plan = NULL;
-  s->plan_at = s->plan_input = NULL;
+  s->plan_at = NULL;
   if (rc == CHV_OK) rc = sql_plan_emit(s, plan, err);
   sql_plan_close(plan);
   return rc;
@@ -1367,15 +1324,9 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
   return sql_err(err, CHV_ENOTSUP, "this statement is not supported yet");
 }
 
-_Thread_local const volatile int *sql_cancel_flag;
-
 int sql_exec_stmt(struct sql_session *s, const struct chv_sql_stmt *st,
                   struct chv_sql_pos *pos, struct chv_error *err) {
-  const volatile int *outer = sql_cancel_flag; /* EXPLAIN's nested runs */
-  sql_cancel_flag = &s->cancel;
-  int rc = exec_stmt(s, st, pos, err);
-  sql_cancel_flag = outer;
-  return rc;
+  return exec_stmt(s, st, pos, err);
 }
 
 static int exec_stmt(struct sql_session *s, const struct chv_sql_stmt *st,

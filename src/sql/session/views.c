@@ -939,6 +939,12 @@ const struct chv_sql_query *sql_view_query(const struct sql_view *v) {
   return v->query;
 }
 
+chv_arena *sql_view_take_text(struct sql_view *v) {
+  chv_arena *a = v->a;
+  v->a = NULL;
+  return a;
+}
+
 int sql_view_columns(const struct chv_table *t, struct sql_rel *rel,
                      struct chv_error *err) {
   if (rel->t.ncols != t->ncols)

@@ -1,0 +1,147 @@
+/*
+** sql/exec/op: the executor.  A plan (sql/plan/node.h) runs as a tree of
+** operators, one per node, built beside the read-only plan as
+** PostgreSQL's executor keeps its state tree beside its plan tree.  Each
+** operator has open, next and close: next gives the next chunk of rows of
+** its node's columns, pulled from its inputs.
+**
+**   sql_exec_build()  -> open -> next ... next (end: chunk.b == NULL)
+**                     -> sql_exec_free()
+**
+** Nodes the physical plan placed on the reader threads (on_readers) run in
+** the stage of the scan below them (a chv_scan_hook): Filter and Project
+** batch by batch, Aggregate as one partial aggregate per split folded in
+** split order, Sink writing where the rows are read.  Their operators on
+** the consuming thread only pass on what the stage gives.
+**
+** A chunk is a batch and the rows of it that count (sel, ascending; NULL:
+** rows 0..n-1).  It belongs to the operator that gave it and stays valid
+** until that operator's next call.
+**
+** Every operator checks the cancel flag (a scan within a batch of each
+** reader, a sort within its comparisons) and then fails with
+** CHV_ECANCELED.  Under analyze each operator counts the rows it gives and
+** the time spent in it (its inputs' time included), from any thread.
+**
+** INTERFACE
+**   struct sql_exec          what a plan's execution shares
+**   sql_exec_build()/_free() the operator tree of a plan
+**   sql_op_open()/_next()    run it
+**   sql_op_rows()/_ns()      what EXPLAIN ANALYZE prints
+*/
+#ifndef CHV_SQL_EXEC_OP_H
+#define CHV_SQL_EXEC_OP_H
+
+#include "sql/exec/exec.h"
+#include "sql/plan/node.h"
+
+struct sql_chunk {
+  struct chv_batch *b;         /* NULL: the end */
+  const uint32_t *sel;         /* NULL: rows 0..n-1 */
+  int64_t n;
+};
+
+/* A Sink's target: the session writes what the operator gives it. */
+struct sql_sink_ops {
+  /* Rows [0, n) of b (dense, on the sink's columns), on the consuming
+  ** thread. */
+  int (*write)(void *target, struct chv_batch *b, int64_t n,
+               struct chv_error *err);
+  /* All rows of b, from a reader thread, several at once (on_readers). */
+  int (*write_shared)(void *target, const struct chv_batch *b,
+                      struct chv_error *err);
+};
+
+struct sql_op;
+
+struct sql_exec {
+  const volatile int *cancel;   /* or NULL */
+  size_t memory;                /* chive.exec.operator-memory, per operator */
+  bool analyze;                 /* count rows and time */
+  const chv_config *cfg;        /* scans' configuration (borrowed) */
+  void (*progress)(void *ctx, const chv_scan *s);
+  void *progress_ctx;
+  const struct sql_sink_ops *sink;
+  /* The bound of a TopN (NULL: sql_op_bound()); a test gives its own. */
+  chv_scan_bound *(*find_bound)(struct sql_op *topn);
+  /* the first operator that failed (its node says where), or NULL */
+  struct sql_op *failed;
+  /* the operators, by node id (sql_exec_build()) */
+  struct sql_op **ops;
+  int nops;
+};
+
+struct sql_op;
+struct sql_op_vt {
+  int (*open)(struct sql_op *op, struct chv_error *err);
+  int (*next)(struct sql_op *op, struct sql_chunk *out,
+              struct chv_error *err);
+  void (*close)(struct sql_op *op);
+};
+
+struct sql_op {
+  const struct sql_op_vt *vt;
+  const struct sql_node *node;
+  struct sql_exec *x;
+  struct sql_op **in;
+  int nin;
+  bool opened;
+  /* EXPLAIN ANALYZE: rows given and nanoseconds spent (atomic adds) */
+  int64_t rows, ns;
+};
+
+/* The operators of the plan root (numbered by sql_node_number()) into
+** x->ops; *out is root's.  Nothing is opened.  CHV_ENOTSUP naming the
+** node for what cannot run (a join). */
+int sql_exec_build(struct sql_exec *x, const struct sql_node *root,
+                   struct sql_op **out, struct chv_error *err);
+/* Closes every operator of x and frees them. */
+void sql_exec_free(struct sql_exec *x);
+/* Opens op, then its inputs (the operators a scan's stage uses are ready
+** before its reader threads start); once. */
+int sql_op_open(struct sql_op *op, struct chv_error *err);
+int sql_op_next(struct sql_op *op, struct sql_chunk *out,
+                struct chv_error *err);
+/* The options a Scan node opens its scan with (x NULL: without the
+** execution's cancel flag, progress and configuration). */
+void sql_scan_node_options(const struct sql_node *nd, const struct sql_exec *x,
+                           struct chv_scan_options *so);
+/* The scan a Scan operator reads (opened), or NULL. */
+chv_scan *sql_op_scan(const struct sql_op *op);
+/* Nanoseconds from a monotonic clock. */
+int64_t sql_exec_now(void);
+/* Adds to an operator's counts (any thread). */
+void sql_op_count(struct sql_op *op, int64_t rows, int64_t ns);
+/* CHV_ECANCELED (err set) once x's flag is set. */
+int sql_exec_cancelled(const struct sql_exec *x, struct chv_error *err);
+
+/* ---- shared by the operators (op_*.c) ---- */
+
+/* A selection vector that grows with the batches it serves. */
+struct sql_sel {
+  uint32_t *sel;
+  int64_t cap;
+};
+int sql_sel_reserve(struct sql_sel *s, int64_t n, struct chv_error *err);
+/* A STRUCT of nd's columns (c0, c1, ...: names need not be unique). */
+int sql_node_schema(const struct sql_node *nd, struct chv_type **out,
+                    struct chv_error *err);
+/* Bytes a vector's rows hold: values or offsets, validity, string heap,
+** children (what chive.exec.operator-memory counts). */
+size_t sql_vector_bytes(const struct chv_vector *v);
+
+/* The bound a TopN tightens as it reads (the scan's chv_scan_bound), or
+** NULL: the Scan operator below op through Filters whose node has a
+** bound_column. */
+chv_scan_bound *sql_op_bound(struct sql_op *op);
+
+/* Sort and TopN (sort.c). */
+int sql_op_sort_new(struct sql_exec *x, const struct sql_node *nd,
+                    struct sql_op **out, struct chv_error *err);
+/* The order of row i of keys ka and row j of kb (one vector per key): < 0
+** when i comes first, 0 when they tie (Hive's NULL order). */
+int sql_sort_cmp(struct chv_vector *const *ka, int64_t i,
+                 struct chv_vector *const *kb, int64_t j,
+                 const struct sql_sort_key *keys, int nkeys);
+
+#endif

@@ -1,0 +1,969 @@
+/*
+** sql/exec/ops: the executor's operators (op.h) but Sort and TopN
+** (sort.c): Scan with its stage on the reader threads, Values, Filter,
+** Project, Aggregate, Limit, Union All, Derived and Sink, and the building
+** of the operator tree.
+**
+** The stage of a scan (the nodes the physical plan put on_readers) runs as
+** the scan's chv_scan_hook: per batch of a split, the filter, then the
+** projection (its batch handed back in split order) or the aggregation
+** (into a partial of the split, folded into the Aggregate operator's own
+** in split order as each split ends) and, for an INSERT read on several
+** threads, the write.
+*/
+#include "sql/exec/op.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int oom(struct chv_error *err) {
+  return chv_error_set(err, CHV_ENOMEM, "out of memory");
+}
+
+int64_t sql_exec_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void sql_op_count(struct sql_op *op, int64_t rows, int64_t ns) {
+  if (!op) return;
+  __atomic_fetch_add(&op->rows, rows, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&op->ns, ns, __ATOMIC_RELAXED);
+}
+
+int sql_exec_cancelled(const struct sql_exec *x, struct chv_error *err) {
+  if (x->cancel && __atomic_load_n(x->cancel, __ATOMIC_RELAXED))
+    return chv_error_set(err, CHV_ECANCELED, "the statement was cancelled");
+  return CHV_OK;
+}
+
+int sql_sel_reserve(struct sql_sel *s, int64_t n, struct chv_error *err) {
+  if (n <= s->cap) return CHV_OK;
+  uint32_t *ns = realloc(s->sel, sizeof *ns * (size_t)n);
+  if (!ns) return oom(err);
+  s->sel = ns;
+  s->cap = n;
+  return CHV_OK;
+}
+
+int sql_node_schema(const struct sql_node *nd, struct chv_type **out,
+                    struct chv_error *err) {
+  struct chv_type *st;
+  if (chv_type_new(CHV_TYPE_STRUCT, &st) != CHV_OK) return oom(err);
+  for (int c = 0; c < nd->ncols; c++) {
+    struct chv_type *ct;
+    char name[32];
+    snprintf(name, sizeof name, "c%d", c);
+    if (chv_type_clone(nd->cols[c].type, &ct) != CHV_OK ||
+        chv_type_struct_add(st, name, ct) != CHV_OK) {
+      chv_type_free(st);
+      return oom(err);
+    }
+  }
+  *out = st;
+  return CHV_OK;
+}
+
+size_t sql_vector_bytes(const struct chv_vector *v) {
+  size_t n = (size_t)v->length, w;
+  switch (v->type->id) {
+  case CHV_TYPE_BOOLEAN: w = 0; n = n / 8 + 1; break;
+  case CHV_TYPE_STRING:
+  case CHV_TYPE_VARCHAR:
+  case CHV_TYPE_CHAR:
+  case CHV_TYPE_BINARY:
+  case CHV_TYPE_ARRAY:
+  case CHV_TYPE_MAP: w = sizeof(int32_t); break;
+  case CHV_TYPE_STRUCT: w = 0; break;
+  default: w = chv_type_fixed_width(v->type->id);
+  }
+  size_t b = n * w + (size_t)v->length / 8 + (size_t)v->bytes_len;
+  for (int c = 0; c < v->nchildren; c++) b += sql_vector_bytes(v->children[c]);
+  return b;
+}
+
+/* The projection of rows sel[0, n) of in by exprs into ob (dense), or,
+** where a bare column of every row keeps its type, the input's own vector
+** in view (a batch lending ob's and in's vectors). */
+static int project_rows(struct chv_expr *const *exprs, int nout,
+                        const struct chv_batch *in, const uint32_t *sel,
+                        int64_t n, struct chv_batch *ob,
+                        struct chv_batch *view, bool lend,
+                        struct chv_error *err) {
+  for (int c = 0; c < nout; c++) {
+    const struct chv_expr *e = exprs[c];
+    if (lend && !sel && e->kind == CHV_EXPR_COLUMN &&
+        chv_type_equal(in->cols[e->column]->type, ob->schema->children[c])) {
+      view->cols[c] = in->cols[e->column];
+      continue;
+    }
+    CHV_RETURN_IF_ERR(chv_expr_eval(e, in, sel, n, ob->cols[c], err));
+    view->cols[c] = ob->cols[c];
+  }
+  ob->nrows = view->nrows = n;
+  return CHV_OK;
+}
+
+/* ---- the stage of a scan, on the reader threads --------------------------------- */
+
+struct agg_op;
+
+struct stage {
+  struct sql_op *scan, *filt, *proj, *agg, *sink; /* the staged operators */
+  const struct chv_expr *pred;
+  struct chv_expr **ex;        /* the projection, or the identity */
+  int nout;
+  const struct chv_type *out_schema;
+  struct agg_op *ag;
+  bool analyze;
+};
+
+struct stage_state {
+  struct sql_sel sel;
+  struct chv_batch *ob;        /* kept while writing; else handed on */
+  struct chv_batch view;
+  chv_hash_agg *h;             /* the split's partial aggregate */
+  struct chv_batch *inb;       /* the aggregation's inputs evaluated */
+  struct chv_batch aview;
+};
+
+static void stage_state_free(struct stage_state *st) {
+  if (!st) return;
+  free(st->sel.sel);
+  chv_batch_close(st->ob);
+  free(st->view.cols);
+  chv_hash_agg_close(st->h);
+  chv_batch_close(st->inb);
+  free(st->aview.cols);
+  free(st);
+}
+
+static int stage_agg_add(struct stage *g, struct stage_state *st,
+                         const struct chv_batch *bt, const uint32_t *rows,
+                         int64_t n, struct chv_error *err);
+static int stage_agg_merge(struct stage *g, struct stage_state *st,
+                           struct chv_error *err);
+
+static int stage_batch(void *ctx, void **state, const struct chv_batch *bt,
+                       struct chv_batch **out, struct chv_error *err) {
+  struct stage *g = ctx;
+  struct stage_state *st = *state;
+  *out = NULL;
+  if (!st) {
+    if (!(st = calloc(1, sizeof *st))) return oom(err);
+    *state = st;
+  }
+  int64_t n = bt->nrows;
+  const uint32_t *rows = NULL;
+  int64_t t0 = g->analyze ? sql_exec_now() : 0, t1 = t0;
+  if (g->analyze) sql_op_count(g->scan, n, 0);
+  if (g->pred) {
+    CHV_RETURN_IF_ERR(sql_sel_reserve(&st->sel, n, err));
+    CHV_RETURN_IF_ERR(
+        chv_expr_filter(g->pred, bt, NULL, n, st->sel.sel, &n, err));
+    rows = st->sel.sel;
+    if (g->analyze) {
+      t1 = sql_exec_now();
+      sql_op_count(g->filt, n, t1 - t0);
+    }
+  }
+  if (g->agg) {
+    int rc = stage_agg_add(g, st, bt, rows, n, err);
+    if (g->analyze) sql_op_count(g->agg, 0, sql_exec_now() - t1);
+    return rc;
+  }
+  if (n == 0) return CHV_OK;
+  struct chv_batch *ob = st->ob;
+  if (!ob) CHV_RETURN_IF_ERR(chv_batch_open(g->out_schema, n, &ob, err));
+  if (!st->view.cols) {
+    st->view.cols = calloc((size_t)g->nout + 1, sizeof *st->view.cols);
+    if (!st->view.cols) {
+      if (!g->sink) chv_batch_close(ob);
+      return oom(err);
+    }
+    st->view.schema = g->out_schema;
+    st->view.ncols = g->nout;
+  }
+  int rc = project_rows(g->ex, g->nout, bt, rows, n, ob, &st->view,
+                        g->sink != NULL, err);
+  int64_t t2 = g->analyze ? sql_exec_now() : 0;
+  if (g->analyze) sql_op_count(g->proj ? g->proj : g->filt, 0, t2 - t1);
+  if (g->sink) {
+    st->ob = ob;
+    if (rc != CHV_OK) return rc;
+    rc = g->scan->x->sink->write_shared(g->sink->node->u.sink.target,
+                                        &st->view, err);
+    if (g->analyze)
+      sql_op_count(g->sink, rc == CHV_OK ? n : 0, sql_exec_now() - t2);
+    if (g->analyze && g->proj) sql_op_count(g->proj, n, 0);
+    return rc;
+  }
+  if (rc != CHV_OK) {
+    chv_batch_close(ob);
+    return rc;
+  }
+  *out = ob;
+  return CHV_OK;
+}
+
+static int stage_done(void *ctx, void *state, bool ok, struct chv_error *err) {
+  struct stage *g = ctx;
+  struct stage_state *st = state;
+  int rc = CHV_OK;
+  if (ok && st && g->agg) {
+    int64_t t0 = g->analyze ? sql_exec_now() : 0;
+    rc = stage_agg_merge(g, st, err);
+    if (g->analyze) sql_op_count(g->agg, 0, sql_exec_now() - t0);
+  }
+  stage_state_free(st);
+  return rc;
+}
+
+/* ---- Scan ---------------------------------------------------------------------- */
+
+struct scan_op {
+  struct sql_op op;
+  chv_scan *scan;
+  chv_scan_bound *bound;
+  struct stage stage;
+  struct chv_scan_hook hook;
+  struct chv_type *stage_schema; /* the stage's output, when not a node's */
+  struct chv_expr *ident;        /* identity projection of a Filter stage */
+  struct chv_expr **identp;
+};
+
+void sql_scan_node_options(const struct sql_node *nd, const struct sql_exec *x,
+                           struct chv_scan_options *so) {
+  chv_scan_options_init(so);
+  if (x) {
+    so->cfg = x->cfg;
+    so->cancel = x->cancel;
+    so->progress = x->progress;
+    so->progress_ctx = x->progress_ctx;
+  }
+  so->filter = nd->u.scan.filter;
+  static const char *const none[1] = {NULL};
+  so->columns = nd->ncols ? nd->u.scan.columns : none;
+  so->ncolumns = nd->ncols;
+  so->limit = nd->u.scan.limit;
+  so->preds = nd->u.scan.preds;
+  so->npreds = nd->u.scan.npreds;
+  so->table_options = nd->u.scan.options;
+  so->ntable_options = nd->u.scan.noptions;
+  so->threads = nd->u.scan.threads;
+}
+
+static int scan_open(struct sql_op *op, struct chv_error *err) {
+  struct scan_op *s = (struct scan_op *)op;
+  const struct sql_node *nd = op->node;
+  struct chv_scan_options so;
+  sql_scan_node_options(nd, op->x, &so);
+  if (nd->u.scan.bound_column) {
+    CHV_RETURN_IF_ERR(chv_scan_bound_open(nd->u.scan.bound_column,
+                                          (enum chv_pred_op)nd->u.scan.bound_op,
+                                          &s->bound, err));
+    so.bound = s->bound;
+  }
+  if (nd->u.scan.nstage) so.hook = &s->hook;
+  int64_t t0 = op->x->analyze ? sql_exec_now() : 0;
+  int rc = chv_scan_open(nd->u.scan.cat, nd->u.scan.t->db, nd->u.scan.t->name,
+                         &so, &s->scan, err);
+  if (op->x->analyze) sql_op_count(op, 0, sql_exec_now() - t0);
+  return rc;
+}
+
+static int scan_next(struct sql_op *op, struct sql_chunk *out,
+                     struct chv_error *err) {
+  struct scan_op *s = (struct scan_op *)op;
+  int64_t t0 = op->x->analyze ? sql_exec_now() : 0;
+  struct chv_batch *b;
+  int rc = chv_scan_next(s->scan, &b, err);
+  out->b = rc == CHV_OK ? b : NULL;
+  out->sel = NULL;
+  out->n = out->b ? b->nrows : 0;
+  /* staged: the stage counted the rows read */
+  if (op->x->analyze)
+    sql_op_count(op, op->node->u.scan.nstage ? 0 : out->n,
+                 sql_exec_now() - t0);
+  return rc;
+}
+
+static void scan_close(struct sql_op *op) {
+  struct scan_op *s = (struct scan_op *)op;
+  chv_scan_close(s->scan);
+  chv_scan_bound_close(s->bound);
+  chv_type_free(s->stage_schema);
+  free(s->ident);
+  free(s->identp);
+}
+
+static const struct sql_op_vt scan_vt = {scan_open, scan_next, scan_close};
+
+chv_scan *sql_op_scan(const struct sql_op *op) {
+  return op && op->vt == &scan_vt ? ((const struct scan_op *)op)->scan : NULL;
+}
+
+chv_scan_bound *sql_op_bound(struct sql_op *op) {
+  op = op && op->nin == 1 ? op->in[0] : NULL;
+  while (op && op->node->kind == SQL_NODE_FILTER && op->nin == 1)
+    op = op->in[0];
+  return op && op->vt == &scan_vt ? ((struct scan_op *)op)->bound : NULL;
+}
+
+/* ---- Values -------------------------------------------------------------------- */
+
+struct values_op {
+  struct sql_op op;
+  struct chv_batch *b;
+  bool given;
+};
+
+static int values_open(struct sql_op *op, struct chv_error *err) {
+  struct values_op *v = (struct values_op *)op;
+  struct chv_type *st;
+  CHV_RETURN_IF_ERR(sql_node_schema(op->node, &st, err));
+  int rc = chv_batch_open(st, 1, &v->b, err);
+  if (rc != CHV_OK) {
+    chv_type_free(st);
+    return rc;
+  }
+  v->b->nrows = op->node->u.values.nrows;
+  for (int c = 0; c < v->b->ncols && rc == CHV_OK; c++)
+    for (int r = 0; r < v->b->nrows && rc == CHV_OK; r++)
+      rc = chv_vector_append_null(v->b->cols[c], err);
+  return rc;
+}
+
+static int values_next(struct sql_op *op, struct sql_chunk *out,
+                       struct chv_error *err) {
+  (void)err;
+  struct values_op *v = (struct values_op *)op;
+  out->sel = NULL;
+  out->b = v->given || v->b->nrows == 0 ? NULL : v->b;
+  out->n = out->b ? v->b->nrows : 0;
+  v->given = true;
+  if (op->x->analyze) sql_op_count(op, out->n, 0);
+  return CHV_OK;
+}
+
+static void values_close(struct sql_op *op) {
+  struct values_op *v = (struct values_op *)op;
+  if (!v->b) return;
+  struct chv_type *st = (struct chv_type *)v->b->schema;
+  chv_batch_close(v->b);
+  chv_type_free(st);
+}
+
+static const struct sql_op_vt values_vt = {values_open, values_next,
+                                           values_close};
+
+/* ---- Filter -------------------------------------------------------------------- */
+
+struct filter_op {
+  struct sql_op op;
+  struct sql_sel sel;
+};
+
+static int filter_next(struct sql_op *op, struct sql_chunk *out,
+                       struct chv_error *err) {
+  struct filter_op *f = (struct filter_op *)op;
+  if (op->node->on_readers) return sql_op_next(op->in[0], out, err);
+  int64_t t0 = op->x->analyze ? sql_exec_now() : 0;
+  int rc;
+  for (;;) {
+    struct sql_chunk in;
+    rc = sql_op_next(op->in[0], &in, err);
+    if (rc != CHV_OK || !in.b) {
+      out->b = NULL;
+      break;
+    }
+    rc = sql_sel_reserve(&f->sel, in.n, err);
+    int64_t n = 0;
+    if (rc == CHV_OK)
+      rc = chv_expr_filter(op->node->u.filter.pred, in.b, in.sel, in.n,
+                           f->sel.sel, &n, err);
+    if (rc != CHV_OK) break;
+    if (n == 0) continue;
+    *out = (struct sql_chunk){in.b, f->sel.sel, n};
+    break;
+  }
+  if (op->x->analyze)
+    sql_op_count(op, rc == CHV_OK && out->b ? out->n : 0,
+                 sql_exec_now() - t0);
+  return rc;
+}
+
+static void filter_close(struct sql_op *op) {
+  free(((struct filter_op *)op)->sel.sel);
+}
+
+static const struct sql_op_vt filter_vt = {NULL, filter_next, filter_close};
+
+/* ---- Project ------------------------------------------------------------------- */
+
+struct project_op {
+  struct sql_op op;
+  struct chv_type *schema;
+  struct chv_batch *ob, view;
+};
+
+static int project_open(struct sql_op *op, struct chv_error *err) {
+  struct project_op *p = (struct project_op *)op;
+  CHV_RETURN_IF_ERR(sql_node_schema(op->node, &p->schema, err));
+  if (op->node->on_readers) return CHV_OK;
+  CHV_RETURN_IF_ERR(chv_batch_open(p->schema, 0, &p->ob, err));
+  p->view = *p->ob;
+  p->view.cols = calloc((size_t)op->node->ncols + 1, sizeof *p->view.cols);
+  return p->view.cols ? CHV_OK : oom(err);
+}
+
+static int project_next(struct sql_op *op, struct sql_chunk *out,
+                        struct chv_error *err) {
+  struct project_op *p = (struct project_op *)op;
+  if (op->node->on_readers) {
+    int rc = sql_op_next(op->in[0], out, err);
+    if (rc == CHV_OK && out->b && op->x->analyze) sql_op_count(op, out->n, 0);
+    return rc;
+  }
+  struct sql_chunk in;
+  int rc = sql_op_next(op->in[0], &in, err);
+  if (rc != CHV_OK || !in.b) {
+    out->b = NULL;
+    return rc;
+  }
+  int64_t t0 = op->x->analyze ? sql_exec_now() : 0;
+  rc = project_rows(op->node->u.project.exprs, op->node->ncols, in.b, in.sel,
+                    in.n, p->ob, &p->view, true, err);
+  if (rc != CHV_OK) return rc;
+  *out = (struct sql_chunk){&p->view, NULL, in.n};
+  if (op->x->analyze) sql_op_count(op, in.n, sql_exec_now() - t0);
+  return CHV_OK;
+}
+
+static void project_close(struct sql_op *op) {
+  struct project_op *p = (struct project_op *)op;
+  chv_batch_close(p->ob);
+  free(p->view.cols);
+  chv_type_free(p->schema);
+}
+
+static const struct sql_op_vt project_vt = {project_open, project_next,
+                                            project_close};
+
+/* ---- Aggregate ----------------------------------------------------------------- */
+
+struct agg_op {
+  struct sql_op op;
+  struct chv_type *in_type;      /* keys, then aggregate arguments */
+  struct chv_expr **inx;
+  int ncol;
+  int *key_cols, *agg_cols;
+  struct chv_hash_agg_spec spec;
+  bool plain;                    /* every input a plain column */
+  chv_hash_agg *h;
+  struct chv_batch *rb;
+  bool done, given;
+  /* on the consuming thread */
+  struct chv_batch *inb, view;
+};
+
+static int agg_open(struct sql_op *op, struct chv_error *err) {
+  struct agg_op *g = (struct agg_op *)op;
+  const struct sql_node *nd = op->node;
+  int nk = nd->u.agg.nkeys, na = nd->u.agg.naggs;
+  g->inx = calloc((size_t)(nk + na) + 1, sizeof *g->inx);
+  g->key_cols = calloc((size_t)nk + 1, sizeof *g->key_cols);
+  g->agg_cols = calloc((size_t)na + 1, sizeof *g->agg_cols);
+  if (!g->inx || !g->key_cols || !g->agg_cols ||
+      chv_type_new(CHV_TYPE_STRUCT, &g->in_type) != CHV_OK)
+    return oom(err);
+  g->plain = true;
+  for (int i = 0; i < nk + na; i++) {
+    struct chv_expr *x = i < nk ? nd->u.agg.keys[i] : nd->u.agg.args[i - nk];
+    if (i < nk)
+      g->key_cols[i] = g->ncol;
+    else
+      g->agg_cols[i - nk] = x ? g->ncol : -1;
+    if (!x) continue;
+    char fname[32];
+    snprintf(fname, sizeof fname, "c%d", g->ncol);
+    struct chv_type *ft;
+    if (chv_type_clone(x->type, &ft) != CHV_OK ||
+        chv_type_struct_add(g->in_type, fname, ft) != CHV_OK)
+      return oom(err);
+    g->plain = g->plain && x->kind == CHV_EXPR_COLUMN;
+    g->inx[g->ncol++] = x;
+  }
+  g->spec = (struct chv_hash_agg_spec){nk, g->key_cols, na, nd->u.agg.fns,
+                                       g->agg_cols, op->x->memory};
+  CHV_RETURN_IF_ERR(chv_hash_agg_open(g->in_type, &g->spec, &g->h, err));
+  if (nd->on_readers) return CHV_OK;
+  CHV_RETURN_IF_ERR(chv_batch_open(g->in_type, 0, &g->inb, err));
+  g->view = *g->inb;
+  g->view.cols = calloc((size_t)g->ncol + 1, sizeof *g->view.cols);
+  return g->view.cols ? CHV_OK : oom(err);
+}
+
+/* The inputs of rows sel[0, n) of bt into h: a plain column read where
+** its batch holds it (sel as the selection) unless an expression must be
+** evaluated over the selected rows, which then all are, densely. */
+static int agg_rows(struct agg_op *g, chv_hash_agg *h, struct chv_batch *inb,
+                    struct chv_batch *view, const struct chv_batch *bt,
+                    const uint32_t *sel, int64_t n, struct chv_error *err) {
+  bool borrow = !sel || g->plain;
+  for (int i = 0; i < g->ncol; i++) {
+    if (borrow && g->inx[i]->kind == CHV_EXPR_COLUMN) {
+      view->cols[i] = bt->cols[g->inx[i]->column];
+      continue;
+    }
+    CHV_RETURN_IF_ERR(chv_expr_eval(g->inx[i], bt, borrow ? NULL : sel,
+                                    borrow ? bt->nrows : n, inb->cols[i],
+                                    err));
+    view->cols[i] = inb->cols[i];
+  }
+  view->nrows = borrow ? bt->nrows : n;
+  return chv_hash_agg_add(h, view, borrow ? sel : NULL, n, err);
+}
+
+static int stage_agg_add(struct stage *g, struct stage_state *st,
+                         const struct chv_batch *bt, const uint32_t *rows,
+                         int64_t n, struct chv_error *err) {
+  struct agg_op *ag = g->ag;
+  if (!st->h) {
+    CHV_RETURN_IF_ERR(chv_hash_agg_open(ag->in_type, &ag->spec, &st->h, err));
+    CHV_RETURN_IF_ERR(chv_batch_open(ag->in_type, 0, &st->inb, err));
+    st->aview = *st->inb;
+    st->aview.cols = calloc((size_t)ag->ncol + 1, sizeof *st->aview.cols);
+    if (!st->aview.cols) return oom(err);
+  }
+  return agg_rows(ag, st->h, st->inb, &st->aview, bt, rows, n, err);
+}
+
+static int stage_agg_merge(struct stage *g, struct stage_state *st,
+                           struct chv_error *err) {
+  return st->h ? chv_hash_agg_merge(g->ag->h, st->h, err) : CHV_OK;
+}
+
+static int agg_next(struct sql_op *op, struct sql_chunk *out,
+                    struct chv_error *err) {
+  struct agg_op *g = (struct agg_op *)op;
+  out->b = NULL;
+  out->sel = NULL;
+  int rc = CHV_OK;
+  while (!g->done) {
+    struct sql_chunk in;
+    rc = sql_op_next(op->in[0], &in, err);
+    if (rc != CHV_OK) return rc;
+    if (!in.b) {
+      g->done = true;
+      break;
+    }
+    if (op->node->on_readers) continue; /* the stage aggregates */
+    int64_t t0 = op->x->analyze ? sql_exec_now() : 0;
+    rc = agg_rows(g, g->h, g->inb, &g->view, in.b, in.sel, in.n, err);
+    if (op->x->analyze) sql_op_count(op, 0, sql_exec_now() - t0);
+    if (rc != CHV_OK) return rc;
+  }
+  if (g->given) return CHV_OK;
+  g->given = true;
+  int64_t t0 = op->x->analyze ? sql_exec_now() : 0;
+  rc = chv_hash_agg_result(g->h, &g->rb, err);
+  if (rc != CHV_OK) return rc;
+  if (op->x->analyze) sql_op_count(op, g->rb->nrows, sql_exec_now() - t0);
+  if (g->rb->nrows) *out = (struct sql_chunk){g->rb, NULL, g->rb->nrows};
+  return CHV_OK;
+}
+
+static void agg_close(struct sql_op *op) {
+  struct agg_op *g = (struct agg_op *)op;
+  chv_batch_close(g->rb);
+  chv_hash_agg_close(g->h);
+  chv_batch_close(g->inb);
+  free(g->view.cols);
+  free(g->inx);
+  free(g->key_cols);
+  free(g->agg_cols);
+  chv_type_free(g->in_type);
+}
+
+static const struct sql_op_vt agg_vt = {agg_open, agg_next, agg_close};
+
+/* ---- Limit, Union All, Derived ------------------------------------------------- */
+
+struct limit_op {
+  struct sql_op op;
+  int64_t left;
+};
+
+static int limit_open(struct sql_op *op, struct chv_error *err) {
+  (void)err;
+  ((struct limit_op *)op)->left = op->node->u.limit.n;
+  return CHV_OK;
+}
+
+static int limit_next(struct sql_op *op, struct sql_chunk *out,
+                      struct chv_error *err) {
+  struct limit_op *l = (struct limit_op *)op;
+  out->b = NULL;
+  if (l->left <= 0) return CHV_OK;
+  int rc = sql_op_next(op->in[0], out, err);
+  if (rc != CHV_OK || !out->b) return rc;
+  if (out->n > l->left) out->n = l->left;
+  l->left -= out->n;
+  if (op->x->analyze) sql_op_count(op, out->n, 0);
+  return CHV_OK;
+}
+
+static const struct sql_op_vt limit_vt = {limit_open, limit_next, NULL};
+
+struct union_op {
+  struct sql_op op;
+  int at;
+};
+
+static int union_next(struct sql_op *op, struct sql_chunk *out,
+                      struct chv_error *err) {
+  struct union_op *u = (struct union_op *)op;
+  out->b = NULL;
+  while (u->at < op->nin) {
+    int rc = sql_op_next(op->in[u->at], out, err);
+    if (rc != CHV_OK) return rc;
+    if (out->b) {
+      if (op->x->analyze) sql_op_count(op, out->n, 0);
+      return CHV_OK;
+    }
+    u->at++;
+  }
+  return CHV_OK;
+}
+
+static const struct sql_op_vt union_vt = {NULL, union_next, NULL};
+
+struct derived_op {
+  struct sql_op op;
+  struct chv_batch view;
+};
+
+static int derived_open(struct sql_op *op, struct chv_error *err) {
+  struct derived_op *d = (struct derived_op *)op;
+  d->view.cols = calloc((size_t)op->node->ncols + 1, sizeof *d->view.cols);
+  d->view.ncols = op->node->ncols;
+  return d->view.cols ? CHV_OK : oom(err);
+}
+
+static int derived_next(struct sql_op *op, struct sql_chunk *out,
+                        struct chv_error *err) {
+  struct derived_op *d = (struct derived_op *)op;
+  struct sql_chunk in;
+  int rc = sql_op_next(op->in[0], &in, err);
+  out->b = NULL;
+  if (rc != CHV_OK || !in.b) return rc;
+  for (int c = 0; c < d->view.ncols; c++)
+    d->view.cols[c] = in.b->cols[op->node->u.derived.map[c]];
+  d->view.nrows = in.b->nrows;
+  *out = (struct sql_chunk){&d->view, in.sel, in.n};
+  if (op->x->analyze) sql_op_count(op, in.n, 0);
+  return CHV_OK;
+}
+
+static void derived_close(struct sql_op *op) {
+  free(((struct derived_op *)op)->view.cols);
+}
+
+static const struct sql_op_vt derived_vt = {derived_open, derived_next,
+                                            derived_close};
+
+/* ---- Sink ---------------------------------------------------------------------- */
+
+struct sink_op {
+  struct sql_op op;
+  struct chv_type *schema;
+  struct chv_batch *ob;        /* a chunk's selected rows, densely */
+};
+
+static int sink_next(struct sql_op *op, struct sql_chunk *out,
+                     struct chv_error *err) {
+  struct sink_op *s = (struct sink_op *)op;
+  out->b = NULL;
+  out->sel = NULL;
+  for (;;) {
+    struct sql_chunk in;
+    CHV_RETURN_IF_ERR(sql_op_next(op->in[0], &in, err));
+    if (!in.b) return CHV_OK;
+    if (op->node->on_readers) continue; /* written by the stage */
+    int64_t t0 = op->x->analyze ? sql_exec_now() : 0;
+    struct chv_batch *b = in.b;
+    if (in.sel || b->nrows != in.n) {
+      if (!s->schema) CHV_RETURN_IF_ERR(sql_node_schema(op->node, &s->schema, err));
+      if (!s->ob) CHV_RETURN_IF_ERR(chv_batch_open(s->schema, in.n, &s->ob, err));
+      for (int c = 0; c < b->ncols; c++) {
+        struct chv_expr col = {.kind = CHV_EXPR_COLUMN, .column = c,
+                               .type = b->cols[c]->type};
+        CHV_RETURN_IF_ERR(
+            chv_expr_eval(&col, b, in.sel, in.n, s->ob->cols[c], err));
+      }
+      b = s->ob;
+    }
+    struct chv_batch view = *b; /* on the target's columns */
+    view.schema = op->node->u.sink.schema;
+    int rc = op->x->sink->write(op->node->u.sink.target, &view, in.n, err);
+    if (op->x->analyze)
+      sql_op_count(op, rc == CHV_OK ? in.n : 0, sql_exec_now() - t0);
+    if (rc != CHV_OK) return rc;
+  }
+}
+
+static void sink_close(struct sql_op *op) {
+  struct sink_op *s = (struct sink_op *)op;
+  chv_batch_close(s->ob);
+  chv_type_free(s->schema);
+}
+
+static const struct sql_op_vt sink_vt = {NULL, sink_next, sink_close};
+
+/* ---- Multi and Tee: one source, several branches --------------------------------- */
+
+/* The Multi operator reads its source a chunk at a time and hands each
+** chunk to every branch: the branch's Tee gives it once, then nothing
+** ("no more for now"), so the branch's Sink returns once it has written
+** what the chunk gave.  Branches are streaming (Filter, Project, Limit,
+** Sink); at the source's end the Tees end too. */
+struct multi_op {
+  struct sql_op op;
+  struct sql_chunk cur;        /* what the Tees give; b NULL: nothing */
+  bool ended;
+};
+
+struct tee_op {
+  struct sql_op op;
+  struct multi_op *m;
+  const struct sql_chunk *given; /* the chunk given last */
+};
+
+/* True when nothing the branch below op can still write: a Limit reached. */
+static bool branch_done(const struct sql_op *op) {
+  while (op && op->node->kind != SQL_NODE_TEE) {
+    if (op->node->kind == SQL_NODE_LIMIT)
+      return ((const struct limit_op *)op)->left <= 0;
+    op = op->nin ? op->in[0] : NULL;
+  }
+  return false;
+}
+
+static int multi_next(struct sql_op *op, struct sql_chunk *out,
+                      struct chv_error *err) {
+  struct multi_op *m = (struct multi_op *)op;
+  int nb = op->nin - 1;
+  out->b = NULL;
+  while (!m->ended) {
+    bool more = false;
+    for (int i = 0; i < nb; i++) more |= !branch_done(op->in[i]);
+    if (!more) break; /* every branch's LIMIT is reached */
+    CHV_RETURN_IF_ERR(sql_op_next(op->in[nb], &m->cur, err));
+    if (!m->cur.b) break;
+    for (int i = 0; i < nb; i++) {
+      struct sql_chunk none;
+      if (!branch_done(op->in[i]))
+        CHV_RETURN_IF_ERR(sql_op_next(op->in[i], &none, err));
+    }
+  }
+  m->ended = true;
+  m->cur.b = NULL;
+  return CHV_OK;
+}
+
+static const struct sql_op_vt multi_vt = {NULL, multi_next, NULL};
+
+static int tee_next(struct sql_op *op, struct sql_chunk *out,
+                    struct chv_error *err) {
+  (void)err;
+  struct tee_op *t = (struct tee_op *)op;
+  out->b = NULL;
+  if (!t->m->cur.b || t->given == &t->m->cur) {
+    t->given = NULL; /* the next chunk of the source is new again */
+    return CHV_OK;
+  }
+  *out = t->m->cur;
+  t->given = &t->m->cur;
+  if (op->x->analyze) sql_op_count(op, out->n, 0);
+  return CHV_OK;
+}
+
+static const struct sql_op_vt tee_vt = {NULL, tee_next, NULL};
+
+/* ---- the tree ------------------------------------------------------------------ */
+
+static int op_new(struct sql_exec *x, const struct sql_node *nd,
+                  struct sql_op **out, struct chv_error *err) {
+  size_t size;
+  const struct sql_op_vt *vt;
+  switch (nd->kind) {
+  case SQL_NODE_SCAN: size = sizeof(struct scan_op); vt = &scan_vt; break;
+  case SQL_NODE_VALUES: size = sizeof(struct values_op); vt = &values_vt; break;
+  case SQL_NODE_FILTER: size = sizeof(struct filter_op); vt = &filter_vt; break;
+  case SQL_NODE_PROJECT:
+    size = sizeof(struct project_op);
+    vt = &project_vt;
+    break;
+  case SQL_NODE_AGGREGATE: size = sizeof(struct agg_op); vt = &agg_vt; break;
+  case SQL_NODE_SORT:
+  case SQL_NODE_TOPN: return sql_op_sort_new(x, nd, out, err);
+  case SQL_NODE_LIMIT: size = sizeof(struct limit_op); vt = &limit_vt; break;
+  case SQL_NODE_UNION: size = sizeof(struct union_op); vt = &union_vt; break;
+  case SQL_NODE_DERIVED:
+    size = sizeof(struct derived_op);
+    vt = &derived_vt;
+    break;
+  case SQL_NODE_SINK: size = sizeof(struct sink_op); vt = &sink_vt; break;
+  case SQL_NODE_MULTI: size = sizeof(struct multi_op); vt = &multi_vt; break;
+  case SQL_NODE_TEE: size = sizeof(struct tee_op); vt = &tee_vt; break;
+  default:
+    return chv_error_set(err, CHV_ENOTSUP, "%s is not supported yet",
+                         nd->kind == SQL_NODE_JOIN ? "a join"
+                                                   : sql_node_kind_name(nd->kind));
+  }
+  struct sql_op *op = calloc(1, size);
+  if (!op) return oom(err);
+  op->vt = vt;
+  op->node = nd;
+  op->x = x;
+  *out = op;
+  return CHV_OK;
+}
+
+static int build(struct sql_exec *x, const struct sql_node *nd,
+                 struct sql_op **out, struct chv_error *err) {
+  struct sql_op *op = NULL;
+  CHV_RETURN_IF_ERR(op_new(x, nd, &op, err));
+  op->x = x;
+  op->node = nd;
+  x->ops[nd->id] = op;
+  op->in = calloc((size_t)nd->nin + 1, sizeof *op->in);
+  if (!op->in) return oom(err);
+  op->nin = nd->nin;
+  for (int i = 0; i < nd->nin; i++)
+    CHV_RETURN_IF_ERR(build(x, nd->in[i], &op->in[i], err));
+  *out = op;
+  return CHV_OK;
+}
+
+/* The stage of scan s: its on_readers nodes' operators, and the
+** projection it hands back (a Filter's alone: each column as read). */
+static int stage_init(struct sql_exec *x, struct scan_op *s,
+                      struct chv_error *err) {
+  const struct sql_node *nd = s->op.node;
+  struct stage *g = &s->stage;
+  g->scan = &s->op;
+  g->analyze = x->analyze;
+  for (int i = 0; i < nd->u.scan.nstage; i++) {
+    struct sql_op *op = x->ops[nd->u.scan.stage[i]->id];
+    switch (op->node->kind) {
+    case SQL_NODE_FILTER:
+      g->filt = op;
+      g->pred = op->node->u.filter.pred;
+      break;
+    case SQL_NODE_PROJECT:
+      g->proj = op;
+      g->ex = op->node->u.project.exprs;
+      g->nout = op->node->ncols;
+      break;
+    case SQL_NODE_AGGREGATE:
+      g->agg = op;
+      g->ag = (struct agg_op *)op;
+      break;
+    case SQL_NODE_SINK: g->sink = op; break;
+    default:
+      return chv_error_set(err, CHV_EINTERNAL, "%s in a scan's stage",
+                           sql_node_kind_name(op->node->kind));
+    }
+  }
+  if (!g->proj && !g->agg) { /* a Filter alone: the rows it keeps */
+    g->nout = nd->ncols;
+    s->ident = calloc((size_t)g->nout + 1, sizeof *s->ident);
+    s->identp = calloc((size_t)g->nout + 1, sizeof *s->identp);
+    if (!s->ident || !s->identp) return oom(err);
+    for (int c = 0; c < g->nout; c++) {
+      s->ident[c] = (struct chv_expr){.kind = CHV_EXPR_COLUMN, .column = c,
+                                      .type = nd->cols[c].type};
+      s->identp[c] = &s->ident[c];
+    }
+    g->ex = s->identp;
+  }
+  if (g->sink) {
+    g->out_schema = g->sink->node->u.sink.schema;
+  } else if (!g->agg) {
+    const struct sql_node *top = g->proj ? g->proj->node : nd;
+    CHV_RETURN_IF_ERR(sql_node_schema(top, &s->stage_schema, err));
+    g->out_schema = s->stage_schema;
+  }
+  s->hook = (struct chv_scan_hook){g, stage_batch, stage_done};
+  return CHV_OK;
+}
+
+int sql_exec_build(struct sql_exec *x, const struct sql_node *root,
+                   struct sql_op **out, struct chv_error *err) {
+  x->nops = sql_node_number((struct sql_node *)root);
+  x->ops = calloc((size_t)x->nops + 1, sizeof *x->ops);
+  if (!x->ops) return oom(err);
+  struct sql_op *r = NULL;
+  CHV_RETURN_IF_ERR(build(x, root, &r, err));
+  for (int i = 0; i < x->nops; i++) {
+    if (x->ops[i] && x->ops[i]->vt == &scan_vt &&
+        x->ops[i]->node->u.scan.nstage)
+      CHV_RETURN_IF_ERR(stage_init(x, (struct scan_op *)x->ops[i], err));
+    if (x->ops[i] && x->ops[i]->vt == &tee_vt)
+      ((struct tee_op *)x->ops[i])->m =
+          (struct multi_op *)x->ops[x->ops[i]->node->u.tee.multi->id];
+  }
+  *out = r;
+  return CHV_OK;
+}
+
+void sql_exec_free(struct sql_exec *x) {
+  if (!x->ops) return;
+  /* the scans first: their reader threads run the stages, which use the
+  ** operators above */
+  for (int i = 0; i < x->nops; i++)
+    if (x->ops[i] && x->ops[i]->vt == &scan_vt && x->ops[i]->vt->close) {
+      x->ops[i]->vt->close(x->ops[i]);
+      x->ops[i]->vt = NULL;
+    }
+  for (int i = 0; i < x->nops; i++) {
+    struct sql_op *op = x->ops[i];
+    if (!op) continue;
+    if (op->vt && op->vt->close) op->vt->close(op);
+    free(op->in);
+    free(op);
+  }
+  free(x->ops);
+  x->ops = NULL;
+  x->nops = 0;
+}
+
+static int failed(struct sql_op *op, int rc) {
+  if (rc != CHV_OK && !op->x->failed) op->x->failed = op;
+  return rc;
+}
+
+/* An operator opens before its inputs: a scan's reader threads start as
+** it opens, and the stage they run uses the operators above. */
+int sql_op_open(struct sql_op *op, struct chv_error *err) {
+  if (op->opened) return CHV_OK;
+  op->opened = true;
+  CHV_RETURN_IF_ERR(failed(op, op->vt->open ? op->vt->open(op, err) : CHV_OK));
+  for (int i = 0; i < op->nin; i++)
+    CHV_RETURN_IF_ERR(sql_op_open(op->in[i], err));
+  return CHV_OK;
+}
+
+int sql_op_next(struct sql_op *op, struct sql_chunk *out,
+                struct chv_error *err) {
+  out->b = NULL;
+  out->sel = NULL;
+  out->n = 0;
+  CHV_RETURN_IF_ERR(sql_exec_cancelled(op->x, err));
+  return failed(op, op->vt->next(op, out, err));
+}

@@ -1,0 +1,187 @@
+/*
+** sql/plan/node: the plan of a query, a tree of relational nodes.
+**
+** The session builds the logical plan from the parsed query as it binds
+** names (build.c of sql/session: tables, views and WITH queries resolved,
+** expressions bound with the binder of plan.h), the rewrite passes
+** (rewrite.c) change it in place, and the physical pass (physical.c)
+** places stages on the reader threads.  The tree is then read-only: the
+** executor (sql/exec/op.h) keeps the state of each node in a parallel
+** tree of operators, and EXPLAIN prints the tree.
+**
+** Every expression of a node is bound over the output columns of its
+** input (in[0]): a COLUMN expression's `column` is a place in the input's
+** cols.  Filter, Sort, TopN and Limit give their input's columns; Scan,
+** Values, Project, Aggregate, Union and Derived give their own.
+**
+**   Sink -> Project -> TopN -> Filter -> Scan
+**
+** Nodes, their column lists and expressions live in the plan's arena;
+** what a node borrows (a catalog, a table) outlives the plan.
+**
+** INTERFACE
+**   sql_node_new()               a node of a kind over inputs
+**   sql_node_cols()              its output columns, allocated
+**   sql_node_input_cols()        the columns its expressions read
+**   sql_expr_remap()             an expression with its columns renumbered
+**   sql_expr_columns()           the columns an expression reads
+*/
+#ifndef CHV_SQL_PLAN_NODE_H
+#define CHV_SQL_PLAN_NODE_H
+
+#include "chive/catalog.h"
+#include "chive/connector.h"
+#include "chive/sql.h"
+#include "sql/plan/expr.h"
+
+enum sql_node_kind {
+  SQL_NODE_SCAN,      /* a catalog table's rows, read by chv_scan */
+  SQL_NODE_VALUES,    /* nrows (0 or 1) rows of no input */
+  SQL_NODE_FILTER,    /* the rows where pred is TRUE */
+  SQL_NODE_PROJECT,   /* one expression per output column */
+  SQL_NODE_AGGREGATE, /* hash aggregation: keys, then the aggregates */
+  SQL_NODE_SORT,      /* every row, in the keys' order */
+  SQL_NODE_TOPN,      /* the first limit rows in the keys' order */
+  SQL_NODE_LIMIT,     /* the first n rows */
+  SQL_NODE_UNION,     /* UNION ALL: each input's rows in turn */
+  SQL_NODE_DERIVED,   /* a sub-query's, WITH query's or view's rows, named */
+  SQL_NODE_JOIN,      /* two inputs joined (the executor has no join yet) */
+  SQL_NODE_SINK,      /* the rows written to a target (an INSERT's) */
+  SQL_NODE_MULTI,     /* a multi-insert: its Sinks (in[0..nin-1)) fed from
+                      ** its source (in[nin-1]), read once */
+  SQL_NODE_TEE        /* a Multi's source rows, in a branch: the chunk the
+                      ** Multi reads now */
+};
+
+/* One output column of a node. */
+struct sql_col {
+  const char *name;            /* as the query names it */
+  const struct chv_type *type;
+  struct chv_sql_pos pos;      /* the select item that gives it, if any */
+};
+
+struct sql_sort_key {
+  struct chv_expr *expr;       /* over the input's columns */
+  bool desc;
+  int nulls;                   /* 0: Hive's (FIRST for ASC), 1 FIRST, 2 LAST */
+};
+
+struct sql_node {
+  enum sql_node_kind kind;
+  struct sql_node **in;        /* inputs */
+  int nin;
+  struct sql_col *cols;        /* output columns */
+  int ncols;
+  int id;                      /* 0.. in the plan (sql_node_number()) */
+  /* EXPLAIN's line without the kind ("(a > 1)", "[a, b AS c]"); NULL:
+  ** the kind's name alone */
+  const char *text;
+  /* Where a failure at run time points (the ORDER BY, the GROUP BY). */
+  struct chv_sql_pos pos;
+  /* physical: run on the reader threads, in the stage of the scan below
+  ** (physical.c) */
+  bool on_readers;
+  union {
+    struct {
+      chv_catalog *cat;              /* borrowed */
+      const struct chv_table *t;     /* borrowed */
+      /* the table columns read (ncols of them), canonical names */
+      const char **columns;
+      struct chv_part_filter *filter; /* partition pruning, or NULL */
+      const char *filter_text;        /* as EXPLAIN prints it */
+      struct chv_pred *preds;         /* pushed into the readers */
+      int npreds;
+      int64_t limit;                  /* pushed; -1: none */
+      const struct chv_kv *options;   /* OPTIONS hint */
+      int noptions;
+      /* the top-N bound (rewrite.c): the column, CHV_PRED_GE or _LE */
+      const char *bound_column;
+      int bound_op;
+      bool one_reader;                /* the bound reads best on one */
+      bool pos_any;                   /* pos is where any failure points
+                                      ** (else only a literal's) */
+      int threads;                    /* physical: reader threads; 0 */
+      /* physical: the nodes above run in its stage, lowest first */
+      struct sql_node *stage[4];
+      int nstage;
+    } scan;
+    struct {
+      int nrows;
+    } values;
+    struct {
+      const struct sql_node *multi;   /* whose source it gives */
+    } tee;
+    struct {
+      struct chv_expr *pred;
+      /* WHERE as parsed and its conjuncts, each with its bound form, for
+      ** the pushdown of rewrite.c (where NULL: not a WHERE, or pushed) */
+      const struct chv_sql_expr *where;
+      const struct chv_sql_expr **conj;
+      struct chv_expr **bound;
+      size_t nconj;
+    } filter;
+    struct {
+      struct chv_expr **exprs;        /* ncols of them */
+    } project;
+    struct {
+      int nkeys, naggs;
+      struct chv_expr **keys;         /* over the input */
+      const enum chv_agg_fn *fns;
+      struct chv_expr **args;         /* NULL for COUNT(*) */
+      bool distinct;                  /* SELECT DISTINCT (EXPLAIN) */
+      const char *keys_text, *aggs_text;
+    } agg;
+    struct {
+      struct sql_sort_key *keys;
+      int nkeys;
+      int64_t limit;                  /* TOPN */
+      const char *keys_text;
+    } sort;
+    struct {
+      int64_t n;
+    } limit;
+    struct {
+      const char *what;               /* "sub-query s", "view db.v" */
+      int *map;                       /* output column -> input column */
+    } derived;
+    struct {
+      const char *what;               /* EXPLAIN: "default.t2: ..." */
+      void *target;                   /* the session's; borrowed */
+      const struct chv_type *schema;  /* the target's columns; borrowed */
+      void *at;                       /* EXPLAIN: the node its input's plan
+                                      ** goes under (the target's), or NULL */
+    } sink;
+  } u;
+};
+
+/* A node of kind over inputs (copied; n of them), with no columns; *out in
+** the arena.  CHV_ENOMEM. */
+int sql_node_new(chv_arena *a, enum sql_node_kind kind,
+                 struct sql_node *const *in, int n, struct sql_node **out,
+                 struct chv_error *err);
+/* n output columns for nd, zeroed. */
+int sql_node_cols(chv_arena *a, struct sql_node *nd, int n,
+                  struct chv_error *err);
+/* Gives nd the columns of its input (Filter, Sort, TopN, Limit, Sink). */
+int sql_node_pass_cols(chv_arena *a, struct sql_node *nd,
+                       struct chv_error *err);
+/* Numbers the nodes of the tree (preorder from 0); returns how many. */
+int sql_node_number(struct sql_node *root);
+/* The kind's name as EXPLAIN prints it ("Filter", "TopN"). */
+const char *sql_node_kind_name(enum sql_node_kind k);
+
+/* Calls fn on each expression slot of nd (the expressions over its input),
+** stopping at the first error. */
+int sql_node_exprs(struct sql_node *nd,
+                   int (*fn)(void *ctx, struct chv_expr **slot), void *ctx);
+/* e with each COLUMN c replaced by COLUMN map[c] (a copy of what changes,
+** in the arena; shared subtrees are copied, never changed in place). */
+int sql_expr_remap(chv_arena *a, const struct chv_expr *e, const int *map,
+                   struct chv_expr **out, struct chv_error *err);
+/* Sets used[c] for each column e reads. */
+void sql_expr_columns(const struct chv_expr *e, bool *used);
+/* True when e reads no column (a constant, as far as the registry's
+** functions are pure). */
+bool sql_expr_constant(const struct chv_expr *e);
+
+#endif

@@ -1,0 +1,58 @@
+/*
+** sql/plan/physical: the physical plan.  Each table Scan gets its reader
+** threads (the parallelism Flink's Hive source infers, through the
+** session's callback), and the nodes right above it that work batch by
+** batch run in its stage, on those threads:
+**
+**   Scan -> [Filter] -> [Project | Aggregate]   -> [Sink] (not after an
+**           each batch   each batch | a partial   Aggregate): an INSERT's
+**                                     per split   rows written where read
+**
+** The stage hands its batches back in split order, so what a query gives
+** does not depend on the threads: an Aggregate's partials fold in split
+** order, a Sink writes on the readers only when nothing above it counts
+** rows (no Limit) and the scan has several threads.
+*/
+#include "sql/plan/plan.h"
+
+static void stage(struct sql_rewrite *rw, struct sql_node *scan,
+                  struct sql_node **above, int nabove) {
+  if (rw->threads)
+    scan->u.scan.threads =
+        scan->u.scan.one_reader ? 1 : rw->threads(rw->threads_ctx, scan);
+  if (!rw->threads) return; /* only explained: nothing runs */
+  int i = nabove - 1;
+  struct sql_node **st = scan->u.scan.stage;
+  int n = 0;
+  if (i >= 0 && above[i]->kind == SQL_NODE_FILTER) st[n++] = above[i--];
+  bool agg = false;
+  if (i >= 0 && (above[i]->kind == SQL_NODE_PROJECT ||
+                 above[i]->kind == SQL_NODE_AGGREGATE)) {
+    agg = above[i]->kind == SQL_NODE_AGGREGATE;
+    st[n++] = above[i--];
+  }
+  if (!agg && i >= 0 && above[i]->kind == SQL_NODE_SINK &&
+      scan->u.scan.threads > 1 && rw->shared_sink &&
+      rw->shared_sink(rw->threads_ctx, above[i]))
+    st[n++] = above[i--];
+  for (int k = 0; k < n; k++) st[k]->on_readers = true;
+  scan->u.scan.nstage = n;
+}
+
+static void walk(struct sql_rewrite *rw, struct sql_node *nd,
+                 struct sql_node **above, int nabove) {
+  if (nd->kind == SQL_NODE_SCAN) {
+    stage(rw, nd, above, nabove);
+    return;
+  }
+  struct sql_node *stack[64];
+  int m = nabove < 63 ? nabove : 63;
+  for (int i = 0; i < m; i++) stack[i] = above[nabove - m + i];
+  stack[m] = nd;
+  for (int i = 0; i < nd->nin; i++) walk(rw, nd->in[i], stack, m + 1);
+}
+
+int sql_physical(struct sql_rewrite *rw, struct sql_node *root) {
+  walk(rw, root, NULL, 0);
+  return CHV_OK;
+}

@@ -1,0 +1,1557 @@
+/*
+** sql/session/build: the logical plan of a query (sql/plan/node.h) from
+** its parsed form.  Each FROM names a catalog table (a Scan), a view, a
+** WITH query or a sub-query (the Derived rows of its own plan, bound as a
+** table of no partitions named by the alias); the expressions are bound
+** over what they read with sql/plan's binder, in the order that gives the
+** scan its columns.  Per SELECT:
+**
+**   [Limit] <- Project <- [Sort] <- [Filter] <- input
+**   [Limit] <- Project <- [Sort] <- [Filter (HAVING)] <- Aggregate <-
+**                                   [Filter] <- input
+**
+** WHERE stays one Filter with its conjuncts: the pushdown pass
+** (sql/plan/rewrite.c) gives the scan what it can apply.  UNION [ALL] is a
+** Union node over its branches, cast to their common types; UNION (and
+** ORDER BY or LIMIT after a UNION) a SELECT [DISTINCT] * over its rows.
+** A view's or WITH query's text is built where it is named; the view is
+** on the session's stack of views (views.c) while it is.  Errors point
+** where they are (*pos) and name the object.
+*/
+#include "sql/session/session_int.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define type_name sql_type_name
+#define parse_int sql_parse_int
+
+static const char *unsupported_query(const struct chv_sql_query *q,
+                                     struct chv_sql_pos *pos) {
+  *pos = q->pos;
+  if (q->kind == CHV_SQL_QUERY_VALUES) return "a VALUES query";
+  if (!q->from) return NULL; /* one row of no columns */
+  *pos = q->from->pos;
+  if (q->from->kind == CHV_SQL_FROM_JOIN) return "a join";
+  if (q->from->system_time) return "FOR SYSTEM_TIME AS OF";
+  return NULL;
+}
+
+/* True when a qualifier (t, db.t) names the table (or its alias). */
+static bool qualifier_ok(const struct chv_sql_name *n, int nq,
+                         const struct chv_table *t, const char *alias) {
+  if (nq == 0) return true;
+  const char *last = n->parts[nq - 1];
+  if (!t->name) return false; /* SELECT without FROM */
+  if (alias) return nq == 1 && !strcasecmp(last, alias);
+  if (strcasecmp(last, t->name)) return false;
+  return nq < 2 || !strcasecmp(n->parts[nq - 2], t->db);
+}
+
+
+/* "a, b + 1 AS c": a query's select items as EXPLAIN prints them (heads:
+** the nout output names; item_out[i]: item i's first output, NULL: i; a *
+** gives its columns). */
+static void items_text(const struct chv_sql_query *q, const char *const *heads,
+                       const int *item_out, int nout, struct chv_buf *b) {
+  for (size_t i = 0; i < q->nitems; i++) {
+    const struct chv_sql_expr *e = q->items[i].expr;
+    int at = item_out ? item_out[i] : (int)i;
+    if (i) chv_buf_puts(b, ", ");
+    if (e->kind == CHV_SQL_EXPR_STAR) {
+      int to = i + 1 < q->nitems && item_out ? item_out[i + 1] : nout;
+      for (int c = at; c < to; c++)
+        chv_buf_printf(b, "%s%s", c > at ? ", " : "", heads[c]);
+      continue;
+    }
+    sql_expr_text(e, b);
+    const char *h = heads[at];
+    if (q->items[i].alias || e->kind != CHV_SQL_EXPR_COLUMN)
+      chv_buf_printf(b, " AS %s", h);
+  }
+}
+
+/* "a DESC NULLS LAST, b": the ORDER BY keys. */
+static void order_text(const struct chv_sql_query *q, struct chv_buf *b) {
+  for (size_t k = 0; k < q->norder_by; k++) {
+    if (k) chv_buf_puts(b, ", ");
+    sql_expr_text(q->order_by[k].expr, b);
+    chv_buf_puts(b, q->order_by[k].desc ? " DESC" : " ASC");
+    if (q->order_by[k].nulls)
+      chv_buf_puts(b, q->order_by[k].nulls == 1 ? " NULLS FIRST"
+                                                : " NULLS LAST");
+  }
+}
+
+
+/* The ORDER BY expression of item k: a select alias, a 1-based position
+** (Hive's hive.orderby.position.alias) or an expression; *ord is the
+** select item it names, or -1. */
+static int order_item(const struct chv_sql_query *q, size_t k, int *ord,
+                      struct chv_sql_pos *pos, struct chv_error *err) {
+  const struct chv_sql_expr *e = q->order_by[k].expr;
+  *ord = -1;
+  if (e->kind == CHV_SQL_EXPR_LITERAL && e->u.lit.kind == CHV_SQL_LIT_INTEGER) {
+    errno = 0;
+    long long v = strtoll(e->u.lit.value, NULL, 10);
+    if (errno || v < 1 || (size_t)v > q->nitems ||
+        q->items[v - 1].expr->kind == CHV_SQL_EXPR_STAR) {
+      *pos = e->pos;
+      return sql_err(err, CHV_EINVAL,
+                     "ORDER BY position %s is not in the select list",
+                     e->u.lit.text);
+    }
+    *ord = (int)v - 1;
+    return CHV_OK;
+  }
+  if (e->kind == CHV_SQL_EXPR_COLUMN && e->u.column.nparts == 1)
+    for (size_t i = 0; i < q->nitems; i++)
+      if (q->items[i].alias &&
+          !strcasecmp(q->items[i].alias, e->u.column.parts[0])) {
+        *ord = (int)i;
+        return CHV_OK;
+      }
+  return CHV_OK;
+}
+
+
+/* True when e holds an aggregate call. */
+static bool has_agg(const struct chv_sql_expr *e) {
+  if (!e) return false;
+  switch (e->kind) {
+  case CHV_SQL_EXPR_FUNC:
+    if (sql_is_aggregate(e->u.func.name)) return true;
+    for (size_t i = 0; i < e->u.func.n; i++)
+      if (has_agg(e->u.func.args[i])) return true;
+    return false;
+  case CHV_SQL_EXPR_UNARY: return has_agg(e->u.unary.arg);
+  case CHV_SQL_EXPR_BINARY:
+    return has_agg(e->u.binary.left) || has_agg(e->u.binary.right);
+  case CHV_SQL_EXPR_IN:
+    if (has_agg(e->u.in.arg)) return true;
+    for (size_t i = 0; i < e->u.in.n; i++)
+      if (has_agg(e->u.in.list[i])) return true;
+    return false;
+  case CHV_SQL_EXPR_BETWEEN:
+    return has_agg(e->u.between.arg) || has_agg(e->u.between.low) ||
+           has_agg(e->u.between.high);
+  case CHV_SQL_EXPR_LIKE:
+    return has_agg(e->u.like.arg) || has_agg(e->u.like.pattern);
+  case CHV_SQL_EXPR_IS: return has_agg(e->u.is.arg);
+  case CHV_SQL_EXPR_CAST: return has_agg(e->u.cast.arg);
+  case CHV_SQL_EXPR_CASE:
+    if (has_agg(e->u.case_.operand) || has_agg(e->u.case_.else_)) return true;
+    for (size_t i = 0; i < e->u.case_.n; i++)
+      if (has_agg(e->u.case_.when[i]) || has_agg(e->u.case_.then[i]))
+        return true;
+    return false;
+  default: return false;
+  }
+}
+
+/* The aggregation of one query: keys (GROUP BY expressions) and the
+** distinct aggregate calls of the select list and HAVING. */
+struct agg_ctx {
+  chv_arena *a;
+  struct sql_bind *in;       /* binder over the table (keys, arguments) */
+  int nkeys;
+  const char **key_text;
+  struct chv_expr **key_expr;
+  int naggs, cap;
+  const char **agg_text;
+  enum chv_agg_fn *fns;
+  struct chv_expr **agg_arg; /* NULL for COUNT(*) */
+  const struct chv_type **rtypes; /* the Aggregate's columns' types */
+};
+
+static const char *expr_text(chv_arena *a, const struct chv_sql_expr *e) {
+  struct chv_buf t;
+  chv_buf_init(&t);
+  sql_expr_text(e, &t);
+  char *p = NULL;
+  if (t.data && (p = chv_arena_alloc(a, t.len + 1)))
+    memcpy(p, t.data, t.len + 1);
+  chv_buf_free(&t);
+  return p;
+}
+
+/* Adds the aggregate calls of e to c (each distinct call once). */
+static int collect_aggs(struct agg_ctx *c, const struct chv_sql_expr *e,
+                        struct chv_sql_pos *pos, struct chv_error *err) {
+  if (!e || !has_agg(e)) return CHV_OK;
+  if (e->kind != CHV_SQL_EXPR_FUNC || !sql_is_aggregate(e->u.func.name)) {
+    /* recurse through the node's children */
+    switch (e->kind) {
+    case CHV_SQL_EXPR_FUNC:
+      for (size_t i = 0; i < e->u.func.n; i++)
+        CHV_RETURN_IF_ERR(collect_aggs(c, e->u.func.args[i], pos, err));
+      return CHV_OK;
+    case CHV_SQL_EXPR_UNARY: return collect_aggs(c, e->u.unary.arg, pos, err);
+    case CHV_SQL_EXPR_BINARY:
+      CHV_RETURN_IF_ERR(collect_aggs(c, e->u.binary.left, pos, err));
+      return collect_aggs(c, e->u.binary.right, pos, err);
+    case CHV_SQL_EXPR_IN:
+      return collect_aggs(c, e->u.in.arg, pos, err);
+    case CHV_SQL_EXPR_BETWEEN:
+      CHV_RETURN_IF_ERR(collect_aggs(c, e->u.between.arg, pos, err));
+      CHV_RETURN_IF_ERR(collect_aggs(c, e->u.between.low, pos, err));
+      return collect_aggs(c, e->u.between.high, pos, err);
+    case CHV_SQL_EXPR_LIKE: return collect_aggs(c, e->u.like.arg, pos, err);
+    case CHV_SQL_EXPR_IS: return collect_aggs(c, e->u.is.arg, pos, err);
+    case CHV_SQL_EXPR_CAST: return collect_aggs(c, e->u.cast.arg, pos, err);
+    case CHV_SQL_EXPR_CASE:
+      CHV_RETURN_IF_ERR(collect_aggs(c, e->u.case_.operand, pos, err));
+      CHV_RETURN_IF_ERR(collect_aggs(c, e->u.case_.else_, pos, err));
+      for (size_t i = 0; i < e->u.case_.n; i++) {
+        CHV_RETURN_IF_ERR(collect_aggs(c, e->u.case_.when[i], pos, err));
+        CHV_RETURN_IF_ERR(collect_aggs(c, e->u.case_.then[i], pos, err));
+      }
+      return CHV_OK;
+    default: return CHV_OK;
+    }
+  }
+  *pos = e->pos;
+  const char *text = expr_text(c->a, e);
+  if (!text) return sql_err(err, CHV_ENOMEM, "out of memory");
+  for (int j = 0; j < c->naggs; j++)
+    if (!strcmp(c->agg_text[j], text)) return CHV_OK;
+  const char *n = e->u.func.name;
+  enum chv_agg_fn fn;
+  if (!strcasecmp(n, "count"))
+    fn = e->u.func.star       ? CHV_AGG_COUNT_STAR
+         : e->u.func.distinct ? CHV_AGG_COUNT_DISTINCT
+                              : CHV_AGG_COUNT;
+  else if (!strcasecmp(n, "sum")) fn = CHV_AGG_SUM;
+  else if (!strcasecmp(n, "min")) fn = CHV_AGG_MIN;
+  else if (!strcasecmp(n, "max")) fn = CHV_AGG_MAX;
+  else fn = CHV_AGG_AVG;
+  if (e->u.func.distinct && fn != CHV_AGG_COUNT_DISTINCT)
+    return sql_err(err, CHV_ENOTSUP, "%s(DISTINCT ...) is not supported yet",
+                   n);
+  if (fn != CHV_AGG_COUNT_STAR && e->u.func.n != 1)
+    return sql_err(err, CHV_EINVAL, "%s takes one argument", n);
+  if (fn != CHV_AGG_COUNT_STAR && has_agg(e->u.func.args[0]))
+    return sql_err(err, CHV_EINVAL, "an aggregate inside %s", n);
+  if (c->naggs == c->cap) {
+    int cap = c->cap ? 2 * c->cap : 8;
+    const char **t = chv_arena_alloc(c->a, sizeof *t * (size_t)cap);
+    enum chv_agg_fn *f = chv_arena_alloc(c->a, sizeof *f * (size_t)cap);
+    struct chv_expr **x = chv_arena_alloc(c->a, sizeof *x * (size_t)cap);
+    if (!t || !f || !x) return sql_err(err, CHV_ENOMEM, "out of memory");
+    if (c->naggs) {
+      memcpy(t, c->agg_text, sizeof *t * (size_t)c->naggs);
+      memcpy(f, c->fns, sizeof *f * (size_t)c->naggs);
+      memcpy(x, c->agg_arg, sizeof *x * (size_t)c->naggs);
+    }
+    c->agg_text = t, c->fns = f, c->agg_arg = x, c->cap = cap;
+  }
+  struct chv_expr *arg = NULL;
+  if (fn != CHV_AGG_COUNT_STAR) {
+    CHV_RETURN_IF_ERR(sql_bind_expr(c->in, e->u.func.args[0], &arg));
+    const struct chv_type *rt;
+    *pos = e->pos;
+    CHV_RETURN_IF_ERR(chv_agg_result_type(c->a, fn, arg->type, &rt, err));
+  }
+  c->agg_text[c->naggs] = text;
+  c->fns[c->naggs] = fn;
+  c->agg_arg[c->naggs] = arg;
+  c->naggs++;
+  return CHV_OK;
+}
+
+/* Binds keys and aggregates over the aggregation's result batch. */
+static int post_hook(struct sql_bind *b, const struct chv_sql_expr *e,
+                     struct chv_expr **out, bool *done) {
+  struct agg_ctx *c = b->hook_ctx;
+  if (e->kind == CHV_SQL_EXPR_LITERAL) return CHV_OK;
+  const char *text = expr_text(c->a, e);
+  if (!text) return sql_err(b->err, CHV_ENOMEM, "out of memory");
+  for (int k = 0; k < c->nkeys; k++)
+    if (!strcmp(c->key_text[k], text)) {
+      *done = true;
+      return chv_expr_column(c->a, k, c->rtypes[k], out, b->err);
+    }
+  if (e->kind == CHV_SQL_EXPR_FUNC && sql_is_aggregate(e->u.func.name))
+    for (int j = 0; j < c->naggs; j++)
+      if (!strcmp(c->agg_text[j], text)) {
+        *done = true;
+        return chv_expr_column(c->a, c->nkeys + j, c->rtypes[c->nkeys + j],
+                               out, b->err);
+      }
+  if (e->kind == CHV_SQL_EXPR_COLUMN)
+    return sql_err(b->err, CHV_EINVAL,
+                   "column %s is neither in GROUP BY nor inside an aggregate",
+                   text);
+  return CHV_OK;
+}
+
+
+/* SELECT DISTINCT *: q with each * replaced by t's columns (data columns,
+** then partition keys), in the arena; q itself when it has no *. */
+static int expand_stars(const struct chv_sql_query *q,
+                        const struct chv_table *t, const char *alias,
+                        chv_arena *a, const struct chv_sql_query **out,
+                        struct chv_sql_pos *pos, struct chv_error *err) {
+  size_t n = 0, nstar = 0;
+  int nt = t->ncols + t->npkeys;
+  for (size_t i = 0; i < q->nitems; i++) {
+    const struct chv_sql_expr *e = q->items[i].expr;
+    if (e->kind != CHV_SQL_EXPR_STAR) {
+      n++;
+      continue;
+    }
+    if (!qualifier_ok(&e->u.star, e->u.star.nparts, t, alias)) {
+      *pos = e->pos;
+      return sql_err(err, CHV_ENOENT, "unknown table qualifier '%s' in %s.*",
+                     e->u.star.parts[e->u.star.nparts - 1],
+                     e->u.star.parts[e->u.star.nparts - 1]);
+    }
+    n += (size_t)nt;
+    nstar++;
+  }
+  if (!nstar) return CHV_OK;
+  struct chv_sql_query *dq = chv_arena_alloc(a, sizeof *dq);
+  struct chv_sql_select_item *items =
+      chv_arena_alloc(a, sizeof *items * (n + 1));
+  struct chv_sql_expr *cols =
+      chv_arena_alloc(a, sizeof *cols * (nstar * (size_t)nt + 1));
+  if (!dq || !items || !cols) return sql_err(err, CHV_ENOMEM, "out of memory");
+  *dq = *q;
+  size_t k = 0, m = 0;
+  for (size_t i = 0; i < q->nitems; i++) {
+    const struct chv_sql_expr *e = q->items[i].expr;
+    if (e->kind != CHV_SQL_EXPR_STAR) {
+      items[k++] = q->items[i];
+      continue;
+    }
+    for (int c = 0; c < nt; c++, m++) {
+      memset(&cols[m], 0, sizeof cols[m]);
+      cols[m].kind = CHV_SQL_EXPR_COLUMN;
+      cols[m].pos = e->pos;
+      cols[m].u.column.nparts = 1;
+      cols[m].u.column.parts[0] =
+          c < t->ncols ? t->columns[c].name : t->pkeys[c - t->ncols].name;
+      items[k].expr = &cols[m];
+      items[k++].alias = NULL;
+    }
+  }
+  dq->items = items;
+  dq->nitems = n;
+  *out = dq;
+  return CHV_OK;
+}
+
+/* ---- the plan's resources ------------------------------------------------------ */
+
+int sql_qplan_open(struct sql_qplan **out, struct chv_error *err) {
+  struct sql_qplan *qp = calloc(1, sizeof *qp);
+  if (!qp || chv_arena_open(0, &qp->a) != CHV_OK) {
+    free(qp);
+    return sql_err(err, CHV_ENOMEM, "out of memory");
+  }
+  *out = qp;
+  return CHV_OK;
+}
+
+void sql_qplan_close(struct sql_qplan *qp) {
+  if (!qp) return;
+  for (int i = 0; i < qp->ntables; i++) {
+    chv_table_free(qp->tables[i]);
+    free(qp->tables[i]);
+  }
+  free(qp->tables);
+  for (int i = 0; i < qp->nrels; i++) sql_rel_close(qp->rels[i]);
+  free(qp->rels);
+  for (int i = 0; i < qp->ntypes; i++) chv_type_free(qp->types[i]);
+  free(qp->types);
+  for (int i = 0; i < qp->ntexts; i++) chv_arena_close(qp->texts[i]);
+  free(qp->texts);
+  chv_arena_close(qp->a);
+  free(qp);
+}
+
+static int keep(void ***v, int *n, int *cap, void *p) {
+  if (*n == *cap) {
+    int nc = *cap ? 2 * *cap : 8;
+    void **nv = realloc(*v, sizeof *nv * (size_t)nc);
+    if (!nv) return CHV_ENOMEM;
+    *v = nv;
+    *cap = nc;
+  }
+  (*v)[(*n)++] = p;
+  return CHV_OK;
+}
+
+/* ---- building ------------------------------------------------------------------ */
+
+/* Frees the binder b, its table's column types kept by the plan: the
+** expressions bound over it hold them. */
+static int bind_done(struct sql_qplan *qp, struct sql_bind *b) {
+  int rc = CHV_OK;
+  if (b->ttypes) {
+    int n = b->t->ncols + b->t->npkeys;
+    for (int i = 0; i < n; i++) {
+      if (b->ttypes[i] &&
+          keep((void ***)&qp->types, &qp->ntypes, &qp->captypes,
+               b->ttypes[i]) != CHV_OK) {
+        rc = CHV_ENOMEM;
+        continue;
+      }
+      b->ttypes[i] = NULL;
+    }
+  }
+  sql_bind_free(b);
+  return rc;
+}
+
+struct bctx {
+  struct sql_session *s;
+  struct sql_qplan *qp;
+  chv_arena *a;
+  struct chv_sql_pos stpos;
+  struct chv_sql_pos *pos;
+  struct chv_error *err;
+};
+
+/* What a SELECT reads: a catalog table (Scan), a derived relation's rows
+** (Derived over child, described by rel), or one row of nothing. */
+struct src {
+  enum { SRC_TABLE, SRC_DERIVED, SRC_VALUES } kind;
+  chv_catalog *cat;
+  const struct chv_table *t;     /* the binder's table */
+  const char *alias;
+  struct sql_node *child;        /* DERIVED */
+  const struct chv_kv *options;  /* TABLE: its OPTIONS hint */
+  int noptions;
+};
+
+static int build_query(struct bctx *c, const struct chv_sql_query *q,
+                       struct sql_target *ins, struct sql_node **out);
+
+static int oomc(struct bctx *c) {
+  return sql_err(c->err, CHV_ENOMEM, "out of memory");
+}
+
+static char *arena_str(chv_arena *a, const char *s) {
+  size_t n = strlen(s);
+  char *p = chv_arena_alloc(a, n + 1);
+  if (p) memcpy(p, s, n + 1);
+  return p;
+}
+
+static const char *buf_str(struct bctx *c, const struct chv_buf *b) {
+  return arena_str(c->a, b->data ? b->data : "");
+}
+
+/* The node the binder's columns (b->cols) are read from: the Scan of the
+** table, the Derived rows of a relation or the one row of no FROM. */
+static int bottom(struct bctx *c, const struct src *sr, struct sql_bind *b,
+                  struct sql_node **out) {
+  struct sql_node *nd;
+  int rc;
+  if (sr->kind == SRC_VALUES) {
+    CHV_RETURN_IF_ERR(
+        sql_node_new(c->a, SQL_NODE_VALUES, NULL, 0, &nd, c->err));
+    nd->u.values.nrows = 1;
+    *out = nd;
+    return CHV_OK;
+  }
+  if (sr->kind == SRC_TABLE) {
+    rc = sql_node_new(c->a, SQL_NODE_SCAN, NULL, 0, &nd, c->err);
+    if (rc != CHV_OK) return rc;
+    nd->u.scan.cat = sr->cat;
+    nd->u.scan.t = sr->t;
+    nd->u.scan.options = sr->options;
+    nd->u.scan.noptions = sr->noptions;
+    nd->u.scan.columns =
+        chv_arena_alloc(c->a, sizeof *nd->u.scan.columns * (size_t)(b->ncols + 1));
+    if (!nd->u.scan.columns) return oomc(c);
+  } else {
+    rc = sql_node_new(c->a, SQL_NODE_DERIVED, &sr->child, 1, &nd, c->err);
+    if (rc != CHV_OK) return rc;
+    nd->u.derived.what = ((const struct sql_rel *)(const void *)sr->t)->what;
+    nd->u.derived.map =
+        chv_arena_alloc(c->a, sizeof *nd->u.derived.map * (size_t)(b->ncols + 1));
+    if (!nd->u.derived.map) return oomc(c);
+  }
+  CHV_RETURN_IF_ERR(sql_node_cols(c->a, nd, b->ncols, c->err));
+  for (int k = 0; k < b->ncols; k++) {
+    nd->cols[k].name = b->cols[k];
+    nd->cols[k].type = b->types[k];
+    if (sr->kind == SRC_TABLE) {
+      nd->u.scan.columns[k] = b->cols[k];
+      continue;
+    }
+    int i = 0; /* the relation's column of that name (its very string) */
+    while (i < sr->t->ncols && sr->t->columns[i].name != b->cols[k]) i++;
+    nd->u.derived.map[k] = i < sr->t->ncols ? i : 0;
+  }
+  *out = nd;
+  return CHV_OK;
+}
+
+/* The name of output column n, select item it: its alias, a column's
+** name (column), else Hive's _cN. */
+static int item_head(struct bctx *c, const struct chv_sql_select_item *it,
+                     int n, const char *column, const char **out) {
+  if (it->alias) {
+    *out = it->alias;
+  } else if (it->expr->kind == CHV_SQL_EXPR_COLUMN) {
+    *out = column;
+  } else {
+    char h[24];
+    snprintf(h, sizeof h, "_c%d", n);
+    if (!(*out = arena_str(c->a, h))) return oomc(c);
+  }
+  return CHV_OK;
+}
+
+/* The ORDER BY keys of q into oex: a select item it names is that item's
+** expression (ex[item_out[i]], item_out NULL: ex[i]), others bound by b. */
+static int order_keys(struct bctx *c, const struct chv_sql_query *q,
+                      struct sql_bind *b, struct chv_expr **ex,
+                      const int *item_out, struct chv_expr **oex) {
+  for (size_t k = 0; k < q->norder_by; k++) {
+    int ord;
+    CHV_RETURN_IF_ERR(order_item(q, k, &ord, c->pos, c->err));
+    if (ord < 0)
+      CHV_RETURN_IF_ERR(sql_bind_expr(b, q->order_by[k].expr, &oex[k]));
+    else
+      oex[k] = ex[item_out ? item_out[ord] : ord];
+    if (!chv_type_is_primitive(oex[k]->type->id)) {
+      *c->pos = q->order_by[k].expr->pos;
+      return sql_err(c->err, CHV_ENOTSUP, "ORDER BY a nested type");
+    }
+  }
+  return CHV_OK;
+}
+
+static int node_over(struct bctx *c, enum sql_node_kind kind,
+                     struct sql_node *in, struct sql_node **out) {
+  CHV_RETURN_IF_ERR(sql_node_new(c->a, kind, &in, 1, out, c->err));
+  if (kind != SQL_NODE_PROJECT && kind != SQL_NODE_AGGREGATE)
+    return sql_node_pass_cols(c->a, *out, c->err);
+  return CHV_OK;
+}
+
+/* LIMIT n: *limit (-1: none). */
+static int query_limit(struct bctx *c, const struct chv_sql_query *q,
+                       int64_t *limit) {
+  *limit = -1;
+  if (!q->limit) return CHV_OK;
+  *c->pos = q->limit->pos;
+  const char *lt;
+  struct chv_error ignored;
+  if (q->limit->kind != CHV_SQL_EXPR_LITERAL ||
+      q->limit->u.lit.kind != CHV_SQL_LIT_INTEGER ||
+      sql_literal_text(q->limit, c->a, &lt, &ignored) != CHV_OK ||
+      !parse_int(lt, limit) || *limit < 0)
+    return sql_err(c->err, CHV_ENOTSUP,
+                   "LIMIT takes a non-negative integer literal");
+  return CHV_OK;
+}
+
+/* WHERE over the binder b: each conjunct bound (errors name it), AND-ed
+** into a Filter above *at that the pushdown pass splits. */
+static int where_node(struct bctx *c, const struct chv_sql_query *q,
+                      struct sql_bind *b, bool agg, struct sql_node **filt) {
+  *filt = NULL;
+  if (!q->where) return CHV_OK;
+  size_t n = 0;
+  sql_conjuncts(q->where, NULL, &n);
+  const struct chv_sql_expr **conj = chv_arena_alloc(c->a, sizeof *conj * (n + 1));
+  struct chv_expr **bound = chv_arena_alloc(c->a, sizeof *bound * (n + 1));
+  if (!conj || !bound) return oomc(c);
+  n = 0;
+  sql_conjuncts(q->where, conj, &n);
+  struct chv_expr *pred = NULL;
+  struct chv_buf text;
+  chv_buf_init(&text);
+  int rc = CHV_OK;
+  for (size_t i = 0; i < n && rc == CHV_OK; i++) {
+    if (agg && has_agg(conj[i])) {
+      *c->pos = conj[i]->pos;
+      rc = sql_err(c->err, CHV_EINVAL, "an aggregate in WHERE (use HAVING)");
+      break;
+    }
+    rc = sql_bind_expr(b, conj[i], &bound[i]);
+    if (rc != CHV_OK) break;
+    if (bound[i]->type->id != CHV_TYPE_BOOLEAN) {
+      *c->pos = conj[i]->pos;
+      if (agg) {
+        rc = sql_err(c->err, CHV_ETYPE, "WHERE condition is not boolean");
+        break;
+      }
+      char tn[64];
+      type_name(bound[i]->type, tn, sizeof tn);
+      chv_buf_reset(&text);
+      sql_expr_text(conj[i], &text);
+      rc = sql_err(c->err, CHV_ETYPE,
+                   "WHERE condition %s is of type %s, not boolean",
+                   text.data, tn);
+      break;
+    }
+    if (pred)
+      rc = chv_expr_and(c->a, pred, bound[i], &pred, c->err);
+    else
+      pred = bound[i];
+  }
+  chv_buf_free(&text);
+  if (rc != CHV_OK) return rc;
+  struct sql_node *nd;
+  CHV_RETURN_IF_ERR(sql_node_new(c->a, SQL_NODE_FILTER, NULL, 0, &nd, c->err));
+  nd->u.filter.pred = pred;
+  nd->u.filter.where = q->where;
+  nd->u.filter.conj = conj;
+  nd->u.filter.bound = bound;
+  nd->u.filter.nconj = n;
+  chv_buf_init(&text);
+  sql_expr_text(q->where, &text);
+  nd->text = buf_str(c, &text);
+  chv_buf_free(&text);
+  *filt = nd;
+  return nd->text ? CHV_OK : oomc(c);
+}
+
+/* Hangs filt (or nothing) over *at. */
+static int put_over(struct bctx *c, struct sql_node *nd, struct sql_node **at) {
+  if (!nd) return CHV_OK;
+  nd->in = chv_arena_alloc(c->a, sizeof *nd->in * 2);
+  if (!nd->in) return oomc(c);
+  nd->in[0] = *at;
+  nd->nin = 1;
+  if (nd->kind != SQL_NODE_PROJECT && nd->kind != SQL_NODE_AGGREGATE)
+    CHV_RETURN_IF_ERR(sql_node_pass_cols(c->a, nd, c->err));
+  *at = nd;
+  return CHV_OK;
+}
+
+/* The Sort of q's ORDER BY over *at, keys keys[0, n). */
+static int sort_node(struct bctx *c, const struct chv_sql_query *q,
+                     struct chv_expr **keys, struct sql_node **at) {
+  if (!q->norder_by) return CHV_OK;
+  struct sql_node *nd;
+  CHV_RETURN_IF_ERR(node_over(c, SQL_NODE_SORT, *at, &nd));
+  nd->u.sort.nkeys = (int)q->norder_by;
+  nd->u.sort.keys =
+      chv_arena_alloc(c->a, sizeof *nd->u.sort.keys * (q->norder_by + 1));
+  if (!nd->u.sort.keys) return oomc(c);
+  for (size_t k = 0; k < q->norder_by; k++)
+    nd->u.sort.keys[k] = (struct sql_sort_key){keys[k], q->order_by[k].desc,
+                                               q->order_by[k].nulls};
+  struct chv_buf t;
+  chv_buf_init(&t);
+  order_text(q, &t);
+  nd->u.sort.keys_text = buf_str(c, &t);
+  chv_buf_free(&t);
+  nd->pos = q->order_by[0].expr->pos;
+  *at = nd;
+  return nd->u.sort.keys_text ? CHV_OK : oomc(c);
+}
+
+/* The Project of the items ex[0, n) named heads over *at, then LIMIT. */
+static int project_node(struct bctx *c, const struct chv_sql_query *q,
+                        struct chv_expr **ex, const char *const *heads,
+                        const struct chv_sql_pos *ipos, int n,
+                        const char *text, int64_t limit,
+                        struct sql_node **at) {
+  struct sql_node *nd;
+  CHV_RETURN_IF_ERR(node_over(c, SQL_NODE_PROJECT, *at, &nd));
+  CHV_RETURN_IF_ERR(sql_node_cols(c->a, nd, n, c->err));
+  nd->u.project.exprs = ex;
+  for (int k = 0; k < n; k++)
+    nd->cols[k] = (struct sql_col){heads[k], ex[k]->type, ipos[k]};
+  nd->text = text;
+  nd->pos = q->pos;
+  *at = nd;
+  if (limit < 0) return CHV_OK;
+  CHV_RETURN_IF_ERR(node_over(c, SQL_NODE_LIMIT, *at, &nd));
+  nd->u.limit.n = limit;
+  *at = nd;
+  return CHV_OK;
+}
+
+/* A SELECT without aggregates over sr: [Limit] <- Project <- [Sort] <-
+** [Filter] <- the input. */
+static int build_exprs(struct bctx *c, const struct chv_sql_query *q,
+                       const struct src *sr, struct sql_target *ins,
+                       struct sql_node **out) {
+  const struct chv_table *t = sr->t;
+  struct sql_bind b;
+  struct chv_buf cell;
+  chv_buf_init(&cell);
+  const char *alias = sr->alias;
+  int rc = sql_bind_init(&b, t, alias, c->a, c->pos, c->err);
+  char what[512];
+  b.what = sql_table_what(t, what, sizeof what);
+  if (rc != CHV_OK) goto out;
+  int64_t limit;
+  if ((rc = query_limit(c, q, &limit)) != CHV_OK) goto out;
+  int cap = 0;
+  for (size_t i = 0; i < q->nitems; i++)
+    cap += q->items[i].expr->kind == CHV_SQL_EXPR_STAR ? t->ncols + t->npkeys
+                                                        : 1;
+  struct chv_expr **ex = chv_arena_alloc(c->a, sizeof *ex * (size_t)(cap + 1));
+  const char **heads = chv_arena_alloc(c->a, sizeof *heads * (size_t)(cap + 1));
+  struct chv_sql_pos *ipos =
+      chv_arena_alloc(c->a, sizeof *ipos * (size_t)(cap + 1));
+  struct chv_expr **oex =
+      chv_arena_alloc(c->a, sizeof *oex * (q->norder_by + 1));
+  int *item_out = chv_arena_alloc(c->a, sizeof *item_out * (q->nitems + 1));
+  if (!ex || !heads || !ipos || !oex || !item_out) {
+    rc = oomc(c);
+    goto out;
+  }
+  int nout = 0;
+  for (size_t i = 0; i < q->nitems; i++) {
+    const struct chv_sql_expr *e = q->items[i].expr;
+    *c->pos = e->pos;
+    item_out[i] = nout;
+    if (e->kind == CHV_SQL_EXPR_STAR) {
+      if (!t->name) {
+        rc = sql_err(c->err, CHV_ENOENT, "SELECT * needs a FROM clause");
+        goto out;
+      }
+      if (!qualifier_ok(&e->u.star, e->u.star.nparts, t, alias)) {
+        rc = sql_err(c->err, CHV_ENOENT,
+                     "unknown table qualifier '%s' in %s.*",
+                     e->u.star.parts[e->u.star.nparts - 1],
+                     e->u.star.parts[e->u.star.nparts - 1]);
+        goto out;
+      }
+      for (int k = 0; k < t->ncols + t->npkeys; k++) {
+        rc = sql_bind_column(&b, k, &ex[nout]);
+        if (rc != CHV_OK) goto out;
+        heads[nout] = b.cols[ex[nout]->column];
+        ipos[nout++] = e->pos;
+      }
+      continue;
+    }
+    rc = sql_bind_expr(&b, e, &ex[nout]);
+    if (rc != CHV_OK) goto out;
+    rc = item_head(c, &q->items[i], nout,
+                   e->kind == CHV_SQL_EXPR_COLUMN ? b.cols[ex[nout]->column]
+                                                  : NULL,
+                   &heads[nout]);
+    if (rc != CHV_OK) goto out;
+    ipos[nout++] = e->pos;
+  }
+  if ((rc = order_keys(c, q, &b, ex, item_out, oex)) != CHV_OK) goto out;
+  if (ins) {
+    rc = sql_target_casts(ins, q->pos, c->a, ex, heads, ipos, nout, c->pos,
+                          c->err);
+    if (rc != CHV_OK) goto out;
+  }
+  struct sql_node *filt;
+  rc = where_node(c, q, &b, false, &filt);
+  if (rc != CHV_OK) goto out;
+  if (b.ncols == 0 && t->name) { /* SELECT 1 FROM t: one column, for rows */
+    struct chv_expr *x;
+    rc = sql_bind_column(&b, 0, &x);
+    if (rc != CHV_OK) goto out;
+  }
+  struct sql_node *at;
+  if ((rc = bottom(c, sr, &b, &at)) != CHV_OK) goto out;
+  if (filt && q->where) filt->pos = q->where->pos;
+  if ((rc = put_over(c, filt, &at)) != CHV_OK) goto out;
+  if ((rc = sort_node(c, q, oex, &at)) != CHV_OK) goto out;
+  items_text(q, heads, item_out, nout, &cell);
+  const char *text = buf_str(c, &cell);
+  if (!text) {
+    rc = oomc(c);
+    goto out;
+  }
+  rc = project_node(c, q, ex, heads, ipos, nout, text, limit, &at);
+  if (rc == CHV_OK) *out = at;
+out:
+  chv_buf_free(&cell);
+  if (bind_done(c->qp, &b) != CHV_OK && rc == CHV_OK) rc = oomc(c);
+  return rc;
+}
+
+/* A SELECT with GROUP BY, HAVING, aggregates or DISTINCT over sr:
+** [Limit] <- Project <- [Sort] <- [Filter (HAVING)] <- Aggregate <-
+** [Filter] <- the input; the items, HAVING and ORDER BY bound over the
+** Aggregate's columns (keys, then aggregates). */
+static int build_agg(struct bctx *c, const struct chv_sql_query *q,
+                     const struct src *sr, struct sql_target *ins,
+                     struct sql_node **out) {
+  const struct chv_table *t = sr->t;
+  chv_arena *a = c->a;
+  struct sql_bind b, pb;
+  memset(&pb, 0, sizeof pb);
+  struct agg_ctx g;
+  memset(&g, 0, sizeof g);
+  g.a = a;
+  g.in = &b;
+  struct chv_buf cell;
+  chv_buf_init(&cell);
+  const char *alias = sr->alias;
+  int rc = sql_bind_init(&b, t, alias, a, c->pos, c->err);
+  char what[512];
+  b.what = sql_table_what(t, what, sizeof what);
+  if (rc != CHV_OK) goto out;
+  int64_t limit;
+  if ((rc = query_limit(c, q, &limit)) != CHV_OK) goto out;
+  bool dist = q->distinct;
+  if (dist) {
+    bool aggs = q->ngroup_by || q->having;
+    for (size_t i = 0; i < q->nitems && !aggs; i++)
+      aggs = has_agg(q->items[i].expr);
+    if (aggs) {
+      *c->pos = q->pos;
+      rc = sql_err(c->err, CHV_ENOTSUP, "SELECT DISTINCT with GROUP BY or "
+                   "aggregates is not supported yet");
+      goto out;
+    }
+  }
+  size_t ng = dist ? q->nitems : q->ngroup_by;
+  g.nkeys = (int)ng;
+  g.key_text = chv_arena_alloc(a, sizeof *g.key_text * (ng + 1));
+  g.key_expr = chv_arena_alloc(a, sizeof *g.key_expr * (ng + 1));
+  if (!g.key_text || !g.key_expr) {
+    rc = oomc(c);
+    goto out;
+  }
+  for (int k = 0; k < g.nkeys; k++) {
+    const struct chv_sql_expr *e = dist ? q->items[k].expr : q->group_by[k];
+    if (e->kind == CHV_SQL_EXPR_STAR) {
+      *c->pos = e->pos;
+      rc = sql_err(c->err, CHV_ENOTSUP,
+                   "SELECT DISTINCT * is not supported yet");
+      goto out;
+    }
+    if (has_agg(e)) {
+      *c->pos = e->pos;
+      rc = sql_err(c->err, CHV_EINVAL, "an aggregate in GROUP BY");
+      goto out;
+    }
+    rc = sql_bind_expr(&b, e, &g.key_expr[k]);
+    if (rc != CHV_OK) goto out;
+    if (!chv_type_is_primitive(g.key_expr[k]->type->id)) {
+      *c->pos = e->pos;
+      rc = sql_err(c->err, CHV_ENOTSUP,
+                   "GROUP BY a nested type is not supported");
+      goto out;
+    }
+    if (!(g.key_text[k] = expr_text(a, e))) {
+      rc = oomc(c);
+      goto out;
+    }
+  }
+  for (size_t i = 0; i < q->nitems; i++) {
+    if (q->items[i].expr->kind == CHV_SQL_EXPR_STAR) {
+      *c->pos = q->items[i].expr->pos;
+      rc = sql_err(c->err, CHV_EINVAL, "* with GROUP BY or aggregates");
+      goto out;
+    }
+    if ((rc = collect_aggs(&g, q->items[i].expr, c->pos, c->err)) != CHV_OK)
+      goto out;
+  }
+  if ((rc = collect_aggs(&g, q->having, c->pos, c->err)) != CHV_OK) goto out;
+  struct sql_node *filt;
+  if ((rc = where_node(c, q, &b, true, &filt)) != CHV_OK) goto out;
+  /* The Aggregate: keys, then one column per aggregate. */
+  struct sql_node *at, *agg;
+  if ((rc = bottom(c, sr, &b, &at)) != CHV_OK) goto out;
+  if (filt && q->where) filt->pos = q->where->pos;
+  if ((rc = put_over(c, filt, &at)) != CHV_OK) goto out;
+  if ((rc = node_over(c, SQL_NODE_AGGREGATE, at, &agg)) != CHV_OK) goto out;
+  if ((rc = sql_node_cols(a, agg, g.nkeys + g.naggs, c->err)) != CHV_OK)
+    goto out;
+  g.rtypes = chv_arena_alloc(a, sizeof *g.rtypes * (size_t)(g.nkeys + g.naggs + 1));
+  if (!g.rtypes) {
+    rc = oomc(c);
+    goto out;
+  }
+  for (int k = 0; k < g.nkeys; k++) {
+    agg->cols[k] = (struct sql_col){g.key_text[k], g.key_expr[k]->type, q->pos};
+    g.rtypes[k] = g.key_expr[k]->type;
+  }
+  for (int j = 0; j < g.naggs; j++) {
+    const struct chv_type *rt;
+    rc = chv_agg_result_type(a, g.fns[j], g.agg_arg[j] ? g.agg_arg[j]->type
+                                                       : NULL, &rt, c->err);
+    if (rc != CHV_OK) goto out;
+    agg->cols[g.nkeys + j] = (struct sql_col){g.agg_text[j], rt, q->pos};
+    g.rtypes[g.nkeys + j] = rt;
+  }
+  agg->u.agg.nkeys = g.nkeys;
+  agg->u.agg.naggs = g.naggs;
+  agg->u.agg.keys = g.key_expr;
+  agg->u.agg.fns = g.fns;
+  agg->u.agg.args = g.agg_arg;
+  agg->u.agg.distinct = dist;
+  agg->pos = q->pos;
+  for (int k = 0; k < g.nkeys; k++)
+    chv_buf_printf(&cell, "%s%s", k ? ", " : "", g.key_text[k]);
+  agg->u.agg.keys_text = buf_str(c, &cell);
+  chv_buf_reset(&cell);
+  for (int j = 0; j < g.naggs; j++)
+    chv_buf_printf(&cell, "%s%s", j ? ", " : "", g.agg_text[j]);
+  agg->u.agg.aggs_text = buf_str(c, &cell);
+  at = agg;
+  /* The items, HAVING and ORDER BY over the Aggregate's columns. */
+  rc = sql_bind_init(&pb, t, alias, a, c->pos, c->err);
+  char pwhat[512];
+  pb.what = sql_table_what(t, pwhat, sizeof pwhat);
+  if (rc != CHV_OK) goto out;
+  pb.hook = post_hook;
+  pb.hook_ctx = &g;
+  struct chv_expr **ex = chv_arena_alloc(a, sizeof *ex * (q->nitems + 1));
+  const char **heads = chv_arena_alloc(a, sizeof *heads * (q->nitems + 1));
+  struct chv_sql_pos *ipos = chv_arena_alloc(a, sizeof *ipos * (q->nitems + 1));
+  struct chv_expr **oex = chv_arena_alloc(a, sizeof *oex * (q->norder_by + 1));
+  if (!ex || !heads || !ipos || !oex) {
+    rc = oomc(c);
+    goto out;
+  }
+  int nout = 0;
+  for (size_t i = 0; i < q->nitems; i++) {
+    const struct chv_sql_expr *e = q->items[i].expr;
+    rc = sql_bind_expr(&pb, e, &ex[nout]);
+    if (rc != CHV_OK) goto out;
+    rc = item_head(c, &q->items[i], nout,
+                   e->kind == CHV_SQL_EXPR_COLUMN
+                       ? e->u.column.parts[e->u.column.nparts - 1] : NULL,
+                   &heads[nout]);
+    if (rc != CHV_OK) goto out;
+    ipos[nout++] = e->pos;
+  }
+  if (ins) {
+    rc = sql_target_casts(ins, q->pos, a, ex, heads, ipos, nout, c->pos,
+                          c->err);
+    if (rc != CHV_OK) goto out;
+  }
+  if (q->having) {
+    struct sql_node *hv;
+    if ((rc = node_over(c, SQL_NODE_FILTER, at, &hv)) != CHV_OK) goto out;
+    rc = sql_bind_expr(&pb, q->having, &hv->u.filter.pred);
+    if (rc != CHV_OK) goto out;
+    if (hv->u.filter.pred->type->id != CHV_TYPE_BOOLEAN) {
+      *c->pos = q->having->pos;
+      rc = sql_err(c->err, CHV_ETYPE, "HAVING condition is not boolean");
+      goto out;
+    }
+    chv_buf_reset(&cell);
+    sql_expr_text(q->having, &cell);
+    hv->text = buf_str(c, &cell);
+    hv->pos = q->having->pos;
+    at = hv;
+  }
+  if ((rc = order_keys(c, q, &pb, ex, NULL, oex)) != CHV_OK) goto out;
+  if ((rc = sort_node(c, q, oex, &at)) != CHV_OK) goto out;
+  chv_buf_reset(&cell);
+  for (size_t i = 0; i < q->nitems; i++) {
+    const struct chv_sql_expr *e = q->items[i].expr;
+    if (i) chv_buf_puts(&cell, ", ");
+    sql_expr_text(e, &cell);
+    if (q->items[i].alias)
+      chv_buf_printf(&cell, " AS %s", q->items[i].alias);
+    else if (e->kind != CHV_SQL_EXPR_COLUMN)
+      chv_buf_printf(&cell, " AS _c%zu", i);
+  }
+  const char *text = buf_str(c, &cell);
+  if (!text) {
+    rc = oomc(c);
+    goto out;
+  }
+  rc = project_node(c, q, ex, heads, ipos, nout, text, limit, &at);
+  if (rc == CHV_OK) *out = at;
+out:
+  chv_buf_free(&cell);
+  if (pb.t && bind_done(c->qp, &pb) != CHV_OK && rc == CHV_OK) rc = oomc(c);
+  if (bind_done(c->qp, &b) != CHV_OK && rc == CHV_OK) rc = oomc(c);
+  return rc;
+}
+
+static int build_select(struct bctx *c, const struct chv_sql_query *q,
+                        const struct src *sr, struct sql_target *ins,
+                        struct sql_node **out) {
+  /* the leading plain columns of the select list are checked first, in
+  ** order: the first unknown one is the error */
+  const struct chv_table *tp = sr->t;
+  for (size_t i = 0; i < q->nitems && sr->kind != SRC_VALUES; i++) {
+    const struct chv_sql_expr *e = q->items[i].expr;
+    *c->pos = e->pos;
+    if (e->kind == CHV_SQL_EXPR_STAR) {
+      if (!qualifier_ok(&e->u.star, e->u.star.nparts, tp, sr->alias))
+        return sql_err(c->err, CHV_ENOENT,
+                       "unknown table qualifier '%s' in %s.*",
+                       e->u.star.parts[e->u.star.nparts - 1],
+                       e->u.star.parts[e->u.star.nparts - 1]);
+      continue;
+    }
+    if (e->kind != CHV_SQL_EXPR_COLUMN) break;
+    int np = e->u.column.nparts;
+    const char *n = e->u.column.parts[np - 1], *canon;
+    if (!qualifier_ok(&e->u.column, np - 1, tp, sr->alias))
+      return sql_err(c->err, CHV_ENOENT,
+                     "unknown table qualifier '%s' in %s.%s",
+                     e->u.column.parts[np - 2], e->u.column.parts[np - 2], n);
+    if (sql_find_column(tp, n, &canon) != CHV_OK) {
+      char tn[512];
+      return sql_err(c->err, CHV_ENOENT, "column '%s' does not exist in %s",
+                     n, sql_table_what(tp, tn, sizeof tn));
+    }
+  }
+  if (q->distinct) {
+    CHV_RETURN_IF_ERR(
+        expand_stars(q, sr->t, sr->alias, c->a, &q, c->pos, c->err));
+  }
+  bool agg = q->ngroup_by || q->having || q->distinct;
+  for (size_t i = 0; i < q->nitems && !agg; i++) agg = has_agg(q->items[i].expr);
+  *c->pos = q->pos;
+  return agg ? build_agg(c, q, sr, ins, out) : build_exprs(c, q, sr, ins, out);
+}
+
+/* A relation of the columns of nd (a derived table's), named name: the
+** table the binder reads it as, kept by the plan. */
+static int describe_rel(struct bctx *c, const struct sql_node *nd,
+                        const char *name, const char *what,
+                        struct sql_rel **out) {
+  struct chv_type *st;
+  if (chv_type_new(CHV_TYPE_STRUCT, &st) != CHV_OK) return oomc(c);
+  for (int k = 0; k < nd->ncols; k++) {
+    struct chv_type *ct;
+    char cn[256];
+    snprintf(cn, sizeof cn, "%s", nd->cols[k].name);
+    for (char *p = cn; *p; p++) *p = (char)tolower((unsigned char)*p);
+    int rc = chv_type_clone(nd->cols[k].type, &ct);
+    if (rc == CHV_OK) rc = chv_type_struct_add(st, cn, ct);
+    if (rc != CHV_OK) {
+      chv_type_free(st);
+      if (rc == CHV_EEXIST)
+        return sql_err(c->err, CHV_EINVAL,
+                       "the query gives two columns named '%s'; give one an "
+                       "alias", cn);
+      return oomc(c);
+    }
+  }
+  struct sql_rel *rel;
+  CHV_RETURN_IF_ERR(sql_rel_open(name, what, st, &rel, c->err));
+  if (keep((void ***)&c->qp->rels, &c->qp->nrels, &c->qp->caprels, rel) !=
+      CHV_OK) {
+    sql_rel_close(rel);
+    return oomc(c);
+  }
+  *out = rel;
+  return CHV_OK;
+}
+
+/* The rows of q as a derived relation named name: *child its plan, *rel
+** the table the outer query binds over. */
+static int derive_node(struct bctx *c, const struct chv_sql_query *q,
+                       const char *name, const char *what,
+                       struct sql_node **child, struct sql_rel **rel) {
+  CHV_RETURN_IF_ERR(build_query(c, q, NULL, child));
+  int rc = describe_rel(c, *child, name, what, rel);
+  if (rc != CHV_OK) *c->pos = q->pos;
+  return rc;
+}
+
+/* The WITH query a one-part table name names, innermost first; *in is its
+** scope and *i its place. */
+static bool scope_find(struct sql_session *s, const struct chv_sql_name *n,
+                       struct sql_scope **in, size_t *i) {
+  if (n->nparts != 1) return false;
+  for (struct sql_scope *sc = s->scope; sc; sc = sc->up)
+    for (size_t k = sc->visible; k-- > 0;)
+      if (!strcasecmp(sc->ctes[k].name, n->parts[0])) {
+        *in = sc;
+        *i = k;
+        return true;
+      }
+  return false;
+}
+
+/* UNION [ALL]: the branches' columns get the common types of each pair
+** (a cast Project over a branch that needs one); UNION ALL without ORDER
+** BY or LIMIT is the Union node itself; otherwise a SELECT [DISTINCT] *
+** ORDER BY ... LIMIT ... over its rows. */
+static int build_union(struct bctx *c, const struct chv_sql_query *q,
+                       struct sql_target *ins, struct sql_node **out) {
+  const char *kind = q->all ? "UNION ALL" : "UNION";
+  struct sql_node *br[2];
+  CHV_RETURN_IF_ERR(build_query(c, q->left, NULL, &br[0]));
+  CHV_RETURN_IF_ERR(build_query(c, q->right, NULL, &br[1]));
+  *c->pos = q->right->pos;
+  if (br[0]->ncols != br[1]->ncols)
+    return sql_err(c->err, CHV_EINVAL,
+                   "the branches of a %s give %d and %d columns", kind,
+                   br[0]->ncols, br[1]->ncols);
+  int n = br[0]->ncols;
+  const struct chv_type **common = chv_arena_alloc(c->a, sizeof *common * (size_t)(n + 1));
+  if (!common) return oomc(c);
+  for (int k = 0; k < n; k++) {
+    common[k] = chv_exec_union_type(c->a, br[0]->cols[k].type, br[1]->cols[k].type);
+    if (!common[k]) {
+      char l[64], r[64];
+      type_name(br[0]->cols[k].type, l, sizeof l);
+      type_name(br[1]->cols[k].type, r, sizeof r);
+      return sql_err(c->err, CHV_ETYPE,
+                     "%s column %d (%s): %s and %s have no common type", kind,
+                     k + 1, br[0]->cols[k].name, l, r);
+    }
+  }
+  for (int i = 0; i < 2; i++) {
+    bool same = true;
+    for (int k = 0; k < n && same; k++)
+      same = chv_type_equal(br[i]->cols[k].type, common[k]);
+    if (same) continue;
+    struct sql_node *p;
+    CHV_RETURN_IF_ERR(node_over(c, SQL_NODE_PROJECT, br[i], &p));
+    CHV_RETURN_IF_ERR(sql_node_cols(c->a, p, n, c->err));
+    p->u.project.exprs = chv_arena_alloc(c->a, sizeof *p->u.project.exprs * (size_t)(n + 1));
+    if (!p->u.project.exprs) return oomc(c);
+    struct chv_buf t;
+    chv_buf_init(&t);
+    for (int k = 0; k < n; k++) {
+      struct chv_expr *x;
+      CHV_RETURN_IF_ERR(chv_expr_column(c->a, k, br[i]->cols[k].type, &x, c->err));
+      if (!chv_type_equal(x->type, common[k]) &&
+          chv_expr_cast(c->a, x, common[k], &x, c->err) != CHV_OK) {
+        chv_buf_free(&t);
+        return sql_err(c->err, CHV_ETYPE, "UNION column %d (%s): cannot "
+                       "convert it to the branches' common type", k + 1,
+                       br[0]->cols[k].name);
+      }
+      p->u.project.exprs[k] = x;
+      p->cols[k] = br[i]->cols[k];
+      p->cols[k].type = common[k];
+      char tn[64];
+      type_name(common[k], tn, sizeof tn);
+      chv_buf_printf(&t, "%sCAST(%s AS %s)", k ? ", " : "", br[i]->cols[k].name, tn);
+    }
+    p->text = buf_str(c, &t);
+    chv_buf_free(&t);
+    br[i] = p;
+  }
+  struct sql_node *u;
+  CHV_RETURN_IF_ERR(sql_node_new(c->a, SQL_NODE_UNION, br, 2, &u, c->err));
+  CHV_RETURN_IF_ERR(sql_node_cols(c->a, u, n, c->err));
+  for (int k = 0; k < n; k++) {
+    u->cols[k] = br[0]->cols[k];
+    u->cols[k].type = common[k];
+  }
+  u->pos = q->pos;
+  if (q->all && !q->norder_by && !q->limit) {
+    if (ins) return sql_err(c->err, CHV_EINTERNAL, "a UNION's target casts");
+    *out = u;
+    return CHV_OK;
+  }
+  struct sql_rel *rel;
+  CHV_RETURN_IF_ERR(describe_rel(c, u, "", kind, &rel));
+  /* SELECT [DISTINCT] * FROM its rows ORDER BY ... LIMIT ... */
+  struct chv_sql_expr *star = chv_arena_alloc(c->a, sizeof *star);
+  struct chv_sql_select_item *item = chv_arena_alloc(c->a, sizeof *item);
+  struct chv_sql_query *sel = chv_arena_alloc(c->a, sizeof *sel);
+  if (!star || !item || !sel) return oomc(c);
+  *star = (struct chv_sql_expr){.kind = CHV_SQL_EXPR_STAR, .pos = q->pos};
+  *item = (struct chv_sql_select_item){.expr = star};
+  *sel = (struct chv_sql_query){.kind = CHV_SQL_QUERY_SELECT, .pos = q->pos,
+                                .distinct = !q->all, .items = item,
+                                .nitems = 1, .order_by = q->order_by,
+                                .norder_by = q->norder_by, .limit = q->limit};
+  struct src sr = {SRC_DERIVED, NULL, &rel->t, NULL, u, NULL, 0};
+  return build_select(c, sel, &sr, ins, out);
+}
+
+/* A view named in FROM: its expanded text (views.c reads it and keeps a
+** view from reading itself) as a derived relation named by the alias or
+** the view, its columns named as the view names them. */
+static int view_node(struct bctx *c, const struct chv_sql_from *f,
+                     chv_catalog *cat, const struct chv_table *t,
+                     struct sql_node **child, struct sql_rel **rel) {
+  struct sql_session *s = c->s;
+  struct sql_view *v;
+  int rc = sql_view_open(s, cat, t, &v, c->err);
+  if (rc != CHV_OK) {
+    *c->pos = f->pos;
+    return rc;
+  }
+  char what[600];
+  snprintf(what, sizeof what, "view %s.%s", t->db, t->name);
+  rc = derive_node(c, sql_view_query(v), f->alias ? f->alias : t->name, what,
+                   child, rel);
+  /* the rows take the view's names (the binder reads them from rel) */
+  if (rc == CHV_OK) rc = sql_view_columns(t, *rel, c->err);
+  /* the plan holds the view's parsed text (its WHERE, for the pushdown) */
+  chv_arena *text = sql_view_take_text(v);
+  if (keep((void ***)&c->qp->texts, &c->qp->ntexts, &c->qp->captexts,
+           text) != CHV_OK) {
+    chv_arena_close(text);
+    if (rc == CHV_OK) rc = oomc(c);
+  }
+  return sql_view_close(s, v, rc, f->pos, c->pos, c->err);
+}
+
+/* The FROM of q (a table, a view, a WITH query or a sub-query), then the
+** SELECT over it. */
+static int build_from(struct bctx *c, const struct chv_sql_query *q,
+                      struct sql_target *ins, struct sql_node **out) {
+  struct sql_session *s = c->s;
+  const char *what = unsupported_query(q, c->pos);
+  if (what)
+    return sql_err(c->err, CHV_ENOTSUP, "%s is not supported yet", what);
+  if (!q->from) {
+    *c->pos = q->pos;
+    if (q->ngroup_by || q->having || q->distinct)
+      return sql_err(c->err, CHV_ENOTSUP,
+                     "GROUP BY, HAVING and DISTINCT need a FROM clause");
+    for (size_t i = 0; i < q->nitems; i++)
+      if (has_agg(q->items[i].expr)) {
+        *c->pos = q->items[i].expr->pos;
+        return sql_err(c->err, CHV_ENOTSUP, "aggregates need a FROM clause");
+      }
+    if (q->where) {
+      *c->pos = q->where->pos;
+      return sql_err(c->err, CHV_ENOTSUP, "WHERE needs a FROM clause");
+    }
+    if (q->limit) {
+      *c->pos = q->limit->pos;
+      return sql_err(c->err, CHV_ENOTSUP, "LIMIT needs a FROM clause");
+    }
+    static const struct chv_table none = {0};
+    struct src sr = {SRC_VALUES, s->cat, &none, NULL, NULL, NULL, 0};
+    return build_exprs(c, q, &sr, ins, out);
+  }
+  const struct chv_sql_from *f = q->from;
+  struct sql_scope *in;
+  size_t ci;
+  bool cte = f->kind == CHV_SQL_FROM_TABLE && scope_find(s, &f->table, &in, &ci);
+  if ((f->kind == CHV_SQL_FROM_SUBQUERY || cte) && f->hints.n) {
+    char dn[200];
+    if (cte)
+      snprintf(dn, sizeof dn, "WITH query %s", in->ctes[ci].name);
+    else
+      snprintf(dn, sizeof dn, "the sub-query%s%s", f->alias ? " " : "",
+               f->alias ? f->alias : "");
+    *c->pos = f->hints.items[0].pos;
+    return sql_err(c->err, CHV_EINVAL,
+                   "an OPTIONS hint applies to a table, and %s is a derived "
+                   "table (the rows of a query)",
+                   dn);
+  }
+  struct sql_node *child = NULL;
+  struct sql_rel *rel = NULL;
+  int rc;
+  if (f->kind == CHV_SQL_FROM_SUBQUERY) {
+    char wh[160];
+    if (f->alias)
+      snprintf(wh, sizeof wh, "sub-query %s", f->alias);
+    else
+      snprintf(wh, sizeof wh, "the sub-query in FROM");
+    rc = derive_node(c, f->subquery, f->alias ? f->alias : "", wh, &child,
+                     &rel);
+  } else if (cte) {
+    const struct chv_sql_cte *w = &in->ctes[ci];
+    char wh[160];
+    snprintf(wh, sizeof wh, "WITH query %s", w->name);
+    /* it sees the WITH queries before it, and those around its WITH */
+    struct sql_scope sees = {in->ctes, ci, in->up}, *saved = s->scope;
+    s->scope = &sees;
+    rc = derive_node(c, w->query, w->name, wh, &child, &rel);
+    s->scope = saved;
+  } else {
+    *c->pos = f->pos;
+    chv_catalog *cat = s->cat;
+    struct chv_table *t = calloc(1, sizeof *t);
+    if (!t) return oomc(c);
+    rc = sql_get_table(s, &f->table, &cat, t, c->err);
+    if (rc != CHV_OK) {
+      free(t);
+      return rc;
+    }
+    if (keep((void ***)&c->qp->tables, &c->qp->ntables, &c->qp->captables,
+             t) != CHV_OK) {
+      chv_table_free(t);
+      free(t);
+      return oomc(c);
+    }
+    if (t->type != CHV_VIRTUAL_VIEW) {
+      /* the table's OPTIONS hint: its options for this read */
+      struct chv_kv *topts = NULL;
+      int ntopts = 0;
+      if (f->options.n) {
+        char tn[512];
+        snprintf(tn, sizeof tn, "%s.%s", t->db, t->name);
+        rc = sql_hint_options(s, &f->options, tn, true, c->a, &topts, &ntopts,
+                              c->pos, c->err);
+        if (rc != CHV_OK) return rc;
+      }
+      struct src sr = {SRC_TABLE, cat, t, f->alias, NULL, topts, ntopts};
+      return build_select(c, q, &sr, ins, out);
+    }
+    if (f->options.n) {
+      *c->pos = f->options.items[0].pos;
+      return sql_err(c->err, CHV_EINVAL,
+                     "an OPTIONS hint sets the options of a table, and %s.%s "
+                     "is a view; put the hint on the tables the view reads",
+                     t->db, t->name);
+    }
+    rc = view_node(c, f, cat, t, &child, &rel);
+  }
+  if (rc != CHV_OK) return rc;
+  struct src sr = {SRC_DERIVED, NULL, &rel->t, f->alias, child, NULL, 0};
+  return build_select(c, q, &sr, ins, out);
+}
+
+static int build_query(struct bctx *c, const struct chv_sql_query *q,
+                       struct sql_target *ins, struct sql_node **out) {
+  struct sql_session *s = c->s;
+  if (!q->nctes)
+    return q->kind == CHV_SQL_QUERY_UNION ? build_union(c, q, ins, out)
+                                          : build_from(c, q, ins, out);
+  for (size_t i = 0; i < q->nctes; i++)
+    for (size_t k = 0; k < i; k++)
+      if (!strcasecmp(q->ctes[i].name, q->ctes[k].name)) {
+        *c->pos = q->ctes[i].pos;
+        return sql_err(c->err, CHV_EINVAL, "WITH names '%s' twice",
+                       q->ctes[i].name);
+      }
+  struct sql_scope sc = {q->ctes, q->nctes, s->scope};
+  s->scope = &sc;
+  int rc = q->kind == CHV_SQL_QUERY_UNION ? build_union(c, q, ins, out)
+                                          : build_from(c, q, ins, out);
+  s->scope = sc.up;
+  return rc;
+}
+
+/* A Project casting nd's columns to the target's (the query's own top
+** Project when it has one, cast in place). */
+static int target_project(struct bctx *c, const struct chv_sql_query *q,
+                          struct sql_target *ins, struct sql_node **root) {
+  struct sql_node *nd = *root;
+  struct sql_node *p;
+  CHV_RETURN_IF_ERR(node_over(c, SQL_NODE_PROJECT, nd, &p));
+  CHV_RETURN_IF_ERR(sql_node_cols(c->a, p, nd->ncols, c->err));
+  struct chv_expr **ex = chv_arena_alloc(c->a, sizeof *ex * (size_t)(nd->ncols + 1));
+  const char **heads = chv_arena_alloc(c->a, sizeof *heads * (size_t)(nd->ncols + 1));
+  struct chv_sql_pos *ipos = chv_arena_alloc(c->a, sizeof *ipos * (size_t)(nd->ncols + 1));
+  if (!ex || !heads || !ipos) return oomc(c);
+  for (int k = 0; k < nd->ncols; k++) {
+    CHV_RETURN_IF_ERR(chv_expr_column(c->a, k, nd->cols[k].type, &ex[k], c->err));
+    heads[k] = nd->cols[k].name;
+    ipos[k] = nd->cols[k].pos.line ? nd->cols[k].pos : q->pos;
+  }
+  CHV_RETURN_IF_ERR(sql_target_casts(ins, q->pos, c->a, ex, heads, ipos,
+                                     nd->ncols, c->pos, c->err));
+  p->u.project.exprs = ex;
+  struct chv_buf t;
+  chv_buf_init(&t);
+  for (int k = 0; k < nd->ncols; k++) {
+    p->cols[k] = (struct sql_col){heads[k], ex[k]->type, ipos[k]};
+    chv_buf_printf(&t, "%s%s", k ? ", " : "", heads[k]);
+  }
+  p->text = buf_str(c, &t);
+  chv_buf_free(&t);
+  *root = p;
+  return CHV_OK;
+}
+
+int sql_query_build(struct sql_session *s, const struct chv_sql_query *q,
+                    struct chv_sql_pos stpos, struct sql_target *ins,
+                    struct sql_qplan *qp, struct chv_sql_pos *pos,
+                    struct chv_error *err) {
+  struct bctx c = {s, qp, qp->a, stpos, pos, err};
+  /* a UNION ALL's own rows are cast above it, a SELECT's in its items */
+  bool bare_union = q->kind == CHV_SQL_QUERY_UNION && q->all &&
+                    !q->norder_by && !q->limit;
+  struct sql_node *root;
+  CHV_RETURN_IF_ERR(build_query(&c, q, bare_union ? NULL : ins, &root));
+  if (ins && bare_union) CHV_RETURN_IF_ERR(target_project(&c, q, ins, &root));
+  qp->root = root;
+  return CHV_OK;
+}
+
+bool sql_has_aggregate(const struct chv_sql_expr *e) { return has_agg(e); }
+
+/* ---- the multi-insert ------------------------------------------------------------ */
+
+/* Branch i of a multi-insert over the source sr (binder b): its items
+** (cast to its target) and WHERE bound, its LIMIT, into bp. */
+struct mbranch {
+  struct chv_expr **ex;
+  const char **heads;
+  struct chv_sql_pos *ipos;
+  int nout;
+  const char *items_text;
+  struct chv_expr *pred;
+  const char *where_text;
+  int64_t limit;
+};
+
+static int bind_mbranch(struct bctx *c, const struct chv_sql_query *q,
+                        struct sql_bind *b, const struct src *sr,
+                        struct sql_target *tg, struct mbranch *br) {
+  const struct chv_table *t = sr->t;
+  int cap = 0;
+  for (size_t i = 0; i < q->nitems; i++)
+    cap += q->items[i].expr->kind == CHV_SQL_EXPR_STAR ? t->ncols + t->npkeys
+                                                        : 1;
+  br->ex = chv_arena_alloc(c->a, sizeof *br->ex * (size_t)(cap + 1));
+  br->heads = chv_arena_alloc(c->a, sizeof *br->heads * (size_t)(cap + 1));
+  br->ipos = chv_arena_alloc(c->a, sizeof *br->ipos * (size_t)(cap + 1));
+  if (!br->ex || !br->heads || !br->ipos) return oomc(c);
+  struct chv_buf items;
+  chv_buf_init(&items);
+  int rc = CHV_OK;
+  for (size_t i = 0; rc == CHV_OK && i < q->nitems; i++) {
+    const struct chv_sql_expr *e = q->items[i].expr;
+    *c->pos = e->pos;
+    if (i) chv_buf_puts(&items, ", ");
+    if (e->kind == CHV_SQL_EXPR_STAR) {
+      if (!qualifier_ok(&e->u.star, e->u.star.nparts, t, sr->alias)) {
+        const char *last = e->u.star.parts[e->u.star.nparts - 1];
+        rc = sql_err(c->err, CHV_ENOENT,
+                     "unknown table qualifier '%s' in %s.*", last, last);
+        break;
+      }
+      for (int k = 0; rc == CHV_OK && k < t->ncols + t->npkeys; k++) {
+        rc = sql_bind_column(b, k, &br->ex[br->nout]);
+        if (rc != CHV_OK) break;
+        br->heads[br->nout] = b->cols[br->ex[br->nout]->column];
+        chv_buf_printf(&items, "%s%s", k ? ", " : "", br->heads[br->nout]);
+        br->ipos[br->nout++] = e->pos;
+      }
+      continue;
+    }
+    rc = sql_bind_expr(b, e, &br->ex[br->nout]);
+    if (rc == CHV_OK)
+      rc = item_head(c, &q->items[i], br->nout,
+                     e->kind == CHV_SQL_EXPR_COLUMN
+                         ? b->cols[br->ex[br->nout]->column] : NULL,
+                     &br->heads[br->nout]);
+    if (rc != CHV_OK) break;
+    sql_expr_text(e, &items);
+    if (q->items[i].alias || e->kind != CHV_SQL_EXPR_COLUMN)
+      chv_buf_printf(&items, " AS %s", br->heads[br->nout]);
+    br->ipos[br->nout++] = e->pos;
+  }
+  br->items_text = buf_str(c, &items);
+  chv_buf_free(&items);
+  if (rc != CHV_OK) return rc;
+  if (!br->items_text) return oomc(c);
+  struct sql_node *filt;
+  CHV_RETURN_IF_ERR(where_node(c, q, b, false, &filt));
+  if (filt) {
+    br->pred = filt->u.filter.pred;
+    br->where_text = filt->text;
+  }
+  CHV_RETURN_IF_ERR(query_limit(c, q, &br->limit));
+  return sql_target_casts(tg, q->pos, c->a, br->ex, br->heads, br->ipos,
+                          br->nout, c->pos, c->err);
+}
+
+int sql_multi_build(struct sql_session *s, const struct chv_sql_stmt *st,
+                    struct sql_target *tgs, struct sql_plan_node *const *at,
+                    struct sql_qplan *qp, struct chv_sql_pos *pos,
+                    struct chv_error *err) {
+  struct bctx cx = {s, qp, qp->a, st->pos, pos, err}, *c = &cx;
+  const struct chv_sql_from *f = st->source;
+  size_t nb = st->ninserts;
+  struct src sr = {SRC_TABLE, NULL, NULL, f->alias, NULL, NULL, 0};
+  struct sql_rel *rel = NULL;
+  int rc;
+  /* The source: a table (with its OPTIONS hint) or a sub-query. */
+  *pos = f->pos;
+  if (f->kind == CHV_SQL_FROM_SUBQUERY) {
+    if (f->hints.n) {
+      *pos = f->hints.items[0].pos;
+      return sql_err(err, CHV_EINVAL,
+                     "an OPTIONS hint applies to a table, and the sub-query%s%s "
+                     "is a derived table (the rows of a query)",
+                     f->alias ? " " : "", f->alias ? f->alias : "");
+    }
+    char what[160];
+    snprintf(what, sizeof what, "sub-query %s", f->alias ? f->alias : "");
+    CHV_RETURN_IF_ERR(derive_node(c, f->subquery, f->alias ? f->alias : "",
+                                  what, &sr.child, &rel));
+    sr.kind = SRC_DERIVED;
+    sr.t = &rel->t;
+  } else {
+    chv_catalog *cat = s->cat;
+    struct chv_table *t = calloc(1, sizeof *t);
+    if (!t) return oomc(c);
+    rc = sql_get_table(s, &f->table, &cat, t, err);
+    if (rc != CHV_OK) {
+      free(t);
+      return rc;
+    }
+    if (keep((void ***)&qp->tables, &qp->ntables, &qp->captables, t) !=
+        CHV_OK) {
+      chv_table_free(t);
+      free(t);
+      return oomc(c);
+    }
+    sr.cat = cat;
+    sr.t = t;
+    if (f->options.n) {
+      char tn[512];
+      snprintf(tn, sizeof tn, "%s.%s", t->db, t->name);
+      struct chv_kv *kv = NULL;
+      CHV_RETURN_IF_ERR(sql_hint_options(s, &f->options, tn, true, c->a, &kv,
+                                         &sr.noptions, pos, err));
+      sr.options = kv;
+    }
+  }
+  /* The branches over the source; it reads what they all use. */
+  struct mbranch *br = chv_arena_alloc(c->a, sizeof *br * (nb + 1));
+  struct sql_node **in = chv_arena_alloc(c->a, sizeof *in * (nb + 2));
+  if (!br || !in) return oomc(c);
+  memset(br, 0, sizeof *br * (nb + 1));
+  struct sql_bind b;
+  rc = sql_bind_init(&b, sr.t, f->alias, c->a, pos, err);
+  char what[512];
+  b.what = sql_table_what(sr.t, what, sizeof what);
+  for (size_t i = 0; rc == CHV_OK && i < nb; i++)
+    rc = bind_mbranch(c, st->inserts[i]->query, &b, &sr, &tgs[i], &br[i]);
+  if (rc == CHV_OK && b.ncols == 0 && sr.t->ncols + sr.t->npkeys > 0) {
+    struct chv_expr *x; /* one column, for the rows */
+    rc = sql_bind_column(&b, 0, &x);
+  }
+  struct sql_node *source = NULL, *m = NULL;
+  if (rc == CHV_OK) rc = bottom(c, &sr, &b, &source);
+  if (bind_done(qp, &b) != CHV_OK && rc == CHV_OK) rc = oomc(c);
+  if (rc != CHV_OK) return rc;
+  source->pos = f->pos; /* a failing read is the source's */
+  if (source->kind == SQL_NODE_SCAN) source->u.scan.pos_any = true;
+  CHV_RETURN_IF_ERR(sql_node_new(c->a, SQL_NODE_MULTI, NULL, 0, &m, err));
+  /* each branch: Sink <- [Limit] <- Project <- [Filter] <- Tee */
+  for (size_t i = 0; i < nb; i++) {
+    struct sql_node *nd, *top;
+    CHV_RETURN_IF_ERR(sql_node_new(c->a, SQL_NODE_TEE, NULL, 0, &top, err));
+    CHV_RETURN_IF_ERR(sql_node_cols(c->a, top, source->ncols, err));
+    memcpy(top->cols, source->cols, sizeof *top->cols * (size_t)source->ncols);
+    top->u.tee.multi = m;
+    if (br[i].pred) {
+      CHV_RETURN_IF_ERR(node_over(c, SQL_NODE_FILTER, top, &nd));
+      nd->u.filter.pred = br[i].pred;
+      nd->text = br[i].where_text;
+      top = nd;
+    }
+    CHV_RETURN_IF_ERR(project_node(c, st->inserts[i]->query, br[i].ex,
+                                   br[i].heads, br[i].ipos, br[i].nout,
+                                   br[i].items_text, br[i].limit, &top));
+    CHV_RETURN_IF_ERR(node_over(c, SQL_NODE_SINK, top, &nd));
+    /* a branch's failure points at its INSERT */
+    for (struct sql_node *x = nd; x->kind != SQL_NODE_TEE; x = x->in[0])
+      x->pos = st->inserts[i]->pos;
+    nd->u.sink.target = &tgs[i];
+    nd->u.sink.schema = tgs[i].schema;
+    nd->u.sink.at = at[i];
+    in[i] = nd;
+  }
+  in[nb] = source;
+  m->in = in;
+  m->nin = (int)nb + 1;
+  m->pos = st->pos;
+  m->text = NULL;
+  qp->root = m;
+  return CHV_OK;
+}

@@ -1,0 +1,342 @@
+/*
+** sql/session/query: a query from its text to its rows.  The plan is built
+** (build.c), rewritten and made physical (sql/plan), run as a tree of
+** operators (sql/exec/op.h) and its rows handed to the statement's
+** consumer as they come, or written to a target through a Sink; EXPLAIN
+** prints the plan, EXPLAIN ANALYZE runs it and prints it with what each
+** operator counted.
+**
+**   build -> rewrite -> physical -> sql_exec_build -> open/next... -> free
+**
+** INTERFACE
+**   sql_exec_query()        SELECT and EXPLAIN SELECT
+**   sql_query_run()         a query's rows into a target (INSERT, a
+**                           directory, a relation)
+**   sql_query_schema()      a query's columns, nothing read
+*/
+#include "sql/session/session_int.h"
+#include "sql/exec/op.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- the passes' callbacks ----------------------------------------------------- */
+
+/* A constant expression evaluated over one row of nothing, as a literal. */
+static int fold_const(void *ctx, chv_arena *a, const struct chv_expr *e,
+                      struct chv_expr **out) {
+  (void)ctx;
+  if (!chv_type_is_primitive(e->type->id)) return CHV_ENOTSUP;
+  struct chv_error err;
+  struct chv_vector *v = NULL;
+  struct chv_batch one = {.nrows = 1};
+  int rc = chv_vector_open(e->type, 1, &v, &err);
+  if (rc == CHV_OK) rc = chv_expr_eval(e, &one, NULL, 1, v, &err);
+  if (rc == CHV_OK) {
+    struct chv_value x;
+    chv_func_get_value(v, 0, &x);
+    rc = chv_expr_literal(a, e->type, &x, out, &err);
+  }
+  chv_vector_close(v);
+  return rc;
+}
+
+static int scan_threads(void *ctx, const struct sql_node *scan) {
+  struct sql_session *s = ctx;
+  struct chv_scan_options so;
+  sql_scan_node_options(scan, NULL, &so);
+  so.cfg = s->cfg;
+  return sql_scan_threads(s, scan->u.scan.cat, scan->u.scan.t, &so);
+}
+
+static bool shared_sink(void *ctx, const struct sql_node *sink) {
+  (void)ctx;
+  const struct sql_target *tg = sink->u.sink.target;
+  return tg->sink && !tg->dir;
+}
+
+static int sink_write(void *target, struct chv_batch *b, int64_t n,
+                      struct chv_error *err) {
+  return sql_target_write(target, b, n, err);
+}
+
+static int sink_write_shared(void *target, const struct chv_batch *b,
+                             struct chv_error *err) {
+  return sql_target_write_shared(target, b, err);
+}
+
+static const struct sql_sink_ops sink_ops = {sink_write, sink_write_shared};
+
+/* chive.exec.operator-memory: the bytes each operator may hold. */
+int sql_operator_memory(struct sql_session *s, size_t *out,
+                        struct chv_error *err) {
+  struct chv_opt_value v;
+  chv_opt_value_init(&v);
+  int rc = chv_config_get(s->cfg, "chive.exec.operator-memory", &v, err);
+  if (rc == CHV_OK) *out = (size_t)v.bytes;
+  chv_opt_value_free(&v);
+  return rc;
+}
+
+/* The plan of qp rewritten and made physical; run false: only explained
+** (no threads). */
+static int finish_plan(struct sql_session *s, struct sql_qplan *qp, bool run,
+                       struct chv_error *err) {
+  struct sql_rewrite rw = {qp->a, fold_const, s, scan_threads, s,
+                           shared_sink, err};
+  CHV_RETURN_IF_ERR(sql_rewrite(&rw, &qp->root));
+  if (!run) rw.threads = NULL;
+  return sql_physical(&rw, qp->root);
+}
+
+/* The plan of q into qp: built (ins: its rows go there, through a Sink),
+** rewritten, and made physical; run false: only explained (no threads). */
+static int plan_query(struct sql_session *s, const struct chv_sql_query *q,
+                      struct chv_sql_pos stpos, struct sql_target *ins,
+                      bool run, struct sql_qplan *qp, struct chv_sql_pos *pos,
+                      struct chv_error *err) {
+  CHV_RETURN_IF_ERR(sql_query_build(s, q, stpos, ins, qp, pos, err));
+  if (ins) {
+    struct sql_node *sk;
+    CHV_RETURN_IF_ERR(
+        sql_node_new(qp->a, SQL_NODE_SINK, &qp->root, 1, &sk, err));
+    CHV_RETURN_IF_ERR(sql_node_pass_cols(qp->a, sk, err));
+    sk->u.sink.target = ins;
+    sk->u.sink.schema = ins->schema;
+    qp->root = sk;
+  }
+  *pos = stpos;
+  return finish_plan(s, qp, run, err);
+}
+
+/* ---- EXPLAIN --------------------------------------------------------------------- */
+
+static void explain_node(struct sql_session *s, struct sql_plan_node *parent,
+                         const struct sql_node *nd, struct sql_exec *x,
+                         bool analyze);
+
+static void explain_children(struct sql_session *s, struct sql_plan_node *pn,
+                             const struct sql_node *nd, struct sql_exec *x,
+                             bool analyze) {
+  for (int i = 0; i < nd->nin; i++) explain_node(s, pn, nd->in[i], x, analyze);
+}
+
+static void explain_node(struct sql_session *s, struct sql_plan_node *parent,
+                         const struct sql_node *nd, struct sql_exec *x,
+                         bool analyze) {
+  struct sql_op *op = x && x->ops ? x->ops[nd->id] : NULL;
+  struct sql_plan_node *pn = NULL;
+  switch (nd->kind) {
+  case SQL_NODE_SINK: /* the target's own node is there already */
+    explain_children(s, nd->u.sink.at ? nd->u.sink.at : parent, nd, x,
+                     analyze);
+    return;
+  case SQL_NODE_TEE: /* the Multi's source, shown once under it */
+    return;
+  case SQL_NODE_MULTI: /* its line and its targets' are made already */
+    explain_children(s, parent, nd, x, analyze);
+    return;
+  case SQL_NODE_LIMIT:
+    pn = sql_plan_node(s, parent, "Limit: %lld", (long long)nd->u.limit.n);
+    break;
+  case SQL_NODE_SORT:
+    pn = sql_plan_node(s, parent, "Sort: %s", nd->u.sort.keys_text);
+    break;
+  case SQL_NODE_TOPN:
+    pn = sql_plan_node(s, parent, "TopN: %lld by %s",
+                       (long long)nd->u.sort.limit, nd->u.sort.keys_text);
+    break;
+  case SQL_NODE_PROJECT:
+    pn = sql_plan_node(s, parent, "Project: [%s]", nd->text ? nd->text : "");
+    break;
+  case SQL_NODE_FILTER:
+    pn = sql_plan_node(s, parent, "Filter: %s", nd->text ? nd->text : "");
+    break;
+  case SQL_NODE_AGGREGATE:
+    if (nd->u.agg.distinct) {
+      pn = sql_plan_node(s, parent, "Distinct: [%s]", nd->u.agg.keys_text);
+    } else {
+      int nk = nd->u.agg.nkeys, na = nd->u.agg.naggs;
+      pn = sql_plan_node(s, parent, "Aggregate:%s%s%s%s%s%s",
+                         nk ? " keys=[" : "", nk ? nd->u.agg.keys_text : "",
+                         nk ? "]" : "", na ? " aggregates=[" : "",
+                         na ? nd->u.agg.aggs_text : "", na ? "]" : "");
+    }
+    break;
+  case SQL_NODE_VALUES:
+    pn = sql_plan_node(s, parent, "Values: %d row%s", nd->u.values.nrows,
+                       nd->u.values.nrows == 1 ? "" : "s");
+    break;
+  case SQL_NODE_UNION:
+    pn = sql_plan_node(s, parent, "Union All");
+    break;
+  case SQL_NODE_DERIVED: {
+    struct chv_buf b;
+    chv_buf_init(&b);
+    for (int c = 0; c < nd->ncols; c++)
+      chv_buf_printf(&b, "%s%s", c ? ", " : "", nd->cols[c].name);
+    pn = sql_plan_node(s, parent, "Scan %s: columns=[%s]", nd->u.derived.what,
+                       b.data ? b.data : "");
+    chv_buf_free(&b);
+    break;
+  }
+  case SQL_NODE_SCAN: {
+    pn = sql_plan_node(s, parent, "%s", "");
+    struct chv_scan_options so;
+    sql_scan_node_options(nd, x, &so);
+    sql_scan_explain(s, pn, nd->u.scan.cat, nd->u.scan.t, sql_op_scan(op),
+                     NULL, &so, nd->u.scan.columns, nd->ncols,
+                     nd->u.scan.filter_text, analyze, 0);
+    break;
+  }
+  default:
+    pn = sql_plan_node(s, parent, "%s", sql_node_kind_name(nd->kind));
+  }
+  if (analyze && op) sql_plan_count(pn, op->rows, op->ns);
+  explain_children(s, pn, nd, x, analyze);
+}
+
+/* ---- running ------------------------------------------------------------------- */
+
+/* The place an error of the run points to: the node whose operator failed
+** when it says (a sort's ORDER BY, a literal of the WHERE a scan could not
+** convert), else the statement. */
+static void run_pos(const struct sql_exec *x, int rc, struct chv_sql_pos stpos,
+                    struct chv_sql_pos *pos) {
+  *pos = stpos;
+  const struct sql_node *nd = x->failed ? x->failed->node : NULL;
+  if (!nd || !nd->pos.line) return;
+  if (nd->kind == SQL_NODE_SCAN && rc != CHV_ETYPE && !nd->u.scan.pos_any)
+    return;
+  *pos = nd->pos;
+}
+
+/* Runs the plan of qp: its rows to the consumer (a query), or written by
+** its Sink.  EXPLAIN (explain) opens it only, to say what its scans would
+** read; EXPLAIN ANALYZE runs it and counts. */
+static int run_plan(struct sql_session *s, struct sql_qplan *qp,
+                    struct chv_sql_pos stpos, bool explain,
+                    struct chv_sql_pos *pos, struct chv_error *err) {
+  bool analyze = sql_plan_analyze(s);
+  struct sql_exec x = {.cancel = &s->cancel, .analyze = analyze,
+                       .cfg = s->cfg, .progress = sql_scan_progress,
+                       .progress_ctx = s, .sink = &sink_ops};
+  struct sql_result r;
+  sql_result_init(&r);
+  struct sql_op *root = NULL;
+  int rc = sql_operator_memory(s, &x.memory, err);
+  if (rc == CHV_OK) rc = sql_exec_build(&x, qp->root, &root, err);
+  if (rc == CHV_OK) rc = sql_op_open(root, err);
+  if (rc != CHV_OK || explain) goto out;
+  const struct sql_node *nd = qp->root;
+  bool rows = nd->kind != SQL_NODE_SINK && nd->kind != SQL_NODE_MULTI;
+  if (rows) {
+    const char **heads = chv_arena_alloc(qp->a, sizeof *heads * (size_t)(nd->ncols + 1));
+    const struct chv_type **ty = chv_arena_alloc(qp->a, sizeof *ty * (size_t)(nd->ncols + 1));
+    if (!heads || !ty) {
+      rc = sql_err(err, CHV_ENOMEM, "out of memory");
+      goto out;
+    }
+    for (int c = 0; c < nd->ncols; c++) {
+      heads[c] = nd->cols[c].name;
+      ty[c] = nd->cols[c].type;
+    }
+    rc = sql_result_typed(s, &r, nd->ncols, heads, ty, err);
+  }
+  while (rc == CHV_OK) {
+    struct sql_chunk ch;
+    rc = sql_op_next(root, &ch, err);
+    if (rc != CHV_OK || !ch.b) break;
+    rc = sql_result_rows(&r, (const struct chv_vector *const *)ch.b->cols,
+                         ch.sel, ch.n, err);
+  }
+  if (rc == CHV_OK && rows) rc = sql_result_emit(s, &r, err);
+out:
+  if (rc != CHV_OK) {
+    run_pos(&x, rc, stpos, pos);
+  } else if (s->plan && (explain || analyze)) {
+    explain_node(s, NULL, qp->root, &x, analyze);
+  }
+  sql_result_free(&r);
+  sql_exec_free(&x);
+  return rc;
+}
+
+int sql_qplan_run(struct sql_session *s, struct sql_qplan *qp,
+                  struct chv_sql_pos stpos, bool explain,
+                  struct chv_sql_pos *pos, struct chv_error *err) {
+  *pos = stpos;
+  CHV_RETURN_IF_ERR(finish_plan(s, qp, !explain, err));
+  return run_plan(s, qp, stpos, explain, pos, err);
+}
+
+int sql_query_run(struct sql_session *s, const struct chv_sql_query *q,
+                  struct chv_sql_pos stpos, bool explain,
+                  struct sql_target *ins, struct chv_sql_pos *pos,
+                  struct chv_error *err) {
+  struct sql_qplan *qp;
+  CHV_RETURN_IF_ERR(sql_qplan_open(&qp, err));
+  int rc = plan_query(s, q, stpos, ins, !explain, qp, pos, err);
+  if (rc == CHV_OK) rc = run_plan(s, qp, stpos, explain, pos, err);
+  sql_qplan_close(qp);
+  return rc;
+}
+
+int sql_exec_query(struct sql_session *s, const struct chv_sql_stmt *st,
+                   bool explain, struct chv_sql_pos *pos,
+                   struct chv_error *err) {
+  return sql_query_run(s, st->query, st->pos, explain, NULL, pos, err);
+}
+
+int sql_query_schema(struct sql_session *s, const struct chv_sql_query *q,
+                     struct chv_type **out, struct chv_sql_pos *pos,
+                     struct chv_error *err) {
+  struct sql_qplan *qp;
+  CHV_RETURN_IF_ERR(sql_qplan_open(&qp, err));
+  struct chv_type *st = NULL;
+  int rc = sql_query_build(s, q, q->pos, NULL, qp, pos, err);
+  if (rc == CHV_OK && chv_type_new(CHV_TYPE_STRUCT, &st) != CHV_OK)
+    rc = sql_err(err, CHV_ENOMEM, "out of memory");
+  for (int c = 0; rc == CHV_OK && c < qp->root->ncols; c++) {
+    struct chv_type *ct;
+    char name[256];
+    snprintf(name, sizeof name, "%s", qp->root->cols[c].name);
+    for (char *p = name; *p; p++) *p = (char)tolower((unsigned char)*p);
+    rc = chv_type_clone(qp->root->cols[c].type, &ct);
+    if (rc == CHV_OK) rc = chv_type_struct_add(st, name, ct);
+    if (rc == CHV_EEXIST) {
+      *pos = q->pos;
+      rc = sql_err(err, CHV_EINVAL,
+                   "the query gives two columns named '%s'; give one an "
+                   "alias", name);
+    } else if (rc != CHV_OK) {
+      rc = sql_err(err, rc, "out of memory");
+    }
+  }
+  sql_qplan_close(qp);
+  if (rc != CHV_OK) {
+    chv_type_free(st);
+    return rc;
+  }
+  *out = st;
+  return CHV_OK;
+}
+
+int sql_query_into_dir(struct sql_session *s, const struct chv_sql_query *q,
+                       struct chv_sql_pos stpos, bool explain,
+                       struct sql_dir *d, const struct chv_type *schema,
+                       struct sql_plan_node *node, int64_t *written,
+                       struct chv_sql_pos *pos, struct chv_error *err) {
+  struct sql_target tg = {.dir = d, .schema = schema};
+  if (sql_plan_analyze(s)) tg.node = node;
+  struct sql_plan_node *saved = s->plan_at;
+  if (node) s->plan_at = node;
+  int rc = sql_query_run(s, q, stpos, explain, &tg, pos, err);
+  s->plan_at = saved;
+  *written = tg.written;
+  return rc;
+}
+
+
