@@ -291,6 +291,13 @@ struct chv_sql_from {
   struct chv_sql_expr *on;              /* JOIN; NULL for CROSS or none */
 };
 
+/* Which clause gave a query's order_by. */
+enum chv_sql_order_kind {
+  CHV_SQL_ORDER_BY,     /* ORDER BY (or none) */
+  CHV_SQL_SORT_BY,      /* Hive's SORT BY */
+  CHV_SQL_CLUSTER_BY    /* Hive's CLUSTER BY (its keys also distribute) */
+};
+
 struct chv_sql_order_item {
   struct chv_sql_expr *expr;
   bool desc;
@@ -333,6 +340,14 @@ struct chv_sql_query {
   struct chv_sql_order_item *order_by;
   size_t norder_by;
   struct chv_sql_expr *limit;
+  /* OFFSET m, LIMIT m, n (Hive), OFFSET m ROWS [FETCH ...]; NULL: none */
+  struct chv_sql_expr *offset;
+  /* Hive's SORT BY / CLUSTER BY keys (in order_by, sort_by set), and
+  ** DISTRIBUTE BY / CLUSTER BY keys: CLUSTER BY k is DISTRIBUTE BY k SORT
+  ** BY k */
+  enum chv_sql_order_kind order_kind;
+  struct chv_sql_expr **distribute_by;
+  size_t ndistribute_by;
 };
 
 /* ---- statements ------------------------------------------------------- */

@@ -595,12 +595,16 @@ static const struct sql_op_vt agg_vt = {agg_open, agg_next, agg_close};
 
 struct limit_op {
   struct sql_op op;
-  int64_t left;
+  int64_t left;                /* rows still to give; < 0: all */
+  int64_t skip;                /* rows of the OFFSET still to skip */
+  struct sql_sel sel;          /* a chunk's rows past the offset */
 };
 
 static int limit_open(struct sql_op *op, struct chv_error *err) {
   (void)err;
-  ((struct limit_op *)op)->left = op->node->u.limit.n;
+  struct limit_op *l = (struct limit_op *)op;
+  l->left = op->node->u.limit.n;
+  l->skip = op->node->u.limit.offset;
   return CHV_OK;
 }
 
@@ -608,16 +612,38 @@ static int limit_next(struct sql_op *op, struct sql_chunk *out,
                       struct chv_error *err) {
   struct limit_op *l = (struct limit_op *)op;
   out->b = NULL;
-  if (l->left <= 0) return CHV_OK;
-  int rc = sql_op_next(op->in[0], out, err);
-  if (rc != CHV_OK || !out->b) return rc;
-  if (out->n > l->left) out->n = l->left;
-  l->left -= out->n;
-  if (op->x->analyze) sql_op_count(op, out->n, 0);
+  while (l->left != 0) {
+    int rc = sql_op_next(op->in[0], out, err);
+    if (rc != CHV_OK || !out->b) return rc;
+    if (l->skip >= out->n) { /* all of it skipped */
+      l->skip -= out->n;
+      continue;
+    }
+    if (l->skip) { /* the rows past the offset */
+      int64_t k = out->n - l->skip;
+      CHV_RETURN_IF_ERR(sql_sel_reserve(&l->sel, k, err));
+      for (int64_t i = 0; i < k; i++)
+        l->sel.sel[i] = out->sel ? out->sel[l->skip + i]
+                                 : (uint32_t)(l->skip + i);
+      out->sel = l->sel.sel;
+      out->n = k;
+      l->skip = 0;
+    }
+    if (l->left > 0 && out->n > l->left) out->n = l->left;
+    if (l->left > 0) l->left -= out->n;
+    if (op->x->analyze) sql_op_count(op, out->n, 0);
+    return CHV_OK;
+  }
+  out->b = NULL;
   return CHV_OK;
 }
 
-static const struct sql_op_vt limit_vt = {limit_open, limit_next, NULL};
+static void limit_close(struct sql_op *op) {
+  free(((struct limit_op *)op)->sel.sel);
+}
+
+static const struct sql_op_vt limit_vt = {limit_open, limit_next,
+                                          limit_close};
 
 struct union_op {
   struct sql_op op;
@@ -747,7 +773,7 @@ struct tee_op {
 static bool branch_done(const struct sql_op *op) {
   while (op && op->node->kind != SQL_NODE_TEE) {
     if (op->node->kind == SQL_NODE_LIMIT)
-      return ((const struct limit_op *)op)->left <= 0;
+      return ((const struct limit_op *)op)->left == 0;
     op = op->nin ? op->in[0] : NULL;
   }
   return false;

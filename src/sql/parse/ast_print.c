@@ -401,9 +401,24 @@ static void put_query(struct printer *w, const struct chv_sql_query *q) {
     }
     put(w, ")");
   }
+  if (q->ndistribute_by) {
+    put(w, " (distribute-by");
+    for (size_t i = 0; i < q->ndistribute_by; i++) {
+      put(w, " ");
+      put_expr(w, q->distribute_by[i]);
+    }
+    put(w, ")");
+  }
+  if (q->order_kind != CHV_SQL_ORDER_BY)
+    put(w, q->order_kind == CHV_SQL_SORT_BY ? " (sort-by)" : " (cluster-by)");
   if (q->limit) {
     put(w, " (limit ");
     put_expr(w, q->limit);
+    put(w, ")");
+  }
+  if (q->offset) {
+    put(w, " (offset ");
+    put_expr(w, q->offset);
     put(w, ")");
   }
   put(w, ")");

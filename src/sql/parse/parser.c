@@ -1204,38 +1204,104 @@ static int parse_query(struct parser *p, struct chv_sql_query **out) {
   return CHV_OK;
 }
 
-/* [ORDER BY e [ASC|DESC] [NULLS FIRST|LAST], ...] [LIMIT e] after q. */
+/* The keys of ORDER BY or SORT BY: e [ASC|DESC] [NULLS FIRST|LAST], ...
+** (BY consumed). */
+static int parse_order_items(struct parser *p, struct chv_sql_query *q) {
+  struct vec v = {0};
+  do {
+    struct chv_sql_order_item *o = NULL;
+    TRY(vec_push(p, &v, sizeof *o, (void **)&o));
+    TRY(parse_expr(p, &o->expr));
+    if (accept_kw(p, "DESC"))
+      o->desc = true;
+    else
+      accept_kw(p, "ASC");
+    if (accept_kw(p, "NULLS")) {
+      if (accept_kw(p, "FIRST"))
+        o->nulls = 1;
+      else if (accept_kw(p, "LAST"))
+        o->nulls = 2;
+      else
+        return fail(p, "FIRST or LAST after NULLS");
+    }
+  } while (accept_op(p, ","));
+  q->order_by = v.data;
+  q->norder_by = v.n;
+  return CHV_OK;
+}
+
+/* Hive's clauses after a query, in its order: [ORDER BY ... | CLUSTER BY
+** e, ... | [DISTRIBUTE BY e, ...] [SORT BY ...]] [LIMIT [m,] n | LIMIT n
+** OFFSET m].  Hive's conflicts are errors naming both clauses. */
 static int parse_order_limit(struct parser *p, struct chv_sql_query *q) {
+  /* after a parenthesized query with clauses of its own */
+  if ((q->norder_by || q->limit || q->ndistribute_by) &&
+      (peek_kw(p, 0, "ORDER") || peek_kw(p, 0, "SORT") ||
+       peek_kw(p, 0, "CLUSTER") || peek_kw(p, 0, "DISTRIBUTE")))
+    return fail(p, "end of query (ORDER BY given twice)");
+  if (q->limit && peek_kw(p, 0, "LIMIT"))
+    return fail(p, "end of query (LIMIT given twice)");
+  bool order = false;
   if (peek_kw(p, 0, "ORDER")) {
-    if (q->norder_by || q->limit)
-      return fail(p, "end of query (ORDER BY given twice)");
     next(p);
     TRY(expect_kw(p, "BY", "BY after ORDER"));
-    struct vec v = {0};
-    do {
-      struct chv_sql_order_item *o = NULL;
-      TRY(vec_push(p, &v, sizeof *o, (void **)&o));
-      TRY(parse_expr(p, &o->expr));
-      if (accept_kw(p, "DESC"))
-        o->desc = true;
-      else
-        accept_kw(p, "ASC");
-      if (accept_kw(p, "NULLS")) {
-        if (accept_kw(p, "FIRST"))
-          o->nulls = 1;
-        else if (accept_kw(p, "LAST"))
-          o->nulls = 2;
-        else
-          return fail(p, "FIRST or LAST after NULLS");
-      }
-    } while (accept_op(p, ","));
-    q->order_by = v.data;
-    q->norder_by = v.n;
+    TRY(parse_order_items(p, q));
+    order = true;
   }
-  if (peek_kw(p, 0, "LIMIT")) {
-    if (q->limit) return fail(p, "end of query (LIMIT given twice)");
+  if (peek_kw(p, 0, "CLUSTER")) {
+    if (order)
+      return fail(p, "end of query (Hive: cannot have both ORDER BY and "
+                     "CLUSTER BY clauses)");
     next(p);
+    TRY(expect_kw(p, "BY", "BY after CLUSTER"));
+    struct vec v = {0};
+    TRY(parse_expr_list(p, &v));
+    q->distribute_by = v.data;
+    q->ndistribute_by = v.n;
+    struct vec o = {0};
+    for (size_t i = 0; i < v.n; i++) {
+      struct chv_sql_order_item *it = NULL;
+      TRY(vec_push(p, &o, sizeof *it, (void **)&it));
+      it->expr = q->distribute_by[i];
+    }
+    q->order_by = o.data;
+    q->norder_by = o.n;
+    q->order_kind = CHV_SQL_CLUSTER_BY;
+    if (peek_kw(p, 0, "DISTRIBUTE"))
+      return fail(p, "end of query (Hive: cannot have both CLUSTER BY and "
+                     "DISTRIBUTE BY clauses)");
+    if (peek_kw(p, 0, "SORT"))
+      return fail(p, "end of query (Hive: cannot have both CLUSTER BY and "
+                     "SORT BY clauses)");
+  }
+  if (peek_kw(p, 0, "DISTRIBUTE")) {
+    if (order)
+      return fail(p, "end of query (Hive: cannot have both ORDER BY and "
+                     "DISTRIBUTE BY clauses)");
+    next(p);
+    TRY(expect_kw(p, "BY", "BY after DISTRIBUTE"));
+    struct vec v = {0};
+    TRY(parse_expr_list(p, &v));
+    q->distribute_by = v.data;
+    q->ndistribute_by = v.n;
+  }
+  if (peek_kw(p, 0, "SORT")) {
+    if (order)
+      return fail(p, "end of query (Hive: cannot have both ORDER BY and "
+                     "SORT BY clauses)");
+    next(p);
+    TRY(expect_kw(p, "BY", "BY after SORT"));
+    TRY(parse_order_items(p, q));
+    q->order_kind = CHV_SQL_SORT_BY;
+  }
+  if (accept_kw(p, "LIMIT")) {
     TRY(parse_concat(p, &q->limit));
+    if (accept_op(p, ",")) { /* Hive's LIMIT offset, rows */
+      q->offset = q->limit;
+      TRY(parse_concat(p, &q->limit));
+    } else if (accept_kw(p, "OFFSET")) {
+      TRY(parse_concat(p, &q->offset));
+    }
   }
   return CHV_OK;
 }

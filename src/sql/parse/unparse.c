@@ -380,7 +380,7 @@ static void put_from(struct writer *w, const struct chv_sql_from *f) {
 ** would otherwise belong to the UNION, or is a UNION on the right. */
 static void put_branch(struct writer *w, const struct chv_sql_query *q,
                        bool right) {
-  bool paren = q->nctes || q->norder_by || q->limit ||
+  bool paren = q->nctes || q->norder_by || q->limit || q->ndistribute_by ||
                (right && q->kind == CHV_SQL_QUERY_UNION);
   if (paren) put(w, "(");
   put_query(w, q);
@@ -442,8 +442,15 @@ static void put_query(struct writer *w, const struct chv_sql_query *q) {
     }
     break;
   }
-  if (q->norder_by) {
-    put(w, " ORDER BY ");
+  if (q->order_kind == CHV_SQL_CLUSTER_BY) {
+    put(w, " CLUSTER BY ");
+    put_list(w, q->distribute_by, q->ndistribute_by);
+  } else if (q->ndistribute_by) {
+    put(w, " DISTRIBUTE BY ");
+    put_list(w, q->distribute_by, q->ndistribute_by);
+  }
+  if (q->norder_by && q->order_kind != CHV_SQL_CLUSTER_BY) {
+    put(w, q->order_kind == CHV_SQL_SORT_BY ? " SORT BY " : " ORDER BY ");
     for (size_t i = 0; i < q->norder_by; i++) {
       if (i) put(w, ", ");
       put_expr(w, q->order_by[i].expr);
@@ -455,6 +462,10 @@ static void put_query(struct writer *w, const struct chv_sql_query *q) {
   if (q->limit) {
     put(w, " LIMIT ");
     put_operand(w, q->limit, P_CONCAT);
+  }
+  if (q->offset) {
+    put(w, " OFFSET ");
+    put_operand(w, q->offset, P_CONCAT);
   }
 }
 

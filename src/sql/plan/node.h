@@ -138,7 +138,8 @@ struct sql_node {
       const char *keys_text;
     } sort;
     struct {
-      int64_t n;
+      int64_t n;                      /* rows given; -1: all */
+      int64_t offset;                 /* rows skipped first */
     } limit;
     struct {
       const char *what;               /* "sub-query s", "view db.v" */

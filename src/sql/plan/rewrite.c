@@ -302,16 +302,18 @@ static void drop_identity(struct sql_node **slot) {
 
 static int limits(struct sql_rewrite *rw, struct sql_node **slot) {
   struct sql_node *nd = *slot;
-  if (nd->kind == SQL_NODE_LIMIT) {
+  if (nd->kind == SQL_NODE_LIMIT && nd->u.limit.n >= 0) {
+    /* what the input must give: the offset's rows, then the limit's */
+    int64_t need = nd->u.limit.n + nd->u.limit.offset;
     struct sql_node *in = nd->in[0], *below = in;
     if (below->kind == SQL_NODE_PROJECT) below = below->in[0];
     if (below->kind == SQL_NODE_SORT) { /* Limit [Project] Sort: TopN */
       below->kind = SQL_NODE_TOPN;
-      below->u.sort.limit = nd->u.limit.n;
-      *slot = nd = in;
+      below->u.sort.limit = need;
+      if (!nd->u.limit.offset) *slot = nd = in; /* the TopN gives them */
     } else if (below->kind == SQL_NODE_SCAN) {
       int64_t n = below->u.scan.limit;
-      if (n < 0 || n > nd->u.limit.n) below->u.scan.limit = nd->u.limit.n;
+      if (n < 0 || n > need) below->u.scan.limit = need;
     }
   }
   for (int i = 0; i < nd->nin; i++) CHV_RETURN_IF_ERR(limits(rw, &nd->in[i]));

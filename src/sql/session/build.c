@@ -538,20 +538,40 @@ static int node_over(struct bctx *c, enum sql_node_kind kind,
   return CHV_OK;
 }
 
-/* LIMIT n: *limit (-1: none). */
+/* A LIMIT's or OFFSET's count e (what: its name): a non-negative integer
+** literal. */
+static int count_literal(struct bctx *c, const struct chv_sql_expr *e,
+                         const char *what, int64_t *out) {
+  *c->pos = e->pos;
+  const char *lt;
+  struct chv_error ignored;
+  if (e->kind != CHV_SQL_EXPR_LITERAL || e->u.lit.kind != CHV_SQL_LIT_INTEGER ||
+      sql_literal_text(e, c->a, &lt, &ignored) != CHV_OK ||
+      !parse_int(lt, out) || *out < 0)
+    return sql_err(c->err, CHV_ENOTSUP,
+                   "%s takes a non-negative integer literal", what);
+  return CHV_OK;
+}
+
+/* LIMIT n: *limit (-1: none); its OFFSET is checked too. */
 static int query_limit(struct bctx *c, const struct chv_sql_query *q,
                        int64_t *limit) {
   *limit = -1;
-  if (!q->limit) return CHV_OK;
-  *c->pos = q->limit->pos;
-  const char *lt;
-  struct chv_error ignored;
-  if (q->limit->kind != CHV_SQL_EXPR_LITERAL ||
-      q->limit->u.lit.kind != CHV_SQL_LIT_INTEGER ||
-      sql_literal_text(q->limit, c->a, &lt, &ignored) != CHV_OK ||
-      !parse_int(lt, limit) || *limit < 0)
-    return sql_err(c->err, CHV_ENOTSUP,
-                   "LIMIT takes a non-negative integer literal");
+  int64_t off;
+  if (q->offset) CHV_RETURN_IF_ERR(count_literal(c, q->offset, "OFFSET", &off));
+  return q->limit ? count_literal(c, q->limit, "LIMIT", limit) : CHV_OK;
+}
+
+/* DISTRIBUTE BY's keys bound over b: in one process every row goes to the
+** one reader of the rows, so the clause holds as it is; its keys must
+** name what the query reads. */
+static int distribute_keys(struct bctx *c, const struct chv_sql_query *q,
+                           struct sql_bind *b) {
+  for (size_t i = 0; i < q->ndistribute_by; i++) {
+    struct chv_expr *x;
+    *c->pos = q->distribute_by[i]->pos;
+    CHV_RETURN_IF_ERR(sql_bind_expr(b, q->distribute_by[i], &x));
+  }
   return CHV_OK;
 }
 
@@ -668,9 +688,12 @@ static int project_node(struct bctx *c, const struct chv_sql_query *q,
   nd->text = text;
   nd->pos = q->pos;
   *at = nd;
-  if (limit < 0) return CHV_OK;
+  int64_t off = 0;
+  if (q->offset) CHV_RETURN_IF_ERR(count_literal(c, q->offset, "OFFSET", &off));
+  if (limit < 0 && off == 0) return CHV_OK;
   CHV_RETURN_IF_ERR(node_over(c, SQL_NODE_LIMIT, *at, &nd));
   nd->u.limit.n = limit;
+  nd->u.limit.offset = off;
   *at = nd;
   return CHV_OK;
 }
@@ -741,6 +764,7 @@ static int build_exprs(struct bctx *c, const struct chv_sql_query *q,
     ipos[nout++] = e->pos;
   }
   if ((rc = order_keys(c, q, &b, ex, item_out, oex)) != CHV_OK) goto out;
+  if ((rc = distribute_keys(c, q, &b)) != CHV_OK) goto out;
   if (ins) {
     rc = sql_target_casts(ins, q->pos, c->a, ex, heads, ipos, nout, c->pos,
                           c->err);
@@ -944,6 +968,7 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
     at = hv;
   }
   if ((rc = order_keys(c, q, &pb, ex, NULL, oex)) != CHV_OK) goto out;
+  if ((rc = distribute_keys(c, q, &pb)) != CHV_OK) goto out;
   if ((rc = sort_node(c, q, oex, &at)) != CHV_OK) goto out;
   chv_buf_reset(&cell);
   for (size_t i = 0; i < q->nitems; i++) {
@@ -1139,7 +1164,8 @@ static int build_union(struct bctx *c, const struct chv_sql_query *q,
     u->cols[k].type = common[k];
   }
   u->pos = q->pos;
-  if (q->all && !q->norder_by && !q->limit) {
+  if (q->all && !q->norder_by && !q->limit && !q->offset &&
+      !q->ndistribute_by) {
     if (ins) return sql_err(c->err, CHV_EINTERNAL, "a UNION's target casts");
     *out = u;
     return CHV_OK;
@@ -1156,7 +1182,11 @@ static int build_union(struct bctx *c, const struct chv_sql_query *q,
   *sel = (struct chv_sql_query){.kind = CHV_SQL_QUERY_SELECT, .pos = q->pos,
                                 .distinct = !q->all, .items = item,
                                 .nitems = 1, .order_by = q->order_by,
-                                .norder_by = q->norder_by, .limit = q->limit};
+                                .norder_by = q->norder_by, .limit = q->limit,
+                                .offset = q->offset,
+                                .order_kind = q->order_kind,
+                                .distribute_by = q->distribute_by,
+                                .ndistribute_by = q->ndistribute_by};
   struct src sr = {SRC_DERIVED, NULL, &rel->t, NULL, u, NULL, 0};
   return build_select(c, sel, &sr, ins, out);
 }
@@ -1361,7 +1391,8 @@ int sql_query_build(struct sql_session *s, const struct chv_sql_query *q,
   struct bctx c = {s, qp, qp->a, stpos, pos, err};
   /* a UNION ALL's own rows are cast above it, a SELECT's in its items */
   bool bare_union = q->kind == CHV_SQL_QUERY_UNION && q->all &&
-                    !q->norder_by && !q->limit;
+                    !q->norder_by && !q->limit && !q->offset &&
+                    !q->ndistribute_by;
   struct sql_node *root;
   CHV_RETURN_IF_ERR(build_query(&c, q, bare_union ? NULL : ins, &root));
   if (ins && bare_union) CHV_RETURN_IF_ERR(target_project(&c, q, ins, &root));
@@ -1438,6 +1469,7 @@ static int bind_mbranch(struct bctx *c, const struct chv_sql_query *q,
   if (rc != CHV_OK) return rc;
   if (!br->items_text) return oomc(c);
   struct sql_node *filt;
+  CHV_RETURN_IF_ERR(distribute_keys(c, q, b));
   CHV_RETURN_IF_ERR(where_node(c, q, b, false, &filt));
   if (filt) {
     br->pred = filt->u.filter.pred;

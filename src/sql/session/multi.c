@@ -67,7 +67,9 @@ static const char *unsupported(const struct chv_sql_stmt *b,
   }
   if (q->norder_by) {
     *pos = q->order_by[0].expr->pos;
-    return "ORDER BY";
+    return q->order_kind == CHV_SQL_SORT_BY      ? "SORT BY"
+           : q->order_kind == CHV_SQL_CLUSTER_BY ? "CLUSTER BY"
+                                                 : "ORDER BY";
   }
   for (size_t i = 0; i < q->nitems; i++)
     if (sql_has_aggregate(q->items[i].expr)) {

@@ -139,7 +139,15 @@ static void explain_node(struct sql_session *s, struct sql_plan_node *parent,
     explain_children(s, parent, nd, x, analyze);
     return;
   case SQL_NODE_LIMIT:
-    pn = sql_plan_node(s, parent, "Limit: %lld", (long long)nd->u.limit.n);
+    if (nd->u.limit.n < 0)
+      pn = sql_plan_node(s, parent, "Offset: %lld",
+                         (long long)nd->u.limit.offset);
+    else if (nd->u.limit.offset)
+      pn = sql_plan_node(s, parent, "Limit: %lld offset=%lld",
+                         (long long)nd->u.limit.n,
+                         (long long)nd->u.limit.offset);
+    else
+      pn = sql_plan_node(s, parent, "Limit: %lld", (long long)nd->u.limit.n);
     break;
   case SQL_NODE_SORT:
     pn = sql_plan_node(s, parent, "Sort: %s", nd->u.sort.keys_text);

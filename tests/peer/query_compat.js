@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+// Queries of Hive's and Flink's language, each run by chive and by DuckDB
+// over the same Parquet file (DuckDB writes it, with NULLs in keys and
+// values), and their rows compared: in order where the query orders them,
+// as a multiset where it does not.  Each case gives chive's SQL and
+// DuckDB's where the dialects differ (Hive's SORT BY and CLUSTER BY are
+// DuckDB's ORDER BY in one process; LIMIT m, n is LIMIT n OFFSET m).
+//
+//   node query_compat.js CHIVE
+//
+// Exit 0 on success, 1 on a mismatch, 77 (skipped) without DuckDB.
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { execFileSync } = require('child_process');
+const { DuckDBInstance } = require('./duckdb_peer.js');
+
+const chive = process.argv[2];
+if (!chive) {
+  console.error('usage: query_compat.js CHIVE');
+  process.exit(2);
+}
+
+// [name, chive SQL, DuckDB SQL (null: the same), ordered]
+const CASES = [
+  ['limit offset (Hive)', 'SELECT k, v FROM t ORDER BY k, id LIMIT 3, 4',
+   'SELECT k, v FROM t ORDER BY k NULLS FIRST, id LIMIT 4 OFFSET 3', true],
+  ['limit n offset m', 'SELECT id FROM t ORDER BY v DESC, id LIMIT 5 OFFSET 10',
+   'SELECT id FROM t ORDER BY v DESC NULLS LAST, id LIMIT 5 OFFSET 10', true],
+  ['offset past the end', 'SELECT id FROM t ORDER BY id LIMIT 1000, 5',
+   'SELECT id FROM t ORDER BY id LIMIT 5 OFFSET 1000', true],
+  ['limit 0 with offset', 'SELECT id FROM t ORDER BY id LIMIT 2, 0',
+   'SELECT id FROM t ORDER BY id LIMIT 0 OFFSET 2', true],
+  ['offset without order', 'SELECT count(*) AS n FROM (SELECT id FROM t LIMIT 7, 20) s',
+   'SELECT count(*) AS n FROM (SELECT id FROM t LIMIT 20 OFFSET 7) s', true],
+  ['offset over a group by', 'SELECT k, count(*) AS n FROM t GROUP BY k ORDER BY k LIMIT 1, 2',
+   'SELECT k, count(*) AS n FROM t GROUP BY k ORDER BY k NULLS FIRST LIMIT 2 OFFSET 1', true],
+  ['offset over a union', 'SELECT id FROM t WHERE id < 5 UNION ALL SELECT id FROM t WHERE id > 95 ORDER BY id LIMIT 2, 3',
+   'SELECT id FROM t WHERE id < 5 UNION ALL SELECT id FROM t WHERE id > 95 ORDER BY id LIMIT 3 OFFSET 2', true],
+  ['sort by', 'SELECT id, k FROM t SORT BY k DESC, id',
+   'SELECT id, k FROM t ORDER BY k DESC NULLS LAST, id', true],
+  ['sort by with limit', 'SELECT id, v FROM t SORT BY v, id LIMIT 6',
+   'SELECT id, v FROM t ORDER BY v NULLS FIRST, id LIMIT 6', true],
+  ['cluster by', 'SELECT k, id FROM t CLUSTER BY k, id',
+   'SELECT k, id FROM t ORDER BY k NULLS FIRST, id', true],
+  ['distribute by', 'SELECT id, k FROM t DISTRIBUTE BY k',
+   'SELECT id, k FROM t', false],
+  ['distribute by, sort by', 'SELECT k, id FROM t DISTRIBUTE BY k SORT BY k, id DESC',
+   'SELECT k, id FROM t ORDER BY k NULLS FIRST, id DESC', true],
+  ['cluster by an aggregate query', 'SELECT k, sum(v) AS s FROM t GROUP BY k CLUSTER BY k',
+   'SELECT k, sum(v) AS s FROM t GROUP BY k ORDER BY k NULLS FIRST', true],
+];
+
+let passed = 0, failed = 0;
+function check(name, ok, detail) {
+  if (ok) passed++;
+  else {
+    failed++;
+    console.error(`MISMATCH ${name}${detail ? ': ' + detail : ''}`);
+  }
+}
+function sql(wh, text) {
+  return execFileSync(chive, ['sql', '--warehouse', wh, '--format', 'jsonl', '-e', text],
+                      { encoding: 'utf8' });
+}
+const rowsOf = (out) => out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+// one canonical text a row: every value as a string (NULL as null)
+const canon = (r) => JSON.stringify(Object.values(r).map((v) =>
+  v === null || v === undefined ? null : String(v)));
+
+(async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'chv-query-compat-'));
+  try {
+    const wh = path.join(tmp, 'wh');
+    const file = path.join(tmp, 'data', 't.parquet');
+    fs.mkdirSync(path.dirname(file));
+    const db = await DuckDBInstance.create(':memory:');
+    const con = await db.connect();
+    const q = async (s) => (await con.runAndReadAll(s)).getRowObjects();
+    await q(`CREATE TABLE t AS SELECT i::INTEGER AS id,
+               CASE WHEN i % 9 = 0 THEN NULL ELSE 'k' || (i % 4)::VARCHAR END AS k,
+               CASE WHEN i % 7 = 0 THEN NULL ELSE (i * 37 % 50)::INTEGER END AS v
+             FROM range(100) r(i)`);
+    await q(`COPY t TO '${file}' (FORMAT parquet)`);
+    sql(wh, `CREATE EXTERNAL TABLE t (id int, k string, v int) STORED AS PARQUET
+             LOCATION '${path.dirname(file)}';`);
+    for (const [name, ours, theirs, ordered] of CASES) {
+      let a, b;
+      try {
+        a = rowsOf(sql(wh, ours + ';')).map(canon);
+      } catch (e) {
+        check(name, false, `chive failed: ${e.stderr || e.message}`);
+        continue;
+      }
+      b = (await q(theirs || ours)).map(canon);
+      if (!ordered) {
+        a.sort();
+        b.sort();
+      }
+      const same = a.length === b.length && a.every((x, i) => x === b[i]);
+      check(name, same, `chive ${a.length} rows, DuckDB ${b.length}; first differing: ` +
+            `${a.find((x, i) => x !== b[i])} vs ${b.find((x, i) => x !== a[i])}`);
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  console.log(`query_compat: ${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+})().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
