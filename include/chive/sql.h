@@ -276,6 +276,9 @@ struct chv_sql_from {
   enum chv_sql_from_kind kind;
   struct chv_sql_pos pos;
   const char *alias;                    /* TABLE and SUBQUERY; may be NULL */
+  /* SUBQUERY: AS alias (c1, c2, ...), the names of its columns */
+  const char **columns;
+  size_t ncolumns;
   struct chv_sql_name table;            /* TABLE */
   struct chv_sql_hints hints;           /* TABLE, SUBQUERY: /\*+ ... *\/
                                            after the name or ')' */

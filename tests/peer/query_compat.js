@@ -4,7 +4,8 @@
 // values), and their rows compared: in order where the query orders them,
 // as a multiset where it does not.  Each case gives chive's SQL and
 // DuckDB's where the dialects differ (Hive's SORT BY and CLUSTER BY are
-// DuckDB's ORDER BY in one process; LIMIT m, n is LIMIT n OFFSET m).
+// DuckDB's ORDER BY in one process; LIMIT m, n is LIMIT n OFFSET m; DuckDB
+// puts NULLs last, Hive first for ASC).
 //
 //   node query_compat.js CHIVE
 //
@@ -50,6 +51,14 @@ const CASES = [
    'SELECT k, id FROM t ORDER BY k NULLS FIRST, id DESC', true],
   ['cluster by an aggregate query', 'SELECT k, sum(v) AS s FROM t GROUP BY k CLUSTER BY k',
    'SELECT k, sum(v) AS s FROM t GROUP BY k ORDER BY k NULLS FIRST', true],
+  ['values as a relation', "SELECT * FROM (VALUES (1, 'a'), (2, NULL), (NULL, 'c')) AS v(x, y) ORDER BY x",
+   "SELECT * FROM (VALUES (1, 'a'), (2, NULL), (NULL, 'c')) AS v(x, y) ORDER BY x NULLS FIRST", true],
+  ['values grouped', "SELECT y, count(*) AS n, sum(x) AS s FROM (VALUES (1, 'a'), (2, 'a'), (3, NULL), (NULL, NULL)) v(x, y) GROUP BY y ORDER BY y",
+   "SELECT y, count(*) AS n, sum(x) AS s FROM (VALUES (1, 'a'), (2, 'a'), (3, NULL), (NULL, NULL)) v(x, y) GROUP BY y ORDER BY y NULLS FIRST", true],
+  ['values with a table', "SELECT count(*) AS n FROM (SELECT id FROM t UNION ALL SELECT x FROM (VALUES (1000), (1001)) v(x)) u",
+   null, true],
+  ['values, offset', "SELECT x FROM (VALUES (5), (3), (9), (1)) v(x) ORDER BY x LIMIT 1, 2",
+   "SELECT x FROM (VALUES (5), (3), (9), (1)) v(x) ORDER BY x LIMIT 2 OFFSET 1", true],
 ];
 
 let passed = 0, failed = 0;

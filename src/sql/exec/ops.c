@@ -330,10 +330,26 @@ static int values_open(struct sql_op *op, struct chv_error *err) {
     chv_type_free(st);
     return rc;
   }
-  v->b->nrows = op->node->u.values.nrows;
-  for (int c = 0; c < v->b->ncols && rc == CHV_OK; c++)
-    for (int r = 0; r < v->b->nrows && rc == CHV_OK; r++)
-      rc = chv_vector_append_null(v->b->cols[c], err);
+  const struct sql_node *nd = op->node;
+  int64_t n = nd->u.values.nrows;
+  struct chv_batch one = {.nrows = 1}; /* the rows' constants read nothing */
+  struct chv_vector *cell = NULL;
+  for (int c = 0; c < v->b->ncols && rc == CHV_OK; c++) {
+    for (int64_t r = 0; r < n && rc == CHV_OK; r++) {
+      if (!nd->u.values.exprs) {
+        rc = chv_vector_append_null(v->b->cols[c], err);
+        continue;
+      }
+      const struct chv_expr *e = nd->u.values.exprs[r * nd->ncols + c];
+      if (!cell) rc = chv_vector_open(e->type, 1, &cell, err);
+      if (rc == CHV_OK) rc = chv_expr_eval(e, &one, NULL, 1, cell, err);
+      if (rc == CHV_OK)
+        rc = chv_vector_append_from(v->b->cols[c], cell, 0, err);
+    }
+    chv_vector_close(cell);
+    cell = NULL;
+  }
+  if (rc == CHV_OK) v->b->nrows = n;
   return rc;
 }
 

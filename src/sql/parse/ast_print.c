@@ -313,6 +313,11 @@ static void put_from(struct printer *w, const struct chv_sql_from *f) {
     put_ident(w, f->alias);
     put(w, ")");
   }
+  for (size_t i = 0; i < f->ncolumns; i++) {
+    put(w, i ? " " : " (columns ");
+    put_ident(w, f->columns[i]);
+    if (i + 1 == f->ncolumns) put(w, ")");
+  }
   put(w, ")");
 }
 

@@ -1003,6 +1003,18 @@ static int parse_from_item(struct parser *p, struct chv_sql_from **out) {
     }
   }
   TRY(parse_alias(p, &f->alias));
+  /* a derived table's columns named: (VALUES ...) AS t (a, b) */
+  if (f->kind == CHV_SQL_FROM_SUBQUERY && f->alias && accept_op(p, "(")) {
+    struct vec v = {0};
+    do {
+      const char **name = NULL;
+      TRY(vec_push(p, &v, sizeof *name, (void **)&name));
+      TRY(parse_ident(p, "a column name of the derived table", name));
+    } while (accept_op(p, ","));
+    TRY(expect_op(p, ")", "')' or ',' in the column names"));
+    f->columns = v.data;
+    f->ncolumns = v.n;
+  }
   *out = f;
   return CHV_OK;
 }

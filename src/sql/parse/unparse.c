@@ -374,6 +374,11 @@ static void put_from(struct writer *w, const struct chv_sql_from *f) {
     put(w, " ");
     put_ident(w, f->alias);
   }
+  for (size_t i = 0; i < f->ncolumns; i++) {
+    put(w, i ? ", " : " (");
+    put_ident(w, f->columns[i]);
+    if (i + 1 == f->ncolumns) put(w, ")");
+  }
 }
 
 /* A branch of a UNION: in parentheses when it has clauses of its own that

@@ -36,7 +36,7 @@
 
 enum sql_node_kind {
   SQL_NODE_SCAN,      /* a catalog table's rows, read by chv_scan */
-  SQL_NODE_VALUES,    /* nrows (0 or 1) rows of no input */
+  SQL_NODE_VALUES,    /* rows of constants (VALUES, a query without FROM) */
   SQL_NODE_FILTER,    /* the rows where pred is TRUE */
   SQL_NODE_PROJECT,   /* one expression per output column */
   SQL_NODE_AGGREGATE, /* hash aggregation: keys, then the aggregates */
@@ -106,7 +106,10 @@ struct sql_node {
       int nstage;
     } scan;
     struct {
-      int nrows;
+      int64_t nrows;
+      /* row r's column c: exprs[r * ncols + c] (constants, of the
+      ** column's type); NULL: nrows rows of NULLs (of no columns) */
+      struct chv_expr **exprs;
     } values;
     struct {
       const struct sql_node *multi;   /* whose source it gives */

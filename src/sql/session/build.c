@@ -33,7 +33,6 @@
 static const char *unsupported_query(const struct chv_sql_query *q,
                                      struct chv_sql_pos *pos) {
   *pos = q->pos;
-  if (q->kind == CHV_SQL_QUERY_VALUES) return "a VALUES query";
   if (!q->from) return NULL; /* one row of no columns */
   *pos = q->from->pos;
   if (q->from->kind == CHV_SQL_FROM_JOIN) return "a join";
@@ -1098,6 +1097,31 @@ static bool scope_find(struct sql_session *s, const struct chv_sql_name *n,
 ** (a cast Project over a branch that needs one); UNION ALL without ORDER
 ** BY or LIMIT is the Union node itself; otherwise a SELECT [DISTINCT] *
 ** ORDER BY ... LIMIT ... over its rows. */
+static int select_over(struct bctx *c, const struct chv_sql_query *q,
+                       struct sql_node *nd, const char *what, bool distinct,
+                       struct sql_target *ins, struct sql_node **out);
+
+/* AS s (a, b) of a derived table f (what: how errors name it): its
+** columns renamed, one name each. */
+static int rename_derived(struct bctx *c, const struct chv_sql_from *f,
+                          const char *what, struct sql_rel *rel) {
+  if (!f->ncolumns) return CHV_OK;
+  *c->pos = f->pos;
+  if (f->ncolumns != (size_t)rel->t.ncols)
+    return sql_err(c->err, CHV_EINVAL,
+                   "%s gives %d column%s, but its alias names %zu", what,
+                   rel->t.ncols, rel->t.ncols == 1 ? "" : "s", f->ncolumns);
+  for (size_t k = 0; k < f->ncolumns; k++)
+    for (size_t j = 0; j < k; j++)
+      if (!strcasecmp(f->columns[j], f->columns[k]))
+        return sql_err(c->err, CHV_EINVAL,
+                       "the alias of %s names column '%s' twice", what,
+                       f->columns[k]);
+  for (size_t k = 0; k < f->ncolumns; k++)
+    CHV_RETURN_IF_ERR(sql_rel_rename(rel, (int)k, f->columns[k], c->err));
+  return CHV_OK;
+}
+
 static int build_union(struct bctx *c, const struct chv_sql_query *q,
                        struct sql_target *ins, struct sql_node **out) {
   const char *kind = q->all ? "UNION ALL" : "UNION";
@@ -1170,25 +1194,127 @@ static int build_union(struct bctx *c, const struct chv_sql_query *q,
     *out = u;
     return CHV_OK;
   }
+  return select_over(c, q, u, kind, !q->all, ins, out);
+}
+
+/* SELECT [DISTINCT] * FROM the rows of nd (a UNION's, a VALUES') with q's
+** ORDER BY, LIMIT and OFFSET, and its DISTRIBUTE BY; what names them in
+** errors. */
+static int select_over(struct bctx *c, const struct chv_sql_query *q,
+                       struct sql_node *nd, const char *what, bool distinct,
+                       struct sql_target *ins, struct sql_node **out) {
   struct sql_rel *rel;
-  CHV_RETURN_IF_ERR(describe_rel(c, u, "", kind, &rel));
-  /* SELECT [DISTINCT] * FROM its rows ORDER BY ... LIMIT ... */
-  struct chv_sql_expr *star = chv_arena_alloc(c->a, sizeof *star);
-  struct chv_sql_select_item *item = chv_arena_alloc(c->a, sizeof *item);
+  CHV_RETURN_IF_ERR(describe_rel(c, nd, "", what, &rel));
+  /* each column by name (an ORDER BY position names one of them) */
+  size_t n = (size_t)rel->t.ncols;
+  struct chv_sql_expr *cols = chv_arena_alloc(c->a, sizeof *cols * (n + 1));
+  struct chv_sql_select_item *item =
+      chv_arena_alloc(c->a, sizeof *item * (n + 1));
   struct chv_sql_query *sel = chv_arena_alloc(c->a, sizeof *sel);
-  if (!star || !item || !sel) return oomc(c);
-  *star = (struct chv_sql_expr){.kind = CHV_SQL_EXPR_STAR, .pos = q->pos};
-  *item = (struct chv_sql_select_item){.expr = star};
+  if (!cols || !item || !sel) return oomc(c);
+  for (size_t k = 0; k < n; k++) {
+    cols[k] = (struct chv_sql_expr){.kind = CHV_SQL_EXPR_COLUMN, .pos = q->pos};
+    cols[k].u.column.nparts = 1;
+    cols[k].u.column.parts[0] = rel->t.columns[k].name;
+    item[k] = (struct chv_sql_select_item){.expr = &cols[k]};
+  }
   *sel = (struct chv_sql_query){.kind = CHV_SQL_QUERY_SELECT, .pos = q->pos,
-                                .distinct = !q->all, .items = item,
-                                .nitems = 1, .order_by = q->order_by,
+                                .distinct = distinct, .items = item,
+                                .nitems = n, .order_by = q->order_by,
                                 .norder_by = q->norder_by, .limit = q->limit,
                                 .offset = q->offset,
                                 .order_kind = q->order_kind,
                                 .distribute_by = q->distribute_by,
                                 .ndistribute_by = q->ndistribute_by};
-  struct src sr = {SRC_DERIVED, NULL, &rel->t, NULL, u, NULL, 0};
+  struct src sr = {SRC_DERIVED, NULL, &rel->t, NULL, nd, NULL, 0};
   return build_select(c, sel, &sr, ins, out);
+}
+
+/* VALUES (..), (..): a Values node of its rows, each column of the common
+** type of its values (a bare NULL takes the others' type), named as the
+** dialect names them (Hive's col1, col2, ...; Flink's EXPR$0, EXPR$1,
+** ...); ORDER BY, LIMIT and OFFSET as over a UNION. */
+static int build_values(struct bctx *c, const struct chv_sql_query *q,
+                        struct sql_target *ins, struct sql_node **out) {
+  size_t nr = q->nrows, nc = nr ? q->row_lens[0] : 0;
+  for (size_t r = 1; r < nr; r++)
+    if (q->row_lens[r] != nc) {
+      *c->pos = q->rows[r][0] ? q->rows[r][0]->pos : q->pos;
+      return sql_err(c->err, CHV_EINVAL,
+                     "the rows of VALUES give %zu and %zu values", nc,
+                     q->row_lens[r]);
+    }
+  static const struct chv_table none = {0};
+  struct sql_bind b;
+  int rc = sql_bind_init(&b, &none, NULL, c->a, c->pos, c->err);
+  struct chv_expr **ex = chv_arena_alloc(c->a, sizeof *ex * (nr * nc + 1));
+  const struct chv_type **ty = chv_arena_alloc(c->a, sizeof *ty * (nc + 1));
+  if (rc == CHV_OK && (!ex || !ty)) rc = oomc(c);
+  for (size_t r = 0; rc == CHV_OK && r < nr; r++)
+    for (size_t k = 0; rc == CHV_OK && k < nc; k++) {
+      const struct chv_sql_expr *e = q->rows[r][k];
+      *c->pos = e->pos;
+      if (sql_has_aggregate(e)) {
+        rc = sql_err(c->err, CHV_EINVAL, "an aggregate in VALUES");
+        break;
+      }
+      rc = sql_bind_expr(&b, e, &ex[r * nc + k]);
+    }
+  /* each column's type: the common type of its values but bare NULLs */
+  for (size_t k = 0; rc == CHV_OK && k < nc; k++) {
+    ty[k] = NULL;
+    for (size_t r = 0; r < nr && rc == CHV_OK; r++) {
+      const struct chv_sql_expr *e = q->rows[r][k];
+      if (e->kind == CHV_SQL_EXPR_LITERAL && e->u.lit.kind == CHV_SQL_LIT_NULL)
+        continue;
+      const struct chv_type *t = ex[r * nc + k]->type;
+      if (!ty[k]) {
+        ty[k] = t;
+        continue;
+      }
+      const struct chv_type *u = chv_exec_union_type(c->a, ty[k], t);
+      if (!u) {
+        char l[64], rt[64];
+        type_name(ty[k], l, sizeof l);
+        type_name(t, rt, sizeof rt);
+        *c->pos = e->pos;
+        rc = sql_err(c->err, CHV_ETYPE,
+                     "VALUES column %zu: %s and %s have no common type", k + 1,
+                     l, rt);
+      }
+      ty[k] = u;
+    }
+    if (rc == CHV_OK && !ty[k]) /* only NULLs: a string, as a NULL reads */
+      ty[k] = ex[k]->type;
+    for (size_t r = 0; r < nr && rc == CHV_OK; r++) {
+      struct chv_expr **x = &ex[r * nc + k];
+      if (!chv_type_equal((*x)->type, ty[k])) {
+        *c->pos = q->rows[r][k]->pos;
+        rc = chv_expr_cast(c->a, *x, ty[k], x, c->err);
+      }
+    }
+  }
+  if (bind_done(c->qp, &b) != CHV_OK && rc == CHV_OK) rc = oomc(c);
+  if (rc != CHV_OK) return rc;
+  struct sql_node *v;
+  CHV_RETURN_IF_ERR(sql_node_new(c->a, SQL_NODE_VALUES, NULL, 0, &v, c->err));
+  CHV_RETURN_IF_ERR(sql_node_cols(c->a, v, (int)nc, c->err));
+  bool hive = c->s->dialect == CHV_SQL_DIALECT_HIVE;
+  for (size_t k = 0; k < nc; k++) {
+    char name[32];
+    snprintf(name, sizeof name, hive ? "col%zu" : "EXPR$%zu", hive ? k + 1 : k);
+    v->cols[k] = (struct sql_col){arena_str(c->a, name), ty[k], q->rows[0][k]->pos};
+    if (!v->cols[k].name) return oomc(c);
+  }
+  v->u.values.nrows = (int64_t)nr;
+  v->u.values.exprs = ex;
+  v->pos = q->pos;
+  if (!q->norder_by && !q->limit && !q->offset && !q->ndistribute_by &&
+      !ins) {
+    *out = v;
+    return CHV_OK;
+  }
+  return select_over(c, q, v, "VALUES", false, ins, out);
 }
 
 /* A view named in FROM: its expanded text (views.c reads it and keeps a
@@ -1278,6 +1404,7 @@ static int build_from(struct bctx *c, const struct chv_sql_query *q,
       snprintf(wh, sizeof wh, "the sub-query in FROM");
     rc = derive_node(c, f->subquery, f->alias ? f->alias : "", wh, &child,
                      &rel);
+    if (rc == CHV_OK) rc = rename_derived(c, f, wh, rel);
   } else if (cte) {
     const struct chv_sql_cte *w = &in->ctes[ci];
     char wh[160];
@@ -1331,12 +1458,19 @@ static int build_from(struct bctx *c, const struct chv_sql_query *q,
   return build_select(c, q, &sr, ins, out);
 }
 
+static int build_term(struct bctx *c, const struct chv_sql_query *q,
+                      struct sql_target *ins, struct sql_node **out) {
+  switch (q->kind) {
+  case CHV_SQL_QUERY_UNION: return build_union(c, q, ins, out);
+  case CHV_SQL_QUERY_VALUES: return build_values(c, q, ins, out);
+  default: return build_from(c, q, ins, out);
+  }
+}
+
 static int build_query(struct bctx *c, const struct chv_sql_query *q,
                        struct sql_target *ins, struct sql_node **out) {
   struct sql_session *s = c->s;
-  if (!q->nctes)
-    return q->kind == CHV_SQL_QUERY_UNION ? build_union(c, q, ins, out)
-                                          : build_from(c, q, ins, out);
+  if (!q->nctes) return build_term(c, q, ins, out);
   for (size_t i = 0; i < q->nctes; i++)
     for (size_t k = 0; k < i; k++)
       if (!strcasecmp(q->ctes[i].name, q->ctes[k].name)) {
@@ -1346,8 +1480,7 @@ static int build_query(struct bctx *c, const struct chv_sql_query *q,
       }
   struct sql_scope sc = {q->ctes, q->nctes, s->scope};
   s->scope = &sc;
-  int rc = q->kind == CHV_SQL_QUERY_UNION ? build_union(c, q, ins, out)
-                                          : build_from(c, q, ins, out);
+  int rc = build_term(c, q, ins, out);
   s->scope = sc.up;
   return rc;
 }
@@ -1504,6 +1637,7 @@ int sql_multi_build(struct sql_session *s, const struct chv_sql_stmt *st,
     snprintf(what, sizeof what, "sub-query %s", f->alias ? f->alias : "");
     CHV_RETURN_IF_ERR(derive_node(c, f->subquery, f->alias ? f->alias : "",
                                   what, &sr.child, &rel));
+    CHV_RETURN_IF_ERR(rename_derived(c, f, what, rel));
     sr.kind = SRC_DERIVED;
     sr.t = &rel->t;
   } else {
