@@ -294,6 +294,13 @@ struct chv_sql_from {
   struct chv_sql_expr *on;              /* JOIN; NULL for CROSS or none */
 };
 
+/* The set operation of a CHV_SQL_QUERY_UNION node. */
+enum chv_sql_setop {
+  CHV_SQL_SET_UNION,
+  CHV_SQL_SET_INTERSECT,
+  CHV_SQL_SET_EXCEPT     /* EXCEPT, and Hive's MINUS */
+};
+
 /* Which clause gave a query's order_by. */
 enum chv_sql_order_kind {
   CHV_SQL_ORDER_BY,     /* ORDER BY (or none) */
@@ -315,7 +322,7 @@ struct chv_sql_cte {
 
 enum chv_sql_query_kind {
   CHV_SQL_QUERY_SELECT,
-  CHV_SQL_QUERY_UNION, /* left UNION [ALL] right */
+  CHV_SQL_QUERY_UNION, /* left UNION|INTERSECT|EXCEPT [ALL] right (setop) */
   CHV_SQL_QUERY_VALUES
 };
 
@@ -332,9 +339,10 @@ struct chv_sql_query {
   struct chv_sql_expr *where, *having;
   struct chv_sql_expr **group_by;
   size_t ngroup_by;
-  /* UNION */
+  /* UNION, INTERSECT, EXCEPT (MINUS) */
   struct chv_sql_query *left, *right;
   bool all;
+  enum chv_sql_setop setop;
   /* VALUES: rows of expressions */
   struct chv_sql_expr ***rows;
   size_t *row_lens;

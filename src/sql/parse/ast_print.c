@@ -326,9 +326,12 @@ static void put_query(struct printer *w, const struct chv_sql_query *q) {
   case CHV_SQL_QUERY_SELECT:
     put(w, q->distinct ? "(select distinct" : "(select");
     break;
-  case CHV_SQL_QUERY_UNION:
-    put(w, q->all ? "(union-all" : "(union");
+  case CHV_SQL_QUERY_UNION: {
+    static const char *const ops[] = {"(union", "(intersect", "(except"};
+    put(w, ops[q->setop]);
+    if (q->all) put(w, "-all");
     break;
+  }
   case CHV_SQL_QUERY_VALUES:
     put(w, "(values");
     break;

@@ -49,8 +49,10 @@ enum sql_node_kind {
   SQL_NODE_SINK,      /* the rows written to a target (an INSERT's) */
   SQL_NODE_MULTI,     /* a multi-insert: its Sinks (in[0..nin-1)) fed from
                       ** its source (in[nin-1]), read once */
-  SQL_NODE_TEE        /* a Multi's source rows, in a branch: the chunk the
+  SQL_NODE_TEE,       /* a Multi's source rows, in a branch: the chunk the
                       ** Multi reads now */
+  SQL_NODE_REPEAT     /* each input row as many times as its last column
+                      ** (BIGINT) says: INTERSECT ALL, EXCEPT ALL */
 };
 
 /* One output column of a node. */

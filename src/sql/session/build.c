@@ -1122,17 +1122,135 @@ static int rename_derived(struct bctx *c, const struct chv_sql_from *f,
   return CHV_OK;
 }
 
+/* INTERSECT and EXCEPT over u, a UNION ALL of the branches' n columns
+** and their side markers (left, right): the rows grouped, each group's
+** rows counted per side, and a group given by the counts: INTERSECT
+** [DISTINCT] once when both sides have it, ALL min(left, right) times;
+** EXCEPT [DISTINCT] once when only the left has it, ALL left - right
+** times.  NULLs are equal here, as in any set operation. */
+static int set_rows(struct bctx *c, const struct chv_sql_query *q,
+                    struct sql_node *u, int n, const char *kind,
+                    struct sql_node **out) {
+  chv_arena *a = c->a;
+  struct chv_error *err = c->err;
+  struct sql_node *g;
+  CHV_RETURN_IF_ERR(node_over(c, SQL_NODE_AGGREGATE, u, &g));
+  CHV_RETURN_IF_ERR(sql_node_cols(a, g, n + 2, err));
+  struct chv_expr **keys = chv_arena_alloc(a, sizeof *keys * (size_t)(n + 1));
+  struct chv_expr **args = chv_arena_alloc(a, sizeof *args * 3);
+  enum chv_agg_fn *fns = chv_arena_alloc(a, sizeof *fns * 3);
+  if (!keys || !args || !fns) return oomc(c);
+  struct chv_buf t;
+  chv_buf_init(&t);
+  for (int k = 0; k < n; k++) {
+    if (!chv_type_is_primitive(u->cols[k].type->id)) {
+      chv_buf_free(&t);
+      *c->pos = q->pos;
+      return sql_err(err, CHV_ENOTSUP, "%s of a nested type (column %s) is "
+                     "not supported", kind, u->cols[k].name);
+    }
+    CHV_RETURN_IF_ERR(chv_expr_column(a, k, u->cols[k].type, &keys[k], err));
+    g->cols[k] = u->cols[k];
+    chv_buf_printf(&t, "%s%s", k ? ", " : "", u->cols[k].name);
+  }
+  g->u.agg.keys_text = buf_str(c, &t);
+  chv_buf_free(&t);
+  for (int m = 0; m < 2; m++) {
+    const struct chv_type *rt;
+    fns[m] = CHV_AGG_SUM;
+    CHV_RETURN_IF_ERR(chv_expr_column(a, n + m, u->cols[n + m].type, &args[m],
+                                      err));
+    CHV_RETURN_IF_ERR(chv_agg_result_type(a, CHV_AGG_SUM, args[m]->type, &rt,
+                                          err));
+    g->cols[n + m] = (struct sql_col){m ? "right" : "left", rt, q->pos};
+  }
+  g->u.agg.nkeys = n;
+  g->u.agg.naggs = 2;
+  g->u.agg.keys = keys;
+  g->u.agg.fns = fns;
+  g->u.agg.args = args;
+  g->u.agg.aggs_text = "count(left), count(right)";
+  g->pos = q->pos;
+  /* the groups the operation keeps */
+  bool inter = q->setop == CHV_SQL_SET_INTERSECT;
+  const struct chv_type *bt = g->cols[n].type;
+  struct chv_expr *cl, *cr, *zero, *x, *y, *pred;
+  struct chv_value z = {.i64 = 0};
+  CHV_RETURN_IF_ERR(chv_expr_column(a, n, bt, &cl, err));
+  CHV_RETURN_IF_ERR(chv_expr_column(a, n + 1, bt, &cr, err));
+  CHV_RETURN_IF_ERR(chv_expr_literal(a, bt, &z, &zero, err));
+  struct chv_expr *lz[2] = {cl, zero}, *rz[2] = {cr, zero}, *lr[2] = {cl, cr};
+  CHV_RETURN_IF_ERR(chv_expr_call(a, CHV_FN_GT, lz, 2, &x, err));
+  if (inter || !q->all)
+    CHV_RETURN_IF_ERR(chv_expr_call(a, inter ? CHV_FN_GT : CHV_FN_EQ, rz, 2,
+                                    &y, err));
+  else
+    CHV_RETURN_IF_ERR(chv_expr_call(a, CHV_FN_GT, lr, 2, &y, err));
+  CHV_RETURN_IF_ERR(chv_expr_and(a, x, y, &pred, err));
+  struct sql_node *f;
+  CHV_RETURN_IF_ERR(node_over(c, SQL_NODE_FILTER, g, &f));
+  f->u.filter.pred = pred;
+  f->text = inter ? "count(left) > 0 AND count(right) > 0"
+            : q->all ? "count(left) > count(right)"
+                     : "count(left) > 0 AND count(right) = 0";
+  /* the columns, with ALL the times each group is given */
+  struct sql_node *p;
+  int np = q->all ? n + 1 : n;
+  CHV_RETURN_IF_ERR(node_over(c, SQL_NODE_PROJECT, f, &p));
+  CHV_RETURN_IF_ERR(sql_node_cols(a, p, np, err));
+  p->u.project.exprs = chv_arena_alloc(a, sizeof *p->u.project.exprs * (size_t)(np + 1));
+  if (!p->u.project.exprs) return oomc(c);
+  for (int k = 0; k < n; k++) {
+    CHV_RETURN_IF_ERR(chv_expr_column(a, k, g->cols[k].type,
+                                      &p->u.project.exprs[k], err));
+    p->cols[k] = g->cols[k];
+  }
+  p->text = g->u.agg.keys_text;
+  if (!q->all) {
+    *out = p;
+    return CHV_OK;
+  }
+  struct chv_expr *times;
+  if (inter) { /* CASE WHEN left < right THEN left ELSE right END */
+    struct chv_expr *w;
+    CHV_RETURN_IF_ERR(chv_expr_call(a, CHV_FN_LT, lr, 2, &w, err));
+    CHV_RETURN_IF_ERR(chv_expr_case(a, &w, &cl, 1, cr, &times, err));
+  } else {
+    CHV_RETURN_IF_ERR(chv_expr_call(a, CHV_FN_SUB, lr, 2, &times, err));
+  }
+  p->u.project.exprs[n] = times;
+  p->cols[n] = (struct sql_col){"times", times->type, q->pos};
+  chv_buf_init(&t);
+  chv_buf_printf(&t, "%s, %s AS times", g->u.agg.keys_text,
+                 inter ? "least(count(left), count(right))"
+                       : "count(left) - count(right)");
+  p->text = buf_str(c, &t);
+  chv_buf_free(&t);
+  struct sql_node *r;
+  CHV_RETURN_IF_ERR(sql_node_new(a, SQL_NODE_REPEAT, &p, 1, &r, err));
+  CHV_RETURN_IF_ERR(sql_node_cols(a, r, n, err));
+  for (int k = 0; k < n; k++) r->cols[k] = p->cols[k];
+  r->text = "times";
+  r->pos = q->pos;
+  *out = r;
+  return CHV_OK;
+}
+
 static int build_union(struct bctx *c, const struct chv_sql_query *q,
                        struct sql_target *ins, struct sql_node **out) {
-  const char *kind = q->all ? "UNION ALL" : "UNION";
+  static const char *const kinds[3][2] = {{"UNION", "UNION ALL"},
+                                          {"INTERSECT", "INTERSECT ALL"},
+                                          {"EXCEPT", "EXCEPT ALL"}};
+  const char *kind = kinds[q->setop][q->all];
+  bool setop = q->setop != CHV_SQL_SET_UNION;
   struct sql_node *br[2];
   CHV_RETURN_IF_ERR(build_query(c, q->left, NULL, &br[0]));
   CHV_RETURN_IF_ERR(build_query(c, q->right, NULL, &br[1]));
   *c->pos = q->right->pos;
   if (br[0]->ncols != br[1]->ncols)
     return sql_err(c->err, CHV_EINVAL,
-                   "the branches of a %s give %d and %d columns", kind,
-                   br[0]->ncols, br[1]->ncols);
+                   "the branches of %s %s give %d and %d columns",
+                   setop ? "an" : "a", kind, br[0]->ncols, br[1]->ncols);
   int n = br[0]->ncols;
   const struct chv_type **common = chv_arena_alloc(c->a, sizeof *common * (size_t)(n + 1));
   if (!common) return oomc(c);
@@ -1147,15 +1265,18 @@ static int build_union(struct bctx *c, const struct chv_sql_query *q,
                      k + 1, br[0]->cols[k].name, l, r);
     }
   }
+  /* INTERSECT and EXCEPT: each branch's rows marked with the side they
+  ** come from (two INT columns, 1 for its own side) */
+  int nm = setop ? 2 : 0;
   for (int i = 0; i < 2; i++) {
-    bool same = true;
+    bool same = !setop;
     for (int k = 0; k < n && same; k++)
       same = chv_type_equal(br[i]->cols[k].type, common[k]);
     if (same) continue;
     struct sql_node *p;
     CHV_RETURN_IF_ERR(node_over(c, SQL_NODE_PROJECT, br[i], &p));
-    CHV_RETURN_IF_ERR(sql_node_cols(c->a, p, n, c->err));
-    p->u.project.exprs = chv_arena_alloc(c->a, sizeof *p->u.project.exprs * (size_t)(n + 1));
+    CHV_RETURN_IF_ERR(sql_node_cols(c->a, p, n + nm, c->err));
+    p->u.project.exprs = chv_arena_alloc(c->a, sizeof *p->u.project.exprs * (size_t)(n + nm + 1));
     if (!p->u.project.exprs) return oomc(c);
     struct chv_buf t;
     chv_buf_init(&t);
@@ -1174,7 +1295,21 @@ static int build_union(struct bctx *c, const struct chv_sql_query *q,
       p->cols[k].type = common[k];
       char tn[64];
       type_name(common[k], tn, sizeof tn);
-      chv_buf_printf(&t, "%sCAST(%s AS %s)", k ? ", " : "", br[i]->cols[k].name, tn);
+      if (chv_type_equal(br[i]->cols[k].type, common[k]))
+        chv_buf_printf(&t, "%s%s", k ? ", " : "", br[i]->cols[k].name);
+      else
+        chv_buf_printf(&t, "%sCAST(%s AS %s)", k ? ", " : "",
+                       br[i]->cols[k].name, tn);
+    }
+    for (int m = 0; m < nm; m++) {
+      static const char *const side[2] = {"left", "right"};
+      const struct chv_type *it = chv_exec_type(c->a, CHV_TYPE_INT, 0, 0);
+      struct chv_value v = {.i64 = m == i};
+      if (!it) return oomc(c);
+      CHV_RETURN_IF_ERR(chv_expr_literal(c->a, it, &v, &p->u.project.exprs[n + m],
+                                         c->err));
+      p->cols[n + m] = (struct sql_col){side[m], it, q->pos};
+      chv_buf_printf(&t, ", %d AS %s", m == i, side[m]);
     }
     p->text = buf_str(c, &t);
     chv_buf_free(&t);
@@ -1182,12 +1317,22 @@ static int build_union(struct bctx *c, const struct chv_sql_query *q,
   }
   struct sql_node *u;
   CHV_RETURN_IF_ERR(sql_node_new(c->a, SQL_NODE_UNION, br, 2, &u, c->err));
-  CHV_RETURN_IF_ERR(sql_node_cols(c->a, u, n, c->err));
-  for (int k = 0; k < n; k++) {
+  CHV_RETURN_IF_ERR(sql_node_cols(c->a, u, n + nm, c->err));
+  for (int k = 0; k < n + nm; k++) {
     u->cols[k] = br[0]->cols[k];
-    u->cols[k].type = common[k];
+    if (k < n) u->cols[k].type = common[k];
   }
   u->pos = q->pos;
+  if (setop) {
+    struct sql_node *r = NULL;
+    CHV_RETURN_IF_ERR(set_rows(c, q, u, n, kind, &r));
+    if (!q->norder_by && !q->limit && !q->offset && !q->ndistribute_by &&
+        !ins) {
+      *out = r;
+      return CHV_OK;
+    }
+    return select_over(c, q, r, kind, false, ins, out);
+  }
   if (q->all && !q->norder_by && !q->limit && !q->offset &&
       !q->ndistribute_by) {
     if (ins) return sql_err(c->err, CHV_EINTERNAL, "a UNION's target casts");

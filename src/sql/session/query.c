@@ -181,6 +181,9 @@ static void explain_node(struct sql_session *s, struct sql_plan_node *parent,
   case SQL_NODE_UNION:
     pn = sql_plan_node(s, parent, "Union All");
     break;
+  case SQL_NODE_REPEAT:
+    pn = sql_plan_node(s, parent, "Repeat: each row by %s", nd->text);
+    break;
   case SQL_NODE_DERIVED: {
     struct chv_buf b;
     chv_buf_init(&b);
