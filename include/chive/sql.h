@@ -276,6 +276,9 @@ struct chv_sql_from {
   enum chv_sql_from_kind kind;
   struct chv_sql_pos pos;
   const char *alias;                    /* TABLE and SUBQUERY; may be NULL */
+  /* SUBQUERY: AS alias (c1, c2, ...), the names of its columns */
+  const char **columns;
+  size_t ncolumns;
   struct chv_sql_name table;            /* TABLE */
   struct chv_sql_hints hints;           /* TABLE, SUBQUERY: /\*+ ... *\/
                                            after the name or ')' */
@@ -289,6 +292,13 @@ struct chv_sql_from {
   enum chv_sql_join_kind join;          /* JOIN */
   struct chv_sql_from *left, *right;    /* JOIN */
   struct chv_sql_expr *on;              /* JOIN; NULL for CROSS or none */
+};
+
+/* The set operation of a CHV_SQL_QUERY_UNION node. */
+enum chv_sql_setop {
+  CHV_SQL_SET_UNION,
+  CHV_SQL_SET_INTERSECT,
+  CHV_SQL_SET_EXCEPT     /* EXCEPT, and Hive's MINUS */
 };
 
 /* Which clause gave a query's order_by. */
@@ -312,7 +322,7 @@ struct chv_sql_cte {
 
 enum chv_sql_query_kind {
   CHV_SQL_QUERY_SELECT,
-  CHV_SQL_QUERY_UNION, /* left UNION [ALL] right */
+  CHV_SQL_QUERY_UNION, /* left UNION|INTERSECT|EXCEPT [ALL] right (setop) */
   CHV_SQL_QUERY_VALUES
 };
 
@@ -329,9 +339,10 @@ struct chv_sql_query {
   struct chv_sql_expr *where, *having;
   struct chv_sql_expr **group_by;
   size_t ngroup_by;
-  /* UNION */
+  /* UNION, INTERSECT, EXCEPT (MINUS) */
   struct chv_sql_query *left, *right;
   bool all;
+  enum chv_sql_setop setop;
   /* VALUES: rows of expressions */
   struct chv_sql_expr ***rows;
   size_t *row_lens;

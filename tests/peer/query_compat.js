@@ -4,7 +4,8 @@
 // values), and their rows compared: in order where the query orders them,
 // as a multiset where it does not.  Each case gives chive's SQL and
 // DuckDB's where the dialects differ (Hive's SORT BY and CLUSTER BY are
-// DuckDB's ORDER BY in one process; LIMIT m, n is LIMIT n OFFSET m).
+// DuckDB's ORDER BY in one process; LIMIT m, n is LIMIT n OFFSET m; MINUS
+// is EXCEPT; DuckDB puts NULLs last, Hive first for ASC).
 //
 //   node query_compat.js CHIVE
 //
@@ -50,6 +51,28 @@ const CASES = [
    'SELECT k, id FROM t ORDER BY k NULLS FIRST, id DESC', true],
   ['cluster by an aggregate query', 'SELECT k, sum(v) AS s FROM t GROUP BY k CLUSTER BY k',
    'SELECT k, sum(v) AS s FROM t GROUP BY k ORDER BY k NULLS FIRST', true],
+  ['values as a relation', "SELECT * FROM (VALUES (1, 'a'), (2, NULL), (NULL, 'c')) AS v(x, y) ORDER BY x",
+   "SELECT * FROM (VALUES (1, 'a'), (2, NULL), (NULL, 'c')) AS v(x, y) ORDER BY x NULLS FIRST", true],
+  ['values grouped', "SELECT y, count(*) AS n, sum(x) AS s FROM (VALUES (1, 'a'), (2, 'a'), (3, NULL), (NULL, NULL)) v(x, y) GROUP BY y ORDER BY y",
+   "SELECT y, count(*) AS n, sum(x) AS s FROM (VALUES (1, 'a'), (2, 'a'), (3, NULL), (NULL, NULL)) v(x, y) GROUP BY y ORDER BY y NULLS FIRST", true],
+  ['values with a table', "SELECT count(*) AS n FROM (SELECT id FROM t UNION ALL SELECT x FROM (VALUES (1000), (1001)) v(x)) u",
+   null, true],
+  ['intersect', 'SELECT k FROM t WHERE id < 60 INTERSECT SELECT k FROM t WHERE id >= 40 ORDER BY k',
+   'SELECT k FROM t WHERE id < 60 INTERSECT SELECT k FROM t WHERE id >= 40 ORDER BY k NULLS FIRST', true],
+  ['intersect all', 'SELECT k, v FROM t WHERE id < 70 INTERSECT ALL SELECT k, v FROM t WHERE id >= 20',
+   null, false],
+  ['except', 'SELECT v FROM t WHERE id < 50 EXCEPT SELECT v FROM t WHERE id >= 50',
+   null, false],
+  ['except all', 'SELECT k FROM t EXCEPT ALL SELECT k FROM t WHERE v > 20',
+   null, false],
+  ['minus (Hive)', 'SELECT v FROM t WHERE id < 50 MINUS SELECT v FROM t WHERE id >= 50',
+   'SELECT v FROM t WHERE id < 50 EXCEPT SELECT v FROM t WHERE id >= 50', false],
+  ['intersect before union', "SELECT k FROM t WHERE id < 10 UNION SELECT k FROM t WHERE id < 30 INTERSECT SELECT k FROM t WHERE v > 40",
+   null, false],
+  ['set operations with a count', "SELECT count(*) AS n FROM (SELECT k, v FROM t EXCEPT ALL SELECT k, v FROM t WHERE id % 3 = 0) s",
+   null, true],
+  ['values, offset', "SELECT x FROM (VALUES (5), (3), (9), (1)) v(x) ORDER BY x LIMIT 1, 2",
+   "SELECT x FROM (VALUES (5), (3), (9), (1)) v(x) ORDER BY x LIMIT 2 OFFSET 1", true],
 ];
 
 let passed = 0, failed = 0;

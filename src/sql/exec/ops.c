@@ -330,10 +330,26 @@ static int values_open(struct sql_op *op, struct chv_error *err) {
     chv_type_free(st);
     return rc;
   }
-  v->b->nrows = op->node->u.values.nrows;
-  for (int c = 0; c < v->b->ncols && rc == CHV_OK; c++)
-    for (int r = 0; r < v->b->nrows && rc == CHV_OK; r++)
-      rc = chv_vector_append_null(v->b->cols[c], err);
+  const struct sql_node *nd = op->node;
+  int64_t n = nd->u.values.nrows;
+  struct chv_batch one = {.nrows = 1}; /* the rows' constants read nothing */
+  struct chv_vector *cell = NULL;
+  for (int c = 0; c < v->b->ncols && rc == CHV_OK; c++) {
+    for (int64_t r = 0; r < n && rc == CHV_OK; r++) {
+      if (!nd->u.values.exprs) {
+        rc = chv_vector_append_null(v->b->cols[c], err);
+        continue;
+      }
+      const struct chv_expr *e = nd->u.values.exprs[r * nd->ncols + c];
+      if (!cell) rc = chv_vector_open(e->type, 1, &cell, err);
+      if (rc == CHV_OK) rc = chv_expr_eval(e, &one, NULL, 1, cell, err);
+      if (rc == CHV_OK)
+        rc = chv_vector_append_from(v->b->cols[c], cell, 0, err);
+    }
+    chv_vector_close(cell);
+    cell = NULL;
+  }
+  if (rc == CHV_OK) v->b->nrows = n;
   return rc;
 }
 
@@ -750,6 +766,78 @@ static void sink_close(struct sql_op *op) {
 
 static const struct sql_op_vt sink_vt = {NULL, sink_next, sink_close};
 
+/* ---- Repeat ------------------------------------------------------------------- */
+
+/* Each input row as many times as its last column says (none for 0 or
+** NULL), the other columns given densely, 2,048 rows a chunk. */
+struct repeat_op {
+  struct sql_op op;
+  struct chv_type *schema;
+  struct chv_batch *ob;
+  struct sql_chunk in;         /* the input chunk being repeated */
+  int64_t at, left;            /* its row at (of in.n), copies still due */
+  struct sql_sel sel;
+};
+
+static int repeat_open(struct sql_op *op, struct chv_error *err) {
+  struct repeat_op *r = (struct repeat_op *)op;
+  CHV_RETURN_IF_ERR(sql_node_schema(op->node, &r->schema, err));
+  CHV_RETURN_IF_ERR(chv_batch_open(r->schema, 2048, &r->ob, err));
+  return sql_sel_reserve(&r->sel, 2048, err);
+}
+
+static int repeat_next(struct sql_op *op, struct sql_chunk *out,
+                       struct chv_error *err) {
+  struct repeat_op *r = (struct repeat_op *)op;
+  int nc = op->node->ncols;
+  int64_t n = 0;
+  out->b = NULL;
+  while (n < 2048) {
+    if (!r->in.b || (r->at >= r->in.n && r->left == 0)) {
+      if (n) break; /* give what is gathered first: its rows are in.b's */
+      CHV_RETURN_IF_ERR(sql_op_next(op->in[0], &r->in, err));
+      if (!r->in.b) return CHV_OK;
+      r->at = 0;
+      r->left = 0;
+      continue;
+    }
+    if (r->left == 0) {
+      uint32_t row = r->in.sel ? r->in.sel[r->at] : (uint32_t)r->at;
+      const struct chv_vector *cv = r->in.b->cols[nc];
+      r->left = chv_vector_is_null(cv, row) ? 0
+                                            : ((const int64_t *)cv->data)[row];
+      if (r->left < 0) r->left = 0;
+      r->at++;
+      if (r->left == 0) continue;
+    }
+    uint32_t row = r->in.sel ? r->in.sel[r->at - 1] : (uint32_t)(r->at - 1);
+    while (r->left > 0 && n < 2048) {
+      r->sel.sel[n++] = row;
+      r->left--;
+    }
+  }
+  for (int c = 0; c < nc; c++) {
+    struct chv_expr col = {.kind = CHV_EXPR_COLUMN, .column = c,
+                           .type = op->node->cols[c].type};
+    CHV_RETURN_IF_ERR(
+        chv_expr_eval(&col, r->in.b, r->sel.sel, n, r->ob->cols[c], err));
+  }
+  r->ob->nrows = n;
+  *out = (struct sql_chunk){r->ob, NULL, n};
+  if (op->x->analyze) sql_op_count(op, n, 0);
+  return CHV_OK;
+}
+
+static void repeat_close(struct sql_op *op) {
+  struct repeat_op *r = (struct repeat_op *)op;
+  chv_batch_close(r->ob);
+  chv_type_free(r->schema);
+  free(r->sel.sel);
+}
+
+static const struct sql_op_vt repeat_vt = {repeat_open, repeat_next,
+                                           repeat_close};
+
 /* ---- Multi and Tee: one source, several branches --------------------------------- */
 
 /* The Multi operator reads its source a chunk at a time and hands each
@@ -846,6 +934,10 @@ static int op_new(struct sql_exec *x, const struct sql_node *nd,
   case SQL_NODE_SINK: size = sizeof(struct sink_op); vt = &sink_vt; break;
   case SQL_NODE_MULTI: size = sizeof(struct multi_op); vt = &multi_vt; break;
   case SQL_NODE_TEE: size = sizeof(struct tee_op); vt = &tee_vt; break;
+  case SQL_NODE_REPEAT:
+    size = sizeof(struct repeat_op);
+    vt = &repeat_vt;
+    break;
   default:
     return chv_error_set(err, CHV_ENOTSUP, "%s is not supported yet",
                          nd->kind == SQL_NODE_JOIN ? "a join"

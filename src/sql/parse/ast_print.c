@@ -313,6 +313,11 @@ static void put_from(struct printer *w, const struct chv_sql_from *f) {
     put_ident(w, f->alias);
     put(w, ")");
   }
+  for (size_t i = 0; i < f->ncolumns; i++) {
+    put(w, i ? " " : " (columns ");
+    put_ident(w, f->columns[i]);
+    if (i + 1 == f->ncolumns) put(w, ")");
+  }
   put(w, ")");
 }
 
@@ -321,9 +326,12 @@ static void put_query(struct printer *w, const struct chv_sql_query *q) {
   case CHV_SQL_QUERY_SELECT:
     put(w, q->distinct ? "(select distinct" : "(select");
     break;
-  case CHV_SQL_QUERY_UNION:
-    put(w, q->all ? "(union-all" : "(union");
+  case CHV_SQL_QUERY_UNION: {
+    static const char *const ops[] = {"(union", "(intersect", "(except"};
+    put(w, ops[q->setop]);
+    if (q->all) put(w, "-all");
     break;
+  }
   case CHV_SQL_QUERY_VALUES:
     put(w, "(values");
     break;

@@ -198,7 +198,7 @@ static const char *const reserved_words[] = {
     "NULL",   "TRUE",   "FALSE",   "WITH",    "VALUES", "INSERT", "INTO",
     "OVERWRITE", "TABLE", "PARTITION", "FOR", "DIV",    "EXISTS", "ASC",
     "DESC",   "NULLS",  "INTERVAL", "SET",    "LATERAL", "WINDOW", "CLUSTER",
-    "DISTRIBUTE", "SORT"};
+    "DISTRIBUTE", "SORT", "INTERSECT", "EXCEPT", "MINUS"};
 
 bool sql_is_reserved_word(const char *w) {
   for (size_t i = 0; i < CHV_ARRAY_SIZE(reserved_words); i++)
@@ -1003,6 +1003,18 @@ static int parse_from_item(struct parser *p, struct chv_sql_from **out) {
     }
   }
   TRY(parse_alias(p, &f->alias));
+  /* a derived table's columns named: (VALUES ...) AS t (a, b) */
+  if (f->kind == CHV_SQL_FROM_SUBQUERY && f->alias && accept_op(p, "(")) {
+    struct vec v = {0};
+    do {
+      const char **name = NULL;
+      TRY(vec_push(p, &v, sizeof *name, (void **)&name));
+      TRY(parse_ident(p, "a column name of the derived table", name));
+    } while (accept_op(p, ","));
+    TRY(expect_op(p, ")", "')' or ',' in the column names"));
+    f->columns = v.data;
+    f->ncolumns = v.n;
+  }
   *out = f;
   return CHV_OK;
 }
@@ -1174,26 +1186,54 @@ static int attach_ctes(struct parser *p, struct vec *ctes,
 
 static int parse_order_limit(struct parser *p, struct chv_sql_query *q);
 
+/* A set operation's node over left (the operator's keyword next). */
+static int set_node(struct parser *p, enum chv_sql_setop op,
+                    struct chv_sql_query *left, struct chv_sql_query **out) {
+  struct chv_sql_query *u = NULL;
+  TRY(alloc_node(p, sizeof *u, (void **)&u));
+  u->kind = CHV_SQL_QUERY_UNION;
+  u->setop = op;
+  u->pos = peek(p, 0)->pos;
+  next(p);
+  if (accept_kw(p, "ALL"))
+    u->all = true;
+  else
+    accept_kw(p, "DISTINCT");
+  u->left = left;
+  *out = u;
+  return CHV_OK;
+}
+
+/* term [INTERSECT [ALL|DISTINCT] term ...]: INTERSECT binds tighter than
+** UNION and EXCEPT, as in standard SQL, Flink and DuckDB. */
+static int parse_intersect(struct parser *p, struct chv_sql_query **out) {
+  struct chv_sql_query *q = NULL;
+  TRY(parse_query_term(p, &q));
+  while (peek_kw(p, 0, "INTERSECT")) {
+    TRY(enter(p));
+    struct chv_sql_query *u;
+    TRY(set_node(p, CHV_SQL_SET_INTERSECT, q, &u));
+    TRY(parse_query_term(p, &u->right));
+    q = u;
+  }
+  *out = q;
+  return CHV_OK;
+}
+
 static int parse_query(struct parser *p, struct chv_sql_query **out) {
   struct chv_sql_query *q = NULL;
   struct vec ctes = {0};
   TRY(enter(p));
   if (accept_kw(p, "WITH")) TRY(parse_ctes(p, &ctes));
-  TRY(parse_query_term(p, &q));
   int depth0 = p->depth;
-  while (peek_kw(p, 0, "UNION")) {
+  TRY(parse_intersect(p, &q));
+  while (peek_kw(p, 0, "UNION") || peek_kw(p, 0, "EXCEPT") ||
+         peek_kw(p, 0, "MINUS")) {
     TRY(enter(p));
-    struct chv_sql_query *u = NULL;
-    TRY(alloc_node(p, sizeof *u, (void **)&u));
-    u->kind = CHV_SQL_QUERY_UNION;
-    u->pos = peek(p, 0)->pos;
-    next(p);
-    if (accept_kw(p, "ALL"))
-      u->all = true;
-    else
-      accept_kw(p, "DISTINCT");
-    u->left = q;
-    TRY(parse_query_term(p, &u->right));
+    struct chv_sql_query *u;
+    TRY(set_node(p, peek_kw(p, 0, "UNION") ? CHV_SQL_SET_UNION
+                                           : CHV_SQL_SET_EXCEPT, q, &u));
+    TRY(parse_intersect(p, &u->right));
     q = u;
   }
   p->depth = depth0;

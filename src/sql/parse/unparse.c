@@ -374,14 +374,23 @@ static void put_from(struct writer *w, const struct chv_sql_from *f) {
     put(w, " ");
     put_ident(w, f->alias);
   }
+  for (size_t i = 0; i < f->ncolumns; i++) {
+    put(w, i ? ", " : " (");
+    put_ident(w, f->columns[i]);
+    if (i + 1 == f->ncolumns) put(w, ")");
+  }
 }
 
 /* A branch of a UNION: in parentheses when it has clauses of its own that
 ** would otherwise belong to the UNION, or is a UNION on the right. */
 static void put_branch(struct writer *w, const struct chv_sql_query *q,
-                       bool right) {
-  bool paren = q->nctes || q->norder_by || q->limit || q->ndistribute_by ||
-               (right && q->kind == CHV_SQL_QUERY_UNION);
+                       bool right, enum chv_sql_setop parent) {
+  bool set = q->kind == CHV_SQL_QUERY_UNION;
+  /* INTERSECT binds tighter: a UNION or EXCEPT under it is parenthesized */
+  bool paren = q->nctes || q->norder_by || q->limit || q->offset ||
+               q->ndistribute_by || (right && set) ||
+               (set && parent == CHV_SQL_SET_INTERSECT &&
+                q->setop != CHV_SQL_SET_INTERSECT);
   if (paren) put(w, "(");
   put_query(w, q);
   if (paren) put(w, ")");
@@ -427,11 +436,14 @@ static void put_query(struct writer *w, const struct chv_sql_query *q) {
       put_expr(w, q->having);
     }
     break;
-  case CHV_SQL_QUERY_UNION:
-    put_branch(w, q->left, false);
-    put(w, q->all ? " UNION ALL " : " UNION ");
-    put_branch(w, q->right, true);
+  case CHV_SQL_QUERY_UNION: {
+    static const char *const ops[] = {" UNION", " INTERSECT", " EXCEPT"};
+    put_branch(w, q->left, false, q->setop);
+    put(w, ops[q->setop]);
+    put(w, q->all ? " ALL " : " ");
+    put_branch(w, q->right, true, q->setop);
     break;
+  }
   case CHV_SQL_QUERY_VALUES:
     put(w, "VALUES ");
     for (size_t i = 0; i < q->nrows; i++) {

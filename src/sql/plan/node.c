@@ -53,7 +53,7 @@ const char *sql_node_kind_name(enum sql_node_kind k) {
   static const char *const names[] = {
       "Scan", "Values", "Filter", "Project", "Aggregate", "Sort",
       "TopN", "Limit", "Union All", "Derived", "Join", "Insert",
-      "Multi-insert", "Tee"};
+      "Multi-insert", "Tee", "Repeat"};
   return (size_t)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
 

@@ -36,7 +36,7 @@
 
 enum sql_node_kind {
   SQL_NODE_SCAN,      /* a catalog table's rows, read by chv_scan */
-  SQL_NODE_VALUES,    /* nrows (0 or 1) rows of no input */
+  SQL_NODE_VALUES,    /* rows of constants (VALUES, a query without FROM) */
   SQL_NODE_FILTER,    /* the rows where pred is TRUE */
   SQL_NODE_PROJECT,   /* one expression per output column */
   SQL_NODE_AGGREGATE, /* hash aggregation: keys, then the aggregates */
@@ -49,8 +49,10 @@ enum sql_node_kind {
   SQL_NODE_SINK,      /* the rows written to a target (an INSERT's) */
   SQL_NODE_MULTI,     /* a multi-insert: its Sinks (in[0..nin-1)) fed from
                       ** its source (in[nin-1]), read once */
-  SQL_NODE_TEE        /* a Multi's source rows, in a branch: the chunk the
+  SQL_NODE_TEE,       /* a Multi's source rows, in a branch: the chunk the
                       ** Multi reads now */
+  SQL_NODE_REPEAT     /* each input row as many times as its last column
+                      ** (BIGINT) says: INTERSECT ALL, EXCEPT ALL */
 };
 
 /* One output column of a node. */
@@ -106,7 +108,10 @@ struct sql_node {
       int nstage;
     } scan;
     struct {
-      int nrows;
+      int64_t nrows;
+      /* row r's column c: exprs[r * ncols + c] (constants, of the
+      ** column's type); NULL: nrows rows of NULLs (of no columns) */
+      struct chv_expr **exprs;
     } values;
     struct {
       const struct sql_node *multi;   /* whose source it gives */

@@ -33,7 +33,6 @@
 static const char *unsupported_query(const struct chv_sql_query *q,
                                      struct chv_sql_pos *pos) {
   *pos = q->pos;
-  if (q->kind == CHV_SQL_QUERY_VALUES) return "a VALUES query";
   if (!q->from) return NULL; /* one row of no columns */
   *pos = q->from->pos;
   if (q->from->kind == CHV_SQL_FROM_JOIN) return "a join";
@@ -1098,17 +1097,160 @@ static bool scope_find(struct sql_session *s, const struct chv_sql_name *n,
 ** (a cast Project over a branch that needs one); UNION ALL without ORDER
 ** BY or LIMIT is the Union node itself; otherwise a SELECT [DISTINCT] *
 ** ORDER BY ... LIMIT ... over its rows. */
+static int select_over(struct bctx *c, const struct chv_sql_query *q,
+                       struct sql_node *nd, const char *what, bool distinct,
+                       struct sql_target *ins, struct sql_node **out);
+
+/* AS s (a, b) of a derived table f (what: how errors name it): its
+** columns renamed, one name each. */
+static int rename_derived(struct bctx *c, const struct chv_sql_from *f,
+                          const char *what, struct sql_rel *rel) {
+  if (!f->ncolumns) return CHV_OK;
+  *c->pos = f->pos;
+  if (f->ncolumns != (size_t)rel->t.ncols)
+    return sql_err(c->err, CHV_EINVAL,
+                   "%s gives %d column%s, but its alias names %zu", what,
+                   rel->t.ncols, rel->t.ncols == 1 ? "" : "s", f->ncolumns);
+  for (size_t k = 0; k < f->ncolumns; k++)
+    for (size_t j = 0; j < k; j++)
+      if (!strcasecmp(f->columns[j], f->columns[k]))
+        return sql_err(c->err, CHV_EINVAL,
+                       "the alias of %s names column '%s' twice", what,
+                       f->columns[k]);
+  for (size_t k = 0; k < f->ncolumns; k++)
+    CHV_RETURN_IF_ERR(sql_rel_rename(rel, (int)k, f->columns[k], c->err));
+  return CHV_OK;
+}
+
+/* INTERSECT and EXCEPT over u, a UNION ALL of the branches' n columns
+** and their side markers (left, right): the rows grouped, each group's
+** rows counted per side, and a group given by the counts: INTERSECT
+** [DISTINCT] once when both sides have it, ALL min(left, right) times;
+** EXCEPT [DISTINCT] once when only the left has it, ALL left - right
+** times.  NULLs are equal here, as in any set operation. */
+static int set_rows(struct bctx *c, const struct chv_sql_query *q,
+                    struct sql_node *u, int n, const char *kind,
+                    struct sql_node **out) {
+  chv_arena *a = c->a;
+  struct chv_error *err = c->err;
+  struct sql_node *g;
+  CHV_RETURN_IF_ERR(node_over(c, SQL_NODE_AGGREGATE, u, &g));
+  CHV_RETURN_IF_ERR(sql_node_cols(a, g, n + 2, err));
+  struct chv_expr **keys = chv_arena_alloc(a, sizeof *keys * (size_t)(n + 1));
+  struct chv_expr **args = chv_arena_alloc(a, sizeof *args * 3);
+  enum chv_agg_fn *fns = chv_arena_alloc(a, sizeof *fns * 3);
+  if (!keys || !args || !fns) return oomc(c);
+  struct chv_buf t;
+  chv_buf_init(&t);
+  for (int k = 0; k < n; k++) {
+    if (!chv_type_is_primitive(u->cols[k].type->id)) {
+      chv_buf_free(&t);
+      *c->pos = q->pos;
+      return sql_err(err, CHV_ENOTSUP, "%s of a nested type (column %s) is "
+                     "not supported", kind, u->cols[k].name);
+    }
+    CHV_RETURN_IF_ERR(chv_expr_column(a, k, u->cols[k].type, &keys[k], err));
+    g->cols[k] = u->cols[k];
+    chv_buf_printf(&t, "%s%s", k ? ", " : "", u->cols[k].name);
+  }
+  g->u.agg.keys_text = buf_str(c, &t);
+  chv_buf_free(&t);
+  for (int m = 0; m < 2; m++) {
+    const struct chv_type *rt;
+    fns[m] = CHV_AGG_SUM;
+    CHV_RETURN_IF_ERR(chv_expr_column(a, n + m, u->cols[n + m].type, &args[m],
+                                      err));
+    CHV_RETURN_IF_ERR(chv_agg_result_type(a, CHV_AGG_SUM, args[m]->type, &rt,
+                                          err));
+    g->cols[n + m] = (struct sql_col){m ? "right" : "left", rt, q->pos};
+  }
+  g->u.agg.nkeys = n;
+  g->u.agg.naggs = 2;
+  g->u.agg.keys = keys;
+  g->u.agg.fns = fns;
+  g->u.agg.args = args;
+  g->u.agg.aggs_text = "count(left), count(right)";
+  g->pos = q->pos;
+  /* the groups the operation keeps */
+  bool inter = q->setop == CHV_SQL_SET_INTERSECT;
+  const struct chv_type *bt = g->cols[n].type;
+  struct chv_expr *cl, *cr, *zero, *x, *y, *pred;
+  struct chv_value z = {.i64 = 0};
+  CHV_RETURN_IF_ERR(chv_expr_column(a, n, bt, &cl, err));
+  CHV_RETURN_IF_ERR(chv_expr_column(a, n + 1, bt, &cr, err));
+  CHV_RETURN_IF_ERR(chv_expr_literal(a, bt, &z, &zero, err));
+  struct chv_expr *lz[2] = {cl, zero}, *rz[2] = {cr, zero}, *lr[2] = {cl, cr};
+  CHV_RETURN_IF_ERR(chv_expr_call(a, CHV_FN_GT, lz, 2, &x, err));
+  if (inter || !q->all)
+    CHV_RETURN_IF_ERR(chv_expr_call(a, inter ? CHV_FN_GT : CHV_FN_EQ, rz, 2,
+                                    &y, err));
+  else
+    CHV_RETURN_IF_ERR(chv_expr_call(a, CHV_FN_GT, lr, 2, &y, err));
+  CHV_RETURN_IF_ERR(chv_expr_and(a, x, y, &pred, err));
+  struct sql_node *f;
+  CHV_RETURN_IF_ERR(node_over(c, SQL_NODE_FILTER, g, &f));
+  f->u.filter.pred = pred;
+  f->text = inter ? "count(left) > 0 AND count(right) > 0"
+            : q->all ? "count(left) > count(right)"
+                     : "count(left) > 0 AND count(right) = 0";
+  /* the columns, with ALL the times each group is given */
+  struct sql_node *p;
+  int np = q->all ? n + 1 : n;
+  CHV_RETURN_IF_ERR(node_over(c, SQL_NODE_PROJECT, f, &p));
+  CHV_RETURN_IF_ERR(sql_node_cols(a, p, np, err));
+  p->u.project.exprs = chv_arena_alloc(a, sizeof *p->u.project.exprs * (size_t)(np + 1));
+  if (!p->u.project.exprs) return oomc(c);
+  for (int k = 0; k < n; k++) {
+    CHV_RETURN_IF_ERR(chv_expr_column(a, k, g->cols[k].type,
+                                      &p->u.project.exprs[k], err));
+    p->cols[k] = g->cols[k];
+  }
+  p->text = g->u.agg.keys_text;
+  if (!q->all) {
+    *out = p;
+    return CHV_OK;
+  }
+  struct chv_expr *times;
+  if (inter) { /* CASE WHEN left < right THEN left ELSE right END */
+    struct chv_expr *w;
+    CHV_RETURN_IF_ERR(chv_expr_call(a, CHV_FN_LT, lr, 2, &w, err));
+    CHV_RETURN_IF_ERR(chv_expr_case(a, &w, &cl, 1, cr, &times, err));
+  } else {
+    CHV_RETURN_IF_ERR(chv_expr_call(a, CHV_FN_SUB, lr, 2, &times, err));
+  }
+  p->u.project.exprs[n] = times;
+  p->cols[n] = (struct sql_col){"times", times->type, q->pos};
+  chv_buf_init(&t);
+  chv_buf_printf(&t, "%s, %s AS times", g->u.agg.keys_text,
+                 inter ? "least(count(left), count(right))"
+                       : "count(left) - count(right)");
+  p->text = buf_str(c, &t);
+  chv_buf_free(&t);
+  struct sql_node *r;
+  CHV_RETURN_IF_ERR(sql_node_new(a, SQL_NODE_REPEAT, &p, 1, &r, err));
+  CHV_RETURN_IF_ERR(sql_node_cols(a, r, n, err));
+  for (int k = 0; k < n; k++) r->cols[k] = p->cols[k];
+  r->text = "times";
+  r->pos = q->pos;
+  *out = r;
+  return CHV_OK;
+}
+
 static int build_union(struct bctx *c, const struct chv_sql_query *q,
                        struct sql_target *ins, struct sql_node **out) {
-  const char *kind = q->all ? "UNION ALL" : "UNION";
+  static const char *const kinds[3][2] = {{"UNION", "UNION ALL"},
+                                          {"INTERSECT", "INTERSECT ALL"},
+                                          {"EXCEPT", "EXCEPT ALL"}};
+  const char *kind = kinds[q->setop][q->all];
+  bool setop = q->setop != CHV_SQL_SET_UNION;
   struct sql_node *br[2];
   CHV_RETURN_IF_ERR(build_query(c, q->left, NULL, &br[0]));
   CHV_RETURN_IF_ERR(build_query(c, q->right, NULL, &br[1]));
   *c->pos = q->right->pos;
   if (br[0]->ncols != br[1]->ncols)
     return sql_err(c->err, CHV_EINVAL,
-                   "the branches of a %s give %d and %d columns", kind,
-                   br[0]->ncols, br[1]->ncols);
+                   "the branches of %s %s give %d and %d columns",
+                   setop ? "an" : "a", kind, br[0]->ncols, br[1]->ncols);
   int n = br[0]->ncols;
   const struct chv_type **common = chv_arena_alloc(c->a, sizeof *common * (size_t)(n + 1));
   if (!common) return oomc(c);
@@ -1123,15 +1265,18 @@ static int build_union(struct bctx *c, const struct chv_sql_query *q,
                      k + 1, br[0]->cols[k].name, l, r);
     }
   }
+  /* INTERSECT and EXCEPT: each branch's rows marked with the side they
+  ** come from (two INT columns, 1 for its own side) */
+  int nm = setop ? 2 : 0;
   for (int i = 0; i < 2; i++) {
-    bool same = true;
+    bool same = !setop;
     for (int k = 0; k < n && same; k++)
       same = chv_type_equal(br[i]->cols[k].type, common[k]);
     if (same) continue;
     struct sql_node *p;
     CHV_RETURN_IF_ERR(node_over(c, SQL_NODE_PROJECT, br[i], &p));
-    CHV_RETURN_IF_ERR(sql_node_cols(c->a, p, n, c->err));
-    p->u.project.exprs = chv_arena_alloc(c->a, sizeof *p->u.project.exprs * (size_t)(n + 1));
+    CHV_RETURN_IF_ERR(sql_node_cols(c->a, p, n + nm, c->err));
+    p->u.project.exprs = chv_arena_alloc(c->a, sizeof *p->u.project.exprs * (size_t)(n + nm + 1));
     if (!p->u.project.exprs) return oomc(c);
     struct chv_buf t;
     chv_buf_init(&t);
@@ -1150,7 +1295,21 @@ static int build_union(struct bctx *c, const struct chv_sql_query *q,
       p->cols[k].type = common[k];
       char tn[64];
       type_name(common[k], tn, sizeof tn);
-      chv_buf_printf(&t, "%sCAST(%s AS %s)", k ? ", " : "", br[i]->cols[k].name, tn);
+      if (chv_type_equal(br[i]->cols[k].type, common[k]))
+        chv_buf_printf(&t, "%s%s", k ? ", " : "", br[i]->cols[k].name);
+      else
+        chv_buf_printf(&t, "%sCAST(%s AS %s)", k ? ", " : "",
+                       br[i]->cols[k].name, tn);
+    }
+    for (int m = 0; m < nm; m++) {
+      static const char *const side[2] = {"left", "right"};
+      const struct chv_type *it = chv_exec_type(c->a, CHV_TYPE_INT, 0, 0);
+      struct chv_value v = {.i64 = m == i};
+      if (!it) return oomc(c);
+      CHV_RETURN_IF_ERR(chv_expr_literal(c->a, it, &v, &p->u.project.exprs[n + m],
+                                         c->err));
+      p->cols[n + m] = (struct sql_col){side[m], it, q->pos};
+      chv_buf_printf(&t, ", %d AS %s", m == i, side[m]);
     }
     p->text = buf_str(c, &t);
     chv_buf_free(&t);
@@ -1158,37 +1317,149 @@ static int build_union(struct bctx *c, const struct chv_sql_query *q,
   }
   struct sql_node *u;
   CHV_RETURN_IF_ERR(sql_node_new(c->a, SQL_NODE_UNION, br, 2, &u, c->err));
-  CHV_RETURN_IF_ERR(sql_node_cols(c->a, u, n, c->err));
-  for (int k = 0; k < n; k++) {
+  CHV_RETURN_IF_ERR(sql_node_cols(c->a, u, n + nm, c->err));
+  for (int k = 0; k < n + nm; k++) {
     u->cols[k] = br[0]->cols[k];
-    u->cols[k].type = common[k];
+    if (k < n) u->cols[k].type = common[k];
   }
   u->pos = q->pos;
+  if (setop) {
+    struct sql_node *r = NULL;
+    CHV_RETURN_IF_ERR(set_rows(c, q, u, n, kind, &r));
+    if (!q->norder_by && !q->limit && !q->offset && !q->ndistribute_by &&
+        !ins) {
+      *out = r;
+      return CHV_OK;
+    }
+    return select_over(c, q, r, kind, false, ins, out);
+  }
   if (q->all && !q->norder_by && !q->limit && !q->offset &&
       !q->ndistribute_by) {
     if (ins) return sql_err(c->err, CHV_EINTERNAL, "a UNION's target casts");
     *out = u;
     return CHV_OK;
   }
+  return select_over(c, q, u, kind, !q->all, ins, out);
+}
+
+/* SELECT [DISTINCT] * FROM the rows of nd (a UNION's, a VALUES') with q's
+** ORDER BY, LIMIT and OFFSET, and its DISTRIBUTE BY; what names them in
+** errors. */
+static int select_over(struct bctx *c, const struct chv_sql_query *q,
+                       struct sql_node *nd, const char *what, bool distinct,
+                       struct sql_target *ins, struct sql_node **out) {
   struct sql_rel *rel;
-  CHV_RETURN_IF_ERR(describe_rel(c, u, "", kind, &rel));
-  /* SELECT [DISTINCT] * FROM its rows ORDER BY ... LIMIT ... */
-  struct chv_sql_expr *star = chv_arena_alloc(c->a, sizeof *star);
-  struct chv_sql_select_item *item = chv_arena_alloc(c->a, sizeof *item);
+  CHV_RETURN_IF_ERR(describe_rel(c, nd, "", what, &rel));
+  /* each column by name (an ORDER BY position names one of them) */
+  size_t n = (size_t)rel->t.ncols;
+  struct chv_sql_expr *cols = chv_arena_alloc(c->a, sizeof *cols * (n + 1));
+  struct chv_sql_select_item *item =
+      chv_arena_alloc(c->a, sizeof *item * (n + 1));
   struct chv_sql_query *sel = chv_arena_alloc(c->a, sizeof *sel);
-  if (!star || !item || !sel) return oomc(c);
-  *star = (struct chv_sql_expr){.kind = CHV_SQL_EXPR_STAR, .pos = q->pos};
-  *item = (struct chv_sql_select_item){.expr = star};
+  if (!cols || !item || !sel) return oomc(c);
+  for (size_t k = 0; k < n; k++) {
+    cols[k] = (struct chv_sql_expr){.kind = CHV_SQL_EXPR_COLUMN, .pos = q->pos};
+    cols[k].u.column.nparts = 1;
+    cols[k].u.column.parts[0] = rel->t.columns[k].name;
+    item[k] = (struct chv_sql_select_item){.expr = &cols[k]};
+  }
   *sel = (struct chv_sql_query){.kind = CHV_SQL_QUERY_SELECT, .pos = q->pos,
-                                .distinct = !q->all, .items = item,
-                                .nitems = 1, .order_by = q->order_by,
+                                .distinct = distinct, .items = item,
+                                .nitems = n, .order_by = q->order_by,
                                 .norder_by = q->norder_by, .limit = q->limit,
                                 .offset = q->offset,
                                 .order_kind = q->order_kind,
                                 .distribute_by = q->distribute_by,
                                 .ndistribute_by = q->ndistribute_by};
-  struct src sr = {SRC_DERIVED, NULL, &rel->t, NULL, u, NULL, 0};
+  struct src sr = {SRC_DERIVED, NULL, &rel->t, NULL, nd, NULL, 0};
   return build_select(c, sel, &sr, ins, out);
+}
+
+/* VALUES (..), (..): a Values node of its rows, each column of the common
+** type of its values (a bare NULL takes the others' type), named as the
+** dialect names them (Hive's col1, col2, ...; Flink's EXPR$0, EXPR$1,
+** ...); ORDER BY, LIMIT and OFFSET as over a UNION. */
+static int build_values(struct bctx *c, const struct chv_sql_query *q,
+                        struct sql_target *ins, struct sql_node **out) {
+  size_t nr = q->nrows, nc = nr ? q->row_lens[0] : 0;
+  for (size_t r = 1; r < nr; r++)
+    if (q->row_lens[r] != nc) {
+      *c->pos = q->rows[r][0] ? q->rows[r][0]->pos : q->pos;
+      return sql_err(c->err, CHV_EINVAL,
+                     "the rows of VALUES give %zu and %zu values", nc,
+                     q->row_lens[r]);
+    }
+  static const struct chv_table none = {0};
+  struct sql_bind b;
+  int rc = sql_bind_init(&b, &none, NULL, c->a, c->pos, c->err);
+  struct chv_expr **ex = chv_arena_alloc(c->a, sizeof *ex * (nr * nc + 1));
+  const struct chv_type **ty = chv_arena_alloc(c->a, sizeof *ty * (nc + 1));
+  if (rc == CHV_OK && (!ex || !ty)) rc = oomc(c);
+  for (size_t r = 0; rc == CHV_OK && r < nr; r++)
+    for (size_t k = 0; rc == CHV_OK && k < nc; k++) {
+      const struct chv_sql_expr *e = q->rows[r][k];
+      *c->pos = e->pos;
+      if (sql_has_aggregate(e)) {
+        rc = sql_err(c->err, CHV_EINVAL, "an aggregate in VALUES");
+        break;
+      }
+      rc = sql_bind_expr(&b, e, &ex[r * nc + k]);
+    }
+  /* each column's type: the common type of its values but bare NULLs */
+  for (size_t k = 0; rc == CHV_OK && k < nc; k++) {
+    ty[k] = NULL;
+    for (size_t r = 0; r < nr && rc == CHV_OK; r++) {
+      const struct chv_sql_expr *e = q->rows[r][k];
+      if (e->kind == CHV_SQL_EXPR_LITERAL && e->u.lit.kind == CHV_SQL_LIT_NULL)
+        continue;
+      const struct chv_type *t = ex[r * nc + k]->type;
+      if (!ty[k]) {
+        ty[k] = t;
+        continue;
+      }
+      const struct chv_type *u = chv_exec_union_type(c->a, ty[k], t);
+      if (!u) {
+        char l[64], rt[64];
+        type_name(ty[k], l, sizeof l);
+        type_name(t, rt, sizeof rt);
+        *c->pos = e->pos;
+        rc = sql_err(c->err, CHV_ETYPE,
+                     "VALUES column %zu: %s and %s have no common type", k + 1,
+                     l, rt);
+      }
+      ty[k] = u;
+    }
+    if (rc == CHV_OK && !ty[k]) /* only NULLs: a string, as a NULL reads */
+      ty[k] = ex[k]->type;
+    for (size_t r = 0; r < nr && rc == CHV_OK; r++) {
+      struct chv_expr **x = &ex[r * nc + k];
+      if (!chv_type_equal((*x)->type, ty[k])) {
+        *c->pos = q->rows[r][k]->pos;
+        rc = chv_expr_cast(c->a, *x, ty[k], x, c->err);
+      }
+    }
+  }
+  if (bind_done(c->qp, &b) != CHV_OK && rc == CHV_OK) rc = oomc(c);
+  if (rc != CHV_OK) return rc;
+  struct sql_node *v;
+  CHV_RETURN_IF_ERR(sql_node_new(c->a, SQL_NODE_VALUES, NULL, 0, &v, c->err));
+  CHV_RETURN_IF_ERR(sql_node_cols(c->a, v, (int)nc, c->err));
+  bool hive = c->s->dialect == CHV_SQL_DIALECT_HIVE;
+  for (size_t k = 0; k < nc; k++) {
+    char name[32];
+    snprintf(name, sizeof name, hive ? "col%zu" : "EXPR$%zu", hive ? k + 1 : k);
+    v->cols[k] = (struct sql_col){arena_str(c->a, name), ty[k], q->rows[0][k]->pos};
+    if (!v->cols[k].name) return oomc(c);
+  }
+  v->u.values.nrows = (int64_t)nr;
+  v->u.values.exprs = ex;
+  v->pos = q->pos;
+  if (!q->norder_by && !q->limit && !q->offset && !q->ndistribute_by &&
+      !ins) {
+    *out = v;
+    return CHV_OK;
+  }
+  return select_over(c, q, v, "VALUES", false, ins, out);
 }
 
 /* A view named in FROM: its expanded text (views.c reads it and keeps a
@@ -1278,6 +1549,7 @@ static int build_from(struct bctx *c, const struct chv_sql_query *q,
       snprintf(wh, sizeof wh, "the sub-query in FROM");
     rc = derive_node(c, f->subquery, f->alias ? f->alias : "", wh, &child,
                      &rel);
+    if (rc == CHV_OK) rc = rename_derived(c, f, wh, rel);
   } else if (cte) {
     const struct chv_sql_cte *w = &in->ctes[ci];
     char wh[160];
@@ -1331,12 +1603,19 @@ static int build_from(struct bctx *c, const struct chv_sql_query *q,
   return build_select(c, q, &sr, ins, out);
 }
 
+static int build_term(struct bctx *c, const struct chv_sql_query *q,
+                      struct sql_target *ins, struct sql_node **out) {
+  switch (q->kind) {
+  case CHV_SQL_QUERY_UNION: return build_union(c, q, ins, out);
+  case CHV_SQL_QUERY_VALUES: return build_values(c, q, ins, out);
+  default: return build_from(c, q, ins, out);
+  }
+}
+
 static int build_query(struct bctx *c, const struct chv_sql_query *q,
                        struct sql_target *ins, struct sql_node **out) {
   struct sql_session *s = c->s;
-  if (!q->nctes)
-    return q->kind == CHV_SQL_QUERY_UNION ? build_union(c, q, ins, out)
-                                          : build_from(c, q, ins, out);
+  if (!q->nctes) return build_term(c, q, ins, out);
   for (size_t i = 0; i < q->nctes; i++)
     for (size_t k = 0; k < i; k++)
       if (!strcasecmp(q->ctes[i].name, q->ctes[k].name)) {
@@ -1346,8 +1625,7 @@ static int build_query(struct bctx *c, const struct chv_sql_query *q,
       }
   struct sql_scope sc = {q->ctes, q->nctes, s->scope};
   s->scope = &sc;
-  int rc = q->kind == CHV_SQL_QUERY_UNION ? build_union(c, q, ins, out)
-                                          : build_from(c, q, ins, out);
+  int rc = build_term(c, q, ins, out);
   s->scope = sc.up;
   return rc;
 }
@@ -1504,6 +1782,7 @@ int sql_multi_build(struct sql_session *s, const struct chv_sql_stmt *st,
     snprintf(what, sizeof what, "sub-query %s", f->alias ? f->alias : "");
     CHV_RETURN_IF_ERR(derive_node(c, f->subquery, f->alias ? f->alias : "",
                                   what, &sr.child, &rel));
+    CHV_RETURN_IF_ERR(rename_derived(c, f, what, rel));
     sr.kind = SRC_DERIVED;
     sr.t = &rel->t;
   } else {

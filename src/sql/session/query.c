@@ -174,11 +174,15 @@ static void explain_node(struct sql_session *s, struct sql_plan_node *parent,
     }
     break;
   case SQL_NODE_VALUES:
-    pn = sql_plan_node(s, parent, "Values: %d row%s", nd->u.values.nrows,
+    pn = sql_plan_node(s, parent, "Values: %lld row%s",
+                       (long long)nd->u.values.nrows,
                        nd->u.values.nrows == 1 ? "" : "s");
     break;
   case SQL_NODE_UNION:
     pn = sql_plan_node(s, parent, "Union All");
+    break;
+  case SQL_NODE_REPEAT:
+    pn = sql_plan_node(s, parent, "Repeat: each row by %s", nd->text);
     break;
   case SQL_NODE_DERIVED: {
     struct chv_buf b;
