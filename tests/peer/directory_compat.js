@@ -20,26 +20,14 @@ const path = require('path');
 const { execFileSync, spawnSync } = require('child_process');
 const { DuckDBInstance } = require('./duckdb_peer.js');
 
-const chive = process.argv[2];
-if (!chive) {
-  console.error('usage: directory_compat.js CHIVE');
-  process.exit(2);
-}
-let passed = 0, failed = 0;
-function check(name, ok, detail) {
-  if (ok) passed++;
-  else {
-    failed++;
-    console.error(`MISMATCH ${name}${detail ? ': ' + detail : ''}`);
-  }
-}
+const peer = require('./peer_check.js')('directory_compat.js');
+const { chive, check, rowsOf } = peer;
 function sql(wh, text) {
   const file = path.join(path.dirname(wh), 'script.sql');
   fs.writeFileSync(file, text);
   return execFileSync(chive, ['sql', '--warehouse', wh, '--format', 'jsonl', '-f', file],
                       { encoding: 'utf8', cwd: path.dirname(wh) });
 }
-const rowsOf = (out) => out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
 const key = (r) => JSON.stringify([String(r.id), r.name === undefined ? null : r.name,
                                    r.amount === null ? null : String(r.amount),
                                    r.d === null ? null : String(r.d), String(r.dt)]);
@@ -108,8 +96,7 @@ const sorted = (rows) => rows.map(key).sort();
     const left = fs.readdirSync(tmp).filter((n) => n.startsWith('.'));  // beside pq
     check('no staging folder left', left.length === 0, left.join(' '));
 
-    console.log(`directory_compat: ${passed} passed, ${failed} failed`);
-    process.exit(failed ? 1 : 0);
+    peer.finish();
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

@@ -14,14 +14,10 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { execFileSync } = require('child_process');
 const { DuckDBInstance } = require('./duckdb_peer.js');
 
-const chive = process.argv[2];
-if (!chive) {
-  console.error('usage: query_compat.js CHIVE');
-  process.exit(2);
-}
+const peer = require('./peer_check.js')('query_compat.js');
+const { check, sql, rowsOf } = peer;
 
 // [name, chive SQL, DuckDB SQL (null: the same), ordered]
 const CASES = [
@@ -75,19 +71,6 @@ const CASES = [
    "SELECT x FROM (VALUES (5), (3), (9), (1)) v(x) ORDER BY x LIMIT 2 OFFSET 1", true],
 ];
 
-let passed = 0, failed = 0;
-function check(name, ok, detail) {
-  if (ok) passed++;
-  else {
-    failed++;
-    console.error(`MISMATCH ${name}${detail ? ': ' + detail : ''}`);
-  }
-}
-function sql(wh, text) {
-  return execFileSync(chive, ['sql', '--warehouse', wh, '--format', 'jsonl', '-e', text],
-                      { encoding: 'utf8' });
-}
-const rowsOf = (out) => out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
 // one canonical text a row: every value as a string (NULL as null)
 const canon = (r) => JSON.stringify(Object.values(r).map((v) =>
   v === null || v === undefined ? null : String(v)));
@@ -128,8 +111,7 @@ const canon = (r) => JSON.stringify(Object.values(r).map((v) =>
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
-  console.log(`query_compat: ${passed} passed, ${failed} failed`);
-  process.exit(failed ? 1 : 0);
+  peer.finish();
 })().catch((e) => {
   console.error(e);
   process.exit(1);

@@ -22,24 +22,8 @@ const path = require('path');
 const { execFileSync } = require('child_process');
 const { DuckDBInstance } = require('./duckdb_peer.js');
 
-const chive = process.argv[2];
-if (!chive) {
-  console.error('usage: sql_compat.js CHIVE');
-  process.exit(2);
-}
-let passed = 0, failed = 0;
-function check(name, ok, detail) {
-  if (ok) passed++;
-  else {
-    failed++;
-    console.error(`MISMATCH ${name}${detail ? ': ' + detail : ''}`);
-  }
-}
-function sql(wh, text) {
-  return execFileSync(chive, ['sql', '--warehouse', wh, '--format', 'jsonl', '-e', text],
-                      { encoding: 'utf8' });
-}
-const rowsOf = (out) => out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+const peer = require('./peer_check.js')('sql_compat.js');
+const { chive, check, sql, rowsOf } = peer;
 const key = (r) => JSON.stringify([String(r.id), r.name, String(r.amount), String(r.dt), r.region]);
 
 (async () => {
@@ -110,8 +94,7 @@ const key = (r) => JSON.stringify([String(r.id), r.name, String(r.amount), Strin
     check('EXPLAIN partitions=1/365', plan.includes('partitions=1/365'), plan.trim());
     check('no partition folder exists', !fs.existsSync(path.join(tmp, 'nowhere')));
 
-    console.log(`sql_compat: ${passed} passed, ${failed} failed`);
-    process.exit(failed ? 1 : 0);
+    peer.finish();
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

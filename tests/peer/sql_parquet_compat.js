@@ -20,24 +20,8 @@ const path = require('path');
 const { execFileSync } = require('child_process');
 const { DuckDBInstance } = require('./duckdb_peer.js');
 
-const chive = process.argv[2];
-if (!chive) {
-  console.error('usage: sql_parquet_compat.js CHIVE');
-  process.exit(2);
-}
-let passed = 0, failed = 0;
-function check(name, ok, detail) {
-  if (ok) passed++;
-  else {
-    failed++;
-    console.error(`MISMATCH ${name}${detail ? ': ' + detail : ''}`);
-  }
-}
-function sql(wh, text) {
-  return execFileSync(chive, ['sql', '--warehouse', wh, '--format', 'jsonl', '-e', text],
-                      { encoding: 'utf8' });
-}
-const rowsOf = (out) => out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+const peer = require('./peer_check.js')('sql_parquet_compat.js');
+const { chive, check, sql, rowsOf } = peer;
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 // One canonical text a row, from chive's JSON Lines or DuckDB's values.
@@ -134,8 +118,7 @@ function keyDuck(r) {
     const desc2 = sql(wh, 'DESCRIBE FORMATTED loaded;');
     check('numRows from the footer', /numRows[^\n]*77/.test(desc2), desc2);
 
-    console.log(`sql_parquet_compat: ${passed} passed, ${failed} failed`);
-    process.exit(failed ? 1 : 0);
+    peer.finish();
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
