@@ -13,8 +13,7 @@
 **     commit;
 **   LOAD DATA [LOCAL] INPATH ... [OVERWRITE] INTO TABLE t [PARTITION]:
 **     the file (or the visible files of a folder) taken in through a sink;
-**   filter strings (chv_source_filter_parse()) read as a SELECT's WHERE;
-**   EXPLAIN's line of a scan (sql_scan_explain()).
+**   filter strings (chv_source_filter_parse()) read as a SELECT's WHERE.
 */
 #include "sql/session/session_int.h"
 
@@ -447,116 +446,6 @@ out:
 }
 
 /* ---- SELECT / EXPLAIN ---------------------------------------------------------- */
-
-/* What the scan's columnar files hold and the predicates skip (row groups,
-** ORC stripes): a scan of no columns reads the footers (and the row
-** indexes the predicates need) and nothing else.  false: not columnar, or
-** the scan failed. */
-static bool count_row_groups(chv_catalog *cat, const struct chv_table *t,
-                             const struct chv_scan_options *base,
-                             struct chv_scan_stats *out) {
-  if (!sql_table_columnar(t)) return false;
-  struct chv_scan_options so = *base;
-  static const char *const none[1] = {NULL};
-  so.columns = none;
-  so.ncolumns = 0;
-  so.limit = -1;
-  so.hook = NULL; /* the query's stage is for the query's scan */
-  so.bound = NULL;
-  chv_scan *sc;
-  struct chv_error e;
-  if (chv_scan_open(cat, t->db, t->name, &so, &sc, &e) != CHV_OK) return false;
-  struct chv_batch *b;
-  int rc;
-  while ((rc = chv_scan_next(sc, &b, &e)) == CHV_OK && b) {
-  }
-  chv_scan_stats(sc, out);
-  chv_scan_close(sc);
-  return rc == CHV_OK;
-}
-
-
-/* What the Scan node n says: partitions read/total, the scan's columns,
-** the pushed limit, the partition predicate, the predicates pushed into
-** the readers, what they leave of the row groups (and ORC stripes), the
-** hint's options; under it the source's statistics and parallelism.
-** Under EXPLAIN ANALYZE (the scan ended) also what it read, and ns, the
-** time the statement waited for it. */
-void sql_scan_explain(struct sql_session *s, struct sql_plan_node *n,
-                      chv_catalog *cat, const struct chv_table *t,
-                      chv_scan *scan, const char *what,
-                      const struct chv_scan_options *so,
-                      const char *const *scols, int nscols,
-                      const char *where, bool analyze, int64_t ns) {
-  if (!n || (!scan && !what)) return;
-  int64_t limit = so->limit;
-  struct chv_buf line;
-  chv_buf_init(&line);
-  struct chv_scan_stats ss = {0};
-  if (scan) {
-    chv_scan_stats(scan, &ss);
-    chv_buf_printf(&line, "Scan %s.%s: partitions=%lld/%lld columns=[", t->db,
-                   t->name, (long long)ss.partitions_read,
-                   (long long)ss.partitions_total);
-  } else {
-    chv_buf_printf(&line, "Scan %s: columns=[", what);
-  }
-  for (int c = 0; c < nscols; c++) {
-    if (c) chv_buf_puts(&line, ", ");
-    chv_buf_puts(&line, scols[c]);
-  }
-  chv_buf_putc(&line, ']');
-  if (limit >= 0) chv_buf_printf(&line, " limit=%lld", (long long)limit);
-  if (where && *where) chv_buf_printf(&line, " partition_filter=%s", where);
-  for (int i = 0; i < so->npreds; i++) {
-    static const char *const ops[] = {"=", "<>", "<", "<=", ">", ">=",
-                                      "IS NULL", "IS NOT NULL"};
-    const struct chv_pred *p = &so->preds[i];
-    chv_buf_puts(&line, i ? ", " : " pushed=[");
-    chv_buf_printf(&line, "%s %s", p->column, ops[p->op]);
-    if (p->value) chv_buf_printf(&line, " '%s'", p->value);
-    if (i + 1 == so->npreds) chv_buf_putc(&line, ']');
-  }
-  struct chv_scan_stats cs;
-  if (!analyze && count_row_groups(cat, t, so, &cs)) {
-    if (cs.stripes > 0)
-      chv_buf_printf(&line, " stripes=%lld/%lld",
-                     (long long)(cs.stripes - cs.stripes_skipped),
-                     (long long)cs.stripes);
-    chv_buf_printf(&line, " row_groups=%lld/%lld",
-                   (long long)(cs.row_groups - cs.row_groups_skipped),
-                   (long long)cs.row_groups);
-  }
-  if (so->ntable_options) {
-    chv_buf_putc(&line, ' ');
-    sql_hint_text(so->table_options, so->ntable_options, &line);
-  }
-  sql_plan_text(n, "%s", line.data ? line.data : "");
-  if (scan) { /* a table's: what its source reports */
-    chv_buf_reset(&line);
-    sql_explain_stats(s, cat, t, so, &line);
-    sql_plan_detail(n, "%s", line.data ? line.data : "");
-  }
-  if (analyze && scan) {
-    chv_buf_reset(&line);
-    chv_buf_printf(&line, "Read: files=%lld", (long long)ss.files_read);
-    if (ss.stripes > 0)
-      chv_buf_printf(&line, " stripes=%lld/%lld (%lld skipped)",
-                     (long long)(ss.stripes - ss.stripes_skipped),
-                     (long long)ss.stripes, (long long)ss.stripes_skipped);
-    if (sql_table_columnar(t))
-      chv_buf_printf(&line, " row_groups=%lld/%lld (%lld skipped)",
-                     (long long)(ss.row_groups - ss.row_groups_skipped),
-                     (long long)ss.row_groups,
-                     (long long)ss.row_groups_skipped);
-    chv_buf_printf(&line, " bytes=%lld threads=%d", (long long)ss.bytes_read,
-                   so->threads > 1 ? so->threads : 1);
-    sql_plan_detail(n, "%s", line.data);
-  }
-  if (analyze && ns) sql_plan_count(n, 0, ns);
-  chv_buf_free(&line);
-}
-
 
 /* An error at pos of the statement a filter string is parsed in (head, then
 ** the filter), told as a place in the filter: "column C of the condition:

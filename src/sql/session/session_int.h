@@ -372,17 +372,6 @@ int sql_target_write_shared(struct sql_target *ins, const struct chv_batch *ob,
 /* chive.exec.operator-memory: the bytes each operator may hold. */
 int sql_operator_memory(struct sql_session *s, size_t *out,
                         struct chv_error *err);
-/* What a Scan plan node n says of a scan (opened with so over t, reading
-** cols; a relation's: what names it): partitions read/total, columns,
-** limit, partition filter, pushed predicates, row groups, hints, the
-** source's statistics and, under analyze (the scan ended), what it read;
-** ns: time to count on n. */
-void sql_scan_explain(struct sql_session *s, struct sql_plan_node *n,
-                      chv_catalog *cat, const struct chv_table *t,
-                      chv_scan *scan, const char *what,
-                      const struct chv_scan_options *so,
-                      const char *const *cols, int ncols, const char *where,
-                      bool analyze, int64_t ns);
 
 /* True when e holds an aggregate call. */
 bool sql_has_aggregate(const struct chv_sql_expr *e);
