@@ -85,6 +85,20 @@ size_t sql_vector_bytes(const struct chv_vector *v) {
   return b;
 }
 
+/* Rows sel[0, n) of the first ncols columns of in, densely into ob (a row
+** may come more than once). */
+static int gather_rows(const struct chv_batch *in, int ncols,
+                       const uint32_t *sel, int64_t n, struct chv_batch *ob,
+                       struct chv_error *err) {
+  for (int c = 0; c < ncols; c++) {
+    struct chv_expr col = {.kind = CHV_EXPR_COLUMN, .column = c,
+                           .type = in->cols[c]->type};
+    CHV_RETURN_IF_ERR(chv_expr_eval(&col, in, sel, n, ob->cols[c], err));
+  }
+  ob->nrows = n;
+  return CHV_OK;
+}
+
 /* The projection of rows sel[0, n) of in by exprs into ob (dense), or,
 ** where a bare column of every row keeps its type, the input's own vector
 ** in view (a batch lending ob's and in's vectors). */
@@ -741,12 +755,7 @@ static int sink_next(struct sql_op *op, struct sql_chunk *out,
     if (in.sel || b->nrows != in.n) {
       if (!s->schema) CHV_RETURN_IF_ERR(sql_node_schema(op->node, &s->schema, err));
       if (!s->ob) CHV_RETURN_IF_ERR(chv_batch_open(s->schema, in.n, &s->ob, err));
-      for (int c = 0; c < b->ncols; c++) {
-        struct chv_expr col = {.kind = CHV_EXPR_COLUMN, .column = c,
-                               .type = b->cols[c]->type};
-        CHV_RETURN_IF_ERR(
-            chv_expr_eval(&col, b, in.sel, in.n, s->ob->cols[c], err));
-      }
+      CHV_RETURN_IF_ERR(gather_rows(b, b->ncols, in.sel, in.n, s->ob, err));
       b = s->ob;
     }
     struct chv_batch view = *b; /* on the target's columns */
@@ -816,13 +825,7 @@ static int repeat_next(struct sql_op *op, struct sql_chunk *out,
       r->left--;
     }
   }
-  for (int c = 0; c < nc; c++) {
-    struct chv_expr col = {.kind = CHV_EXPR_COLUMN, .column = c,
-                           .type = op->node->cols[c].type};
-    CHV_RETURN_IF_ERR(
-        chv_expr_eval(&col, r->in.b, r->sel.sel, n, r->ob->cols[c], err));
-  }
-  r->ob->nrows = n;
+  CHV_RETURN_IF_ERR(gather_rows(r->in.b, nc, r->sel.sel, n, r->ob, err));
   *out = (struct sql_chunk){r->ob, NULL, n};
   if (op->x->analyze) sql_op_count(op, n, 0);
   return CHV_OK;

@@ -1035,11 +1035,11 @@ static int build_select(struct bctx *c, const struct chv_sql_query *q,
 
 /* A relation of the columns of nd (a derived table's), named name: the
 ** table the binder reads it as, kept by the plan. */
-static int describe_rel(struct bctx *c, const struct sql_node *nd,
-                        const char *name, const char *what,
-                        struct sql_rel **out) {
+int sql_node_columns(const struct sql_node *nd, struct chv_type **out,
+                     struct chv_error *err) {
   struct chv_type *st;
-  if (chv_type_new(CHV_TYPE_STRUCT, &st) != CHV_OK) return oomc(c);
+  if (chv_type_new(CHV_TYPE_STRUCT, &st) != CHV_OK)
+    return sql_err(err, CHV_ENOMEM, "out of memory");
   for (int k = 0; k < nd->ncols; k++) {
     struct chv_type *ct;
     char cn[256];
@@ -1050,12 +1050,21 @@ static int describe_rel(struct bctx *c, const struct sql_node *nd,
     if (rc != CHV_OK) {
       chv_type_free(st);
       if (rc == CHV_EEXIST)
-        return sql_err(c->err, CHV_EINVAL,
+        return sql_err(err, CHV_EINVAL,
                        "the query gives two columns named '%s'; give one an "
                        "alias", cn);
-      return oomc(c);
+      return sql_err(err, CHV_ENOMEM, "out of memory");
     }
   }
+  *out = st;
+  return CHV_OK;
+}
+
+static int describe_rel(struct bctx *c, const struct sql_node *nd,
+                        const char *name, const char *what,
+                        struct sql_rel **out) {
+  struct chv_type *st;
+  CHV_RETURN_IF_ERR(sql_node_columns(nd, &st, c->err));
   struct sql_rel *rel;
   CHV_RETURN_IF_ERR(sql_rel_open(name, what, st, &rel, c->err));
   if (keep((void ***)&c->qp->rels, &c->qp->nrels, &c->qp->caprels, rel) !=

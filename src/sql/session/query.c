@@ -17,7 +17,6 @@
 #include "sql/session/session_int.h"
 #include "sql/exec/op.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -408,33 +407,11 @@ int sql_query_schema(struct sql_session *s, const struct chv_sql_query *q,
                      struct chv_error *err) {
   struct sql_qplan *qp;
   CHV_RETURN_IF_ERR(sql_qplan_open(&qp, err));
-  struct chv_type *st = NULL;
   int rc = sql_query_build(s, q, q->pos, NULL, qp, pos, err);
-  if (rc == CHV_OK && chv_type_new(CHV_TYPE_STRUCT, &st) != CHV_OK)
-    rc = sql_err(err, CHV_ENOMEM, "out of memory");
-  for (int c = 0; rc == CHV_OK && c < qp->root->ncols; c++) {
-    struct chv_type *ct;
-    char name[256];
-    snprintf(name, sizeof name, "%s", qp->root->cols[c].name);
-    for (char *p = name; *p; p++) *p = (char)tolower((unsigned char)*p);
-    rc = chv_type_clone(qp->root->cols[c].type, &ct);
-    if (rc == CHV_OK) rc = chv_type_struct_add(st, name, ct);
-    if (rc == CHV_EEXIST) {
-      *pos = q->pos;
-      rc = sql_err(err, CHV_EINVAL,
-                   "the query gives two columns named '%s'; give one an "
-                   "alias", name);
-    } else if (rc != CHV_OK) {
-      rc = sql_err(err, rc, "out of memory");
-    }
-  }
+  if (rc == CHV_OK && (rc = sql_node_columns(qp->root, out, err)) != CHV_OK)
+    *pos = q->pos;
   sql_qplan_close(qp);
-  if (rc != CHV_OK) {
-    chv_type_free(st);
-    return rc;
-  }
-  *out = st;
-  return CHV_OK;
+  return rc;
 }
 
 int sql_query_into_dir(struct sql_session *s, const struct chv_sql_query *q,

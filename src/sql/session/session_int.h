@@ -336,6 +336,10 @@ int sql_query_build(struct sql_session *s, const struct chv_sql_query *q,
                     struct chv_sql_pos stpos, struct sql_target *ins,
                     struct sql_qplan *qp, struct chv_sql_pos *pos,
                     struct chv_error *err);
+/* The columns nd gives as a STRUCT, named in lower case as Hive keeps
+** them (build.c); CHV_EINVAL when two share a name. */
+int sql_node_columns(const struct sql_node *nd, struct chv_type **out,
+                     struct chv_error *err);
 /* Plans and runs q (query.c): its rows to the statement's consumer, or
 ** with ins into the target; explain: the plan only. */
 int sql_query_run(struct sql_session *s, const struct chv_sql_query *q,
