@@ -1040,7 +1040,12 @@ static int parse_from(struct parser *p, struct chv_sql_from **out) {
           : peek_kw(p, 0, "RIGHT") ? CHV_SQL_JOIN_RIGHT
                                    : CHV_SQL_JOIN_FULL;
       next(p);
-      accept_kw(p, "OUTER");
+      if (k == CHV_SQL_JOIN_LEFT && accept_kw(p, "SEMI"))
+        k = CHV_SQL_JOIN_SEMI; /* Hive's */
+      else if (k == CHV_SQL_JOIN_LEFT && accept_kw(p, "ANTI"))
+        k = CHV_SQL_JOIN_ANTI; /* Hive 4's and Spark's */
+      else
+        accept_kw(p, "OUTER");
       TRY(expect_kw(p, "JOIN", "JOIN"));
     } else if (accept_kw(p, "CROSS")) {
       TRY(expect_kw(p, "JOIN", "JOIN after CROSS"));
