@@ -264,7 +264,7 @@ static int fetch(struct join_op *j, bool *got, struct chv_error *err) {
     j->capprobe = n;
   }
   memset(j->pmatched, 0, (size_t)n);
-  if (!j->nkeys) {
+  if (!j->nkeys || !j->nheads) { /* one chain, or none */
     int64_t h = j->nheads ? j->head[0] : -1;
     for (int64_t i = 0; i < n; i++) j->first[i] = h;
   } else {
