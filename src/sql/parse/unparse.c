@@ -364,7 +364,9 @@ static void put_from(struct writer *w, const struct chv_sql_from *f) {
   case CHV_SQL_FROM_JOIN:
     put_from(w, f->left);
     put(w, joins[f->join]);
+    if (f->right->kind == CHV_SQL_FROM_JOIN) put(w, "(");
     put_from(w, f->right);
+    if (f->right->kind == CHV_SQL_FROM_JOIN) put(w, ")");
     if (f->on) {
       put(w, " ON ");
       put_expr(w, f->on);
