@@ -263,7 +263,9 @@ enum chv_sql_join_kind {
   CHV_SQL_JOIN_LEFT,
   CHV_SQL_JOIN_RIGHT,
   CHV_SQL_JOIN_FULL,
-  CHV_SQL_JOIN_CROSS
+  CHV_SQL_JOIN_CROSS,
+  CHV_SQL_JOIN_SEMI,  /* LEFT SEMI JOIN: the left's rows that have a match */
+  CHV_SQL_JOIN_ANTI   /* LEFT ANTI JOIN: the left's rows that have none */
 };
 
 enum chv_sql_from_kind {

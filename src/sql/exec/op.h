@@ -135,6 +135,10 @@ size_t sql_vector_bytes(const struct chv_vector *v);
 ** bound_column. */
 chv_scan_bound *sql_op_bound(struct sql_op *op);
 
+/* The hash join of a Join node (join.c). */
+int sql_op_join_new(struct sql_exec *x, const struct sql_node *nd,
+                    struct sql_op **out, struct chv_error *err);
+
 /* Sort and TopN (sort.c). */
 int sql_op_sort_new(struct sql_exec *x, const struct sql_node *nd,
                     struct sql_op **out, struct chv_error *err);

@@ -928,6 +928,7 @@ static int op_new(struct sql_exec *x, const struct sql_node *nd,
   case SQL_NODE_AGGREGATE: size = sizeof(struct agg_op); vt = &agg_vt; break;
   case SQL_NODE_SORT:
   case SQL_NODE_TOPN: return sql_op_sort_new(x, nd, out, err);
+  case SQL_NODE_JOIN: return sql_op_join_new(x, nd, out, err);
   case SQL_NODE_LIMIT: size = sizeof(struct limit_op); vt = &limit_vt; break;
   case SQL_NODE_UNION: size = sizeof(struct union_op); vt = &union_vt; break;
   case SQL_NODE_DERIVED:
@@ -943,8 +944,7 @@ static int op_new(struct sql_exec *x, const struct sql_node *nd,
     break;
   default:
     return chv_error_set(err, CHV_ENOTSUP, "%s is not supported yet",
-                         nd->kind == SQL_NODE_JOIN ? "a join"
-                                                   : sql_node_kind_name(nd->kind));
+                         sql_node_kind_name(nd->kind));
   }
   struct sql_op *op = calloc(1, size);
   if (!op) return oom(err);

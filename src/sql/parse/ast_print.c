@@ -277,7 +277,7 @@ static void put_expr(struct printer *w, const struct chv_sql_expr *e) {
 
 static void put_from(struct printer *w, const struct chv_sql_from *f) {
   static const char *const joins[] = {"inner", "left", "right", "full",
-                                      "cross"};
+                                      "cross", "semi", "anti"};
   switch (f->kind) {
   case CHV_SQL_FROM_TABLE:
     put(w, "(table ");

@@ -979,13 +979,19 @@ static int parse_alias(struct parser *p, const char **alias) {
   return CHV_OK;
 }
 
+static int parse_from(struct parser *p, struct chv_sql_from **out);
+
 static int parse_from_item(struct parser *p, struct chv_sql_from **out) {
   struct chv_sql_from *f = NULL;
   TRY(alloc_node(p, sizeof *f, (void **)&f));
   f->pos = peek(p, 0)->pos;
   if (accept_op(p, "(")) {
-    if (!starts_query(p, 0) && !peek_op(p, 0, "("))
-      return fail(p, "a sub-query after '('");
+    if (!starts_query(p, 0) && !peek_op(p, 0, "(")) { /* (a JOIN b ON ...) */
+      TRY(enter(p));
+      TRY(parse_from(p, out));
+      p->depth--;
+      return expect_op(p, ")", "')' after the joined tables");
+    }
     f->kind = CHV_SQL_FROM_SUBQUERY;
     TRY(parse_query(p, &f->subquery));
     TRY(expect_op(p, ")", "')' after the sub-query"));
@@ -1040,7 +1046,12 @@ static int parse_from(struct parser *p, struct chv_sql_from **out) {
           : peek_kw(p, 0, "RIGHT") ? CHV_SQL_JOIN_RIGHT
                                    : CHV_SQL_JOIN_FULL;
       next(p);
-      accept_kw(p, "OUTER");
+      if (k == CHV_SQL_JOIN_LEFT && accept_kw(p, "SEMI"))
+        k = CHV_SQL_JOIN_SEMI; /* Hive's */
+      else if (k == CHV_SQL_JOIN_LEFT && accept_kw(p, "ANTI"))
+        k = CHV_SQL_JOIN_ANTI; /* Hive 4's and Spark's */
+      else
+        accept_kw(p, "OUTER");
       TRY(expect_kw(p, "JOIN", "JOIN"));
     } else if (accept_kw(p, "CROSS")) {
       TRY(expect_kw(p, "JOIN", "JOIN after CROSS"));

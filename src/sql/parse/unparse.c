@@ -344,7 +344,8 @@ static void put_hints(struct writer *w, const struct chv_sql_hints *hs) {
 
 static void put_from(struct writer *w, const struct chv_sql_from *f) {
   static const char *const joins[] = {" JOIN ", " LEFT JOIN ", " RIGHT JOIN ",
-                                      " FULL JOIN ", " CROSS JOIN "};
+                                      " FULL JOIN ", " CROSS JOIN ",
+                                      " LEFT SEMI JOIN ", " LEFT ANTI JOIN "};
   switch (f->kind) {
   case CHV_SQL_FROM_TABLE:
     put_name(w, &f->table);
@@ -363,7 +364,9 @@ static void put_from(struct writer *w, const struct chv_sql_from *f) {
   case CHV_SQL_FROM_JOIN:
     put_from(w, f->left);
     put(w, joins[f->join]);
+    if (f->right->kind == CHV_SQL_FROM_JOIN) put(w, "(");
     put_from(w, f->right);
+    if (f->right->kind == CHV_SQL_FROM_JOIN) put(w, ")");
     if (f->on) {
       put(w, " ON ");
       put_expr(w, f->on);

@@ -46,7 +46,8 @@ int sql_bind_init(struct sql_bind *b, const struct chv_table *t,
   b->ttypes = calloc((size_t)n + 1, sizeof *b->ttypes);
   b->cols = chv_arena_alloc(a, sizeof *b->cols * ((size_t)n + 1));
   b->types = chv_arena_alloc(a, sizeof *b->types * ((size_t)n + 1));
-  if (!b->ttypes || !b->cols || !b->types)
+  b->tcols = chv_arena_alloc(a, sizeof *b->tcols * ((size_t)n + 1));
+  if (!b->ttypes || !b->cols || !b->types || !b->tcols)
     return chv_error_set(err, CHV_ENOMEM, "out of memory");
   for (int i = 0; i < n; i++) {
     const struct chv_column *c =
@@ -74,19 +75,103 @@ int sql_bind_column(struct sql_bind *b, int tcol, struct chv_expr **out) {
   const char *n = tcol < b->t->ncols ? b->t->columns[tcol].name
                                      : b->t->pkeys[tcol - b->t->ncols].name;
   int k = 0;
-  while (k < b->ncols && strcmp(b->cols[k], n)) k++;
+  while (k < b->ncols && b->tcols[k] != tcol) k++;
   if (k == b->ncols) {
     b->cols[k] = n;
+    b->tcols[k] = tcol;
     b->types[k] = b->ttypes[tcol];
     b->ncols++;
   }
   return chv_expr_column(b->a, k, b->types[k], out, b->err);
 }
 
+/* True when the qualifier parts[0, nq) names relation r. */
+static bool rel_named(const struct sql_rel_name *r,
+                      const struct chv_sql_name *nm, int nq) {
+  const char *last = nm->parts[nq - 1];
+  if (r->alias) return nq == 1 && !strcasecmp(last, r->alias);
+  return r->name && !strcasecmp(last, r->name) &&
+         (nq < 2 || (r->db && !strcasecmp(nm->parts[nq - 2], r->db)));
+}
+
+static void rel_text(const struct sql_rel_name *r, char *buf, size_t n) {
+  if (r->alias)
+    snprintf(buf, n, "%s", r->alias);
+  else
+    snprintf(buf, n, "%s%s%s", r->db ? r->db : "", r->db ? "." : "",
+             r->name ? r->name : "");
+}
+
+int sql_rels_find(const struct sql_rels *rels, int tcol) {
+  for (int r = 0; r < rels->n; r++)
+    if (tcol >= rels->r[r].first && tcol < rels->r[r].first + rels->r[r].ncols)
+      return r;
+  return -1;
+}
+
+/* resolve() over the relations of a join: the one relation the qualifier
+** names (none: every one the name may be seen in) that has the column. */
+static int resolve_rels(struct sql_bind *b, const struct chv_sql_name *nm,
+                        int *tcol) {
+  const struct sql_rels *rs = b->rels;
+  int nq = nm->nparts - 1;
+  const char *n = nm->parts[nq];
+  int found = -1, fr = -1, named = 0;
+  for (int r = 0; r < rs->n; r++) {
+    const struct sql_rel_name *rn = &rs->r[r];
+    if (nq > 0 && !rel_named(rn, nm, nq)) continue;
+    bool seen = b->on_seen ? b->on_seen[r] : !rn->hidden;
+    named++;
+    for (int c = 0; c < rn->ncols; c++) {
+      const char *cn = b->t->columns[rn->first + c].name;
+      if (strcasecmp(cn, n)) continue;
+      char t1[256], t2[256];
+      if (!seen) {
+        rel_text(rn, t1, sizeof t1);
+        return chv_error_set(b->err, CHV_EINVAL, b->on_seen ?
+            "column '%s' of %s cannot be used in this ON: it names the "
+            "relations of its own join only" :
+            "column '%s' of %s cannot be used here: the right side of a "
+            "LEFT SEMI or ANTI JOIN is seen only in its ON", n, t1);
+      }
+      if (found >= 0) {
+        rel_text(&rs->r[fr], t1, sizeof t1);
+        rel_text(rn, t2, sizeof t2);
+        return chv_error_set(b->err, CHV_EINVAL,
+                             "column reference '%s' is ambiguous: a column "
+                             "of %s and of %s", n, t1, t2);
+      }
+      found = rn->first + c;
+      fr = r;
+      break;
+    }
+  }
+  if (found >= 0) return *tcol = found, CHV_OK;
+  if (nq > 0 && !named) {
+    const char *last = nm->parts[nq - 1];
+    return chv_error_set(b->err, CHV_ENOENT,
+                         "unknown table qualifier '%s' in %s.%s", last, last,
+                         n);
+  }
+  struct chv_buf t;
+  chv_buf_init(&t);
+  for (int r = 0, k = 0; r < rs->n; r++) {
+    if (nq > 0 && !rel_named(&rs->r[r], nm, nq)) continue;
+    char t1[256];
+    rel_text(&rs->r[r], t1, sizeof t1);
+    chv_buf_printf(&t, "%s%s", k++ ? ", " : "", t1);
+  }
+  int rc = chv_error_set(b->err, CHV_ENOENT, "column '%s' does not exist in %s",
+                         n, t.data ? t.data : "");
+  chv_buf_free(&t);
+  return rc;
+}
+
 /* The table column a column reference names (data columns first). */
 static int resolve(struct sql_bind *b, const struct chv_sql_expr *e,
                    int *tcol) {
   const struct chv_sql_name *nm = &e->u.column;
+  if (b->rels) return resolve_rels(b, nm, tcol);
   int nq = nm->nparts - 1;
   const char *n = nm->parts[nq];
   if (!b->t->name)
@@ -467,14 +552,19 @@ static const char *op_text(enum chv_sql_op op) {
   }
 }
 
-static void list_text(struct chv_sql_expr **v, size_t n, struct chv_buf *out) {
+static void expr_text(const struct chv_sql_expr *e, struct chv_buf *out,
+                      bool qual);
+
+static void list_text(struct chv_sql_expr **v, size_t n, struct chv_buf *out,
+                      bool qual) {
   for (size_t i = 0; i < n; i++) {
     if (i) chv_buf_puts(out, ", ");
-    sql_expr_text(v[i], out);
+    expr_text(v[i], out, qual);
   }
 }
 
-void sql_expr_text(const struct chv_sql_expr *e, struct chv_buf *out) {
+static void expr_text(const struct chv_sql_expr *e, struct chv_buf *out,
+                      bool qual) {
   switch (e->kind) {
   case CHV_SQL_EXPR_LITERAL:
     if (e->u.lit.kind == CHV_SQL_LIT_DATE) chv_buf_puts(out, "DATE ");
@@ -485,45 +575,46 @@ void sql_expr_text(const struct chv_sql_expr *e, struct chv_buf *out) {
     else
       chv_buf_puts(out, e->u.lit.text);
     break;
-  case CHV_SQL_EXPR_COLUMN:
-    chv_buf_puts(out, e->u.column.parts[e->u.column.nparts - 1]);
+  case CHV_SQL_EXPR_COLUMN: /* qual: as written, t.a (a join's) */
+    for (int i = qual ? 0 : e->u.column.nparts - 1; i < e->u.column.nparts; i++)
+      chv_buf_printf(out, "%s%s", i && qual ? "." : "", e->u.column.parts[i]);
     break;
   case CHV_SQL_EXPR_STAR:
     chv_buf_putc(out, '*');
     break;
   case CHV_SQL_EXPR_UNARY:
     chv_buf_puts(out, op_text(e->u.unary.op));
-    sql_expr_text(e->u.unary.arg, out);
+    expr_text(e->u.unary.arg, out, qual);
     break;
   case CHV_SQL_EXPR_BINARY:
     chv_buf_putc(out, '(');
-    sql_expr_text(e->u.binary.left, out);
+    expr_text(e->u.binary.left, out, qual);
     chv_buf_putc(out, ' ');
     chv_buf_puts(out, op_text(e->u.binary.op));
     chv_buf_putc(out, ' ');
-    sql_expr_text(e->u.binary.right, out);
+    expr_text(e->u.binary.right, out, qual);
     chv_buf_putc(out, ')');
     break;
   case CHV_SQL_EXPR_IN:
-    sql_expr_text(e->u.in.arg, out);
+    expr_text(e->u.in.arg, out, qual);
     chv_buf_puts(out, e->u.in.negated ? " NOT IN (" : " IN (");
-    list_text(e->u.in.list, e->u.in.n, out);
+    list_text(e->u.in.list, e->u.in.n, out, qual);
     chv_buf_putc(out, ')');
     break;
   case CHV_SQL_EXPR_BETWEEN:
-    sql_expr_text(e->u.between.arg, out);
+    expr_text(e->u.between.arg, out, qual);
     chv_buf_puts(out, e->u.between.negated ? " NOT BETWEEN " : " BETWEEN ");
-    sql_expr_text(e->u.between.low, out);
+    expr_text(e->u.between.low, out, qual);
     chv_buf_puts(out, " AND ");
-    sql_expr_text(e->u.between.high, out);
+    expr_text(e->u.between.high, out, qual);
     break;
   case CHV_SQL_EXPR_LIKE:
-    sql_expr_text(e->u.like.arg, out);
+    expr_text(e->u.like.arg, out, qual);
     chv_buf_puts(out, e->u.like.negated ? " NOT LIKE " : " LIKE ");
-    sql_expr_text(e->u.like.pattern, out);
+    expr_text(e->u.like.pattern, out, qual);
     break;
   case CHV_SQL_EXPR_IS:
-    sql_expr_text(e->u.is.arg, out);
+    expr_text(e->u.is.arg, out, qual);
     chv_buf_puts(out, e->u.is.negated ? " IS NOT " : " IS ");
     chv_buf_puts(out, e->u.is.what == CHV_SQL_IS_NULL   ? "NULL"
                       : e->u.is.what == CHV_SQL_IS_TRUE ? "TRUE"
@@ -533,23 +624,23 @@ void sql_expr_text(const struct chv_sql_expr *e, struct chv_buf *out) {
     chv_buf_puts(out, "CASE");
     if (e->u.case_.operand) {
       chv_buf_putc(out, ' ');
-      sql_expr_text(e->u.case_.operand, out);
+      expr_text(e->u.case_.operand, out, qual);
     }
     for (size_t i = 0; i < e->u.case_.n; i++) {
       chv_buf_puts(out, " WHEN ");
-      sql_expr_text(e->u.case_.when[i], out);
+      expr_text(e->u.case_.when[i], out, qual);
       chv_buf_puts(out, " THEN ");
-      sql_expr_text(e->u.case_.then[i], out);
+      expr_text(e->u.case_.then[i], out, qual);
     }
     if (e->u.case_.else_) {
       chv_buf_puts(out, " ELSE ");
-      sql_expr_text(e->u.case_.else_, out);
+      expr_text(e->u.case_.else_, out, qual);
     }
     chv_buf_puts(out, " END");
     break;
   case CHV_SQL_EXPR_CAST:
     chv_buf_puts(out, "CAST(");
-    sql_expr_text(e->u.cast.arg, out);
+    expr_text(e->u.cast.arg, out, qual);
     chv_buf_puts(out, " AS ");
     chv_buf_puts(out, e->u.cast.type_text);
     chv_buf_putc(out, ')');
@@ -559,11 +650,20 @@ void sql_expr_text(const struct chv_sql_expr *e, struct chv_buf *out) {
     chv_buf_putc(out, '(');
     if (e->u.func.distinct) chv_buf_puts(out, "DISTINCT ");
     if (e->u.func.star) chv_buf_putc(out, '*');
-    list_text(e->u.func.args, e->u.func.n, out);
+    list_text(e->u.func.args, e->u.func.n, out, qual);
     chv_buf_putc(out, ')');
     break;
   case CHV_SQL_EXPR_SUBQUERY:
     chv_buf_puts(out, "(SELECT ...)");
     break;
   }
+}
+
+void sql_expr_text(const struct chv_sql_expr *e, struct chv_buf *out) {
+  expr_text(e, out, false);
+}
+
+void sql_expr_text_qualified(const struct chv_sql_expr *e,
+                             struct chv_buf *out) {
+  expr_text(e, out, true);
 }

@@ -52,7 +52,7 @@ int sql_node_number(struct sql_node *root) { return number(root, 0); }
 const char *sql_node_kind_name(enum sql_node_kind k) {
   static const char *const names[] = {
       "Scan", "Values", "Filter", "Project", "Aggregate", "Sort",
-      "TopN", "Limit", "Union All", "Derived", "Join", "Insert",
+      "TopN", "Limit", "Union All", "Derived", "Hash Join", "Insert",
       "Multi-insert", "Tee", "Repeat"};
   return (size_t)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
@@ -76,6 +76,13 @@ int sql_node_exprs(struct sql_node *nd,
   case SQL_NODE_TOPN:
     for (int k = 0; k < nd->u.sort.nkeys; k++)
       CHV_RETURN_IF_ERR(fn(ctx, &nd->u.sort.keys[k].expr));
+    return CHV_OK;
+  case SQL_NODE_JOIN: /* over both inputs: see node.h */
+    for (int k = 0; k < nd->u.join.nkeys; k++) {
+      CHV_RETURN_IF_ERR(fn(ctx, &nd->u.join.lkeys[k]));
+      CHV_RETURN_IF_ERR(fn(ctx, &nd->u.join.rkeys[k]));
+    }
+    if (nd->u.join.cond) CHV_RETURN_IF_ERR(fn(ctx, &nd->u.join.cond));
     return CHV_OK;
   default:
     return CHV_OK;

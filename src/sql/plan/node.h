@@ -45,7 +45,7 @@ enum sql_node_kind {
   SQL_NODE_LIMIT,     /* the first n rows */
   SQL_NODE_UNION,     /* UNION ALL: each input's rows in turn */
   SQL_NODE_DERIVED,   /* a sub-query's, WITH query's or view's rows, named */
-  SQL_NODE_JOIN,      /* two inputs joined (the executor has no join yet) */
+  SQL_NODE_JOIN,      /* two inputs joined by a hash join (exec/join.c) */
   SQL_NODE_SINK,      /* the rows written to a target (an INSERT's) */
   SQL_NODE_MULTI,     /* a multi-insert: its Sinks (in[0..nin-1)) fed from
                       ** its source (in[nin-1]), read once */
@@ -60,6 +60,13 @@ struct sql_col {
   const char *name;            /* as the query names it */
   const struct chv_type *type;
   struct chv_sql_pos pos;      /* the select item that gives it, if any */
+};
+
+/* One condition (a conjunct of ON or WHERE): as parsed (text, pushdown
+** into scans) and bound over the columns of the node it is on. */
+struct sql_conj {
+  const struct chv_sql_expr *ast;
+  struct chv_expr *bound;
 };
 
 struct sql_sort_key {
@@ -103,6 +110,8 @@ struct sql_node {
       bool pos_any;                   /* pos is where any failure points
                                       ** (else only a literal's) */
       int threads;                    /* physical: reader threads; 0 */
+      double est_rows;                /* its table's rows, as the
+                                      ** statistics say; 0: unknown */
       /* physical: the nodes above run in its stage, lowest first */
       struct sql_node *stage[4];
       int nstage;
@@ -151,6 +160,29 @@ struct sql_node {
       int *map;                       /* output column -> input column */
     } derived;
     struct {
+      /* INNER, LEFT, RIGHT, FULL, CROSS, SEMI or ANTI (SEMI and ANTI give
+      ** the left input's columns only; the others left's, then right's) */
+      enum chv_sql_join_kind kind;
+      /* The conditions of ON (and, after the pushdown pass, of a WHERE
+      ** above), over the left's then the right's columns, with their text;
+      ** the pushdown pass moves them into keys, cond or an input. */
+      struct sql_conj *conj;
+      int nconj;
+      /* equi-keys: lkeys[i] over in[0] = rkeys[i] over in[1], of one type;
+      ** null_safe[i]: <=>, whose NULLs match */
+      struct chv_expr **lkeys, **rkeys;
+      bool *null_safe;
+      int nkeys;
+      /* the rest of the condition, over the left's then the right's
+      ** columns, or NULL; pairs of rows whose cond is not TRUE do not
+      ** match */
+      struct chv_expr *cond;
+      const char *keys_text, *cond_text;
+      bool build_left;                /* in[0] is the hash table's side */
+      double est[2];                  /* the inputs' rows as estimated */
+      bool ordered;                   /* made by the order pass */
+    } join;
+    struct {
       const char *what;               /* EXPLAIN: "default.t2: ..." */
       void *target;                   /* the session's; borrowed */
       const struct chv_type *schema;  /* the target's columns; borrowed */
@@ -189,5 +221,8 @@ void sql_expr_columns(const struct chv_expr *e, bool *used);
 /* True when e reads no column (a constant, as far as the registry's
 ** functions are pure). */
 bool sql_expr_constant(const struct chv_expr *e);
+/* The rows a node gives, as estimated from the tables' statistics
+** (numRows) and rough selectivities; >= 1. */
+double sql_node_estimate(const struct sql_node *nd);
 
 #endif

@@ -55,6 +55,26 @@ struct sql_bind {
   int (*hook)(struct sql_bind *b, const struct chv_sql_expr *e,
               struct chv_expr **out, bool *done);
   void *hook_ctx;
+  /* The table column of each of cols (tcols[k] for cols[k]). */
+  int *tcols;
+  /* A FROM of several relations (joins): t's columns are theirs, in order,
+  ** relation r's from rels->r[r].first; NULL: t alone. */
+  const struct sql_rels *rels;
+  /* In an ON: the relations it sees (its join's inputs' rows), by index
+  ** of rels; NULL elsewhere: all but the hidden ones. */
+  const bool *on_seen;
+};
+
+/* The relations of a FROM with joins, as the binder resolves names. */
+struct sql_rels {
+  int n;
+  struct sql_rel_name {
+    const char *alias;        /* or NULL: named db.name */
+    const char *db, *name;
+    int first, ncols;         /* its columns in the binder's table */
+    /* the right side of a LEFT SEMI or ANTI JOIN: seen only in its ON */
+    bool hidden;
+  } *r;
 };
 /* count, sum, min, max, avg */
 bool sql_is_aggregate(const char *name);
@@ -66,7 +86,12 @@ int sql_bind_expr(struct sql_bind *b, const struct chv_sql_expr *e,
                   struct chv_expr **out);
 /* Table column tcol (data columns, then keys) as a COLUMN expression. */
 int sql_bind_column(struct sql_bind *b, int tcol, struct chv_expr **out);
+/* The relation of rels whose columns hold tcol, or -1. */
+int sql_rels_find(const struct sql_rels *rels, int tcol);
 void sql_expr_text(const struct chv_sql_expr *e, struct chv_buf *out);
+/* The same with column names as written (t.a): a join's conditions. */
+void sql_expr_text_qualified(const struct chv_sql_expr *e,
+                             struct chv_buf *out);
 
 /* ---- pushdown.c: what of a WHERE the source applies ---- */
 
@@ -119,8 +144,15 @@ struct sql_rewrite {
   /* A Sink whose target takes rows from several reader threads at once
   ** (an INSERT into a table, not into a relation or a directory). */
   bool (*shared_sink)(void *ctx, const struct sql_node *sink);
+  /* The rows of a Scan's table (its partitions the filter keeps) as the
+  ** statistics say, or 0: unknown (threads_ctx); NULL: unknown. */
+  double (*scan_rows)(void *ctx, const struct sql_node *scan);
   struct chv_error *err;
 };
+/* The passes of joins (joins.c): their conditions pushed down, then the
+** order of inner joins, the equi-keys and the build sides. */
+int sql_rewrite_join_push(struct sql_rewrite *rw, struct sql_node **root);
+int sql_rewrite_join_order(struct sql_rewrite *rw, struct sql_node **root);
 /* The rewrite rules, one pass each, in order: predicate pushdown and
 ** partition pruning into the scans, constant folding, the pruning of the
 ** columns scans read, limit pushdown, Sort + Limit to TopN and the top-N

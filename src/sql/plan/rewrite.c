@@ -2,11 +2,15 @@
 ** sql/plan/rewrite: the rewrite rules, each a pass over the logical plan
 ** that changes it in place (sql_rewrite() runs them in this order):
 **
+**   joins      the conditions of WHERE and ON pushed through joins into
+**              their inputs (joins.c)
 **   pushdown   a Filter right over a table's Scan gives the scan the
 **              conjuncts a partition filter expresses (partition pruning)
 **              and, for columnar files, the comparisons of data columns
 **              with literals its readers test row groups against; what is
 **              left stays a Filter (none: the Filter goes)
+**   order      inner joins ordered by estimates, equi-keys and build
+**              sides (joins.c)
 **   fold       constant sub-expressions become literals; a Filter that is
 **              always TRUE goes, one never TRUE reads no rows (Values of
 **              none in place of its input)
@@ -280,12 +284,42 @@ static int prune(struct sql_rewrite *rw, struct sql_node *nd,
   return CHV_OK;
 }
 
-/* A Project giving its input's columns as they are, named as they are,
-** goes. */
-static void drop_identity(struct sql_node **slot) {
+static void identity(struct sql_node **slot);
+
+static bool column_project(const struct sql_node *nd) {
+  if (nd->kind != SQL_NODE_PROJECT) return false;
+  for (int c = 0; c < nd->ncols; c++)
+    if (nd->u.project.exprs[c]->kind != CHV_EXPR_COLUMN) return false;
+  return true;
+}
+
+/* A Project over a Project of columns (a join's, reordered) reads the
+** latter's input instead; a Project giving its input's columns as they
+** are, named as they are, goes. */
+static int drop_identity(struct sql_rewrite *rw, struct sql_node **slot) {
   struct sql_node *nd = *slot;
-  for (int i = 0; i < nd->nin; i++) drop_identity(&nd->in[i]);
-  if (nd->kind != SQL_NODE_PROJECT) return;
+  for (int i = 0; i < nd->nin; i++)
+    CHV_RETURN_IF_ERR(drop_identity(rw, &nd->in[i]));
+  if (nd->kind != SQL_NODE_PROJECT) return CHV_OK;
+  if (column_project(nd->in[0]) && !nd->on_readers) {
+    const struct sql_node *p = nd->in[0];
+    int *map = chv_arena_alloc(rw->a, sizeof *map * (size_t)(p->ncols + 1));
+    struct chv_expr **ex =
+        chv_arena_alloc(rw->a, sizeof *ex * (size_t)(nd->ncols + 1));
+    if (!map || !ex) return oom(rw);
+    for (int c = 0; c < p->ncols; c++) map[c] = p->u.project.exprs[c]->column;
+    for (int c = 0; c < nd->ncols; c++)
+      CHV_RETURN_IF_ERR(
+          sql_expr_remap(rw->a, nd->u.project.exprs[c], map, &ex[c], rw->err));
+    nd->u.project.exprs = ex;
+    nd->in[0] = p->in[0];
+  }
+  identity(slot);
+  return CHV_OK;
+}
+
+static void identity(struct sql_node **slot) {
+  struct sql_node *nd = *slot;
   const struct sql_node *in = nd->in[0];
   if (nd->ncols != in->ncols) return;
   for (int c = 0; c < nd->ncols; c++) {
@@ -354,10 +388,12 @@ static void bound(struct sql_node *nd) {
 }
 
 int sql_rewrite(struct sql_rewrite *rw, struct sql_node **root) {
+  CHV_RETURN_IF_ERR(sql_rewrite_join_push(rw, root));
   CHV_RETURN_IF_ERR(pushdown(rw, root));
+  CHV_RETURN_IF_ERR(sql_rewrite_join_order(rw, root));
   CHV_RETURN_IF_ERR(fold(rw, root));
   CHV_RETURN_IF_ERR(prune(rw, *root, NULL, 0));
-  drop_identity(root);
+  CHV_RETURN_IF_ERR(drop_identity(rw, root));
   CHV_RETURN_IF_ERR(limits(rw, root));
   bound(*root);
   return CHV_OK;

@@ -35,7 +35,6 @@ static const char *unsupported_query(const struct chv_sql_query *q,
   *pos = q->pos;
   if (!q->from) return NULL; /* one row of no columns */
   *pos = q->from->pos;
-  if (q->from->kind == CHV_SQL_FROM_JOIN) return "a join";
   if (q->from->system_time) return "FOR SYSTEM_TIME AS OF";
   return NULL;
 }
@@ -289,61 +288,6 @@ static int post_hook(struct sql_bind *b, const struct chv_sql_expr *e,
 }
 
 
-/* SELECT DISTINCT *: q with each * replaced by t's columns (data columns,
-** then partition keys), in the arena; q itself when it has no *. */
-static int expand_stars(const struct chv_sql_query *q,
-                        const struct chv_table *t, const char *alias,
-                        chv_arena *a, const struct chv_sql_query **out,
-                        struct chv_sql_pos *pos, struct chv_error *err) {
-  size_t n = 0, nstar = 0;
-  int nt = t->ncols + t->npkeys;
-  for (size_t i = 0; i < q->nitems; i++) {
-    const struct chv_sql_expr *e = q->items[i].expr;
-    if (e->kind != CHV_SQL_EXPR_STAR) {
-      n++;
-      continue;
-    }
-    if (!qualifier_ok(&e->u.star, e->u.star.nparts, t, alias)) {
-      *pos = e->pos;
-      return sql_err(err, CHV_ENOENT, "unknown table qualifier '%s' in %s.*",
-                     e->u.star.parts[e->u.star.nparts - 1],
-                     e->u.star.parts[e->u.star.nparts - 1]);
-    }
-    n += (size_t)nt;
-    nstar++;
-  }
-  if (!nstar) return CHV_OK;
-  struct chv_sql_query *dq = chv_arena_alloc(a, sizeof *dq);
-  struct chv_sql_select_item *items =
-      chv_arena_alloc(a, sizeof *items * (n + 1));
-  struct chv_sql_expr *cols =
-      chv_arena_alloc(a, sizeof *cols * (nstar * (size_t)nt + 1));
-  if (!dq || !items || !cols) return sql_err(err, CHV_ENOMEM, "out of memory");
-  *dq = *q;
-  size_t k = 0, m = 0;
-  for (size_t i = 0; i < q->nitems; i++) {
-    const struct chv_sql_expr *e = q->items[i].expr;
-    if (e->kind != CHV_SQL_EXPR_STAR) {
-      items[k++] = q->items[i];
-      continue;
-    }
-    for (int c = 0; c < nt; c++, m++) {
-      memset(&cols[m], 0, sizeof cols[m]);
-      cols[m].kind = CHV_SQL_EXPR_COLUMN;
-      cols[m].pos = e->pos;
-      cols[m].u.column.nparts = 1;
-      cols[m].u.column.parts[0] =
-          c < t->ncols ? t->columns[c].name : t->pkeys[c - t->ncols].name;
-      items[k].expr = &cols[m];
-      items[k++].alias = NULL;
-    }
-  }
-  dq->items = items;
-  dq->nitems = n;
-  *out = dq;
-  return CHV_OK;
-}
-
 /* ---- the plan's resources ------------------------------------------------------ */
 
 int sql_qplan_open(struct sql_qplan **out, struct chv_error *err) {
@@ -418,15 +362,65 @@ struct bctx {
 
 /* What a SELECT reads: a catalog table (Scan), a derived relation's rows
 ** (Derived over child, described by rel), or one row of nothing. */
+struct jsrc;
 struct src {
-  enum { SRC_TABLE, SRC_DERIVED, SRC_VALUES } kind;
+  enum { SRC_TABLE, SRC_DERIVED, SRC_VALUES, SRC_JOIN } kind;
   chv_catalog *cat;
   const struct chv_table *t;     /* the binder's table */
   const char *alias;
   struct sql_node *child;        /* DERIVED */
   const struct chv_kv *options;  /* TABLE: its OPTIONS hint */
   int noptions;
+  const struct jsrc *j;          /* JOIN: its relations */
 };
+
+/* A FROM of joins: its relations (leaves, in the order they are written),
+** the binder's table of all their columns and the names it resolves. */
+struct jsrc {
+  const struct chv_sql_from *from;
+  struct src *leaf;
+  int nleaves;
+  struct chv_table all;          /* every leaf's columns, in order */
+  struct sql_rels rels;
+};
+
+static int bottom_join(struct bctx *c, const struct src *sr,
+                       struct sql_bind *b, struct sql_node **out);
+
+/* The table columns a * (or r.*) of a SELECT over sr names, into tc[*n]
+** (room for every column); CHV_ENOENT for an unknown qualifier. */
+static int star_tcols(struct bctx *c, const struct src *sr,
+                      const struct chv_sql_expr *e, int *tc, int *n) {
+  const struct chv_sql_name *nm = &e->u.star;
+  const struct chv_table *t = sr->t;
+  *n = 0;
+  if (sr->kind != SRC_JOIN) {
+    if (!qualifier_ok(nm, nm->nparts, t, sr->alias)) goto unknown;
+    for (int k = 0; k < t->ncols + t->npkeys; k++) tc[(*n)++] = k;
+    return CHV_OK;
+  }
+  bool named = false;
+  for (int r = 0; r < sr->j->rels.n; r++) {
+    const struct sql_rel_name *rn = &sr->j->rels.r[r];
+    const struct chv_table *lt = sr->j->leaf[r].t;
+    if (nm->nparts && !qualifier_ok(nm, nm->nparts, lt, rn->alias)) continue;
+    named = true;
+    if (rn->hidden && !nm->nparts) continue; /* * leaves it out */
+    if (rn->hidden) {
+      *c->pos = e->pos;
+      return sql_err(c->err, CHV_EINVAL,
+                     "%s.* names the right side of a LEFT SEMI or ANTI JOIN, "
+                     "which is seen only in its ON",
+                     nm->parts[nm->nparts - 1]);
+    }
+    for (int k = 0; k < rn->ncols; k++) tc[(*n)++] = rn->first + k;
+  }
+  if (named) return CHV_OK;
+unknown:
+  *c->pos = e->pos;
+  return sql_err(c->err, CHV_ENOENT, "unknown table qualifier '%s' in %s.*",
+                 nm->parts[nm->nparts - 1], nm->parts[nm->nparts - 1]);
+}
 
 static int build_query(struct bctx *c, const struct chv_sql_query *q,
                        struct sql_target *ins, struct sql_node **out);
@@ -446,12 +440,75 @@ static const char *buf_str(struct bctx *c, const struct chv_buf *b) {
   return arena_str(c->a, b->data ? b->data : "");
 }
 
+/* SELECT DISTINCT *: q with each * replaced by the columns it names (a
+** table's data columns, then its partition keys; a join's, qualified), in
+** the arena; q itself when it has no *. */
+static int expand_stars(struct bctx *c, const struct chv_sql_query *q,
+                        const struct src *sr,
+                        const struct chv_sql_query **out) {
+  const struct chv_table *t = sr->t;
+  int nt = t->ncols + t->npkeys;
+  size_t n = 0, nstar = 0;
+  for (size_t i = 0; i < q->nitems; i++)
+    if (q->items[i].expr->kind == CHV_SQL_EXPR_STAR)
+      nstar++;
+    else
+      n++;
+  if (!nstar) return CHV_OK;
+  int *tc = chv_arena_alloc(c->a, sizeof *tc * (size_t)(nt + 1));
+  struct chv_sql_query *dq = chv_arena_alloc(c->a, sizeof *dq);
+  struct chv_sql_select_item *items =
+      chv_arena_alloc(c->a, sizeof *items * (n + nstar * (size_t)nt + 1));
+  struct chv_sql_expr *cols =
+      chv_arena_alloc(c->a, sizeof *cols * (nstar * (size_t)nt + 1));
+  if (!tc || !dq || !items || !cols) return oomc(c);
+  *dq = *q;
+  size_t k = 0, m = 0;
+  for (size_t i = 0; i < q->nitems; i++) {
+    const struct chv_sql_expr *e = q->items[i].expr;
+    if (e->kind != CHV_SQL_EXPR_STAR) {
+      items[k++] = q->items[i];
+      continue;
+    }
+    int ntc;
+    CHV_RETURN_IF_ERR(star_tcols(c, sr, e, tc, &ntc));
+    for (int j = 0; j < ntc; j++, m++) {
+      struct chv_sql_name *nm = &cols[m].u.column;
+      memset(&cols[m], 0, sizeof cols[m]);
+      cols[m].kind = CHV_SQL_EXPR_COLUMN;
+      cols[m].pos = e->pos;
+      if (sr->kind == SRC_JOIN) { /* qualified: names repeat across them */
+        const struct sql_rel_name *rn =
+            &sr->j->rels.r[sql_rels_find(&sr->j->rels, tc[j])];
+        if (rn->alias) {
+          nm->parts[nm->nparts++] = rn->alias;
+        } else {
+          if (rn->db && rn->db[0]) nm->parts[nm->nparts++] = rn->db;
+          nm->parts[nm->nparts++] = rn->name;
+        }
+        nm->parts[nm->nparts++] = t->columns[tc[j]].name;
+      } else {
+        nm->nparts = 1;
+        nm->parts[0] = tc[j] < t->ncols ? t->columns[tc[j]].name
+                                        : t->pkeys[tc[j] - t->ncols].name;
+      }
+      items[k].expr = &cols[m];
+      items[k++].alias = NULL;
+    }
+  }
+  dq->items = items;
+  dq->nitems = k;
+  *out = dq;
+  return CHV_OK;
+}
+
 /* The node the binder's columns (b->cols) are read from: the Scan of the
 ** table, the Derived rows of a relation or the one row of no FROM. */
 static int bottom(struct bctx *c, const struct src *sr, struct sql_bind *b,
                   struct sql_node **out) {
   struct sql_node *nd;
   int rc;
+  if (sr->kind == SRC_JOIN) return bottom_join(c, sr, b, out);
   if (sr->kind == SRC_VALUES) {
     CHV_RETURN_IF_ERR(
         sql_node_new(c->a, SQL_NODE_VALUES, NULL, 0, &nd, c->err));
@@ -708,6 +765,7 @@ static int build_exprs(struct bctx *c, const struct chv_sql_query *q,
   chv_buf_init(&cell);
   const char *alias = sr->alias;
   int rc = sql_bind_init(&b, t, alias, c->a, c->pos, c->err);
+  if (sr->kind == SRC_JOIN) b.rels = &sr->j->rels;
   char what[512];
   b.what = sql_table_what(t, what, sizeof what);
   if (rc != CHV_OK) goto out;
@@ -738,15 +796,15 @@ static int build_exprs(struct bctx *c, const struct chv_sql_query *q,
         rc = sql_err(c->err, CHV_ENOENT, "SELECT * needs a FROM clause");
         goto out;
       }
-      if (!qualifier_ok(&e->u.star, e->u.star.nparts, t, alias)) {
-        rc = sql_err(c->err, CHV_ENOENT,
-                     "unknown table qualifier '%s' in %s.*",
-                     e->u.star.parts[e->u.star.nparts - 1],
-                     e->u.star.parts[e->u.star.nparts - 1]);
+      int *tc = chv_arena_alloc(c->a, sizeof *tc * (size_t)(t->ncols + t->npkeys + 1));
+      int ntc;
+      if (!tc) {
+        rc = oomc(c);
         goto out;
       }
-      for (int k = 0; k < t->ncols + t->npkeys; k++) {
-        rc = sql_bind_column(&b, k, &ex[nout]);
+      if ((rc = star_tcols(c, sr, e, tc, &ntc)) != CHV_OK) goto out;
+      for (int k = 0; k < ntc; k++) {
+        rc = sql_bind_column(&b, tc[k], &ex[nout]);
         if (rc != CHV_OK) goto out;
         heads[nout] = b.cols[ex[nout]->column];
         ipos[nout++] = e->pos;
@@ -815,6 +873,7 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
   chv_buf_init(&cell);
   const char *alias = sr->alias;
   int rc = sql_bind_init(&b, t, alias, a, c->pos, c->err);
+  if (sr->kind == SRC_JOIN) b.rels = &sr->j->rels;
   char what[512];
   b.what = sql_table_what(t, what, sizeof what);
   if (rc != CHV_OK) goto out;
@@ -920,6 +979,7 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
   at = agg;
   /* The items, HAVING and ORDER BY over the Aggregate's columns. */
   rc = sql_bind_init(&pb, t, alias, a, c->pos, c->err);
+  if (sr->kind == SRC_JOIN) pb.rels = &sr->j->rels;
   char pwhat[512];
   pb.what = sql_table_what(t, pwhat, sizeof pwhat);
   if (rc != CHV_OK) goto out;
@@ -999,7 +1059,8 @@ static int build_select(struct bctx *c, const struct chv_sql_query *q,
   /* the leading plain columns of the select list are checked first, in
   ** order: the first unknown one is the error */
   const struct chv_table *tp = sr->t;
-  for (size_t i = 0; i < q->nitems && sr->kind != SRC_VALUES; i++) {
+  for (size_t i = 0; i < q->nitems && sr->kind != SRC_VALUES &&
+                     sr->kind != SRC_JOIN; i++) {
     const struct chv_sql_expr *e = q->items[i].expr;
     *c->pos = e->pos;
     if (e->kind == CHV_SQL_EXPR_STAR) {
@@ -1023,10 +1084,7 @@ static int build_select(struct bctx *c, const struct chv_sql_query *q,
                      n, sql_table_what(tp, tn, sizeof tn));
     }
   }
-  if (q->distinct) {
-    CHV_RETURN_IF_ERR(
-        expand_stars(q, sr->t, sr->alias, c->a, &q, c->pos, c->err));
-  }
+  if (q->distinct) CHV_RETURN_IF_ERR(expand_stars(c, q, sr, &q));
   bool agg = q->ngroup_by || q->having || q->distinct;
   for (size_t i = 0; i < q->nitems && !agg; i++) agg = has_agg(q->items[i].expr);
   *c->pos = q->pos;
@@ -1380,7 +1438,7 @@ static int select_over(struct bctx *c, const struct chv_sql_query *q,
                                 .order_kind = q->order_kind,
                                 .distribute_by = q->distribute_by,
                                 .ndistribute_by = q->ndistribute_by};
-  struct src sr = {SRC_DERIVED, NULL, &rel->t, NULL, nd, NULL, 0};
+  struct src sr = {SRC_DERIVED, NULL, &rel->t, NULL, nd, NULL, 0, NULL};
   return build_select(c, sel, &sr, ins, out);
 }
 
@@ -1500,37 +1558,11 @@ static int view_node(struct bctx *c, const struct chv_sql_from *f,
   return sql_view_close(s, v, rc, f->pos, c->pos, c->err);
 }
 
-/* The FROM of q (a table, a view, a WITH query or a sub-query), then the
-** SELECT over it. */
-static int build_from(struct bctx *c, const struct chv_sql_query *q,
-                      struct sql_target *ins, struct sql_node **out) {
+/* What one relation of a FROM names: a table, a view, a WITH query or a
+** sub-query. */
+static int from_leaf(struct bctx *c, const struct chv_sql_from *f,
+                     struct src *out) {
   struct sql_session *s = c->s;
-  const char *what = unsupported_query(q, c->pos);
-  if (what)
-    return sql_err(c->err, CHV_ENOTSUP, "%s is not supported yet", what);
-  if (!q->from) {
-    *c->pos = q->pos;
-    if (q->ngroup_by || q->having || q->distinct)
-      return sql_err(c->err, CHV_ENOTSUP,
-                     "GROUP BY, HAVING and DISTINCT need a FROM clause");
-    for (size_t i = 0; i < q->nitems; i++)
-      if (has_agg(q->items[i].expr)) {
-        *c->pos = q->items[i].expr->pos;
-        return sql_err(c->err, CHV_ENOTSUP, "aggregates need a FROM clause");
-      }
-    if (q->where) {
-      *c->pos = q->where->pos;
-      return sql_err(c->err, CHV_ENOTSUP, "WHERE needs a FROM clause");
-    }
-    if (q->limit) {
-      *c->pos = q->limit->pos;
-      return sql_err(c->err, CHV_ENOTSUP, "LIMIT needs a FROM clause");
-    }
-    static const struct chv_table none = {0};
-    struct src sr = {SRC_VALUES, s->cat, &none, NULL, NULL, NULL, 0};
-    return build_exprs(c, q, &sr, ins, out);
-  }
-  const struct chv_sql_from *f = q->from;
   struct sql_scope *in;
   size_t ci;
   bool cte = f->kind == CHV_SQL_FROM_TABLE && scope_find(s, &f->table, &in, &ci);
@@ -1595,8 +1627,9 @@ static int build_from(struct bctx *c, const struct chv_sql_query *q,
                               c->pos, c->err);
         if (rc != CHV_OK) return rc;
       }
-      struct src sr = {SRC_TABLE, cat, t, f->alias, NULL, topts, ntopts};
-      return build_select(c, q, &sr, ins, out);
+      *out = (struct src){SRC_TABLE, cat, t, f->alias, NULL, topts, ntopts,
+                          NULL};
+      return CHV_OK;
     }
     if (f->options.n) {
       *c->pos = f->options.items[0].pos;
@@ -1608,8 +1641,371 @@ static int build_from(struct bctx *c, const struct chv_sql_query *q,
     rc = view_node(c, f, cat, t, &child, &rel);
   }
   if (rc != CHV_OK) return rc;
-  struct src sr = {SRC_DERIVED, NULL, &rel->t, f->alias, child, NULL, 0};
+  *out = (struct src){SRC_DERIVED, NULL, &rel->t, f->alias, child, NULL, 0,
+                      NULL};
+  return CHV_OK;
+}
+
+static int join_src(struct bctx *c, const struct chv_sql_from *f,
+                    struct src *out);
+
+/* The FROM of q (a table, a view, a WITH query or a sub-query), then the
+** SELECT over it. */
+static int build_from(struct bctx *c, const struct chv_sql_query *q,
+                      struct sql_target *ins, struct sql_node **out) {
+  struct sql_session *s = c->s;
+  const char *what = unsupported_query(q, c->pos);
+  if (what)
+    return sql_err(c->err, CHV_ENOTSUP, "%s is not supported yet", what);
+  if (!q->from) {
+    *c->pos = q->pos;
+    if (q->ngroup_by || q->having || q->distinct)
+      return sql_err(c->err, CHV_ENOTSUP,
+                     "GROUP BY, HAVING and DISTINCT need a FROM clause");
+    for (size_t i = 0; i < q->nitems; i++)
+      if (has_agg(q->items[i].expr)) {
+        *c->pos = q->items[i].expr->pos;
+        return sql_err(c->err, CHV_ENOTSUP, "aggregates need a FROM clause");
+      }
+    if (q->where) {
+      *c->pos = q->where->pos;
+      return sql_err(c->err, CHV_ENOTSUP, "WHERE needs a FROM clause");
+    }
+    if (q->limit) {
+      *c->pos = q->limit->pos;
+      return sql_err(c->err, CHV_ENOTSUP, "LIMIT needs a FROM clause");
+    }
+    static const struct chv_table none = {0};
+    struct src sr = {SRC_VALUES, s->cat, &none, NULL, NULL, NULL, 0, NULL};
+    return build_exprs(c, q, &sr, ins, out);
+  }
+  if (q->from->kind == CHV_SQL_FROM_JOIN) {
+    struct src sr;
+    CHV_RETURN_IF_ERR(join_src(c, q->from, &sr));
+    return build_select(c, q, &sr, ins, out);
+  }
+  struct src sr;
+  CHV_RETURN_IF_ERR(from_leaf(c, q->from, &sr));
   return build_select(c, q, &sr, ins, out);
+}
+
+/* ---- joins ---------------------------------------------------------------------- */
+
+/* How many relations (leaves) the FROM tree f joins. */
+static int count_leaves(const struct chv_sql_from *f) {
+  if (f->kind != CHV_SQL_FROM_JOIN) return 1;
+  return count_leaves(f->left) + count_leaves(f->right);
+}
+
+/* The leaves of f in the order written into j->leaf from *n; hidden: under
+** the right side of a LEFT SEMI or ANTI JOIN. */
+static int join_leaves(struct bctx *c, struct jsrc *j,
+                       const struct chv_sql_from *f, bool hidden, int *n) {
+  if (f->kind == CHV_SQL_FROM_JOIN) {
+    CHV_RETURN_IF_ERR(join_leaves(c, j, f->left, hidden, n));
+    bool h = hidden || f->join == CHV_SQL_JOIN_SEMI ||
+             f->join == CHV_SQL_JOIN_ANTI;
+    return join_leaves(c, j, f->right, h, n);
+  }
+  struct src *l = &j->leaf[*n];
+  CHV_RETURN_IF_ERR(from_leaf(c, f, l));
+  struct sql_rel_name *rn = &j->rels.r[*n];
+  rn->alias = f->alias;
+  rn->db = l->t->db;
+  rn->name = l->t->name;
+  rn->ncols = l->t->ncols + l->t->npkeys;
+  rn->hidden = hidden;
+  (*n)++;
+  return CHV_OK;
+}
+
+/* A relation of f read FOR SYSTEM_TIME AS OF (a lookup join), or NULL. */
+static const struct chv_sql_from *temporal(const struct chv_sql_from *f) {
+  if (f->kind != CHV_SQL_FROM_JOIN) return f->system_time ? f : NULL;
+  const struct chv_sql_from *l = temporal(f->left);
+  return l ? l : temporal(f->right);
+}
+
+/* The relations of a FROM of joins, and the binder's table of all their
+** columns (each leaf's data columns, then its partition keys). */
+static int join_src(struct bctx *c, const struct chv_sql_from *f,
+                    struct src *out) {
+  const struct chv_sql_from *tf = temporal(f);
+  if (tf) {
+    *c->pos = tf->system_time->pos;
+    return sql_err(c->err, CHV_ENOTSUP,
+                   "FOR SYSTEM_TIME AS OF (a lookup join) is not supported "
+                   "yet");
+  }
+  struct jsrc *j = chv_arena_alloc(c->a, sizeof *j);
+  if (!j) return oomc(c);
+  memset(j, 0, sizeof *j);
+  j->from = f;
+  int n = count_leaves(f);
+  j->leaf = chv_arena_alloc(c->a, sizeof *j->leaf * (size_t)n);
+  j->rels.r = chv_arena_alloc(c->a, sizeof *j->rels.r * (size_t)n);
+  if (!j->leaf || !j->rels.r) return oomc(c);
+  memset(j->rels.r, 0, sizeof *j->rels.r * (size_t)n);
+  int k = 0;
+  CHV_RETURN_IF_ERR(join_leaves(c, j, f, false, &k));
+  j->nleaves = j->rels.n = n;
+  int total = 0;
+  for (int r = 0; r < n; r++) {
+    j->rels.r[r].first = total;
+    total += j->rels.r[r].ncols;
+  }
+  struct chv_column *cols =
+      chv_arena_alloc(c->a, sizeof *cols * (size_t)(total + 1));
+  if (!cols) return oomc(c);
+  memset(cols, 0, sizeof *cols * (size_t)(total + 1));
+  for (int r = 0; r < n; r++) {
+    const struct chv_table *t = j->leaf[r].t;
+    for (int i = 0; i < t->ncols + t->npkeys; i++) {
+      const struct chv_column *tc =
+          i < t->ncols ? &t->columns[i] : &t->pkeys[i - t->ncols];
+      cols[j->rels.r[r].first + i].name = tc->name;
+      cols[j->rels.r[r].first + i].type = tc->type;
+    }
+  }
+  j->all.name = ""; /* a FROM: not the no-FROM table */
+  j->all.columns = cols;
+  j->all.ncols = total;
+  *out = (struct src){SRC_JOIN, NULL, &j->all, NULL, NULL, NULL, 0, j};
+  return CHV_OK;
+}
+
+/* The ON of one join, bound over the binder's columns. */
+struct jon {
+  const struct chv_sql_from *f;
+  struct sql_conj *conj;
+  int nconj;
+};
+
+struct jbuild {
+  struct bctx *c;
+  const struct src *sr;
+  struct sql_bind *b;
+  struct jon *ons;
+  int nons;
+  bool *out_rels;  /* scratch: per relation */
+};
+
+/* Binds the ON of every join of f (inner joins first); [*lo, *hi) are f's
+** relations and out[] the ones whose rows f gives. */
+static int bind_ons(struct jbuild *jb, const struct chv_sql_from *f, int *next,
+                    bool *out) {
+  struct bctx *c = jb->c;
+  int nrel = jb->sr->j->rels.n;
+  if (f->kind != CHV_SQL_FROM_JOIN) {
+    out[(*next)++] = true;
+    return CHV_OK;
+  }
+  bool *lo = chv_arena_alloc(c->a, (size_t)nrel + 1);
+  bool *ro = chv_arena_alloc(c->a, (size_t)nrel + 1);
+  if (!lo || !ro) return oomc(c);
+  memset(lo, 0, (size_t)nrel + 1);
+  memset(ro, 0, (size_t)nrel + 1);
+  CHV_RETURN_IF_ERR(bind_ons(jb, f->left, next, lo));
+  CHV_RETURN_IF_ERR(bind_ons(jb, f->right, next, ro));
+  bool semi = f->join == CHV_SQL_JOIN_SEMI || f->join == CHV_SQL_JOIN_ANTI;
+  bool *seen = chv_arena_alloc(c->a, (size_t)nrel + 1);
+  if (!seen) return oomc(c);
+  for (int r = 0; r < nrel; r++) {
+    seen[r] = lo[r] || ro[r];
+    out[r] = out[r] || lo[r] || (!semi && ro[r]);
+  }
+  struct jon *on = &jb->ons[jb->nons++];
+  on->f = f;
+  if (!f->on) {
+    if (semi) {
+      *c->pos = f->pos;
+      return sql_err(c->err, CHV_EINVAL, "a LEFT %s JOIN needs an ON",
+                     f->join == CHV_SQL_JOIN_SEMI ? "SEMI" : "ANTI");
+    }
+    return CHV_OK;
+  }
+  size_t n = 0;
+  sql_conjuncts(f->on, NULL, &n);
+  const struct chv_sql_expr **v = chv_arena_alloc(c->a, sizeof *v * (n + 1));
+  on->conj = chv_arena_alloc(c->a, sizeof *on->conj * (n + 1));
+  if (!v || !on->conj) return oomc(c);
+  n = 0;
+  sql_conjuncts(f->on, v, &n);
+  struct sql_bind *b = jb->b;
+  const bool *saved = b->on_seen;
+  int (*hook)(struct sql_bind *, const struct chv_sql_expr *,
+              struct chv_expr **, bool *) = b->hook;
+  b->on_seen = seen;
+  b->hook = NULL;
+  int rc = CHV_OK;
+  for (size_t i = 0; i < n && rc == CHV_OK; i++) {
+    *c->pos = v[i]->pos;
+    if (sql_has_aggregate(v[i])) {
+      rc = sql_err(c->err, CHV_EINVAL, "an aggregate in ON");
+      break;
+    }
+    struct chv_expr *x;
+    if ((rc = sql_bind_expr(b, v[i], &x)) != CHV_OK) break;
+    if (x->type->id != CHV_TYPE_BOOLEAN) {
+      char tn[64];
+      struct chv_buf t;
+      chv_buf_init(&t);
+      type_name(x->type, tn, sizeof tn);
+      sql_expr_text(v[i], &t);
+      rc = sql_err(c->err, CHV_ETYPE, "ON condition %s is of type %s, not "
+                   "boolean", t.data ? t.data : "", tn);
+      chv_buf_free(&t);
+      break;
+    }
+    on->conj[on->nconj++] = (struct sql_conj){v[i], x};
+  }
+  b->on_seen = saved;
+  b->hook = hook;
+  return rc;
+}
+
+/* The plan of f: its node (*out) and the table columns it gives, in order
+** (otc[*notc]). */
+static int join_node(struct jbuild *jb, const struct chv_sql_from *f,
+                     int *next, const bool *used, int **otc, int *notc,
+                     struct sql_node **out) {
+  struct bctx *c = jb->c;
+  const struct jsrc *j = jb->sr->j;
+  struct sql_bind *b = jb->b;
+  if (f->kind != CHV_SQL_FROM_JOIN) {
+    int r = (*next)++;
+    const struct sql_rel_name *rn = &j->rels.r[r];
+    const struct src *l = &j->leaf[r];
+    int *tc = chv_arena_alloc(c->a, sizeof *tc * (size_t)(rn->ncols + 1));
+    if (!tc) return oomc(c);
+    int n = 0;
+    for (int k = 0; k < rn->ncols; k++)
+      if (used[rn->first + k]) tc[n++] = rn->first + k;
+    if (n == 0) tc[n++] = rn->first; /* one column, for its rows */
+    struct sql_node *nd;
+    if (l->kind == SRC_TABLE) {
+      CHV_RETURN_IF_ERR(sql_node_new(c->a, SQL_NODE_SCAN, NULL, 0, &nd, c->err));
+      nd->u.scan.cat = l->cat;
+      nd->u.scan.t = l->t;
+      nd->u.scan.options = l->options;
+      nd->u.scan.noptions = l->noptions;
+      nd->u.scan.columns =
+          chv_arena_alloc(c->a, sizeof *nd->u.scan.columns * (size_t)(n + 1));
+      if (!nd->u.scan.columns) return oomc(c);
+    } else {
+      CHV_RETURN_IF_ERR(
+          sql_node_new(c->a, SQL_NODE_DERIVED, &l->child, 1, &nd, c->err));
+      nd->u.derived.what = ((const struct sql_rel *)(const void *)l->t)->what;
+      nd->u.derived.map =
+          chv_arena_alloc(c->a, sizeof *nd->u.derived.map * (size_t)(n + 1));
+      if (!nd->u.derived.map) return oomc(c);
+    }
+    CHV_RETURN_IF_ERR(sql_node_cols(c->a, nd, n, c->err));
+    for (int k = 0; k < n; k++) {
+      nd->cols[k].name = j->all.columns[tc[k]].name;
+      nd->cols[k].type = b->ttypes[tc[k]];
+      if (l->kind == SRC_TABLE)
+        nd->u.scan.columns[k] = j->all.columns[tc[k]].name;
+      else
+        nd->u.derived.map[k] = tc[k] - rn->first;
+    }
+    nd->pos = f->pos;
+    *otc = tc;
+    *notc = n;
+    *out = nd;
+    return CHV_OK;
+  }
+  int *ltc, *rtc, nl, nr;
+  struct sql_node *in[2];
+  CHV_RETURN_IF_ERR(join_node(jb, f->left, next, used, &ltc, &nl, &in[0]));
+  CHV_RETURN_IF_ERR(join_node(jb, f->right, next, used, &rtc, &nr, &in[1]));
+  struct sql_node *nd;
+  CHV_RETURN_IF_ERR(sql_node_new(c->a, SQL_NODE_JOIN, in, 2, &nd, c->err));
+  bool semi = f->join == CHV_SQL_JOIN_SEMI || f->join == CHV_SQL_JOIN_ANTI;
+  int n = semi ? nl : nl + nr;
+  int *tc = chv_arena_alloc(c->a, sizeof *tc * (size_t)(nl + nr + 1));
+  if (!tc) return oomc(c);
+  memcpy(tc, ltc, sizeof *tc * (size_t)nl);
+  memcpy(tc + nl, rtc, sizeof *tc * (size_t)nr);
+  CHV_RETURN_IF_ERR(sql_node_cols(c->a, nd, n, c->err));
+  for (int k = 0; k < nl; k++) nd->cols[k] = in[0]->cols[k];
+  for (int k = nl; k < n; k++) nd->cols[k] = in[1]->cols[k - nl];
+  nd->u.join.kind = f->join;
+  nd->pos = f->pos;
+  /* its ON, over the left's then the right's columns */
+  const struct jon *on = NULL;
+  for (int i = 0; i < jb->nons && !on; i++)
+    if (jb->ons[i].f == f) on = &jb->ons[i];
+  if (on && on->nconj) {
+    int *map = chv_arena_alloc(c->a, sizeof *map * (size_t)(b->ncols + 1));
+    if (!map) return oomc(c);
+    for (int k = 0; k < b->ncols; k++) {
+      map[k] = -1;
+      for (int i = 0; i < nl + nr; i++)
+        if (tc[i] == b->tcols[k]) map[k] = i;
+    }
+    nd->u.join.conj =
+        chv_arena_alloc(c->a, sizeof *nd->u.join.conj * (size_t)on->nconj);
+    if (!nd->u.join.conj) return oomc(c);
+    for (int i = 0; i < on->nconj; i++) {
+      nd->u.join.conj[i].ast = on->conj[i].ast;
+      CHV_RETURN_IF_ERR(sql_expr_remap(c->a, on->conj[i].bound, map,
+                                       &nd->u.join.conj[i].bound, c->err));
+    }
+    nd->u.join.nconj = on->nconj;
+  }
+  *otc = tc;
+  *notc = n;
+  *out = nd;
+  return CHV_OK;
+}
+
+/* The input of a SELECT over a FROM of joins: the join tree of the
+** relations, each reading the columns the query uses, under a Project that
+** gives the binder's columns in its order. */
+static int bottom_join(struct bctx *c, const struct src *sr,
+                       struct sql_bind *b, struct sql_node **out) {
+  const struct jsrc *j = sr->j;
+  int nsel = b->ncols;
+  int nrel = j->rels.n;
+  struct jbuild jb = {c, sr, b, NULL, 0, NULL};
+  jb.ons = chv_arena_alloc(c->a, sizeof *jb.ons * (size_t)nrel);
+  bool *outr = chv_arena_alloc(c->a, (size_t)nrel + 1);
+  bool *used = chv_arena_alloc(c->a, (size_t)j->all.ncols + 1);
+  if (!jb.ons || !outr || !used) return oomc(c);
+  memset(jb.ons, 0, sizeof *jb.ons * (size_t)nrel);
+  memset(outr, 0, (size_t)nrel + 1);
+  int next = 0;
+  CHV_RETURN_IF_ERR(bind_ons(&jb, j->from, &next, outr));
+  memset(used, 0, (size_t)j->all.ncols + 1);
+  for (int k = 0; k < b->ncols; k++) used[b->tcols[k]] = true;
+  int *tc, ntc;
+  struct sql_node *root;
+  next = 0;
+  CHV_RETURN_IF_ERR(join_node(&jb, j->from, &next, used, &tc, &ntc, &root));
+  struct sql_node *p;
+  CHV_RETURN_IF_ERR(node_over(c, SQL_NODE_PROJECT, root, &p));
+  CHV_RETURN_IF_ERR(sql_node_cols(c->a, p, nsel, c->err));
+  p->u.project.exprs =
+      chv_arena_alloc(c->a, sizeof *p->u.project.exprs * (size_t)(nsel + 1));
+  if (!p->u.project.exprs) return oomc(c);
+  struct chv_buf t;
+  chv_buf_init(&t);
+  for (int k = 0; k < nsel; k++) {
+    int at = 0;
+    while (at < ntc && tc[at] != b->tcols[k]) at++;
+    if (at == ntc)
+      return sql_err(c->err, CHV_EINTERNAL, "join: column %s is not read",
+                     b->cols[k]);
+    CHV_RETURN_IF_ERR(
+        chv_expr_column(c->a, at, b->types[k], &p->u.project.exprs[k], c->err));
+    p->cols[k] = (struct sql_col){b->cols[k], b->types[k], c->stpos};
+    chv_buf_printf(&t, "%s%s", k ? ", " : "", b->cols[k]);
+  }
+  p->text = buf_str(c, &t);
+  chv_buf_free(&t);
+  *out = p;
+  return p->text ? CHV_OK : oomc(c);
 }
 
 static int build_term(struct bctx *c, const struct chv_sql_query *q,
@@ -1774,7 +2170,7 @@ int sql_multi_build(struct sql_session *s, const struct chv_sql_stmt *st,
   struct bctx cx = {s, qp, qp->a, st->pos, pos, err}, *c = &cx;
   const struct chv_sql_from *f = st->source;
   size_t nb = st->ninserts;
-  struct src sr = {SRC_TABLE, NULL, NULL, f->alias, NULL, NULL, 0};
+  struct src sr = {SRC_TABLE, NULL, NULL, f->alias, NULL, NULL, 0, NULL};
   struct sql_rel *rel = NULL;
   int rc;
   /* The source: a table (with its OPTIONS hint) or a sub-query. */

@@ -50,6 +50,40 @@ static int scan_threads(void *ctx, const struct sql_node *scan) {
   return sql_scan_threads(s, scan->u.scan.cat, scan->u.scan.t, &so);
 }
 
+/* The rows of a scan's table as its statistics say (numRows of the table,
+** or of the partitions its filter keeps; totalSize / 100 where rows are
+** not counted), or 0: unknown. */
+static double scan_rows(void *ctx, const struct sql_node *scan) {
+  (void)ctx;
+  const struct chv_table *t = scan->u.scan.t;
+  struct chv_stats st;
+  if (!t->npkeys) {
+    chv_stats_from_params(t->params, t->nparams, &st);
+    if (st.num_rows >= 0) return (double)st.num_rows;
+    return st.total_size > 0 ? (double)st.total_size / 100 : 0;
+  }
+  struct chv_partition *parts = NULL;
+  int n = 0;
+  struct chv_error err;
+  if (chv_catalog_list_partitions(scan->u.scan.cat, t->db, t->name,
+                                  scan->u.scan.filter, &parts, &n,
+                                  &err) != CHV_OK)
+    return 0;
+  double rows = 0;
+  bool known = true;
+  for (int i = 0; i < n; i++) {
+    chv_stats_from_params(parts[i].params, parts[i].nparams, &st);
+    if (st.num_rows >= 0)
+      rows += (double)st.num_rows;
+    else if (st.total_size > 0)
+      rows += (double)st.total_size / 100;
+    else
+      known = false;
+  }
+  chv_partitions_free(parts, n);
+  return known || rows > 0 ? rows + (n == 0) : 0;
+}
+
 static bool shared_sink(void *ctx, const struct sql_node *sink) {
   (void)ctx;
   const struct sql_target *tg = sink->u.sink.target;
@@ -84,7 +118,7 @@ int sql_operator_memory(struct sql_session *s, size_t *out,
 static int finish_plan(struct sql_session *s, struct sql_qplan *qp, bool run,
                        struct chv_error *err) {
   struct sql_rewrite rw = {qp->a, fold_const, s, scan_threads, s,
-                           shared_sink, err};
+                           shared_sink, scan_rows, err};
   CHV_RETURN_IF_ERR(sql_rewrite(&rw, &qp->root));
   if (!run) rw.threads = NULL;
   return sql_physical(&rw, qp->root);
@@ -281,6 +315,21 @@ static void explain_node(struct sql_session *s, struct sql_plan_node *parent,
   case SQL_NODE_UNION:
     pn = sql_plan_node(s, parent, "Union All");
     break;
+  case SQL_NODE_JOIN: {
+    static const char *const kinds[] = {"Inner", "Left Outer", "Right Outer",
+                                        "Full Outer", "Cross", "Left Semi",
+                                        "Left Anti"};
+    const char *kt = nd->u.join.keys_text, *ct = nd->u.join.cond_text;
+    pn = sql_plan_node(s, parent, "Hash Join %s:%s%s%s%s%s", kinds[nd->u.join.kind],
+                       kt ? " keys=[" : "", kt ? kt : "", kt ? "]" : "",
+                       ct ? " condition=" : "", ct ? ct : "");
+    sql_plan_detail(pn, "build=%s (est. %.0f rows) probe=%s (est. %.0f rows)",
+                    nd->u.join.build_left ? "left" : "right",
+                    nd->u.join.est[nd->u.join.build_left ? 0 : 1],
+                    nd->u.join.build_left ? "right" : "left",
+                    nd->u.join.est[nd->u.join.build_left ? 1 : 0]);
+    break;
+  }
   case SQL_NODE_REPEAT:
     pn = sql_plan_node(s, parent, "Repeat: each row by %s", nd->text);
     break;

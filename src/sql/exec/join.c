@@ -1,0 +1,510 @@
+/*
+** sql/exec/join: the hash join operator of a Join node (node.h).
+**
+** The build side (in[1], or in[0] when the node says build_left) is read
+** whole first: its rows are kept in one batch, and each row whose keys
+** hold no NULL (but for <=> keys) joins the chain of its key, a byte
+** string (chv_keyset_encode()) numbered by a chv_keyset; a join without
+** keys (CROSS, or only a residual condition) has one chain of every row.
+** Then each chunk of the probe side looks its rows' keys up:
+**
+**   fetch --> pairs --> pairs ... --> tail --> fetch ... --> rest --> end
+**
+** pairs    up to PAIRS (probe row, build row) pairs of equal keys, in probe
+**          then build order, gathered into one batch of the left's then
+**          the right's columns; the residual condition picks those that
+**          match, and the probe and build rows of a match are marked
+** tail     the probe rows the kind keeps by their mark: the matched ones
+**          of a SEMI join, the unmatched ones of an ANTI join, the
+**          unmatched ones of an outer join's preserved side (with NULLs
+**          for the build side's columns)
+** rest     after the last probe chunk, the build rows the kind keeps by
+**          their mark (the build side of an outer join preserved, or a SEMI
+**          or ANTI join that builds its left side)
+**
+** NULL keys never match.  The build side's bytes are bounded by the
+** operator memory (chive.exec.operator-memory): past it the join fails
+** with an error that names the setting.
+*/
+#include "sql/exec/op.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { PAIRS = 4096 };
+
+enum jstate { J_FETCH, J_PAIRS, J_TAIL, J_REST, J_END };
+
+struct join_op {
+  struct sql_op op;
+  int bside, pside;          /* the inputs that build and probe */
+  int ncol[2];               /* columns of in[0], in[1] */
+  int nout;                  /* columns given */
+  int nkeys;
+  struct chv_expr *const *bkeys, *const *pkeys;
+  enum chv_sql_join_kind kind;
+  bool keep_probe, keep_build; /* unmatched rows of that side are given */
+  bool semi, anti;
+  bool built;
+  /* the build side */
+  struct chv_type *bschema;
+  struct chv_batch *bb;
+  struct chv_keyset ks;
+  int64_t *head, *tail;       /* per key id: its chain's first, last row */
+  int64_t nheads, capheads, captail;
+  int64_t *nextrow;           /* per build row: the next of its chain */
+  int64_t capnext;
+  uint8_t *bmatched;          /* per build row (keep_build, semi or anti) */
+  /* scratch */
+  struct chv_vector **kv;
+  struct chv_buf kb;
+  /* the probe chunk */
+  struct sql_chunk pc;
+  int64_t pi;                 /* its row at work */
+  int64_t chain;              /* that row's next build row, or -1 */
+  int64_t *first;             /* per probe row: its chain's first row */
+  uint8_t *pmatched;
+  int64_t capprobe;
+  /* pairs: probe rows (of pc.b) and build rows */
+  uint32_t *pp, *bp;
+  int64_t npairs;
+  struct chv_type *cschema;   /* in[0]'s columns, then in[1]'s */
+  struct chv_batch *cb, view;
+  struct sql_sel sel;
+  enum jstate state;
+  int64_t rest;               /* J_REST: the next build row */
+};
+
+static int oom(struct chv_error *err) {
+  return chv_error_set(err, CHV_ENOMEM, "out of memory");
+}
+
+/* A STRUCT of in[0]'s columns, then in[1]'s. */
+static int pair_schema(const struct sql_node *nd, struct chv_type **out,
+                       struct chv_error *err) {
+  struct chv_type *st;
+  if (chv_type_new(CHV_TYPE_STRUCT, &st) != CHV_OK) return oom(err);
+  int c = 0;
+  for (int i = 0; i < 2; i++)
+    for (int k = 0; k < nd->in[i]->ncols; k++, c++) {
+      struct chv_type *ct;
+      char name[32];
+      snprintf(name, sizeof name, "c%d", c);
+      if (chv_type_clone(nd->in[i]->cols[k].type, &ct) != CHV_OK ||
+          chv_type_struct_add(st, name, ct) != CHV_OK) {
+        chv_type_free(st);
+        return oom(err);
+      }
+    }
+  *out = st;
+  return CHV_OK;
+}
+
+static int join_open(struct sql_op *op, struct chv_error *err) {
+  struct join_op *j = (struct join_op *)op;
+  const struct sql_node *nd = op->node;
+  j->kind = nd->u.join.kind;
+  j->bside = nd->u.join.build_left ? 0 : 1;
+  j->pside = 1 - j->bside;
+  j->ncol[0] = nd->in[0]->ncols;
+  j->ncol[1] = nd->in[1]->ncols;
+  j->nout = nd->ncols;
+  j->nkeys = nd->u.join.nkeys;
+  j->bkeys = j->bside ? nd->u.join.rkeys : nd->u.join.lkeys;
+  j->pkeys = j->bside ? nd->u.join.lkeys : nd->u.join.rkeys;
+  j->semi = j->kind == CHV_SQL_JOIN_SEMI;
+  j->anti = j->kind == CHV_SQL_JOIN_ANTI;
+  bool left = j->kind == CHV_SQL_JOIN_LEFT, right = j->kind == CHV_SQL_JOIN_RIGHT,
+       full = j->kind == CHV_SQL_JOIN_FULL;
+  j->keep_probe = full || (left && j->pside == 0) || (right && j->pside == 1);
+  j->keep_build = full || (left && j->bside == 0) || (right && j->bside == 1);
+  j->chain = -1;
+  CHV_RETURN_IF_ERR(sql_node_schema(nd->in[j->bside], &j->bschema, err));
+  CHV_RETURN_IF_ERR(chv_batch_open(j->bschema, 0, &j->bb, err));
+  CHV_RETURN_IF_ERR(pair_schema(nd, &j->cschema, err));
+  CHV_RETURN_IF_ERR(chv_batch_open(j->cschema, PAIRS, &j->cb, err));
+  j->view = *j->cb;
+  j->view.ncols = j->nout;
+  j->kv = calloc((size_t)j->nkeys + 1, sizeof *j->kv);
+  j->pp = malloc(sizeof *j->pp * PAIRS);
+  j->bp = malloc(sizeof *j->bp * PAIRS);
+  if (!j->kv || !j->pp || !j->bp) return oom(err);
+  for (int k = 0; k < j->nkeys; k++)
+    CHV_RETURN_IF_ERR(chv_vector_open(nd->u.join.lkeys[k]->type, 0, &j->kv[k],
+                                      err));
+  chv_buf_init(&j->kb);
+  return CHV_OK;
+}
+
+static size_t build_bytes(const struct join_op *j) {
+  size_t m = chv_keyset_memory(&j->ks);
+  for (int c = 0; c < j->bb->ncols; c++) m += sql_vector_bytes(j->bb->cols[c]);
+  m += (size_t)(j->capheads * 2 + j->capnext) * sizeof(int64_t);
+  return m;
+}
+
+/* The keys of rows sel[0, n) of b, evaluated into j->kv. */
+static int eval_keys(struct join_op *j, struct chv_expr *const *keys,
+                     const struct chv_batch *b, const uint32_t *sel, int64_t n,
+                     struct chv_error *err) {
+  for (int k = 0; k < j->nkeys; k++)
+    CHV_RETURN_IF_ERR(chv_expr_eval(keys[k], b, sel, n, j->kv[k], err));
+  return CHV_OK;
+}
+
+/* Row i of j->kv as key bytes in j->kb; false when a key that is not
+** null-safe is NULL (the row matches nothing). */
+static bool encode_key(struct join_op *j, int64_t i, struct chv_error *err,
+                       int *rc) {
+  const bool *ns = j->op.node->u.join.null_safe;
+  j->kb.len = 0;
+  for (int k = 0; k < j->nkeys; k++) {
+    if (chv_vector_is_null(j->kv[k], i) && !(ns && ns[k])) return false;
+    if (chv_keyset_encode(&j->kb, j->kv[k], i) != CHV_OK) {
+      *rc = oom(err);
+      return false;
+    }
+  }
+  return true;
+}
+
+static int grow64(int64_t **v, int64_t *cap, int64_t need,
+                  struct chv_error *err) {
+  if (need <= *cap) return CHV_OK;
+  int64_t nc = *cap ? *cap : 1024;
+  while (nc < need) nc *= 2;
+  int64_t *nv = realloc(*v, sizeof *nv * (size_t)nc);
+  if (!nv) return oom(err);
+  *v = nv;
+  *cap = nc;
+  return CHV_OK;
+}
+
+/* Reads the build side whole into the hash table. */
+static int build(struct join_op *j, struct chv_error *err) {
+  struct sql_op *in = j->op.in[j->bside];
+  struct sql_exec *x = j->op.x;
+  for (;;) {
+    struct sql_chunk ch;
+    CHV_RETURN_IF_ERR(sql_op_next(in, &ch, err));
+    if (!ch.b) break;
+    if (!ch.n) continue;
+    CHV_RETURN_IF_ERR(sql_exec_cancelled(x, err));
+    int64_t base = j->bb->nrows;
+    for (int c = 0; c < j->bb->ncols; c++)
+      CHV_RETURN_IF_ERR(chv_vector_append_rows(j->bb->cols[c], ch.b->cols[c],
+                                               ch.sel, 0, ch.n, err));
+    j->bb->nrows += ch.n;
+    CHV_RETURN_IF_ERR(grow64(&j->nextrow, &j->capnext, j->bb->nrows, err));
+    CHV_RETURN_IF_ERR(eval_keys(j, j->bkeys, ch.b, ch.sel, ch.n, err));
+    for (int64_t i = 0; i < ch.n; i++) {
+      int64_t r = base + i;
+      j->nextrow[r] = -1;
+      uint32_t id = 0;
+      if (j->nkeys) {
+        int rc = CHV_OK;
+        if (!encode_key(j, i, err, &rc)) {
+          if (rc != CHV_OK) return rc;
+          continue; /* a NULL key: in no chain */
+        }
+        bool added;
+        if (chv_keyset_put(&j->ks, j->kb.data, j->kb.len, &id, &added) !=
+            CHV_OK)
+          return oom(err);
+      }
+      if ((int64_t)id >= j->nheads) {
+        CHV_RETURN_IF_ERR(grow64(&j->head, &j->capheads, id + 1, err));
+        CHV_RETURN_IF_ERR(grow64(&j->tail, &j->captail, id + 1, err));
+        j->head[id] = -1;
+        j->nheads = id + 1;
+      }
+      if (j->head[id] < 0)
+        j->head[id] = r;
+      else
+        j->nextrow[j->tail[id]] = r;
+      j->tail[id] = r;
+    }
+    size_t m = build_bytes(j);
+    if (x->memory && m > x->memory)
+      return chv_error_set(err, CHV_ENOMEM,
+                           "hash join: more than its memory limit of %zu "
+                           "bytes (%zu bytes for the %lld rows of its build "
+                           "side; see chive.exec.operator-memory)",
+                           x->memory, m, (long long)j->bb->nrows);
+  }
+  if (j->keep_build || ((j->semi || j->anti) && j->bside == 0)) {
+    j->bmatched = calloc((size_t)j->bb->nrows + 1, 1);
+    if (!j->bmatched) return oom(err);
+  }
+  j->built = true;
+  /* nothing to match: a probe side whose unmatched rows go is not read */
+  if (!j->bb->nrows && !j->keep_probe && !(j->anti && j->pside == 0))
+    j->state = J_REST;
+  return CHV_OK;
+}
+
+/* The next probe chunk, its rows' chains looked up; false at the end. */
+static int fetch(struct join_op *j, bool *got, struct chv_error *err) {
+  *got = false;
+  for (;;) {
+    CHV_RETURN_IF_ERR(sql_op_next(j->op.in[j->pside], &j->pc, err));
+    if (!j->pc.b) return CHV_OK;
+    if (j->pc.n) break;
+  }
+  CHV_RETURN_IF_ERR(sql_exec_cancelled(j->op.x, err));
+  int64_t n = j->pc.n;
+  if (n > j->capprobe) {
+    int64_t *f = realloc(j->first, sizeof *f * (size_t)n);
+    if (!f) return oom(err);
+    j->first = f;
+    uint8_t *m = realloc(j->pmatched, (size_t)n);
+    if (!m) return oom(err);
+    j->pmatched = m;
+    j->capprobe = n;
+  }
+  memset(j->pmatched, 0, (size_t)n);
+  if (!j->nkeys || !j->nheads) { /* one chain, or none */
+    int64_t h = j->nheads ? j->head[0] : -1;
+    for (int64_t i = 0; i < n; i++) j->first[i] = h;
+  } else {
+    CHV_RETURN_IF_ERR(eval_keys(j, j->pkeys, j->pc.b, j->pc.sel, n, err));
+    for (int64_t i = 0; i < n; i++) {
+      j->first[i] = -1;
+      int rc = CHV_OK;
+      if (!encode_key(j, i, err, &rc)) {
+        if (rc != CHV_OK) return rc;
+        continue;
+      }
+      size_t slot;
+      uint32_t id = chv_keyset_find(&j->ks, j->kb.data, j->kb.len,
+                                    chv_keyset_hash(j->kb.data, j->kb.len),
+                                    &slot);
+      if (id != UINT32_MAX) j->first[i] = j->head[id];
+    }
+  }
+  j->pi = 0;
+  j->chain = n ? j->first[0] : -1;
+  *got = true;
+  return CHV_OK;
+}
+
+/* Gathers rows of one side into the pair batch's columns [c0, c0 + nc):
+** rows[0, n) of b, or n NULLs (b NULL). */
+static int gather(struct join_op *j, int c0, int nc, const struct chv_batch *b,
+                  const uint32_t *rows, int64_t n, struct chv_error *err) {
+  for (int c = 0; c < nc; c++) {
+    struct chv_vector *d = j->cb->cols[c0 + c];
+    if (b) {
+      CHV_RETURN_IF_ERR(chv_vector_append_rows(d, b->cols[c], rows, 0, n, err));
+      continue;
+    }
+    for (int64_t i = 0; i < n; i++)
+      CHV_RETURN_IF_ERR(chv_vector_append_null(d, err));
+  }
+  return CHV_OK;
+}
+
+/* The probe chunk's row i as a row of its batch. */
+static inline uint32_t probe_row(const struct join_op *j, int64_t i) {
+  return j->pc.sel ? j->pc.sel[i] : (uint32_t)i;
+}
+
+/* Up to PAIRS pairs of the probe chunk from (pi, chain) into the pair
+** batch; with a residual, the ones that match are selected.  *nrows: the
+** rows of the pair batch that match (j->sel, or all). */
+static int pairs(struct join_op *j, int64_t *nrows, const uint32_t **sel,
+                 struct chv_error *err) {
+  const struct sql_node *nd = j->op.node;
+  const struct chv_expr *cond = nd->u.join.cond;
+  /* a SEMI or ANTI join probing its left side needs one match a row */
+  bool one = (j->semi || j->anti) && j->pside == 0;
+  j->npairs = 0;
+  while (j->pi < j->pc.n && j->npairs < PAIRS) {
+    if (j->chain < 0 || (one && j->pmatched[j->pi])) {
+      if (++j->pi < j->pc.n) j->chain = j->first[j->pi];
+      continue;
+    }
+    if (one && !cond) { /* a key match is a match */
+      j->pmatched[j->pi] = 1;
+      j->chain = -1;
+      continue;
+    }
+    j->pp[j->npairs] = (uint32_t)j->pi;
+    j->bp[j->npairs++] = (uint32_t)j->chain;
+    j->chain = j->nextrow[j->chain];
+  }
+  chv_batch_reset(j->cb);
+  *nrows = 0;
+  *sel = NULL;
+  if (!j->npairs) return CHV_OK;
+  uint32_t *prow = j->pp; /* as rows of the chunk's batch */
+  CHV_RETURN_IF_ERR(sql_sel_reserve(&j->sel, j->npairs, err));
+  uint32_t *pb = j->sel.sel;
+  for (int64_t i = 0; i < j->npairs; i++) pb[i] = probe_row(j, prow[i]);
+  int lc = j->ncol[0], rc = j->ncol[1];
+  if (j->pside == 0) {
+    CHV_RETURN_IF_ERR(gather(j, 0, lc, j->pc.b, pb, j->npairs, err));
+    CHV_RETURN_IF_ERR(gather(j, lc, rc, j->bb, j->bp, j->npairs, err));
+  } else {
+    CHV_RETURN_IF_ERR(gather(j, 0, lc, j->bb, j->bp, j->npairs, err));
+    CHV_RETURN_IF_ERR(gather(j, lc, rc, j->pc.b, pb, j->npairs, err));
+  }
+  j->cb->nrows = j->npairs;
+  int64_t n = j->npairs;
+  if (cond) {
+    CHV_RETURN_IF_ERR(
+        chv_expr_filter(cond, j->cb, NULL, j->npairs, j->sel.sel, &n, err));
+    *sel = j->sel.sel;
+  }
+  for (int64_t i = 0; i < n; i++) {
+    int64_t k = *sel ? (*sel)[i] : i;
+    j->pmatched[j->pp[k]] = 1;
+    if (j->bmatched) j->bmatched[j->bp[k]] = 1;
+  }
+  *nrows = n;
+  return CHV_OK;
+}
+
+/* The probe chunk's rows the kind keeps by their mark, into the pair
+** batch: matched (want) rows, with NULLs for the build side (nulls). */
+static int tail(struct join_op *j, bool want, bool nulls, int64_t *nrows,
+                struct chv_error *err) {
+  chv_batch_reset(j->cb);
+  CHV_RETURN_IF_ERR(sql_sel_reserve(&j->sel, j->pc.n, err));
+  int64_t n = 0;
+  for (int64_t i = 0; i < j->pc.n; i++)
+    if ((bool)j->pmatched[i] == want) j->sel.sel[n++] = probe_row(j, i);
+  *nrows = n;
+  if (!n) return CHV_OK;
+  int lc = j->ncol[0], rc = j->ncol[1];
+  if (j->pside == 0) {
+    CHV_RETURN_IF_ERR(gather(j, 0, lc, j->pc.b, j->sel.sel, n, err));
+    if (nulls) CHV_RETURN_IF_ERR(gather(j, lc, rc, NULL, NULL, n, err));
+  } else {
+    CHV_RETURN_IF_ERR(gather(j, 0, lc, NULL, NULL, n, err));
+    CHV_RETURN_IF_ERR(gather(j, lc, rc, j->pc.b, j->sel.sel, n, err));
+  }
+  j->cb->nrows = n;
+  return CHV_OK;
+}
+
+/* After the probe side: up to PAIRS build rows the kind keeps by their
+** mark (matched: want), with NULLs for the probe side (nulls). */
+static int rest(struct join_op *j, bool want, bool nulls, int64_t *nrows,
+                struct chv_error *err) {
+  chv_batch_reset(j->cb);
+  CHV_RETURN_IF_ERR(sql_sel_reserve(&j->sel, PAIRS, err));
+  int64_t n = 0;
+  while (j->rest < j->bb->nrows && n < PAIRS) {
+    if ((bool)j->bmatched[j->rest] == want)
+      j->sel.sel[n++] = (uint32_t)j->rest;
+    j->rest++;
+  }
+  *nrows = n;
+  if (!n) return CHV_OK;
+  int lc = j->ncol[0], rc = j->ncol[1];
+  if (j->bside == 0) {
+    CHV_RETURN_IF_ERR(gather(j, 0, lc, j->bb, j->sel.sel, n, err));
+    if (nulls) CHV_RETURN_IF_ERR(gather(j, lc, rc, NULL, NULL, n, err));
+  } else {
+    CHV_RETURN_IF_ERR(gather(j, 0, lc, NULL, NULL, n, err));
+    CHV_RETURN_IF_ERR(gather(j, lc, rc, j->bb, j->sel.sel, n, err));
+  }
+  j->cb->nrows = n;
+  return CHV_OK;
+}
+
+static int join_step(struct join_op *j, struct sql_chunk *out,
+                     struct chv_error *err) {
+  bool semi_any = j->semi || j->anti;
+  for (;;) {
+    int64_t n = 0;
+    const uint32_t *sel = NULL;
+    switch (j->state) {
+    case J_FETCH: {
+      bool got;
+      CHV_RETURN_IF_ERR(fetch(j, &got, err));
+      j->state = got ? J_PAIRS : J_REST;
+      continue;
+    }
+    case J_PAIRS:
+      if (j->pi >= j->pc.n) {
+        j->state = J_TAIL;
+        continue;
+      }
+      CHV_RETURN_IF_ERR(pairs(j, &n, &sel, err));
+      if (semi_any) continue; /* the marks only */
+      break;
+    case J_TAIL:
+      j->state = J_FETCH;
+      if (semi_any && j->pside == 0)
+        CHV_RETURN_IF_ERR(tail(j, j->semi, false, &n, err));
+      else if (j->keep_probe)
+        CHV_RETURN_IF_ERR(tail(j, false, true, &n, err));
+      break;
+    case J_REST:
+      if (!j->bmatched || j->rest >= j->bb->nrows) {
+        j->state = J_END;
+        continue;
+      }
+      if (semi_any)
+        CHV_RETURN_IF_ERR(rest(j, j->semi, false, &n, err));
+      else
+        CHV_RETURN_IF_ERR(rest(j, false, true, &n, err));
+      break;
+    case J_END:
+      out->b = NULL;
+      return CHV_OK;
+    }
+    if (!n) continue;
+    *out = (struct sql_chunk){&j->view, sel, n};
+    return CHV_OK;
+  }
+}
+
+static int join_next(struct sql_op *op, struct sql_chunk *out,
+                     struct chv_error *err) {
+  struct join_op *j = (struct join_op *)op;
+  int64_t t0 = op->x->analyze ? sql_exec_now() : 0;
+  if (!j->built) CHV_RETURN_IF_ERR(build(j, err));
+  CHV_RETURN_IF_ERR(join_step(j, out, err));
+  j->view.nrows = j->cb->nrows;
+  if (op->x->analyze && out->b) sql_op_count(op, out->n, sql_exec_now() - t0);
+  return CHV_OK;
+}
+
+static void join_close(struct sql_op *op) {
+  struct join_op *j = (struct join_op *)op;
+  chv_batch_close(j->bb);
+  chv_batch_close(j->cb);
+  chv_type_free(j->bschema);
+  chv_type_free(j->cschema);
+  chv_keyset_free(&j->ks);
+  if (j->kv)
+    for (int k = 0; k < j->nkeys; k++) chv_vector_close(j->kv[k]);
+  free(j->kv);
+  chv_buf_free(&j->kb);
+  free(j->head);
+  free(j->tail);
+  free(j->nextrow);
+  free(j->bmatched);
+  free(j->first);
+  free(j->pmatched);
+  free(j->pp);
+  free(j->bp);
+  free(j->sel.sel);
+}
+
+static const struct sql_op_vt join_vt = {join_open, join_next, join_close};
+
+int sql_op_join_new(struct sql_exec *x, const struct sql_node *nd,
+                    struct sql_op **out, struct chv_error *err) {
+  struct join_op *j = calloc(1, sizeof *j);
+  if (!j) return oom(err);
+  j->op.vt = &join_vt;
+  j->op.node = nd;
+  j->op.x = x;
+  *out = &j->op;
+  return CHV_OK;
+}

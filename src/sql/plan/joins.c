@@ -1,0 +1,659 @@
+/*
+** sql/plan/joins: the rewrite passes of joins (sql_rewrite() runs them
+** around the scans' pushdown):
+**
+**   push    top-down: the conditions of a WHERE over a join, and each
+**           join's ON, go as far down as they keep their meaning.  A
+**           condition of one input's columns goes into that input (a
+**           Filter over a table's Scan, which the scans' pushdown then
+**           prunes partitions and row groups by), unless the input is an
+**           outer join's preserved side (of an ON) or its NULL-extended
+**           side (of a WHERE); a WHERE over an inner join is its ON.
+**   order   each group of inner and cross joins is joined again, left
+**           deep, from its largest relation (estimated: sql_node_estimate())
+**           on, adding at each step the smallest relation an equality
+**           connects to those joined (the smallest of all when none is),
+**           so that every hash table holds the smaller side and no cross
+**           product is made that a condition could avoid.  The group's
+**           conditions go to the first join that has their columns.
+**   keys    each join's conditions split into equi-keys (a = b, a <=> b
+**           with one side over each input) and the residual condition;
+**           the build side is the input estimated smaller.
+**
+** The estimates: a table's numRows (the session's scan_rows), a filter's
+** rough selectivity per condition, an equi-join the larger input's rows.
+*/
+#include "sql/plan/plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int oom(struct sql_rewrite *rw) {
+  return chv_error_set(rw->err, CHV_ENOMEM, "out of memory");
+}
+
+/* ---- estimates ------------------------------------------------------------------- */
+
+static double selectivity(const struct chv_expr *e) {
+  switch (e->kind) {
+  case CHV_EXPR_AND:
+    return selectivity(e->args[0]) * selectivity(e->args[1]);
+  case CHV_EXPR_OR: {
+    double a = selectivity(e->args[0]), b = selectivity(e->args[1]);
+    return a + b - a * b;
+  }
+  case CHV_EXPR_CALL:
+    if (e->fn == CHV_FN_EQ || e->fn == CHV_FN_NSEQ) return 0.1;
+    if (e->fn == CHV_FN_NE) return 0.9;
+    return 0.33;
+  case CHV_EXPR_IN: return e->negated ? 0.8 : 0.05 * (e->nargs - 1);
+  case CHV_EXPR_BETWEEN: return e->negated ? 0.75 : 0.25;
+  case CHV_EXPR_LIKE: return e->negated ? 0.9 : 0.25;
+  case CHV_EXPR_IS_NULL: return 0.1;
+  case CHV_EXPR_IS_NOT_NULL: return 0.9;
+  case CHV_EXPR_NOT: return 1 - selectivity(e->args[0]);
+  case CHV_EXPR_LITERAL:
+    return !e->value.is_null && e->value.b ? 1 : 0;
+  default: return 0.5;
+  }
+}
+
+static double clamp1(double x) { return x < 1 ? 1 : x; }
+
+double sql_node_estimate(const struct sql_node *nd) {
+  switch (nd->kind) {
+  case SQL_NODE_SCAN: {
+    double r = nd->u.scan.est_rows > 0 ? nd->u.scan.est_rows : 1e6;
+    for (int i = 0; i < nd->u.scan.npreds; i++) r *= 0.5;
+    if (nd->u.scan.limit >= 0 && r > (double)nd->u.scan.limit)
+      r = (double)nd->u.scan.limit;
+    return clamp1(r);
+  }
+  case SQL_NODE_VALUES: return clamp1((double)nd->u.values.nrows);
+  case SQL_NODE_FILTER:
+    return clamp1(sql_node_estimate(nd->in[0]) *
+                  selectivity(nd->u.filter.pred));
+  case SQL_NODE_AGGREGATE: {
+    if (!nd->u.agg.nkeys) return 1;
+    double r = sql_node_estimate(nd->in[0]);
+    for (int k = 0; k < nd->u.agg.nkeys && r > 1; k++) r *= 0.1;
+    return clamp1(r);
+  }
+  case SQL_NODE_TOPN:
+    return clamp1((double)nd->u.sort.limit);
+  case SQL_NODE_LIMIT: {
+    double r = sql_node_estimate(nd->in[0]);
+    return nd->u.limit.n >= 0 && r > (double)nd->u.limit.n
+               ? clamp1((double)nd->u.limit.n) : r;
+  }
+  case SQL_NODE_UNION: {
+    double r = 0;
+    for (int i = 0; i < nd->nin; i++) r += sql_node_estimate(nd->in[i]);
+    return clamp1(r);
+  }
+  case SQL_NODE_JOIN: {
+    double l = sql_node_estimate(nd->in[0]), r = sql_node_estimate(nd->in[1]);
+    double x;
+    switch (nd->u.join.kind) {
+    case CHV_SQL_JOIN_SEMI: x = l * 0.5; break;
+    case CHV_SQL_JOIN_ANTI: x = l * 0.5; break;
+    case CHV_SQL_JOIN_LEFT: x = l > r ? l : r; if (x < l) x = l; break;
+    case CHV_SQL_JOIN_RIGHT: x = l > r ? l : r; break;
+    case CHV_SQL_JOIN_FULL: x = l + r; break;
+    default:
+      if (nd->u.join.nkeys) {
+        x = l > r ? l : r; /* a key of one side's rows, mostly */
+      } else {
+        x = l * r;
+        for (int i = 0; i < nd->u.join.nconj; i++)
+          x *= selectivity(nd->u.join.conj[i].bound);
+      }
+    }
+    if (nd->u.join.cond) x *= selectivity(nd->u.join.cond);
+    return clamp1(x);
+  }
+  default:
+    return nd->nin ? sql_node_estimate(nd->in[0]) : 1;
+  }
+}
+
+/* ---- conditions ------------------------------------------------------------------ */
+
+/* Which of the inputs a condition over left (nl columns) ++ right reads:
+** bit 1 the left, bit 2 the right. */
+static int sides(const struct chv_expr *e, int nl, int ncols, bool *scratch) {
+  memset(scratch, 0, (size_t)ncols + 1);
+  sql_expr_columns(e, scratch);
+  int s = 0;
+  for (int c = 0; c < ncols; c++)
+    if (scratch[c]) s |= c < nl ? 1 : 2;
+  return s;
+}
+
+/* cond's AST AND-ed (for the scans' pushdown) in a: l AND r. */
+static struct chv_sql_expr *ast_and(chv_arena *a, const struct chv_sql_expr *l,
+                                    const struct chv_sql_expr *r) {
+  struct chv_sql_expr *e = chv_arena_alloc(a, sizeof *e);
+  if (!e) return NULL;
+  memset(e, 0, sizeof *e);
+  e->kind = CHV_SQL_EXPR_BINARY;
+  e->pos = l->pos;
+  e->u.binary.op = CHV_SQL_OP_AND;
+  e->u.binary.left = (struct chv_sql_expr *)(uintptr_t)l;
+  e->u.binary.right = (struct chv_sql_expr *)(uintptr_t)r;
+  return e;
+}
+
+/* Makes nd (a Filter) the conditions v[0, n): its predicate, its WHERE as
+** the scans' pushdown reads it and its text. */
+static int filter_set(struct sql_rewrite *rw, struct sql_node *nd,
+                      const struct sql_conj *v, size_t n) {
+  chv_arena *a = rw->a;
+  const struct chv_sql_expr **conj = chv_arena_alloc(a, sizeof *conj * (n + 1));
+  struct chv_expr **bound = chv_arena_alloc(a, sizeof *bound * (n + 1));
+  if (!conj || !bound) return oom(rw);
+  struct chv_expr *pred = NULL;
+  const struct chv_sql_expr *where = NULL;
+  struct chv_buf t;
+  chv_buf_init(&t);
+  for (size_t i = 0; i < n; i++) {
+    conj[i] = v[i].ast;
+    bound[i] = v[i].bound;
+    if (pred && chv_expr_and(a, pred, v[i].bound, &pred, rw->err) != CHV_OK) {
+      chv_buf_free(&t);
+      return CHV_ENOMEM;
+    }
+    if (!pred) pred = v[i].bound;
+    where = where ? ast_and(a, where, v[i].ast) : v[i].ast;
+    if (!where) {
+      chv_buf_free(&t);
+      return oom(rw);
+    }
+    if (i) chv_buf_puts(&t, " AND ");
+    sql_expr_text_qualified(v[i].ast, &t);
+  }
+  char *text = chv_arena_alloc(a, t.len + 1);
+  if (!text) {
+    chv_buf_free(&t);
+    return oom(rw);
+  }
+  memcpy(text, t.data ? t.data : "", t.len + 1);
+  chv_buf_free(&t);
+  nd->u.filter.pred = pred;
+  nd->u.filter.where = where;
+  nd->u.filter.conj = conj;
+  nd->u.filter.bound = bound;
+  nd->u.filter.nconj = n;
+  nd->text = text;
+  return CHV_OK;
+}
+
+/* The conditions of a Filter that came from a WHERE, as a list. */
+static int filter_conj(struct sql_rewrite *rw, const struct sql_node *nd,
+                       struct sql_conj **out, size_t *n) {
+  *n = nd->u.filter.nconj;
+  *out = chv_arena_alloc(rw->a, sizeof **out * (*n + 1));
+  if (!*out) return oom(rw);
+  for (size_t i = 0; i < *n; i++)
+    (*out)[i] = (struct sql_conj){nd->u.filter.conj[i], nd->u.filter.bound[i]};
+  return CHV_OK;
+}
+
+/* Adds condition c (over (*slot)'s columns) to the node at slot: to a
+** join's ON list, to a Filter of a WHERE's conditions, else in a new
+** Filter over it. */
+static int add_cond(struct sql_rewrite *rw, struct sql_node **slot,
+                    struct sql_conj c) {
+  struct sql_node *nd = *slot;
+  if (nd->kind == SQL_NODE_JOIN &&
+      (nd->u.join.kind == CHV_SQL_JOIN_INNER ||
+       nd->u.join.kind == CHV_SQL_JOIN_CROSS)) {
+    struct sql_conj *v =
+        chv_arena_alloc(rw->a, sizeof *v * (size_t)(nd->u.join.nconj + 1));
+    if (!v) return oom(rw);
+    if (nd->u.join.nconj)
+      memcpy(v, nd->u.join.conj, sizeof *v * (size_t)nd->u.join.nconj);
+    v[nd->u.join.nconj] = c;
+    nd->u.join.conj = v;
+    nd->u.join.nconj++;
+    return CHV_OK;
+  }
+  if (nd->kind == SQL_NODE_FILTER && nd->u.filter.where) {
+    struct sql_conj *v;
+    size_t n;
+    CHV_RETURN_IF_ERR(filter_conj(rw, nd, &v, &n));
+    struct sql_conj *w = chv_arena_alloc(rw->a, sizeof *w * (n + 2));
+    if (!w) return oom(rw);
+    memcpy(w, v, sizeof *w * n);
+    w[n] = c;
+    return filter_set(rw, nd, w, n + 1);
+  }
+  struct sql_node *f;
+  CHV_RETURN_IF_ERR(sql_node_new(rw->a, SQL_NODE_FILTER, &nd, 1, &f, rw->err));
+  CHV_RETURN_IF_ERR(sql_node_pass_cols(rw->a, f, rw->err));
+  f->pos = c.ast->pos;
+  CHV_RETURN_IF_ERR(filter_set(rw, f, &c, 1));
+  *slot = f;
+  return CHV_OK;
+}
+
+/* c (over the left's then the right's columns of join nd) moved into input
+** i, its columns renumbered. */
+static int cond_into(struct sql_rewrite *rw, struct sql_node *nd, int i,
+                     struct sql_conj c) {
+  int nl = nd->in[0]->ncols, n = nl + nd->in[1]->ncols;
+  int *map = chv_arena_alloc(rw->a, sizeof *map * (size_t)(n + 1));
+  if (!map) return oom(rw);
+  for (int k = 0; k < n; k++) map[k] = i ? k - nl : k;
+  struct sql_conj m = {c.ast, NULL};
+  CHV_RETURN_IF_ERR(sql_expr_remap(rw->a, c.bound, map, &m.bound, rw->err));
+  return add_cond(rw, &nd->in[i], m);
+}
+
+/* ---- push ------------------------------------------------------------------------ */
+
+/* A Project whose every column is a column of its input: *map[c] is it. */
+static bool column_project(const struct sql_node *nd) {
+  if (nd->kind != SQL_NODE_PROJECT) return false;
+  for (int c = 0; c < nd->ncols; c++)
+    if (nd->u.project.exprs[c]->kind != CHV_EXPR_COLUMN) return false;
+  return true;
+}
+
+/* The conditions of the WHERE Filter at slot over [a column Project over]
+** a join that may go into the join: all of them over an inner join, those
+** of the side an outer join keeps whole, none over a FULL join. */
+static int push_where(struct sql_rewrite *rw, struct sql_node **slot) {
+  struct sql_node *f = *slot, *p = f->in[0], *j = p;
+  if (column_project(p)) j = p->in[0];
+  if (j->kind != SQL_NODE_JOIN) return CHV_OK;
+  int nl = j->in[0]->ncols, n = nl + j->in[1]->ncols;
+  int *map = chv_arena_alloc(rw->a, sizeof *map * (size_t)(f->ncols + 1));
+  bool *scratch = chv_arena_alloc(rw->a, (size_t)n + 1);
+  if (!map || !scratch) return oom(rw);
+  for (int c = 0; c < f->ncols; c++)
+    map[c] = p == j ? c : p->u.project.exprs[c]->column;
+  struct sql_conj *v, *kept;
+  size_t nv, nkept = 0;
+  CHV_RETURN_IF_ERR(filter_conj(rw, f, &v, &nv));
+  kept = chv_arena_alloc(rw->a, sizeof *kept * (nv + 1));
+  if (!kept) return oom(rw);
+  enum chv_sql_join_kind k = j->u.join.kind;
+  for (size_t i = 0; i < nv; i++) {
+    struct sql_conj c = {v[i].ast, NULL};
+    CHV_RETURN_IF_ERR(sql_expr_remap(rw->a, v[i].bound, map, &c.bound, rw->err));
+    int s = sides(c.bound, nl, n, scratch);
+    if (k == CHV_SQL_JOIN_INNER || k == CHV_SQL_JOIN_CROSS) {
+      CHV_RETURN_IF_ERR(add_cond(rw, &(struct sql_node *){j}, c));
+      continue;
+    }
+    if (s && (s == 1 && (k == CHV_SQL_JOIN_LEFT || k == CHV_SQL_JOIN_SEMI ||
+                         k == CHV_SQL_JOIN_ANTI))) {
+      CHV_RETURN_IF_ERR(cond_into(rw, j, 0, c));
+      continue;
+    }
+    if (s == 2 && k == CHV_SQL_JOIN_RIGHT) {
+      CHV_RETURN_IF_ERR(cond_into(rw, j, 1, c));
+      continue;
+    }
+    kept[nkept++] = v[i];
+  }
+  if (!nkept) {
+    *slot = p;
+    return CHV_OK;
+  }
+  return filter_set(rw, f, kept, nkept);
+}
+
+/* Moves a join's conditions of one input into that input where that keeps
+** their meaning; the rest stay. */
+static int push_on(struct sql_rewrite *rw, struct sql_node *j) {
+  int nl = j->in[0]->ncols, n = nl + j->in[1]->ncols;
+  bool *scratch = chv_arena_alloc(rw->a, (size_t)n + 1);
+  if (!scratch) return oom(rw);
+  enum chv_sql_join_kind k = j->u.join.kind;
+  /* the inputs a condition of one side may go into */
+  bool into_l = k == CHV_SQL_JOIN_INNER || k == CHV_SQL_JOIN_CROSS ||
+                k == CHV_SQL_JOIN_RIGHT || k == CHV_SQL_JOIN_SEMI;
+  bool into_r = k == CHV_SQL_JOIN_INNER || k == CHV_SQL_JOIN_CROSS ||
+                k == CHV_SQL_JOIN_LEFT || k == CHV_SQL_JOIN_SEMI ||
+                k == CHV_SQL_JOIN_ANTI;
+  struct sql_conj *v = j->u.join.conj;
+  int nv = j->u.join.nconj, nkept = 0;
+  j->u.join.conj = NULL;
+  j->u.join.nconj = 0;
+  struct sql_conj *kept = chv_arena_alloc(rw->a, sizeof *kept * (size_t)(nv + 1));
+  if (!kept) return oom(rw);
+  for (int i = 0; i < nv; i++) {
+    int s = sides(v[i].bound, nl, n, scratch);
+    if (s == 1 && into_l)
+      CHV_RETURN_IF_ERR(cond_into(rw, j, 0, v[i]));
+    else if (s == 2 && into_r)
+      CHV_RETURN_IF_ERR(cond_into(rw, j, 1, v[i]));
+    else
+      kept[nkept++] = v[i];
+  }
+  /* what went into an inner join below counts there; these stay here */
+  struct sql_conj *w = chv_arena_alloc(
+      rw->a, sizeof *w * (size_t)(nkept + j->u.join.nconj + 1));
+  if (!w) return oom(rw);
+  if (j->u.join.nconj)
+    memcpy(w, j->u.join.conj, sizeof *w * (size_t)j->u.join.nconj);
+  if (nkept) memcpy(w + j->u.join.nconj, kept, sizeof *w * (size_t)nkept);
+  j->u.join.conj = w;
+  j->u.join.nconj += nkept;
+  return CHV_OK;
+}
+
+static int push(struct sql_rewrite *rw, struct sql_node **slot) {
+  struct sql_node *nd = *slot;
+  if (nd->kind == SQL_NODE_FILTER && nd->u.filter.where) {
+    CHV_RETURN_IF_ERR(push_where(rw, slot));
+    nd = *slot;
+  }
+  if (nd->kind == SQL_NODE_JOIN) CHV_RETURN_IF_ERR(push_on(rw, nd));
+  for (int i = 0; i < nd->nin; i++) CHV_RETURN_IF_ERR(push(rw, &nd->in[i]));
+  return CHV_OK;
+}
+
+int sql_rewrite_join_push(struct sql_rewrite *rw, struct sql_node **root) {
+  return push(rw, root);
+}
+
+/* ---- order ----------------------------------------------------------------------- */
+
+enum { MAXREL = 64 };
+
+/* A group of inner and cross joins: its relations (the inputs that are not
+** such joins) and its conditions over the group's columns (the relations'
+** in order). */
+struct group {
+  struct sql_node *rel[MAXREL];
+  int off[MAXREL];
+  int nrel;
+  struct sql_conj *conj;
+  uint64_t *mask;
+  int nconj, cap;
+  int ncols;
+};
+
+static bool inner(const struct sql_node *nd) {
+  return nd->kind == SQL_NODE_JOIN && (nd->u.join.kind == CHV_SQL_JOIN_INNER ||
+                                       nd->u.join.kind == CHV_SQL_JOIN_CROSS);
+}
+
+static int collect(struct sql_rewrite *rw, struct group *g, struct sql_node *nd,
+                   int base) {
+  for (int i = 0; i < 2; i++) {
+    struct sql_node *in = nd->in[i];
+    int b = base + (i ? nd->in[0]->ncols : 0);
+    if (inner(in) && g->nrel + 2 <= MAXREL) {
+      CHV_RETURN_IF_ERR(collect(rw, g, in, b));
+    } else {
+      if (g->nrel == MAXREL)
+        return chv_error_set(rw->err, CHV_ENOTSUP,
+                             "a join of more than %d relations", MAXREL);
+      g->off[g->nrel] = b;
+      g->rel[g->nrel++] = in;
+    }
+  }
+  int n = nd->ncols;
+  int *map = chv_arena_alloc(rw->a, sizeof *map * (size_t)(n + 1));
+  if (!map) return oom(rw);
+  for (int k = 0; k < n; k++) map[k] = base + k;
+  for (int i = 0; i < nd->u.join.nconj; i++) {
+    if (g->nconj == g->cap) {
+      int nc = g->cap ? g->cap * 2 : 16;
+      struct sql_conj *v = chv_arena_alloc(rw->a, sizeof *v * (size_t)nc);
+      if (!v) return oom(rw);
+      if (g->nconj) memcpy(v, g->conj, sizeof *v * (size_t)g->nconj);
+      g->conj = v;
+      g->cap = nc;
+    }
+    struct sql_conj c = {nd->u.join.conj[i].ast, NULL};
+    CHV_RETURN_IF_ERR(sql_expr_remap(rw->a, nd->u.join.conj[i].bound, map,
+                                     &c.bound, rw->err));
+    g->conj[g->nconj++] = c;
+  }
+  return CHV_OK;
+}
+
+/* The relations a condition over the group's columns reads. */
+static uint64_t rel_mask(const struct group *g, const struct chv_expr *e,
+                         bool *scratch) {
+  memset(scratch, 0, (size_t)g->ncols + 1);
+  sql_expr_columns(e, scratch);
+  uint64_t m = 0;
+  for (int r = 0; r < g->nrel; r++)
+    for (int c = 0; c < g->rel[r]->ncols; c++)
+      if (scratch[g->off[r] + c]) m |= 1ull << r;
+  return m;
+}
+
+/* An equality with one side over the relations of a and the other over
+** those of b (masks). */
+static bool connects(const struct group *g, const struct chv_expr *e,
+                     uint64_t a, uint64_t b, bool *scratch) {
+  if (e->kind != CHV_EXPR_CALL || (e->fn != CHV_FN_EQ && e->fn != CHV_FN_NSEQ))
+    return false;
+  uint64_t l = rel_mask(g, e->args[0], scratch);
+  uint64_t r = rel_mask(g, e->args[1], scratch);
+  if (!l || !r) return false;
+  return ((l & ~a) == 0 && (r & ~b) == 0) || ((l & ~b) == 0 && (r & ~a) == 0);
+}
+
+/* The group under the inner join at slot, joined again left deep. */
+static int reorder(struct sql_rewrite *rw, struct sql_node **slot) {
+  struct sql_node *top = *slot;
+  struct group *g = calloc(1, sizeof *g);
+  if (!g) return oom(rw);
+  int rc = collect(rw, g, top, 0);
+  g->ncols = top->ncols;
+  bool *scratch = chv_arena_alloc(rw->a, (size_t)g->ncols + 1);
+  g->mask = chv_arena_alloc(rw->a, sizeof *g->mask * (size_t)(g->nconj + 1));
+  if (rc == CHV_OK && (!scratch || !g->mask)) rc = oom(rw);
+  if (rc != CHV_OK) goto out;
+  for (int i = 0; i < g->nconj; i++)
+    g->mask[i] = rel_mask(g, g->conj[i].bound, scratch);
+  double est[MAXREL];
+  for (int r = 0; r < g->nrel; r++) est[r] = sql_node_estimate(g->rel[r]);
+  /* the order: the largest first, then the smallest connected */
+  int order[MAXREL], n = 0;
+  uint64_t joined = 0;
+  int first = 0;
+  for (int r = 1; r < g->nrel; r++)
+    if (est[r] > est[first]) first = r;
+  order[n++] = first;
+  joined |= 1ull << first;
+  while (n < g->nrel) {
+    int best = -1, any = -1;
+    for (int r = 0; r < g->nrel; r++) {
+      if (joined & (1ull << r)) continue;
+      if (any < 0 || est[r] < est[any]) any = r;
+      bool conn = false;
+      for (int i = 0; i < g->nconj && !conn; i++)
+        conn = (g->mask[i] & (1ull << r)) &&
+               connects(g, g->conj[i].bound, joined, 1ull << r, scratch);
+      if (conn && (best < 0 || est[r] < est[best])) best = r;
+    }
+    int r = best >= 0 ? best : any;
+    order[n++] = r;
+    joined |= 1ull << r;
+  }
+  /* the joins, left deep; pos[c]: group column c in the current output */
+  int *pos = chv_arena_alloc(rw->a, sizeof *pos * (size_t)(g->ncols + 1));
+  bool *used = chv_arena_alloc(rw->a, (size_t)g->nconj + 1);
+  if (!pos || !used) {
+    rc = oom(rw);
+    goto out;
+  }
+  memset(used, 0, (size_t)g->nconj + 1);
+  for (int c = 0; c < g->ncols; c++) pos[c] = -1;
+  struct sql_node *cur = g->rel[order[0]];
+  for (int c = 0; c < cur->ncols; c++) pos[g->off[order[0]] + c] = c;
+  joined = 1ull << order[0];
+  for (int s = 1; s < n; s++) {
+    int r = order[s];
+    struct sql_node *in[2] = {cur, g->rel[r]}, *jn;
+    if ((rc = sql_node_new(rw->a, SQL_NODE_JOIN, in, 2, &jn, rw->err)) != CHV_OK)
+      goto out;
+    int nl = cur->ncols;
+    if ((rc = sql_node_cols(rw->a, jn, nl + in[1]->ncols, rw->err)) != CHV_OK)
+      goto out;
+    memcpy(jn->cols, cur->cols, sizeof *jn->cols * (size_t)nl);
+    memcpy(jn->cols + nl, in[1]->cols, sizeof *jn->cols * (size_t)in[1]->ncols);
+    for (int c = 0; c < in[1]->ncols; c++) pos[g->off[r] + c] = nl + c;
+    joined |= 1ull << r;
+    jn->u.join.kind = CHV_SQL_JOIN_CROSS;
+    jn->u.join.ordered = true;
+    jn->pos = top->pos;
+    int m = 0;
+    for (int i = 0; i < g->nconj; i++) m += !used[i] && !(g->mask[i] & ~joined);
+    jn->u.join.conj = chv_arena_alloc(rw->a, sizeof *jn->u.join.conj * (size_t)(m + 1));
+    if (!jn->u.join.conj) {
+      rc = oom(rw);
+      goto out;
+    }
+    for (int i = 0; i < g->nconj; i++) {
+      if (used[i] || (g->mask[i] & ~joined)) continue;
+      used[i] = true;
+      struct sql_conj c = {g->conj[i].ast, NULL};
+      if ((rc = sql_expr_remap(rw->a, g->conj[i].bound, pos, &c.bound,
+                               rw->err)) != CHV_OK)
+        goto out;
+      jn->u.join.conj[jn->u.join.nconj++] = c;
+    }
+    cur = jn;
+  }
+  /* the group's columns in their order again */
+  struct sql_node *p;
+  if ((rc = sql_node_new(rw->a, SQL_NODE_PROJECT, &cur, 1, &p, rw->err)) != CHV_OK)
+    goto out;
+  if ((rc = sql_node_cols(rw->a, p, g->ncols, rw->err)) != CHV_OK) goto out;
+  p->u.project.exprs =
+      chv_arena_alloc(rw->a, sizeof *p->u.project.exprs * (size_t)(g->ncols + 1));
+  if (!p->u.project.exprs) {
+    rc = oom(rw);
+    goto out;
+  }
+  struct chv_buf t;
+  chv_buf_init(&t);
+  for (int c = 0; c < g->ncols && rc == CHV_OK; c++) {
+    p->cols[c] = top->cols[c];
+    rc = chv_expr_column(rw->a, pos[c], top->cols[c].type,
+                         &p->u.project.exprs[c], rw->err);
+    chv_buf_printf(&t, "%s%s", c ? ", " : "", top->cols[c].name);
+  }
+  char *text = rc == CHV_OK ? chv_arena_alloc(rw->a, t.len + 1) : NULL;
+  if (text) memcpy(text, t.data ? t.data : "", t.len + 1);
+  chv_buf_free(&t);
+  if (rc == CHV_OK && !text) rc = oom(rw);
+  if (rc != CHV_OK) goto out;
+  p->text = text;
+  *slot = p;
+out:
+  free(g);
+  return rc;
+}
+
+/* ---- keys ------------------------------------------------------------------------ */
+
+/* Splits join nd's conditions into equi-keys and the residual. */
+static int split_keys(struct sql_rewrite *rw, struct sql_node *nd) {
+  chv_arena *a = rw->a;
+  int nl = nd->in[0]->ncols, n = nl + nd->in[1]->ncols;
+  int nv = nd->u.join.nconj;
+  bool *scratch = chv_arena_alloc(a, (size_t)n + 1);
+  int *map = chv_arena_alloc(a, sizeof *map * (size_t)(n + 1));
+  nd->u.join.lkeys = chv_arena_alloc(a, sizeof *nd->u.join.lkeys * (size_t)(nv + 1));
+  nd->u.join.rkeys = chv_arena_alloc(a, sizeof *nd->u.join.rkeys * (size_t)(nv + 1));
+  nd->u.join.null_safe = chv_arena_alloc(a, (size_t)nv + 1);
+  if (!scratch || !map || !nd->u.join.lkeys || !nd->u.join.rkeys ||
+      !nd->u.join.null_safe)
+    return oom(rw);
+  for (int k = 0; k < n; k++) map[k] = k < nl ? k : k - nl;
+  struct chv_buf kt, ct;
+  chv_buf_init(&kt);
+  chv_buf_init(&ct);
+  struct chv_expr *cond = NULL;
+  int rc = CHV_OK;
+  nd->u.join.nkeys = 0;
+  for (int i = 0; i < nv && rc == CHV_OK; i++) {
+    const struct chv_expr *e = nd->u.join.conj[i].bound;
+    if (e->kind == CHV_EXPR_CALL && (e->fn == CHV_FN_EQ || e->fn == CHV_FN_NSEQ) &&
+        chv_type_is_primitive(e->args[0]->type->id) &&
+        chv_type_equal(e->args[0]->type, e->args[1]->type)) {
+      int s0 = sides(e->args[0], nl, n, scratch);
+      int s1 = sides(e->args[1], nl, n, scratch);
+      if ((s0 == 1 && s1 == 2) || (s0 == 2 && s1 == 1)) {
+        int k = nd->u.join.nkeys++;
+        const struct chv_expr *l = s0 == 1 ? e->args[0] : e->args[1];
+        const struct chv_expr *r = s0 == 1 ? e->args[1] : e->args[0];
+        rc = sql_expr_remap(a, l, map, &nd->u.join.lkeys[k], rw->err);
+        if (rc == CHV_OK)
+          rc = sql_expr_remap(a, r, map, &nd->u.join.rkeys[k], rw->err);
+        nd->u.join.null_safe[k] = e->fn == CHV_FN_NSEQ;
+        if (k) chv_buf_puts(&kt, " AND ");
+        sql_expr_text_qualified(nd->u.join.conj[i].ast, &kt);
+        continue;
+      }
+    }
+    if (ct.len) chv_buf_puts(&ct, " AND ");
+    sql_expr_text_qualified(nd->u.join.conj[i].ast, &ct);
+    if (cond)
+      rc = chv_expr_and(a, cond, nd->u.join.conj[i].bound, &cond, rw->err);
+    else
+      cond = nd->u.join.conj[i].bound;
+  }
+  nd->u.join.cond = cond;
+  if (rc == CHV_OK && kt.len &&
+      !(nd->u.join.keys_text = chv_arena_alloc(a, kt.len + 1)))
+    rc = oom(rw);
+  if (rc == CHV_OK && kt.len)
+    memcpy((char *)nd->u.join.keys_text, kt.data, kt.len + 1);
+  if (rc == CHV_OK && ct.len &&
+      !(nd->u.join.cond_text = chv_arena_alloc(a, ct.len + 1)))
+    rc = oom(rw);
+  if (rc == CHV_OK && ct.len)
+    memcpy((char *)nd->u.join.cond_text, ct.data, ct.len + 1);
+  chv_buf_free(&kt);
+  chv_buf_free(&ct);
+  if (rc == CHV_OK && nd->u.join.kind == CHV_SQL_JOIN_CROSS && nd->u.join.nkeys)
+    nd->u.join.kind = CHV_SQL_JOIN_INNER;
+  return rc;
+}
+
+static int order(struct sql_rewrite *rw, struct sql_node **slot) {
+  if (inner(*slot) && !(*slot)->u.join.ordered)
+    CHV_RETURN_IF_ERR(reorder(rw, slot));
+  struct sql_node *nd = *slot;
+  for (int i = 0; i < nd->nin; i++) CHV_RETURN_IF_ERR(order(rw, &nd->in[i]));
+  if (nd->kind == SQL_NODE_JOIN && !nd->u.join.lkeys) {
+    CHV_RETURN_IF_ERR(split_keys(rw, nd));
+    nd->u.join.est[0] = sql_node_estimate(nd->in[0]);
+    nd->u.join.est[1] = sql_node_estimate(nd->in[1]);
+    /* the smaller side builds; on a tie the right, as written */
+    nd->u.join.build_left = nd->u.join.est[0] < nd->u.join.est[1];
+  }
+  return CHV_OK;
+}
+
+static bool has_join(const struct sql_node *nd) {
+  if (nd->kind == SQL_NODE_JOIN) return true;
+  for (int i = 0; i < nd->nin; i++)
+    if (has_join(nd->in[i])) return true;
+  return false;
+}
+
+static void scan_rows(struct sql_rewrite *rw, struct sql_node *nd) {
+  if (nd->kind == SQL_NODE_SCAN && rw->scan_rows)
+    nd->u.scan.est_rows = rw->scan_rows(rw->threads_ctx, nd);
+  for (int i = 0; i < nd->nin; i++) scan_rows(rw, nd->in[i]);
+}
+
+int sql_rewrite_join_order(struct sql_rewrite *rw, struct sql_node **root) {
+  if (!has_join(*root)) return CHV_OK;
+  scan_rows(rw, *root);
+  return order(rw, root);
+}

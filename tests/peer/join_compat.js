@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+// Joins run by chive and by DuckDB over the same Parquet files (DuckDB
+// writes them, with NULLs and duplicates in keys and NULLs in values), and
+// their rows compared as multisets (in order where the query orders them
+// the same way in both).  One table is partitioned on its join key as a
+// Hive table, so that conditions pushed through joins prune partitions.
+//
+//   node join_compat.js CHIVE
+//
+// Exit 0 on success, 1 on a mismatch, 77 (skipped) without DuckDB.
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { DuckDBInstance } = require('./duckdb_peer.js');
+
+const peer = require('./peer_check.js')('join_compat.js');
+const { check, sql, rowsOf } = peer;
+
+// [name, chive SQL, DuckDB SQL (null: the same)]
+const CASES = [
+  ['inner', 'SELECT f.id, f.k, d.name FROM f JOIN d ON f.k = d.k'],
+  ['inner, using the keyword', 'SELECT f.id, d.name FROM f INNER JOIN d ON d.k = f.k'],
+  ['left outer', 'SELECT f.id, f.k, d.name FROM f LEFT JOIN d ON f.k = d.k'],
+  ['left outer join', 'SELECT f.id, d.k, d.name FROM f LEFT OUTER JOIN d ON f.k = d.k'],
+  ['right outer', 'SELECT f.id, d.k, d.name FROM f RIGHT JOIN d ON f.k = d.k'],
+  ['full outer', 'SELECT f.id, f.k, d.k AS dk, d.name FROM f FULL JOIN d ON f.k = d.k'],
+  ['full outer with residual', 'SELECT f.id, d.name FROM f FULL OUTER JOIN d ON f.k = d.k AND f.v > d.w'],
+  ['cross', 'SELECT s.x, d.name FROM s CROSS JOIN d'],
+  ['comma', 'SELECT s.x, d.k FROM s, d'],
+  ['comma with where', 'SELECT f.id, d.name FROM f, d WHERE f.k = d.k AND f.v > 10'],
+  ['left semi', 'SELECT f.id, f.k FROM f LEFT SEMI JOIN d ON f.k = d.k',
+   'SELECT f.id, f.k FROM f SEMI JOIN d ON f.k = d.k'],
+  ['left semi with residual', 'SELECT f.id FROM f LEFT SEMI JOIN d ON f.k = d.k AND d.w < f.v',
+   'SELECT f.id FROM f SEMI JOIN d ON f.k = d.k AND d.w < f.v'],
+  ['left anti', 'SELECT f.id, f.k FROM f LEFT ANTI JOIN d ON f.k = d.k',
+   'SELECT f.id, f.k FROM f ANTI JOIN d ON f.k = d.k'],
+  ['left anti with residual', 'SELECT f.id FROM f LEFT ANTI JOIN d ON f.k = d.k AND d.w > 3',
+   'SELECT f.id FROM f ANTI JOIN d ON f.k = d.k AND d.w > 3'],
+  ['two keys', 'SELECT f.id, d.name FROM f JOIN d ON f.k = d.k AND f.g = d.g'],
+  ['expression keys', 'SELECT f.id, d.name FROM f JOIN d ON f.k + 1 = d.k + 1 AND lower(f.g) = lower(d.g)'],
+  ['keys of two types', 'SELECT f.id, s.x FROM f JOIN s ON f.v = s.big'],
+  ['null-safe key', 'SELECT f.id, d.name FROM f JOIN d ON f.k <=> d.k',
+   'SELECT f.id, d.name FROM f JOIN d ON f.k IS NOT DISTINCT FROM d.k'],
+  ['non-equi only', 'SELECT s.x, d.name FROM s JOIN d ON s.x < d.k'],
+  ['residual on an inner join', 'SELECT f.id, d.name FROM f JOIN d ON f.k = d.k AND (f.v < d.w OR d.name IS NULL)'],
+  ['left join, condition on the right in ON', "SELECT f.id, d.name FROM f LEFT JOIN d ON f.k = d.k AND d.name <> 'n3'"],
+  ['left join, condition on the left in ON', 'SELECT f.id, d.name FROM f LEFT JOIN d ON f.k = d.k AND f.v > 20'],
+  ['left join, WHERE on the right', 'SELECT f.id, d.name FROM f LEFT JOIN d ON f.k = d.k WHERE d.name IS NULL'],
+  ['left join, WHERE on the left', 'SELECT f.id, d.name FROM f LEFT JOIN d ON f.k = d.k WHERE f.v < 15'],
+  ['right join, WHERE on both', 'SELECT f.id, d.name FROM f RIGHT JOIN d ON f.k = d.k WHERE d.w > 2 AND (f.v IS NULL OR f.v > 5)'],
+  ['three-way', 'SELECT f.id, d.name, s.x FROM f JOIN d ON f.k = d.k JOIN s ON d.k = s.x'],
+  ['three-way, comma, out of order', 'SELECT f.id, d.name, s.x FROM s, f, d WHERE f.k = d.k AND s.x = f.k'],
+  ['four-way mixed', 'SELECT f.id, d.name, s.x, p.pv FROM f LEFT JOIN d ON f.k = d.k JOIN p ON p.pk = f.k LEFT JOIN s ON s.x = d.k'],
+  ['join then aggregate', 'SELECT d.name, count(*) AS n, sum(f.v) AS sv FROM f JOIN d ON f.k = d.k GROUP BY d.name'],
+  ['outer join then aggregate', 'SELECT d.k, count(f.id) AS n FROM d LEFT JOIN f ON f.k = d.k GROUP BY d.k'],
+  ['join with a sub-query', 'SELECT f.id, a.n FROM f JOIN (SELECT k, count(*) AS n FROM d GROUP BY k) a ON f.k = a.k'],
+  ['join with a WITH query', 'WITH dd AS (SELECT k, name FROM d WHERE w > 1) SELECT f.id, dd.name FROM f JOIN dd ON f.k = dd.k'],
+  ['self join', 'SELECT a.id, b.id AS id2 FROM f a JOIN f b ON a.k = b.k AND a.id < b.id WHERE a.id < 50'],
+  ['partitioned table, pruned through the join', 'SELECT f.id, p.pv FROM f JOIN p ON f.k = p.pk WHERE p.pk IN (1, 2)'],
+  ['partitioned table as the outer side', 'SELECT p.pk, p.pv, d.name FROM p LEFT JOIN d ON p.pk = d.k WHERE p.pk > 2'],
+  ['star over a join', 'SELECT * FROM s JOIN d ON s.x = d.k'],
+  ['qualified star', 'SELECT d.*, s.x FROM s JOIN d ON s.x = d.k'],
+  ['distinct star over a join', 'SELECT DISTINCT * FROM s JOIN d ON s.x = d.k'],
+  ['ordered', 'SELECT f.id, d.name FROM f JOIN d ON f.k = d.k ORDER BY f.id, d.name LIMIT 20',
+   'SELECT f.id, d.name FROM f JOIN d ON f.k = d.k ORDER BY f.id, d.name NULLS FIRST LIMIT 20', true],
+  ['count of a join', 'SELECT count(*) AS n FROM f JOIN d ON f.k = d.k'],
+  ['empty build side', 'SELECT f.id FROM f JOIN d ON f.k = d.k WHERE d.w > 1000'],
+  ['empty build side, left join', 'SELECT f.id, d.name FROM f LEFT JOIN d ON f.k = d.k AND d.w > 1000'],
+  ['anti join, empty right', 'SELECT f.id FROM f LEFT ANTI JOIN d ON f.k = d.k AND d.w > 1000',
+   'SELECT f.id FROM f ANTI JOIN d ON f.k = d.k AND d.w > 1000'],
+  ['string keys', 'SELECT f.id, d.name FROM f JOIN d ON f.g = d.g'],
+];
+
+const canon = (r) => JSON.stringify(Object.values(r).map((v) =>
+  v === null || v === undefined ? null : String(v)));
+
+(async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'chv-join-compat-'));
+  try {
+    const wh = path.join(tmp, 'wh');
+    const db = await DuckDBInstance.create(':memory:');
+    const con = await db.connect();
+    const q = async (s) => (await con.runAndReadAll(s)).getRowObjects();
+    const dir = (n) => {
+      const d = path.join(tmp, 'data', n);
+      fs.mkdirSync(d, { recursive: true });
+      return d;
+    };
+    await q(`CREATE TABLE f AS SELECT i::INTEGER AS id,
+               CASE WHEN i % 11 = 0 THEN NULL ELSE (i % 6)::INTEGER END AS k,
+               CASE WHEN i % 13 = 0 THEN NULL ELSE (i * 37 % 40)::INTEGER END AS v,
+               CASE WHEN i % 17 = 0 THEN NULL ELSE 'g' || (i % 3)::VARCHAR END AS g
+             FROM range(300) r(i)`);
+    await q(`CREATE TABLE d AS SELECT * FROM (VALUES
+               (0, 'n0', 1, 'g0'), (1, 'n1', 2, 'g1'), (1, 'n1b', 5, 'g2'),
+               (2, NULL, 3, 'g2'), (3, 'n3', NULL, 'g0'), (4, 'n4', 4, NULL),
+               (NULL, 'nnull', 6, 'g1'), (7, 'n7', 7, 'g1'), (3, 'n3b', 1, 'g1'))
+             AS d(k, name, w, g)`);
+    await q(`CREATE TABLE s AS SELECT * FROM (VALUES (1, 1::BIGINT), (3, 25::BIGINT),
+               (NULL, NULL), (9, 9::BIGINT)) AS s(x, big)`);
+    await q(`CREATE TABLE p AS SELECT (i % 5)::INTEGER AS pk, (i * 3)::INTEGER AS pv
+             FROM range(40) r(i)`);
+    for (const t of ['f', 'd', 's'])
+      await q(`COPY ${t} TO '${path.join(dir(t), t + '.parquet')}' (FORMAT parquet)`);
+    await q(`COPY p TO '${dir('p')}' (FORMAT parquet, PARTITION_BY (pk))`);
+    sql(wh, `CREATE EXTERNAL TABLE f (id int, k int, v int, g string) STORED AS PARQUET
+               LOCATION '${dir('f')}';
+             CREATE EXTERNAL TABLE d (k int, name string, w int, g string) STORED AS PARQUET
+               LOCATION '${dir('d')}';
+             CREATE EXTERNAL TABLE s (x int, big bigint) STORED AS PARQUET
+               LOCATION '${dir('s')}';
+             CREATE EXTERNAL TABLE p (pv int) PARTITIONED BY (pk int) STORED AS PARQUET
+               LOCATION '${dir('p')}';
+             MSCK REPAIR TABLE p;`);
+    for (const [name, ours, theirs, ordered] of CASES) {
+      let a;
+      try {
+        a = rowsOf(sql(wh, ours + ';')).map(canon);
+      } catch (e) {
+        check(name, false, `chive failed: ${e.stderr || e.message}`);
+        continue;
+      }
+      const b = (await q(theirs || ours)).map(canon);
+      if (!ordered) {
+        a.sort();
+        b.sort();
+      }
+      const same = a.length === b.length && a.every((x, i) => x === b[i]);
+      check(name, same, `chive ${a.length} rows, DuckDB ${b.length}; first differing: ` +
+            `${a.find((x, i) => x !== b[i])} vs ${b.find((x, i) => x !== a[i])}`);
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  peer.finish();
+})().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

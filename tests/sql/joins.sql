@@ -1,0 +1,73 @@
+-- Joins: the plan EXPLAIN shows (the order of inner joins, the build side,
+-- conditions pushed into scans and partitions pruned), errors naming the
+-- column or clause, and results over TEXTFILE and ORC tables with NULL
+-- keys.  DuckDB checks the results of many more (tests/peer/join_compat.js).
+CREATE TABLE fact (id INT, k INT, v DOUBLE) PARTITIONED BY (dt STRING) STORED AS PARQUET;
+INSERT INTO fact PARTITION (dt='d1') VALUES (1, 1, 1.5), (2, 2, 2.5), (3, NULL, 3.5), (4, 1, NULL);
+INSERT INTO fact PARTITION (dt='d2') VALUES (5, 2, 5.5), (6, 3, 6.5), (7, 9, 7.5);
+CREATE TABLE dim (k INT, name STRING) STORED AS TEXTFILE;
+INSERT INTO dim VALUES (1, 'one'), (2, 'two'), (2, 'deux'), (3, NULL), (NULL, 'none');
+CREATE TABLE tiny (k BIGINT, tag STRING) STORED AS ORC;
+INSERT INTO tiny VALUES (1, 'a'), (3, 'c'), (NULL, 'z');
+-- run
+SELECT f.id, d.name FROM fact f JOIN dim d ON f.k = d.k ORDER BY f.id, d.name;
+-- run
+SELECT f.id, d.name, t.tag FROM fact f LEFT JOIN dim d ON f.k = d.k LEFT JOIN tiny t ON f.k = t.k ORDER BY f.id, d.name;
+-- run
+SELECT d.k, d.name, f.id FROM fact f RIGHT JOIN dim d ON f.k = d.k AND f.dt = 'd2' ORDER BY d.name, f.id;
+-- run
+SELECT f.id, t.k, t.tag FROM fact f FULL JOIN tiny t ON f.k = t.k ORDER BY f.id, t.tag;
+-- run
+SELECT f.id FROM fact f LEFT SEMI JOIN tiny t ON f.k = t.k ORDER BY f.id;
+-- run
+SELECT f.id FROM fact f LEFT ANTI JOIN tiny t ON f.k = t.k ORDER BY f.id;
+-- run
+SELECT f.id, d.name FROM fact f JOIN dim d ON f.k <=> d.k ORDER BY f.id, d.name;
+-- run
+SELECT count(*) AS pairs FROM fact, dim;
+-- the relation estimated largest (dim, 5 rows less a few for its filter)
+-- probes; the others build, in order of size, each joined to what it has
+-- an equality with
+-- run
+EXPLAIN SELECT f.id FROM dim d, tiny t, fact f WHERE f.k = d.k AND t.k = f.k AND f.dt = 'd1' AND d.name <> 'x';
+-- a condition of one side goes into its scan (pruning partitions); one of
+-- the left in a LEFT JOIN's ON stays in the join
+-- run
+EXPLAIN SELECT f.id, d.name FROM fact f LEFT JOIN dim d ON f.k = d.k AND f.v > 2 AND d.name > 'a' WHERE f.dt = 'd2';
+-- run
+EXPLAIN SELECT f.id FROM fact f LEFT SEMI JOIN dim d ON f.k = d.k AND d.name = 'two';
+-- run
+EXPLAIN ANALYZE SELECT f.id, d.name FROM fact f JOIN dim d ON f.k = d.k;
+-- errors
+-- run
+SELECT k FROM fact JOIN dim ON fact.k = dim.k;
+-- run
+SELECT d.name FROM fact f LEFT SEMI JOIN dim d ON f.k = d.k;
+-- run
+SELECT d.* FROM fact f LEFT SEMI JOIN dim d ON f.k = d.k;
+-- run
+SELECT f.id FROM fact f JOIN dim d ON f.k;
+-- run
+SELECT f.id FROM fact f JOIN dim d ON count(*) > 1;
+-- run
+SELECT f.id FROM fact f JOIN dim d ON f.k = x.k;
+-- run
+SELECT f.id FROM fact f JOIN dim d ON f.k = d.nope;
+-- run
+SELECT f.id FROM fact f JOIN dim d ON f.k = d.k JOIN tiny t ON t.k = d.k AND f.id = x.id;
+-- run
+SELECT f.id FROM fact f LEFT SEMI JOIN dim d;
+-- run
+SELECT f.id FROM (fact f JOIN dim d ON f.k = d.k) JOIN tiny t ON t.k = f.k ORDER BY f.id;
+-- run
+SELECT f.id, t.tag FROM fact f LEFT JOIN (dim d JOIN tiny t ON d.k = t.k) ON f.k = d.k ORDER BY f.id;
+-- run
+CREATE VIEW vj AS SELECT f.id, t.tag FROM fact f LEFT JOIN (dim d JOIN tiny t ON d.k = t.k) ON f.k = d.k;
+SELECT * FROM vj ORDER BY id;
+-- the build side is bounded by chive.exec.operator-memory
+-- run
+CREATE TABLE ten AS SELECT * FROM (VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9)) v(x);
+CREATE TABLE big AS SELECT a.x * 10000 + b.x * 1000 + c.x * 100 + d.x * 10 + e.x AS k, concat('padding padding padding padding padding padding ', cast(a.x AS STRING)) AS pad FROM ten a, ten b, ten c, ten d, ten e;
+SELECT count(*) FROM big;
+SET 'chive.exec.operator-memory' = '1mb';
+SELECT count(*) FROM big b1 JOIN big b2 ON b1.k = b2.k;
