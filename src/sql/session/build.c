@@ -1058,7 +1058,8 @@ static int build_select(struct bctx *c, const struct chv_sql_query *q,
     if (e->kind != CHV_SQL_EXPR_COLUMN) break;
     int np = e->u.column.nparts;
     const char *n = e->u.column.parts[np - 1], *canon;
-    if (np == 1 && q->ngroup_elems && !strcasecmp(n, "grouping__id"))
+    if (np == 1 && (q->ngroup_elems || q->ngroup_by) &&
+        !strcasecmp(n, "grouping__id"))
       continue; /* Hive's, of the groups (grouping.c) */
     if (!qualifier_ok(&e->u.column, np - 1, tp, sr->alias))
       return sql_err(c->err, CHV_ENOENT,
