@@ -64,6 +64,8 @@ const CASES = [
   ['grouping() in a plain group by', 'SELECT k, GROUPING(k) AS g FROM t GROUP BY k', null, false],
   ['over a sub-query', 'SELECT k, w, count(*) AS n FROM (SELECT k, w FROM t WHERE id % 2 = 0) s GROUP BY CUBE (k, w)',
    null, false],
+  ['a filter over a sub-query', 'SELECT k, w, count(*) AS n, sum(v) AS s FROM (SELECT k, w, v FROM t) s WHERE v > 4 GROUP BY CUBE (k, w)',
+   null, false],
   ['with rollup (Hive)', HIVE + 'SELECT k, w, GROUPING__ID AS gid, count(*) AS n FROM t GROUP BY k, w WITH ROLLUP',
    'SELECT k, w, GROUPING(k, w) AS gid, count(*) AS n FROM t GROUP BY ROLLUP (k, w)', false],
   ['with cube (Hive)', HIVE + 'SELECT k, w, b, GROUPING__ID AS gid, sum(v) AS s FROM t GROUP BY k, w, b WITH CUBE',

@@ -46,6 +46,7 @@ CREATE TABLE r (a STRING, b INT, gid BIGINT, n BIGINT);
 INSERT INTO r SELECT a, b, GROUPING__ID, count(*) FROM t GROUP BY a, b WITH CUBE;
 SELECT gid, count(*), sum(n) FROM r GROUP BY gid ORDER BY gid;
 SELECT a, b, count(*) AS n FROM (SELECT a, b FROM t WHERE v IS NOT NULL) s GROUP BY CUBE (a, b) ORDER BY a, b, n;
+SELECT a, b, count(*) AS n, sum(v) AS s FROM (SELECT a, b, v FROM t) s WHERE v > 4 GROUP BY CUBE (a, b) ORDER BY a, b, n;
 -- sh: seq 1 30000 > nums.txt
 CREATE TABLE nums (id INT);
 LOAD DATA LOCAL INPATH 'nums.txt' INTO TABLE nums;
