@@ -22,7 +22,7 @@
 ** over every key: key k of n is bit n-1-k, 1 when the set leaves it out
 ** (GROUP BY a, b WITH ROLLUP gives 0, 1 and 3).  GROUPING(x, y, ...) is
 ** those bits of its arguments, the first the most significant.  Both are
-** BIGINT (Hive 3's GROUPING__ID; GROUPING in Flink and DuckDB).
+** BIGINT (Hive's current GROUPING__ID; GROUPING in Flink and DuckDB).
 **
 ** INTERFACE
 **   sql_grouping_sets()    the keys and sets of a query's GROUP BY
