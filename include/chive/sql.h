@@ -316,6 +316,37 @@ struct chv_sql_order_item {
   int nulls; /* 0 not given, 1 NULLS FIRST, 2 NULLS LAST */
 };
 
+/* One grouping set of GROUPING SETS (...), or one item of ROLLUP (...) or
+** CUBE (...) (an expression, or a parenthesized list of them): the GROUP BY
+** expressions it names, by their places in the query's group_by.  n == 0:
+** the empty set (). */
+struct chv_sql_grouping_set {
+  size_t *keys;
+  size_t n;
+  bool paren;               /* written in parentheses: (a), (a, b), () */
+  struct chv_sql_pos pos;
+};
+
+/* An element of a GROUP BY that has grouping sets. */
+enum chv_sql_group_kind {
+  CHV_SQL_GROUP_KEY,         /* an expression, or () (sets[0], one set) */
+  CHV_SQL_GROUP_ROLLUP,      /* ROLLUP (items) */
+  CHV_SQL_GROUP_CUBE,        /* CUBE (items) */
+  CHV_SQL_GROUP_SETS,        /* GROUPING SETS (sets) */
+  /* Hive's forms, last, over the KEY elements before them (the keys):
+  ** GROUP BY a, b WITH ROLLUP | WITH CUBE | GROUPING SETS (sets) */
+  CHV_SQL_GROUP_WITH_ROLLUP, /* no sets */
+  CHV_SQL_GROUP_WITH_CUBE,   /* no sets */
+  CHV_SQL_GROUP_HIVE_SETS    /* sets */
+};
+
+struct chv_sql_group_elem {
+  enum chv_sql_group_kind kind;
+  struct chv_sql_pos pos;
+  struct chv_sql_grouping_set *sets;
+  size_t nsets;
+};
+
 struct chv_sql_cte {
   const char *name;
   struct chv_sql_query *query;
@@ -361,6 +392,15 @@ struct chv_sql_query {
   enum chv_sql_order_kind order_kind;
   struct chv_sql_expr **distribute_by;
   size_t ndistribute_by;
+  /* SELECT: a GROUP BY with ROLLUP, CUBE, GROUPING SETS or (): its
+  ** elements in order (ngroup_elems 0: a plain GROUP BY of group_by).
+  ** group_by then holds every expression of the clause in the order
+  ** written, and the elements name them by place; the grouping sets are
+  ** the cross product of the elements' (the standard's and Flink's
+  ** meaning), or, in Hive's forms, the last element's over the keys before
+  ** it. */
+  struct chv_sql_group_elem *group_elems;
+  size_t ngroup_elems;
 };
 
 /* ---- statements ------------------------------------------------------- */

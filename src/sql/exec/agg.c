@@ -379,6 +379,18 @@ int chv_hash_agg_add(chv_hash_agg *h, const struct chv_batch *in,
   return check_memory(h, err);
 }
 
+int chv_hash_agg_touch(chv_hash_agg *h, const struct chv_batch *in, int64_t r,
+                       struct chv_error *err) {
+  if (h->nkeys == 0) return CHV_OK; /* its one group is always there */
+  const struct chv_vector *vecs[64];
+  if (h->nkeys > 64)
+    return chv_error_set(err, CHV_ENOTSUP, "hash aggregation: over 64 keys");
+  for (int k = 0; k < h->nkeys; k++) vecs[k] = in->cols[h->key_cols[k]];
+  uint32_t gid;
+  CHV_RETURN_IF_ERR(lookup_group(h, vecs, r, &gid, err));
+  return check_memory(h, err);
+}
+
 int chv_hash_agg_merge(chv_hash_agg *h, const chv_hash_agg *o,
                        struct chv_error *err) {
   if (o->nkeys != h->nkeys || o->naggs != h->naggs)

@@ -71,6 +71,11 @@ void chv_hash_agg_close(chv_hash_agg *h);
 ** memory limit is exceeded, with a message naming the operator. */
 int chv_hash_agg_add(chv_hash_agg *h, const struct chv_batch *in,
                      const uint32_t *sel, int64_t n, struct chv_error *err);
+/* The group of row r of in's keys, added when new with no rows in its
+** aggregates (COUNT 0, the others NULL): the grand total of an empty
+** grouping set, which has a row also for no input. */
+int chv_hash_agg_touch(chv_hash_agg *h, const struct chv_batch *in, int64_t r,
+                       struct chv_error *err);
 /* Fold a partial (same in_schema and spec) into h. */
 int chv_hash_agg_merge(chv_hash_agg *h, const chv_hash_agg *other,
                        struct chv_error *err);

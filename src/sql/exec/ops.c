@@ -121,12 +121,66 @@ static int project_rows(struct chv_expr *const *exprs, int nout,
   return CHV_OK;
 }
 
+/* ---- Expand: a chunk once per grouping set ---------------------------------------- */
+
+/* What expands the chunks of one thread: a chunk with a selection read
+** densely (once for all its sets), and the batch of one set, whose
+** columns of the input are the input's vectors, lent. */
+struct expand_state {
+  struct chv_type *in_schema, *schema;
+  struct chv_batch *dense, *ob, view;
+};
+
+static int expand_state_init(const struct sql_node *nd,
+                             struct expand_state *es, struct chv_error *err) {
+  CHV_RETURN_IF_ERR(sql_node_schema(nd, &es->schema, err));
+  CHV_RETURN_IF_ERR(sql_node_schema(nd->in[0], &es->in_schema, err));
+  CHV_RETURN_IF_ERR(chv_batch_open(es->schema, 0, &es->ob, err));
+  es->view = *es->ob;
+  es->view.cols = calloc((size_t)nd->ncols + 1, sizeof *es->view.cols);
+  return es->view.cols ? CHV_OK : oom(err);
+}
+
+static void expand_state_free(struct expand_state *es) {
+  chv_batch_close(es->dense);
+  chv_batch_close(es->ob);
+  free(es->view.cols);
+  chv_type_free(es->schema);
+  chv_type_free(es->in_schema);
+}
+
+/* Rows sel[0, n) of b (sel NULL: all n) as a batch without a selection:
+** b itself, or them gathered into es->dense. */
+static int expand_input(const struct sql_node *nd, struct expand_state *es,
+                        const struct chv_batch *b, const uint32_t *sel,
+                        int64_t n, const struct chv_batch **out,
+                        struct chv_error *err) {
+  if (!sel && b->nrows == n) {
+    *out = b;
+    return CHV_OK;
+  }
+  if (!es->dense)
+    CHV_RETURN_IF_ERR(chv_batch_open(es->in_schema, n, &es->dense, err));
+  CHV_RETURN_IF_ERR(gather_rows(b, nd->in[0]->ncols, sel, n, es->dense, err));
+  *out = es->dense;
+  return CHV_OK;
+}
+
+/* Grouping set s of the n rows of in (no selection): es->view. */
+static int expand_set(const struct sql_node *nd, struct expand_state *es,
+                      const struct chv_batch *in, int64_t n, int s,
+                      struct chv_error *err) {
+  return project_rows(&nd->u.expand.exprs[(size_t)s * (size_t)nd->ncols],
+                      nd->ncols, in, NULL, n, es->ob, &es->view, true, err);
+}
+
 /* ---- the stage of a scan, on the reader threads --------------------------------- */
 
 struct agg_op;
 
 struct stage {
   struct sql_op *scan, *filt, *proj, *agg, *sink; /* the staged operators */
+  struct sql_op *expand;       /* an Expand under the Aggregate, or NULL */
   const struct chv_expr *pred;
   struct chv_expr **ex;        /* the projection, or the identity */
   int nout;
@@ -142,6 +196,8 @@ struct stage_state {
   chv_hash_agg *h;             /* the split's partial aggregate */
   struct chv_batch *inb;       /* the aggregation's inputs evaluated */
   struct chv_batch aview;
+  struct expand_state es;      /* the Expand's, when staged */
+  bool es_open;
 };
 
 static void stage_state_free(struct stage_state *st) {
@@ -152,6 +208,7 @@ static void stage_state_free(struct stage_state *st) {
   chv_hash_agg_close(st->h);
   chv_batch_close(st->inb);
   free(st->aview.cols);
+  expand_state_free(&st->es);
   free(st);
 }
 
@@ -183,6 +240,26 @@ static int stage_batch(void *ctx, void **state, const struct chv_batch *bt,
       t1 = sql_exec_now();
       sql_op_count(g->filt, n, t1 - t0);
     }
+  }
+  if (g->agg && g->expand) { /* each grouping set of the rows, aggregated */
+    const struct sql_node *en = g->expand->node;
+    int rc = CHV_OK;
+    if (!st->es_open) {
+      st->es_open = true;
+      rc = expand_state_init(en, &st->es, err);
+    }
+    const struct chv_batch *in = NULL;
+    if (rc == CHV_OK && n)
+      rc = expand_input(en, &st->es, bt, rows, n, &in, err);
+    for (int s = 0; rc == CHV_OK && n && s < en->u.expand.nsets; s++) {
+      rc = expand_set(en, &st->es, in, n, s, err);
+      if (rc == CHV_OK)
+        rc = stage_agg_add(g, st, &st->es.view, NULL, n, err);
+    }
+    if (g->analyze && rc == CHV_OK)
+      sql_op_count(g->expand, n * en->u.expand.nsets, 0);
+    if (g->analyze) sql_op_count(g->agg, 0, sql_exec_now() - t1);
+    return rc;
   }
   if (g->agg) {
     int rc = stage_agg_add(g, st, bt, rows, n, err);
@@ -577,6 +654,33 @@ static int stage_agg_merge(struct stage *g, struct stage_state *st,
   return st->h ? chv_hash_agg_merge(g->ag->h, st->h, err) : CHV_OK;
 }
 
+/* The seed groups of the node (an empty grouping set's, there also for no
+** input), added once the input ended when no row made them. */
+static int agg_seed(struct agg_op *g, struct chv_error *err) {
+  const struct sql_node *nd = g->op.node;
+  int nk = nd->u.agg.nkeys;
+  struct chv_batch *sb;
+  CHV_RETURN_IF_ERR(chv_batch_open(g->in_type, 1, &sb, err));
+  struct chv_batch one = {.nrows = 1}; /* the constants read nothing */
+  int rc = CHV_OK;
+  for (int s = 0; s < nd->u.agg.nseeds && rc == CHV_OK; s++) {
+    for (int c = 0; c < g->ncol && rc == CHV_OK; c++) {
+      if (c < nk)
+        rc = chv_expr_eval(nd->u.agg.seeds[s * nk + c], &one, NULL, 1,
+                           sb->cols[c], err);
+      else
+        rc = chv_expr_eval(&(struct chv_expr){.kind = CHV_EXPR_LITERAL,
+                                              .type = sb->cols[c]->type,
+                                              .value = {.is_null = true}},
+                           &one, NULL, 1, sb->cols[c], err);
+    }
+    sb->nrows = 1;
+    if (rc == CHV_OK) rc = chv_hash_agg_touch(g->h, sb, 0, err);
+  }
+  chv_batch_close(sb);
+  return rc;
+}
+
 static int agg_next(struct sql_op *op, struct sql_chunk *out,
                     struct chv_error *err) {
   struct agg_op *g = (struct agg_op *)op;
@@ -600,6 +704,7 @@ static int agg_next(struct sql_op *op, struct sql_chunk *out,
   if (g->given) return CHV_OK;
   g->given = true;
   int64_t t0 = op->x->analyze ? sql_exec_now() : 0;
+  if (op->node->u.agg.nseeds) CHV_RETURN_IF_ERR(agg_seed(g, err));
   rc = chv_hash_agg_result(g->h, &g->rb, err);
   if (rc != CHV_OK) return rc;
   if (op->x->analyze) sql_op_count(op, g->rb->nrows, sql_exec_now() - t0);
@@ -841,6 +946,55 @@ static void repeat_close(struct sql_op *op) {
 static const struct sql_op_vt repeat_vt = {repeat_open, repeat_next,
                                            repeat_close};
 
+/* ---- Expand ------------------------------------------------------------------- */
+
+/* Each input chunk once per grouping set (the sets in order), densely;
+** in the stage of a scan (on_readers) it only passes on what the stage
+** gives. */
+struct expand_op {
+  struct sql_op op;
+  struct expand_state es;
+  const struct chv_batch *in;  /* the chunk being expanded, densely */
+  int64_t n;
+  int set;                     /* the next set of it */
+};
+
+static int expand_open(struct sql_op *op, struct chv_error *err) {
+  struct expand_op *e = (struct expand_op *)op;
+  if (op->node->on_readers) return CHV_OK;
+  return expand_state_init(op->node, &e->es, err);
+}
+
+static int expand_next(struct sql_op *op, struct sql_chunk *out,
+                       struct chv_error *err) {
+  struct expand_op *e = (struct expand_op *)op;
+  const struct sql_node *nd = op->node;
+  if (nd->on_readers) return sql_op_next(op->in[0], out, err);
+  out->b = NULL;
+  while (!e->in || e->set >= nd->u.expand.nsets) {
+    struct sql_chunk in;
+    CHV_RETURN_IF_ERR(sql_op_next(op->in[0], &in, err));
+    if (!in.b) return CHV_OK;
+    if (in.n == 0) continue;
+    CHV_RETURN_IF_ERR(expand_input(nd, &e->es, in.b, in.sel, in.n, &e->in,
+                                   err));
+    e->n = in.n;
+    e->set = 0;
+  }
+  int64_t t0 = op->x->analyze ? sql_exec_now() : 0;
+  CHV_RETURN_IF_ERR(expand_set(nd, &e->es, e->in, e->n, e->set++, err));
+  *out = (struct sql_chunk){&e->es.view, NULL, e->n};
+  if (op->x->analyze) sql_op_count(op, e->n, sql_exec_now() - t0);
+  return CHV_OK;
+}
+
+static void expand_close(struct sql_op *op) {
+  expand_state_free(&((struct expand_op *)op)->es);
+}
+
+static const struct sql_op_vt expand_vt = {expand_open, expand_next,
+                                           expand_close};
+
 /* ---- Multi and Tee: one source, several branches --------------------------------- */
 
 /* The Multi operator reads its source a chunk at a time and hands each
@@ -942,6 +1096,10 @@ static int op_new(struct sql_exec *x, const struct sql_node *nd,
     size = sizeof(struct repeat_op);
     vt = &repeat_vt;
     break;
+  case SQL_NODE_EXPAND:
+    size = sizeof(struct expand_op);
+    vt = &expand_vt;
+    break;
   default:
     return chv_error_set(err, CHV_ENOTSUP, "%s is not supported yet",
                          sql_node_kind_name(nd->kind));
@@ -996,6 +1154,7 @@ static int stage_init(struct sql_exec *x, struct scan_op *s,
       g->ag = (struct agg_op *)op;
       break;
     case SQL_NODE_SINK: g->sink = op; break;
+    case SQL_NODE_EXPAND: g->expand = op; break;
     default:
       return chv_error_set(err, CHV_EINTERNAL, "%s in a scan's stage",
                            sql_node_kind_name(op->node->kind));

@@ -173,6 +173,39 @@ static void put_exprs(struct printer *w, struct chv_sql_expr *const *v,
   }
 }
 
+/* A grouping set: (a b), (), or its one expression as it is. */
+static void put_gset(struct printer *w, const struct chv_sql_query *q,
+                     const struct chv_sql_grouping_set *set) {
+  put(w, " ");
+  if (set->paren) put(w, "(");
+  for (size_t i = 0; i < set->n; i++) {
+    if (i) put(w, " ");
+    put_expr(w, q->group_by[set->keys[i]]);
+  }
+  if (set->paren) put(w, ")");
+}
+
+/* GROUP BY with grouping sets: its elements, (rollup ..), (cube ..),
+** (grouping-sets ..), Hive's (with-rollup), (with-cube), (hive-sets ..). */
+static void put_group_elems(struct printer *w, const struct chv_sql_query *q) {
+  static const char *const kinds[] = {"",          "rollup",    "cube",
+                                      "grouping-sets", "with-rollup",
+                                      "with-cube", "hive-sets"};
+  put(w, " (group-by");
+  for (size_t i = 0; i < q->ngroup_elems; i++) {
+    const struct chv_sql_group_elem *el = &q->group_elems[i];
+    if (el->kind == CHV_SQL_GROUP_KEY) {
+      put_gset(w, q, &el->sets[0]);
+      continue;
+    }
+    put(w, " (");
+    put(w, kinds[el->kind]);
+    for (size_t k = 0; k < el->nsets; k++) put_gset(w, q, &el->sets[k]);
+    put(w, ")");
+  }
+  put(w, ")");
+}
+
 static void put_expr(struct printer *w, const struct chv_sql_expr *e) {
   switch (e->kind) {
   case CHV_SQL_EXPR_LITERAL:
@@ -373,7 +406,9 @@ static void put_query(struct printer *w, const struct chv_sql_query *q) {
       put_expr(w, q->where);
       put(w, ")");
     }
-    if (q->ngroup_by) {
+    if (q->ngroup_elems) {
+      put_group_elems(w, q);
+    } else if (q->ngroup_by) {
       put(w, " (group-by");
       put_exprs(w, q->group_by, q->ngroup_by);
       put(w, ")");

@@ -1077,6 +1077,144 @@ static int parse_from(struct parser *p, struct chv_sql_from **out) {
   return CHV_OK;
 }
 
+/* ---- GROUP BY with grouping sets ---------------------------------------- */
+
+/* The GROUP BY expression e into g (every one of the clause, in order),
+** its place into *at. */
+static int group_expr(struct parser *p, struct vec *g, size_t *at) {
+  struct chv_sql_expr **slot = NULL;
+  TRY(vec_push(p, g, sizeof *slot, (void **)&slot));
+  *at = g->n - 1;
+  return parse_expr(p, slot);
+}
+
+/* True at ROLLUP (, CUBE ( or GROUPING SETS (. */
+static bool at_grouping(struct parser *p) {
+  return ((peek_kw(p, 0, "ROLLUP") || peek_kw(p, 0, "CUBE")) &&
+          peek_op(p, 1, "(")) ||
+         (peek_kw(p, 0, "GROUPING") && peek_kw(p, 1, "SETS") &&
+          peek_op(p, 2, "("));
+}
+
+/* A grouping set, or an item of ROLLUP or CUBE: an expression, or
+** (e, ...), or (), when empty is allowed. */
+static int parse_grouping_set(struct parser *p, struct vec *g, bool empty,
+                              struct chv_sql_grouping_set *set) {
+  set->pos = peek(p, 0)->pos;
+  if (at_grouping(p))
+    return fail(p, "a grouping set (ROLLUP, CUBE and GROUPING SETS do not "
+                   "nest)");
+  struct vec keys = {0};
+  size_t *k = NULL;
+  if (peek_op(p, 0, "(")) {
+    next(p);
+    set->paren = true;
+    if (peek_op(p, 0, ")")) {
+      if (!empty) return fail(p, "an expression (() is not an item here)");
+    } else {
+      do {
+        TRY(vec_push(p, &keys, sizeof *k, (void **)&k));
+        TRY(group_expr(p, g, k));
+      } while (accept_op(p, ","));
+    }
+    TRY(expect_op(p, ")", "')' or ',' in the grouping set"));
+  } else {
+    TRY(vec_push(p, &keys, sizeof *k, (void **)&k));
+    TRY(group_expr(p, g, k));
+  }
+  set->keys = keys.data;
+  set->n = keys.n;
+  return CHV_OK;
+}
+
+/* (set, ...) of ROLLUP, CUBE or GROUPING SETS, the keyword(s) consumed. */
+static int parse_grouping_list(struct parser *p, struct vec *g, bool empty,
+                               struct chv_sql_group_elem *el) {
+  struct vec sets = {0};
+  TRY(expect_op(p, "(", "'('"));
+  do {
+    struct chv_sql_grouping_set *set = NULL;
+    TRY(vec_push(p, &sets, sizeof *set, (void **)&set));
+    TRY(parse_grouping_set(p, g, empty, set));
+  } while (accept_op(p, ","));
+  TRY(expect_op(p, ")", "')' or ','"));
+  el->sets = sets.data;
+  el->nsets = sets.n;
+  return CHV_OK;
+}
+
+/* GROUP BY's list (GROUP BY consumed): expressions, (), ROLLUP (...), CUBE
+** (...) and GROUPING SETS (...), then Hive's WITH ROLLUP, WITH CUBE or
+** GROUPING SETS (...) after plain expressions.  A list of expressions only
+** stays a plain GROUP BY (no elements). */
+static int parse_group_by(struct parser *p, struct chv_sql_query *q) {
+  struct vec g = {0}, elems = {0};
+  bool plain = true;
+  do {
+    struct chv_sql_group_elem *el = NULL;
+    TRY(vec_push(p, &elems, sizeof *el, (void **)&el));
+    el->pos = peek(p, 0)->pos;
+    if (at_grouping(p)) {
+      plain = false;
+      if (accept_kw(p, "ROLLUP")) {
+        el->kind = CHV_SQL_GROUP_ROLLUP;
+      } else if (accept_kw(p, "CUBE")) {
+        el->kind = CHV_SQL_GROUP_CUBE;
+      } else {
+        next(p);
+        next(p);
+        el->kind = CHV_SQL_GROUP_SETS;
+      }
+      TRY(parse_grouping_list(p, &g, el->kind == CHV_SQL_GROUP_SETS, el));
+      continue;
+    }
+    el->kind = CHV_SQL_GROUP_KEY;
+    TRY(alloc_node(p, sizeof *el->sets, (void **)&el->sets));
+    el->nsets = 1;
+    el->sets->pos = el->pos;
+    if (peek_op(p, 0, "(") && peek_op(p, 1, ")")) { /* () */
+      next(p);
+      next(p);
+      el->sets->paren = true;
+      plain = false;
+      continue;
+    }
+    TRY(alloc_node(p, sizeof *el->sets->keys, (void **)&el->sets->keys));
+    el->sets->n = 1;
+    TRY(group_expr(p, &g, el->sets->keys));
+  } while (accept_op(p, ","));
+  /* Hive: GROUP BY a, b WITH ROLLUP | WITH CUBE | GROUPING SETS (...) */
+  bool with = peek_kw(p, 0, "WITH") &&
+              (peek_kw(p, 1, "ROLLUP") || peek_kw(p, 1, "CUBE"));
+  bool sets = peek_kw(p, 0, "GROUPING") && peek_kw(p, 1, "SETS");
+  if (with || sets) {
+    if (!plain)
+      return fail(p, "the end of GROUP BY (Hive's WITH ROLLUP, WITH CUBE "
+                     "and GROUPING SETS follow plain expressions)");
+    struct chv_sql_group_elem *el = NULL;
+    TRY(vec_push(p, &elems, sizeof *el, (void **)&el));
+    el->pos = peek(p, 0)->pos;
+    next(p);
+    if (with) {
+      el->kind = peek_kw(p, 0, "ROLLUP") ? CHV_SQL_GROUP_WITH_ROLLUP
+                                         : CHV_SQL_GROUP_WITH_CUBE;
+      next(p);
+    } else {
+      next(p);
+      el->kind = CHV_SQL_GROUP_HIVE_SETS;
+      TRY(parse_grouping_list(p, &g, true, el));
+    }
+    plain = false;
+  }
+  q->group_by = g.data;
+  q->ngroup_by = g.n;
+  if (!plain) {
+    q->group_elems = elems.data;
+    q->ngroup_elems = elems.n;
+  }
+  return CHV_OK;
+}
+
 static int parse_select(struct parser *p, struct chv_sql_query *q) {
   next(p); /* SELECT */
   if (accept_kw(p, "DISTINCT"))
@@ -1096,10 +1234,7 @@ static int parse_select(struct parser *p, struct chv_sql_query *q) {
   if (accept_kw(p, "WHERE")) TRY(parse_expr(p, &q->where));
   if (accept_kw(p, "GROUP")) {
     TRY(expect_kw(p, "BY", "BY after GROUP"));
-    struct vec g = {0};
-    TRY(parse_expr_list(p, &g));
-    q->group_by = g.data;
-    q->ngroup_by = g.n;
+    TRY(parse_group_by(p, q));
   }
   if (accept_kw(p, "HAVING")) TRY(parse_expr(p, &q->having));
   return CHV_OK;

@@ -147,6 +147,41 @@ static void put_list(struct writer *w, struct chv_sql_expr *const *v,
   }
 }
 
+/* A grouping set: (a, b), (), or its one expression as it is. */
+static void put_gset(struct writer *w, const struct chv_sql_query *q,
+                     const struct chv_sql_grouping_set *set) {
+  if (set->paren) put(w, "(");
+  for (size_t i = 0; i < set->n; i++) {
+    if (i) put(w, ", ");
+    put_expr(w, q->group_by[set->keys[i]]);
+  }
+  if (set->paren) put(w, ")");
+}
+
+/* GROUP BY's elements as written: a, (), ROLLUP (..), CUBE (..), GROUPING
+** SETS (..), and Hive's WITH ROLLUP, WITH CUBE, GROUPING SETS (..) after
+** its keys. */
+static void put_group_elems(struct writer *w, const struct chv_sql_query *q) {
+  static const char *const kinds[] = {"", "ROLLUP (", "CUBE (",
+                                      "GROUPING SETS (", " WITH ROLLUP",
+                                      " WITH CUBE", " GROUPING SETS ("};
+  for (size_t i = 0; i < q->ngroup_elems; i++) {
+    const struct chv_sql_group_elem *el = &q->group_elems[i];
+    bool hive = el->kind >= CHV_SQL_GROUP_WITH_ROLLUP;
+    if (i && !hive) put(w, ", ");
+    if (el->kind == CHV_SQL_GROUP_KEY) {
+      put_gset(w, q, &el->sets[0]);
+      continue;
+    }
+    put(w, kinds[el->kind]);
+    for (size_t k = 0; k < el->nsets; k++) {
+      if (k) put(w, ", ");
+      put_gset(w, q, &el->sets[k]);
+    }
+    if (el->nsets) put(w, ")");
+  }
+}
+
 static void put_literal(struct writer *w, const struct chv_sql_expr *e) {
   switch (e->u.lit.kind) {
   case CHV_SQL_LIT_INTEGER:
@@ -430,7 +465,10 @@ static void put_query(struct writer *w, const struct chv_sql_query *q) {
       put(w, " WHERE ");
       put_expr(w, q->where);
     }
-    if (q->ngroup_by) {
+    if (q->ngroup_elems) {
+      put(w, " GROUP BY ");
+      put_group_elems(w, q);
+    } else if (q->ngroup_by) {
       put(w, " GROUP BY ");
       put_list(w, q->group_by, q->ngroup_by);
     }

@@ -53,7 +53,7 @@ const char *sql_node_kind_name(enum sql_node_kind k) {
   static const char *const names[] = {
       "Scan", "Values", "Filter", "Project", "Aggregate", "Sort",
       "TopN", "Limit", "Union All", "Derived", "Hash Join", "Insert",
-      "Multi-insert", "Tee", "Repeat"};
+      "Multi-insert", "Tee", "Repeat", "Expand"};
   return (size_t)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
 
@@ -71,6 +71,10 @@ int sql_node_exprs(struct sql_node *nd,
       CHV_RETURN_IF_ERR(fn(ctx, &nd->u.agg.keys[k]));
     for (int j = 0; j < nd->u.agg.naggs; j++)
       if (nd->u.agg.args[j]) CHV_RETURN_IF_ERR(fn(ctx, &nd->u.agg.args[j]));
+    return CHV_OK;
+  case SQL_NODE_EXPAND:
+    for (int k = 0; k < nd->u.expand.nsets * nd->ncols; k++)
+      CHV_RETURN_IF_ERR(fn(ctx, &nd->u.expand.exprs[k]));
     return CHV_OK;
   case SQL_NODE_SORT:
   case SQL_NODE_TOPN:

@@ -51,8 +51,12 @@ enum sql_node_kind {
                       ** its source (in[nin-1]), read once */
   SQL_NODE_TEE,       /* a Multi's source rows, in a branch: the chunk the
                       ** Multi reads now */
-  SQL_NODE_REPEAT     /* each input row as many times as its last column
+  SQL_NODE_REPEAT,    /* each input row as many times as its last column
                       ** (BIGINT) says: INTERSECT ALL, EXCEPT ALL */
+  SQL_NODE_EXPAND     /* each input row once per grouping set, under the
+                      ** Aggregate of GROUPING SETS, ROLLUP and CUBE: its
+                      ** columns, the keys (NULL where the set leaves one
+                      ** out) and the set's ids */
 };
 
 /* One output column of a node. */
@@ -144,6 +148,10 @@ struct sql_node {
       struct chv_expr **args;         /* NULL for COUNT(*) */
       bool distinct;                  /* SELECT DISTINCT (EXPLAIN) */
       const char *keys_text, *aggs_text;
+      /* groups there also for no input (an empty grouping set's grand
+      ** total): seed s's key k is seeds[s * nkeys + k], a constant */
+      struct chv_expr **seeds;
+      int nseeds;
     } agg;
     struct {
       struct sql_sort_key *keys;
@@ -182,6 +190,13 @@ struct sql_node {
       double est[2];                  /* the inputs' rows as estimated */
       bool ordered;                   /* made by the order pass */
     } join;
+    struct {
+      int nsets;
+      /* grouping set s's column c: exprs[s * ncols + c], over the input:
+      ** the input's columns, then the keys (a key or a NULL), then the
+      ** ids (constants) */
+      struct chv_expr **exprs;
+    } expand;
     struct {
       const char *what;               /* EXPLAIN: "default.t2: ..." */
       void *target;                   /* the session's; borrowed */

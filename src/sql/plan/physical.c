@@ -4,9 +4,11 @@
 ** session's callback), and the nodes right above it that work batch by
 ** batch run in its stage, on those threads:
 **
-**   Scan -> [Filter] -> [Project | Aggregate]   -> [Sink] (not after an
-**           each batch   each batch | a partial   Aggregate): an INSERT's
-**                                     per split   rows written where read
+**   Scan -> [Filter] -> [Project | [Expand] Aggregate] -> [Sink] (not
+**           each batch   each batch | a partial per      after an
+**                                     split, of each     Aggregate): an
+**                                     grouping set       INSERT's rows
+**                                                        written where read
 **
 ** The stage hands its batches back in split order, so what a query gives
 ** does not depend on the threads: an Aggregate's partials fold in split
@@ -26,6 +28,10 @@ static void stage(struct sql_rewrite *rw, struct sql_node *scan,
   int n = 0;
   if (i >= 0 && above[i]->kind == SQL_NODE_FILTER) st[n++] = above[i--];
   bool agg = false;
+  /* an Expand joins the stage of the Aggregate right above it */
+  if (i >= 1 && above[i]->kind == SQL_NODE_EXPAND &&
+      above[i - 1]->kind == SQL_NODE_AGGREGATE)
+    st[n++] = above[i--];
   if (i >= 0 && (above[i]->kind == SQL_NODE_PROJECT ||
                  above[i]->kind == SQL_NODE_AGGREGATE)) {
     agg = above[i]->kind == SQL_NODE_AGGREGATE;

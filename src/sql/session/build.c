@@ -164,6 +164,11 @@ struct agg_ctx {
   enum chv_agg_fn *fns;
   struct chv_expr **agg_arg; /* NULL for COUNT(*) */
   const struct chv_type **rtypes; /* the Aggregate's columns' types */
+  /* GROUPING SETS, ROLLUP, CUBE (grouping.c), or NULL; the keys the
+  ** select items may name (the first nmatch: the id and $set follow) and
+  ** the GROUPING__ID column */
+  const struct sql_grouping *gs;
+  int nmatch, id_col;
 };
 
 static const char *expr_text(chv_arena *a, const struct chv_sql_expr *e) {
@@ -268,11 +273,14 @@ static int post_hook(struct sql_bind *b, const struct chv_sql_expr *e,
   if (e->kind == CHV_SQL_EXPR_LITERAL) return CHV_OK;
   const char *text = expr_text(c->a, e);
   if (!text) return sql_err(b->err, CHV_ENOMEM, "out of memory");
-  for (int k = 0; k < c->nkeys; k++)
+  for (int k = 0; k < c->nmatch; k++)
     if (!strcmp(c->key_text[k], text)) {
       *done = true;
       return chv_expr_column(c->a, k, c->rtypes[k], out, b->err);
     }
+  int rc = sql_grouping_bind(c->a, c->gs, c->key_text, c->nmatch, c->id_col,
+                             e, out, done, b->pos, b->err);
+  if (rc != CHV_OK || *done) return rc;
   if (e->kind == CHV_SQL_EXPR_FUNC && sql_is_aggregate(e->u.func.name))
     for (int j = 0; j < c->naggs; j++)
       if (!strcmp(c->agg_text[j], text)) {
@@ -854,6 +862,30 @@ out:
   return rc;
 }
 
+/* GROUPING SETS, ROLLUP and CUBE: the Expand over *at (grouping.c), and
+** g's keys made the Aggregate's over it: the keys, GROUPING__ID and, for a
+** repeated set, $set, each a column of the Expand. */
+static int grouping_keys(struct bctx *c, struct agg_ctx *g,
+                         struct sql_node **at, struct chv_expr ***seeds,
+                         int *nseeds) {
+  struct sql_node *ex;
+  int nin = (*at)->ncols;
+  CHV_RETURN_IF_ERR(sql_grouping_expand(c->a, g->gs, *at, g->key_expr, &ex,
+                                        seeds, nseeds, c->err));
+  ex->pos = (*at)->pos;
+  int nk = g->nkeys + (g->gs->dups ? 2 : 1);
+  for (int k = 0; k < nk; k++) {
+    const struct sql_col *col = &ex->cols[nin + k];
+    CHV_RETURN_IF_ERR(chv_expr_column(c->a, nin + k, col->type,
+                                      &g->key_expr[k], c->err));
+    g->key_text[k] = col->name;
+  }
+  g->id_col = g->nkeys;
+  g->nkeys = nk;
+  *at = ex;
+  return CHV_OK;
+}
+
 /* A SELECT with GROUP BY, HAVING, aggregates or DISTINCT over sr:
 ** [Limit] <- Project <- [Sort] <- [Filter (HAVING)] <- Aggregate <-
 ** [Filter] <- the input; the items, HAVING and ORDER BY bound over the
@@ -880,8 +912,14 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
   int64_t limit;
   if ((rc = query_limit(c, q, &limit)) != CHV_OK) goto out;
   bool dist = q->distinct;
+  struct sql_grouping gs;
+  if (q->ngroup_elems) {
+    if ((rc = sql_grouping_sets(a, q, &gs, c->pos, c->err)) != CHV_OK)
+      goto out;
+    g.gs = &gs;
+  }
   if (dist) {
-    bool aggs = q->ngroup_by || q->having;
+    bool aggs = q->ngroup_by || q->ngroup_elems || q->having;
     for (size_t i = 0; i < q->nitems && !aggs; i++)
       aggs = has_agg(q->items[i].expr);
     if (aggs) {
@@ -891,16 +929,17 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
       goto out;
     }
   }
-  size_t ng = dist ? q->nitems : q->ngroup_by;
-  g.nkeys = (int)ng;
-  g.key_text = chv_arena_alloc(a, sizeof *g.key_text * (ng + 1));
-  g.key_expr = chv_arena_alloc(a, sizeof *g.key_expr * (ng + 1));
+  size_t ng = dist ? q->nitems : g.gs ? (size_t)gs.nkeys : q->ngroup_by;
+  g.nkeys = g.nmatch = (int)ng;
+  g.key_text = chv_arena_alloc(a, sizeof *g.key_text * (ng + 3));
+  g.key_expr = chv_arena_alloc(a, sizeof *g.key_expr * (ng + 3));
   if (!g.key_text || !g.key_expr) {
     rc = oomc(c);
     goto out;
   }
   for (int k = 0; k < g.nkeys; k++) {
-    const struct chv_sql_expr *e = dist ? q->items[k].expr : q->group_by[k];
+    const struct chv_sql_expr *e = dist ? q->items[k].expr
+                                   : g.gs ? gs.keys[k] : q->group_by[k];
     if (e->kind == CHV_SQL_EXPR_STAR) {
       *c->pos = e->pos;
       rc = sql_err(c->err, CHV_ENOTSUP,
@@ -942,6 +981,10 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
   if ((rc = bottom(c, sr, &b, &at)) != CHV_OK) goto out;
   if (filt && q->where) filt->pos = q->where->pos;
   if ((rc = put_over(c, filt, &at)) != CHV_OK) goto out;
+  struct chv_expr **seeds = NULL;
+  int nseeds = 0;
+  if (g.gs && (rc = grouping_keys(c, &g, &at, &seeds, &nseeds)) != CHV_OK)
+    goto out;
   if ((rc = node_over(c, SQL_NODE_AGGREGATE, at, &agg)) != CHV_OK) goto out;
   if ((rc = sql_node_cols(a, agg, g.nkeys + g.naggs, c->err)) != CHV_OK)
     goto out;
@@ -965,6 +1008,8 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
   agg->u.agg.nkeys = g.nkeys;
   agg->u.agg.naggs = g.naggs;
   agg->u.agg.keys = g.key_expr;
+  agg->u.agg.seeds = seeds;
+  agg->u.agg.nseeds = nseeds;
   agg->u.agg.fns = g.fns;
   agg->u.agg.args = g.agg_arg;
   agg->u.agg.distinct = dist;
@@ -1074,6 +1119,9 @@ static int build_select(struct bctx *c, const struct chv_sql_query *q,
     if (e->kind != CHV_SQL_EXPR_COLUMN) break;
     int np = e->u.column.nparts;
     const char *n = e->u.column.parts[np - 1], *canon;
+    if (np == 1 && (q->ngroup_elems || q->ngroup_by) &&
+        !strcasecmp(n, "grouping__id"))
+      continue; /* Hive's, of the groups (grouping.c) */
     if (!qualifier_ok(&e->u.column, np - 1, tp, sr->alias))
       return sql_err(c->err, CHV_ENOENT,
                      "unknown table qualifier '%s' in %s.%s",
@@ -1085,7 +1133,7 @@ static int build_select(struct bctx *c, const struct chv_sql_query *q,
     }
   }
   if (q->distinct) CHV_RETURN_IF_ERR(expand_stars(c, q, sr, &q));
-  bool agg = q->ngroup_by || q->having || q->distinct;
+  bool agg = q->ngroup_by || q->ngroup_elems || q->having || q->distinct;
   for (size_t i = 0; i < q->nitems && !agg; i++) agg = has_agg(q->items[i].expr);
   *c->pos = q->pos;
   return agg ? build_agg(c, q, sr, ins, out) : build_exprs(c, q, sr, ins, out);

@@ -529,7 +529,8 @@ int chv_source_filter_parse(const struct chv_table *t, const char *filter,
   const struct chv_sql_stmt *st = script->n == 1 ? script->stmts[0] : NULL;
   const struct chv_sql_query *q = st ? st->query : NULL;
   if (q == NULL || q->kind != CHV_SQL_QUERY_SELECT || q->where == NULL ||
-      q->order_by || q->limit || q->group_by || q->having) {
+      q->order_by || q->limit || q->group_by || q->group_elems ||
+      q->having) {
     rc = sql_err(&e, CHV_EINVAL, "'%s' is not one condition", filter);
     goto out;
   }

@@ -53,8 +53,8 @@ static const char *unsupported(const struct chv_sql_stmt *b,
   *pos = b->pos;
   if (b->kind == CHV_SQL_STMT_INSERT_DIRECTORY)
     return "INSERT OVERWRITE DIRECTORY";
-  if (q->ngroup_by) {
-    *pos = q->group_by[0]->pos;
+  if (q->ngroup_by || q->ngroup_elems) {
+    *pos = q->ngroup_elems ? q->group_elems[0].pos : q->group_by[0]->pos;
     return "GROUP BY";
   }
   if (q->having) {

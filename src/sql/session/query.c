@@ -333,6 +333,9 @@ static void explain_node(struct sql_session *s, struct sql_plan_node *parent,
   case SQL_NODE_REPEAT:
     pn = sql_plan_node(s, parent, "Repeat: each row by %s", nd->text);
     break;
+  case SQL_NODE_EXPAND:
+    pn = sql_plan_node(s, parent, "Expand: sets=[%s]", nd->text);
+    break;
   case SQL_NODE_DERIVED: {
     struct chv_buf b;
     chv_buf_init(&b);

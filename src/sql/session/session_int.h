@@ -491,4 +491,40 @@ int sql_view_close(struct sql_session *s, struct sql_view *v, int rc,
                    struct chv_sql_pos at, struct chv_sql_pos *pos,
                    struct chv_error *err);
 
+/* ---- grouping.c: GROUPING SETS, ROLLUP, CUBE ---- */
+
+/* The keys and grouping sets of a GROUP BY with grouping sets. */
+struct sql_grouping {
+  int nkeys;                          /* the distinct GROUP BY expressions */
+  const struct chv_sql_expr **keys;   /* each as first written */
+  const char **key_text;
+  int nsets;
+  int64_t *id;    /* set s's GROUPING__ID: bit nkeys-1-k set when it leaves
+                  ** key k out */
+  int *dup;       /* set s: how many sets before it are the same */
+  bool dups;      /* some set is repeated (the Aggregate keys $set too) */
+  const char *text; /* EXPLAIN: "(a, b), (a), ()" */
+};
+/* The grouping sets of q (q->ngroup_elems > 0) into *g (the arena).  Errors
+** point at *pos: a Hive grouping set naming an expression not in its GROUP
+** BY, more than 4096 sets, more than 63 keys. */
+int sql_grouping_sets(chv_arena *a, const struct chv_sql_query *q,
+                      struct sql_grouping *g, struct chv_sql_pos *pos,
+                      struct chv_error *err);
+/* The Expand node over in for g (keys: g's keys bound over in): in's
+** columns, the keys, GROUPING__ID and, when g->dups, $set; *seeds the
+** constant Aggregate keys of each empty set (*nseeds of them). */
+int sql_grouping_expand(chv_arena *a, const struct sql_grouping *g,
+                        struct sql_node *in, struct chv_expr *const *keys,
+                        struct sql_node **out, struct chv_expr ***seeds,
+                        int *nseeds, struct chv_error *err);
+/* Binds e when it is GROUPING(...) or GROUPING__ID (*done): over the
+** Aggregate's columns, the keys key_text[0, nkeys) and the id at id_col;
+** g NULL: a plain GROUP BY (GROUPING() is 0, GROUPING__ID an error). */
+int sql_grouping_bind(chv_arena *a, const struct sql_grouping *g,
+                      const char *const *key_text, int nkeys, int id_col,
+                      const struct chv_sql_expr *e, struct chv_expr **out,
+                      bool *done, struct chv_sql_pos *pos,
+                      struct chv_error *err);
+
 #endif
