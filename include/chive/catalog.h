@@ -381,8 +381,9 @@ CHV_API int chv_catalog_table_stats(chv_catalog *cat, const char *db,
 ** For a partitioned table with partition NULL, the partitions' statistics
 ** merged as Hive's aggregate does: nulls, trues and falses summed, the
 ** lowest low and highest high, the longest length, the average length
-** weighted by rows, the distinct count from the merged sketches (the
-** largest partition count where a sketch is missing); accurate only when
+** weighted by values (numRows less NULLs), the distinct count from the
+** merged sketches (the largest partition count where a sketch is
+** missing); accurate only when
 ** every partition has the column accurate.  Errors: CHV_ENOENT (table,
 ** partition), CHV_EINVAL (a column the table does not have).  out: free
 ** with chv_column_stats_free(). */

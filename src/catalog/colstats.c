@@ -508,17 +508,68 @@ static int with_target(chv_catalog *c, const char *db, const char *table,
   return rc;
 }
 
-static int changed_fn(chv_catalog *c, struct target *x, void *arg,
-                      struct chv_error *err) {
-  bool basic = *(bool *)arg;
-  return rewrite_accurate(c, x, false, basic, true, true, NULL, 0, err);
+/* The id of db.table without loading it (a write's hot path). */
+static int table_id(chv_catalog *c, const char *db, const char *table,
+                    int64_t *id, struct chv_error *err) {
+  char *ldb, *lname;
+  CHV_RETURN_IF_ERR(cat_table_names(db, table, &ldb, &lname, err));
+  sqlite3_stmt *st;
+  int rc = cat_prepare(c,
+                       "SELECT t.tbl_id FROM tbls t JOIN dbs d ON d.db_id = "
+                       "t.db_id WHERE d.name = ?1 AND t.name = ?2",
+                       &st, err);
+  if (rc == CHV_OK) {
+    sqlite3_bind_text(st, 1, ldb, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, lname, -1, SQLITE_STATIC);
+    int src = sqlite3_step(st);
+    if (src == SQLITE_ROW)
+      *id = sqlite3_column_int64(st, 0);
+    else if (src == SQLITE_DONE)
+      rc = chv_error_set(err, CHV_ENOENT, "table %s.%s does not exist", ldb,
+                         lname);
+    else
+      rc = cat_sqlerr(c, src, err, "looking up table %s.%s", ldb, lname);
+    sqlite3_finalize(st);
+  }
+  chv_free(ldb);
+  chv_free(lname);
+  return rc;
 }
 
 int chv_catalog_stats_changed(chv_catalog *c, const char *db,
                               const char *table, const char *partition,
                               bool basic_accurate, struct chv_error *err) {
-  return with_target(c, db, table, partition, changed_fn, &basic_accurate,
-                     err);
+  CHV_RETURN_IF_ERR(cat_begin_write(c, err));
+  int64_t id = 0;
+  int rc = table_id(c, db, table, &id, err);
+  static const char *const sql[2][2] = {
+      {"DELETE FROM tbl_params WHERE tbl_id = ?1 AND key = '" ACCURATE_KEY
+       "'",
+       "UPDATE tbl_params SET value = ?3 WHERE tbl_id = ?1 AND key = '"
+       ACCURATE_KEY "'"},
+      {"DELETE FROM part_params WHERE key = '" ACCURATE_KEY "' AND part_id = "
+       "(SELECT part_id FROM parts WHERE tbl_id = ?1 AND name = ?2)",
+       "UPDATE part_params SET value = ?3 WHERE key = '" ACCURATE_KEY "' AND "
+       "part_id = (SELECT part_id FROM parts WHERE tbl_id = ?1 AND name = "
+       "?2)"}};
+  sqlite3_stmt *st = NULL;
+  if (rc == CHV_OK)
+    rc = cat_prepare(c, sql[partition != NULL][basic_accurate], &st, err);
+  if (rc == CHV_OK) {
+    sqlite3_bind_int64(st, 1, id);
+    if (partition) sqlite3_bind_text(st, 2, partition, -1, SQLITE_STATIC);
+    if (basic_accurate)
+      sqlite3_bind_text(st, 3, "{\"BASIC_STATS\":\"true\"}", -1,
+                        SQLITE_STATIC);
+    int src = sqlite3_step(st);
+    if (src != SQLITE_DONE)
+      rc = cat_sqlerr(c, src, err, "marking the statistics of %s.%s changed",
+                      db ? db : "default", table);
+  }
+  sqlite3_finalize(st);
+  if (rc == CHV_OK) return cat_commit(c, err);
+  cat_rollback(c);
+  return rc;
 }
 
 static int basic_fn(chv_catalog *c, struct target *x, void *arg,
@@ -825,7 +876,7 @@ static int dec_cmp(const char *a, const char *b) {
 }
 
 /* Merges partition statistics p into the aggregate a (weight: rows of the
-** partition for the average length, -1 when unknown). */
+** partition, less its NULLs, for the average length; -1 when unknown). */
 static int merge_into(struct chv_column_stats *a, struct chv_column_stats *p,
                       int64_t *len_rows, int64_t rows, struct chv_hll *h,
                       bool *sketched, int64_t *max_ndv) {
@@ -865,6 +916,8 @@ static int merge_into(struct chv_column_stats *a, struct chv_column_stats *p,
   if (p->num_falses >= 0)
     a->num_falses = CHV_MAX(a->num_falses, 0) + p->num_falses;
   if (p->max_col_len > a->max_col_len) a->max_col_len = p->max_col_len;
+  if (rows >= 0 && p->num_nulls >= 0) /* the average is of the values */
+    rows = CHV_MAX(rows - p->num_nulls, 0);
   if (p->avg_col_len >= 0 && rows >= 0) {
     double total = (a->avg_col_len < 0 ? 0 : a->avg_col_len * (double)*len_rows) +
                    p->avg_col_len * (double)rows;

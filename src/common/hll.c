@@ -80,6 +80,11 @@ int chv_hll_add(struct chv_hll *h, uint64_t hash) {
     return CHV_OK;
   }
   if (hash == 0) hash = 1;
+  if (h->cap) { /* a value already held changes nothing */
+    uint32_t i = (uint32_t)(hash & (h->cap - 1));
+    while (h->set[i] && h->set[i] != hash) i = (i + 1) & (h->cap - 1);
+    if (h->set[i] == hash) return CHV_OK;
+  }
   if ((h->n + 1) * 2 > h->cap) { /* keep the set at most half full */
     if (h->n + 1 > CHV_HLL_EXACT) {
       CHV_RETURN_IF_ERR(to_dense(h));
