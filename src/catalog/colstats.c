@@ -48,19 +48,19 @@
   "  engine TEXT NOT NULL DEFAULT 'hive',\n"
 
 const char cat_colstats_schema_sql[] =
-    "CREATE TABLE tab_col_stats(\n"
+    "CREATE TABLE IF NOT EXISTS tab_col_stats(\n"
     "  cs_id INTEGER PRIMARY KEY,\n"
     "  tbl_id INTEGER NOT NULL REFERENCES tbls(tbl_id) ON DELETE CASCADE,\n"
     COLSTATS_COLUMNS
     "  UNIQUE(tbl_id, column_name, engine));\n"
-    "CREATE TABLE part_col_stats(\n"
+    "CREATE TABLE IF NOT EXISTS part_col_stats(\n"
     "  cs_id INTEGER PRIMARY KEY,\n"
     "  part_id INTEGER NOT NULL REFERENCES parts(part_id) ON DELETE CASCADE,\n"
     "  tbl_id INTEGER NOT NULL,\n"
     COLSTATS_COLUMNS
     "  UNIQUE(part_id, column_name, engine));\n"
-    "CREATE INDEX part_col_stats_by_table ON part_col_stats(tbl_id, "
-    "column_name);\n";
+    "CREATE INDEX IF NOT EXISTS part_col_stats_by_table ON "
+    "part_col_stats(tbl_id, column_name);\n";
 
 #define ACCURATE_KEY "COLUMN_STATS_ACCURATE"
 

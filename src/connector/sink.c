@@ -1151,8 +1151,8 @@ static int sink_publish(chv_sink *s, struct part_plan *plans,
     rc = chv_catalog_add_partitions(
         s->cat, s->table.db, s->table.name, entries, nentries,
         CHV_CAT_IF_NOT_EXISTS | CHV_CAT_MERGE_PARAMS, err);
-  if (rc == CHV_OK && (add_parts || table_stats))
-    rc = sink_stats_changed(s, plans, err);
+  /* whether or not statistics were gathered: the data changed */
+  if (rc == CHV_OK && s->nparts > 0) rc = sink_stats_changed(s, plans, err);
   if (rc == CHV_OK)
     rc = chv_catalog_commit_set(s->cat, s->record_id, CHV_COMMIT_COMMITTED,
                                 NULL, err);

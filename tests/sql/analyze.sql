@@ -60,6 +60,10 @@ INSERT INTO o SELECT n, CAST(n % 700 AS STRING) FROM seq;
 ANALYZE TABLE o COMPUTE STATISTICS FOR COLUMNS;
 DESCRIBE FORMATTED o n;
 DESCRIBE FORMATTED o s;
+-- a write without gathered statistics claims nothing accurate any more
+SET 'table.exec.hive.sink.statistic-auto-gather.enable' = 'false';
+INSERT INTO o SELECT 1, 'a';
+DESCRIBE FORMATTED o n;
 -- run
 -- Errors name what is wrong and where.
 ANALYZE TABLE nope COMPUTE STATISTICS;
