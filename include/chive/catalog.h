@@ -19,6 +19,9 @@
 **   chv_catalog_list_views()      the views (VIRTUAL_VIEW tables) of a db
 **   chv_catalog_*_partition(s)()  add and drop batches, get, list, filter
 **   chv_catalog_*_stats()         numRows, numFiles, totalSize, rawDataSize
+**   chv_catalog_table_stats()     basic statistics a planner reads, summed
+**                                 over partitions
+**   chv_catalog_*column_stats()   Hive's TAB_COL_STATS / PART_COL_STATS
 **   struct chv_part_filter        a predicate on partition keys, evaluated
 **                                 inside SQLite (chv_pf_* builders)
 **   chv_partition_escape() ...    Hive's partition path names (partpath.c)
@@ -281,6 +284,155 @@ CHV_API int chv_catalog_set_table_stats(chv_catalog *cat, const char *db,
 CHV_API int chv_catalog_get_table_stats(chv_catalog *cat, const char *db,
                                         const char *name, struct chv_stats *out,
                                         struct chv_error *err);
+
+/* ---- table and column statistics (colstats.c) --------------------------- */
+
+/* What a planner reads to size a table (Flink's getTableStatistics and
+** getPartitionStatistics): the basic statistics of a table, of one of its
+** partitions, or of a partitioned table as the sum over its partitions.
+** Every count is -1 when unknown.  Reading it lists no files: it is the
+** metastore's parameters alone (one query). */
+struct chv_table_stats {
+  int64_t num_rows;      /* numRows; a partitioned table: the sum, known
+                            only when every partition has it */
+  int64_t num_files;     /* numFiles, the same way */
+  int64_t total_size;    /* totalSize */
+  int64_t raw_data_size; /* rawDataSize */
+  /* COLUMN_STATS_ACCURATE says BASIC_STATS true (of every partition, for a
+  ** partitioned table): the counts were taken from the data as it is (by
+  ** ANALYZE or by the writes since), not left from before a change. */
+  bool accurate;
+  /* A partitioned table asked as a whole: its partitions, and how many of
+  ** them have numRows (a caller may scale the known ones up); 0 and 0
+  ** otherwise. */
+  int64_t partitions;
+  int64_t partitions_with_rows;
+};
+
+/* The kinds of Hive's ColumnStatisticsData, by the column's type. */
+#define CHV_COLSTATS_KIND_MAP(X)                                              \
+  X(LONG)      /* tinyint .. bigint: long_low/high */                         \
+  X(DOUBLE)    /* float, double: double_low/high */                           \
+  X(DECIMAL)   /* decimal: decimal_low/high, text */                          \
+  X(DATE)      /* long_low/high: days since the epoch */                      \
+  X(TIMESTAMP) /* long_low/high: seconds since the epoch (Hive 4) */          \
+  X(STRING)    /* string, varchar, char: avg/max length */                    \
+  X(BINARY)    /* avg/max length, no distinct count */                        \
+  X(BOOLEAN)   /* num_trues, num_falses */
+
+enum chv_colstats_kind {
+#define CHV_X_(name) CHV_COLSTATS_##name,
+  CHV_COLSTATS_KIND_MAP(CHV_X_)
+#undef CHV_X_
+};
+/* "long", "double", ... ; "?" out of range. */
+CHV_API const char *chv_colstats_kind_name(enum chv_colstats_kind k);
+/* The kind of a Hive type string; false for types Hive keeps no column
+** statistics of (array, map, struct, uniontype, interval types). */
+CHV_API bool chv_colstats_kind_of(const char *type,
+                                  enum chv_colstats_kind *out);
+
+/* One column's statistics, as a row of Hive's TAB_COL_STATS (a table) or
+** PART_COL_STATS (a partition) holds them.  Counts are -1 when unknown;
+** low/high only when has_low_high (a column of nothing but NULLs has
+** none). */
+struct chv_column_stats {
+  char *column; /* lower-case */
+  char *type;   /* the column's Hive type when analyzed */
+  enum chv_colstats_kind kind;
+  bool has_low_high;
+  int64_t long_low, long_high;     /* LONG, DATE, TIMESTAMP */
+  double double_low, double_high;  /* DOUBLE */
+  char *decimal_low, *decimal_high; /* DECIMAL: canonical text, else NULL */
+  int64_t num_nulls;
+  int64_t num_distincts;  /* NDV, HyperLogLog's estimate (docs/catalog.md);
+                             -1 for BOOLEAN and BINARY, as Hive */
+  double avg_col_len;     /* STRING, BINARY: < 0 unknown */
+  int64_t max_col_len;    /* STRING, BINARY */
+  int64_t num_trues, num_falses; /* BOOLEAN */
+  /* The distinct-value sketch (chive's own serialized HyperLogLog, not
+  ** Hive's bit vector), so that partitions' counts merge; NULL: none. */
+  unsigned char *bit_vector;
+  size_t bit_vector_len;
+  int64_t last_analyzed;  /* seconds since the epoch */
+  /* The table's (partition's) COLUMN_STATS_ACCURATE names the column: no
+  ** write has changed the data since.  Statistics that are not accurate
+  ** are still handed out, for a caller that prefers an old estimate to
+  ** none. */
+  bool accurate;
+};
+
+CHV_API void chv_column_stats_free(struct chv_column_stats *v,
+                                   int n); /* contents and the array */
+
+/* Basic statistics of db.table (partition NULL), or of one partition named
+** "k1=v1/k2=v2" (escaped, as chv_partition.name).  For a partitioned table
+** with partition NULL, the sums over its partitions (struct
+** chv_table_stats).  Errors: CHV_ENOENT naming the table or partition,
+** CHV_EINVAL for a partition of an unpartitioned table. */
+CHV_API int chv_catalog_table_stats(chv_catalog *cat, const char *db,
+                                    const char *table, const char *partition,
+                                    struct chv_table_stats *out,
+                                    struct chv_error *err);
+
+/* Column statistics of db.table or of one partition (as above), for the
+** columns named (ncolumns 0: every column that has some), in the table's
+** column order; a column without statistics is left out, so *n may be 0.
+** For a partitioned table with partition NULL, the partitions' statistics
+** merged as Hive's aggregate does: nulls, trues and falses summed, the
+** lowest low and highest high, the longest length, the average length
+** weighted by values (numRows less NULLs), the distinct count from the
+** merged sketches (the largest partition count where a sketch is
+** missing); accurate only when
+** every partition has the column accurate.  Errors: CHV_ENOENT (table,
+** partition), CHV_EINVAL (a column the table does not have).  out: free
+** with chv_column_stats_free(). */
+CHV_API int chv_catalog_column_stats(chv_catalog *cat, const char *db,
+                                     const char *table, const char *partition,
+                                     const char *const *columns, int ncolumns,
+                                     struct chv_column_stats **out, int *n,
+                                     struct chv_error *err);
+
+/* Stores the statistics of n columns of db.table (partition NULL: an
+** unpartitioned table) or of a partition, replacing what was stored for
+** those columns, and marks them accurate in COLUMN_STATS_ACCURATE, as
+** Hive's ANALYZE ... FOR COLUMNS does; one transaction.  Errors: as
+** chv_catalog_column_stats(), and CHV_EINVAL for a column whose kind does
+** not fit its type. */
+CHV_API int chv_catalog_set_column_stats(chv_catalog *cat, const char *db,
+                                         const char *table,
+                                         const char *partition,
+                                         const struct chv_column_stats *v,
+                                         int n, struct chv_error *err);
+
+/* The data of db.table (partition NULL) or of a partition changed by a
+** write: its COLUMN_STATS_ACCURATE, when it has one, keeps only
+** BASIC_STATS true (basic_accurate: the write left exact basic
+** statistics), or goes (not basic_accurate), so no column statistics are
+** claimed accurate any more; the rows stay, as Hive keeps them. */
+CHV_API int chv_catalog_stats_changed(chv_catalog *cat, const char *db,
+                                      const char *table,
+                                      const char *partition,
+                                      bool basic_accurate,
+                                      struct chv_error *err);
+
+/* Sets BASIC_STATS true in the COLUMN_STATS_ACCURATE of db.table or a
+** partition, keeping which columns it names (ANALYZE's basic statistics of
+** unchanged data leave the column statistics as accurate as they were). */
+CHV_API int chv_catalog_stats_basic_accurate(chv_catalog *cat, const char *db,
+                                             const char *table,
+                                             const char *partition,
+                                             struct chv_error *err);
+
+/* COLUMN_STATS_ACCURATE's JSON as Hive writes it:
+** {"BASIC_STATS":"true","COLUMN_STATS":{"a":"true","b":"true"}}, columns
+** sorted.  chv_colstats_accurate_parse() reads it (NULL or unreadable
+** text: nothing accurate); *columns: free with chv_strv_free(). */
+CHV_API int chv_colstats_accurate_parse(const char *json, bool *basic,
+                                        char ***columns, int *ncolumns);
+CHV_API char *chv_colstats_accurate_format(bool basic,
+                                           char *const *columns,
+                                           int ncolumns); /* chv_free */
 
 /* ---- partitions --------------------------------------------------------- */
 

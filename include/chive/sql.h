@@ -516,7 +516,8 @@ struct chv_sql_add_partition {
   X(RESET, "reset")                                                           \
   X(EXPLAIN, "explain")                                                       \
   X(INSERT_DIRECTORY, "insert-directory")                                     \
-  X(MULTI_INSERT, "multi-insert")
+  X(MULTI_INSERT, "multi-insert")                                             \
+  X(ANALYZE, "analyze")
 
 enum chv_sql_stmt_kind {
 #define CHV_X_(k, s) CHV_SQL_STMT_##k,
@@ -589,6 +590,18 @@ struct chv_sql_stmt {
   struct chv_sql_from *source;
   struct chv_sql_stmt **inserts;
   size_t ninserts;
+  /* ANALYZE TABLE name [PARTITION (k[=v], ...)] COMPUTE STATISTICS
+  ** [NOSCAN] [FOR COLUMNS [c, ...] | FOR ALL COLUMNS] (Hive's and Flink's
+  ** forms): the spec in partition (a key without a value: every value),
+  ** noscan, and whether column statistics are asked for; the columns
+  ** named (one-part names, with their places), none: every column */
+  bool noscan;
+  bool for_columns;
+  struct chv_sql_name *stat_columns;
+  size_t nstat_columns;
+  /* DESCRIBE [FORMATTED|EXTENDED] t [PARTITION (...)] col (Hive's form):
+  ** the column (nparts 0: none); the spec in partition */
+  struct chv_sql_name describe_column;
 };
 
 struct chv_sql_script {

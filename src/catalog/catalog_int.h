@@ -11,8 +11,18 @@
 #include <sqlite3.h>
 
 /* The schema version this build writes (PRAGMA user_version): 3 stores
-** paths inside the warehouse relative to it (locations.c). */
-#define CHV_METASTORE_SCHEMA_VERSION 3
+** paths inside the warehouse relative to it (locations.c), 4 adds the
+** column statistics (colstats.c). */
+#define CHV_METASTORE_SCHEMA_VERSION 4
+#define CHV_STR2_(x) #x
+#define CHV_STR_(x) CHV_STR2_(x)
+
+/* The tables of schema version 4, tab_col_stats and part_col_stats
+** (colstats.c): created with a new metastore, added to an older one. */
+extern const char cat_colstats_schema_sql[];
+/* Drops the column statistics of table tbl_id that no longer fit its
+** columns (a column gone or of another type), after an ALTER TABLE. */
+int cat_colstats_prune(chv_catalog *c, int64_t tbl_id, struct chv_error *err);
 
 struct chv_catalog {
   sqlite3 *db;                     /* one connection per handle */

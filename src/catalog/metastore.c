@@ -11,7 +11,8 @@
 ** Paths inside the warehouse are stored relative to it (locations.c), so
 ** the warehouse can be moved or copied with its metastore; opening a
 ** metastore of schema version 1 or 2, which kept them absolute, migrates
-** it (migrate_absolute_paths()).
+** it (migrate_absolute_paths()); version 3 gets the column statistics
+** tables of version 4 (colstats.c).
 **
 ** INTERFACE
 **   chv_catalog_open(), _open_conf_dir(), _close(), _warehouse()
@@ -429,9 +430,13 @@ static int create_schema(chv_catalog *c, struct chv_error *err) {
     }
     sqlite3_finalize(st);
     if (rc == CHV_OK) rc = cat_exec(c, schema_v2_sql, err);
+    if (rc == CHV_OK) rc = cat_exec(c, cat_colstats_schema_sql, err);
   } else if (rc == CHV_OK && (v == 1 || v == 2)) {
     if (v == 1) rc = cat_exec(c, schema_v2_sql, err);
     if (rc == CHV_OK) rc = migrate_absolute_paths(c, err);
+    if (rc == CHV_OK) rc = cat_exec(c, cat_colstats_schema_sql, err);
+  } else if (rc == CHV_OK && v == 3) {
+    rc = cat_exec(c, cat_colstats_schema_sql, err);
   } else if (rc == CHV_OK) {
     rc = chv_error_set(err, CHV_ENOTSUP,
                        "metastore %s has schema version %d, which this build "
@@ -439,7 +444,7 @@ static int create_schema(chv_catalog *c, struct chv_error *err) {
                        c->path, v);
   }
   if (rc == CHV_OK && v != CHV_METASTORE_SCHEMA_VERSION)
-    rc = cat_exec(c, "PRAGMA user_version = 3", err);
+    rc = cat_exec(c, "PRAGMA user_version = " CHV_STR_(CHV_METASTORE_SCHEMA_VERSION), err);
   if (rc) {
     cat_rollback(c);
     return rc;
@@ -1375,6 +1380,7 @@ int chv_catalog_alter_table(chv_catalog *c, const char *db, const char *name,
     rc = write_table_row(c, id, &nt, loc, qname, err);
     chv_free(kv);
   }
+  if (rc == CHV_OK) rc = cat_colstats_prune(c, id, err);
   if (rc) goto out_rollback;
   rc = cat_commit(c, err);
   goto out_free;

@@ -1082,6 +1082,32 @@ static int sink_final_stats(chv_sink *s, struct sink_part *p,
   return CHV_OK;
 }
 
+/* The data of every touched partition (or of the table) changed: column
+** statistics an ANALYZE left are no longer claimed accurate, and basic
+** ones are only when this write's counts are exact (docs/catalog.md,
+** COLUMN_STATS_ACCURATE). */
+static int sink_stats_changed(chv_sink *s, const struct part_plan *plans,
+                              struct chv_error *err) {
+  int n = s->table.npkeys;
+  char **keys = chv_calloc((size_t)n + 1, sizeof *keys);
+  if (keys == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  for (int i = 0; i < n; i++) keys[i] = s->table.pkeys[i].name;
+  int rc = CHV_OK;
+  for (int i = 0; i < s->nparts && rc == CHV_OK; i++) {
+    bool exact = s->gather_stats && plans[i].delta.num_rows >= 0;
+    char *name = n ? chv_partition_path(keys, s->parts[i].values, n) : NULL;
+    if (n && name == NULL) {
+      rc = chv_error_set(err, CHV_ENOMEM, "out of memory");
+      break;
+    }
+    rc = chv_catalog_stats_changed(s->cat, s->table.db, s->table.name, name,
+                                   exact, err);
+    chv_free(name);
+  }
+  chv_free(keys);
+  return rc;
+}
+
 /* The metastore side of a commit, in one transaction (under the write
 ** lock): new partitions and the statistics of every touched partition (or
 ** of the table), computed from what is stored now, and the write record
@@ -1125,6 +1151,8 @@ static int sink_publish(chv_sink *s, struct part_plan *plans,
     rc = chv_catalog_add_partitions(
         s->cat, s->table.db, s->table.name, entries, nentries,
         CHV_CAT_IF_NOT_EXISTS | CHV_CAT_MERGE_PARAMS, err);
+  /* whether or not statistics were gathered: the data changed */
+  if (rc == CHV_OK && s->nparts > 0) rc = sink_stats_changed(s, plans, err);
   if (rc == CHV_OK)
     rc = chv_catalog_commit_set(s->cat, s->record_id, CHV_COMMIT_COMMITTED,
                                 NULL, err);

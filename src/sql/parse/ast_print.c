@@ -649,6 +649,25 @@ static void put_stmt(struct printer *w, const struct chv_sql_stmt *s) {
       put(w, " ");
       put(w, s->describe_mode[0] == 'F' ? "formatted" : "extended");
     }
+    if (s->partition.n) put_spec(w, &s->partition);
+    if (s->describe_column.nparts) {
+      put(w, " (column ");
+      put_name(w, &s->describe_column);
+      put(w, ")");
+    }
+    break;
+  case CHV_SQL_STMT_ANALYZE:
+    if (s->partition.n) put_spec(w, &s->partition);
+    if (s->noscan) put(w, " noscan");
+    if (s->for_columns) {
+      put(w, " (for-columns");
+      if (s->nstat_columns == 0) put(w, " all");
+      for (size_t i = 0; i < s->nstat_columns; i++) {
+        put(w, " ");
+        put_name(w, &s->stat_columns[i]);
+      }
+      put(w, ")");
+    }
     break;
   case CHV_SQL_STMT_CREATE_TABLE:
     put_create_table(w, s->create_table);

@@ -2124,6 +2124,53 @@ static int parse_set(struct parser *p, struct chv_sql_stmt *s, bool reset) {
   return trimmed_copy(p, eq + 1, (size_t)(raw + n - eq - 1), &s->value);
 }
 
+/* DESCRIBE ... t's rest, Hive's: [PARTITION (k=v, ...)] [column] */
+static int parse_describe_tail(struct parser *p, struct chv_sql_stmt *s) {
+  if (accept_kw(p, "PARTITION")) TRY(parse_part_spec(p, false, &s->partition));
+  if (at_stmt_end(p)) return CHV_OK;
+  struct chv_sql_name *c = &s->describe_column;
+  TRY(parse_ident_ex(p, true, "a column name or the end of the statement",
+                     &c->parts[0], &c->pos));
+  c->nparts = 1;
+  return CHV_OK;
+}
+
+/* ANALYZE TABLE t [PARTITION (k[=v], ...)] COMPUTE STATISTICS [NOSCAN |
+** FOR COLUMNS [c, ...] | FOR ALL COLUMNS]: Hive's form (a partial spec, a
+** key without a value, FOR COLUMNS without a list meaning every column)
+** and Flink's (FOR ALL COLUMNS). */
+static int parse_analyze(struct parser *p, struct chv_sql_stmt *s) {
+  s->kind = CHV_SQL_STMT_ANALYZE;
+  TRY(expect_kw(p, "TABLE", "TABLE after ANALYZE"));
+  TRY(parse_name(p, "a table name", &s->name));
+  if (accept_kw(p, "PARTITION")) TRY(parse_part_spec(p, true, &s->partition));
+  TRY(expect_kw(p, "COMPUTE",
+                s->partition.n ? "COMPUTE" : "PARTITION or COMPUTE"));
+  TRY(expect_kw(p, "STATISTICS", "STATISTICS after COMPUTE"));
+  if (accept_kw(p, "NOSCAN")) {
+    s->noscan = true;
+    return CHV_OK;
+  }
+  if (!accept_kw(p, "FOR")) return CHV_OK;
+  s->for_columns = true;
+  if (accept_kw(p, "ALL")) {
+    TRY(expect_kw(p, "COLUMNS", "COLUMNS after FOR ALL"));
+    return CHV_OK;
+  }
+  TRY(expect_kw(p, "COLUMNS", "COLUMNS or ALL COLUMNS after FOR"));
+  if (at_stmt_end(p)) return CHV_OK;
+  struct vec v = {0};
+  do {
+    struct chv_sql_name *c = NULL;
+    TRY(vec_push(p, &v, sizeof *c, (void **)&c));
+    TRY(parse_ident_ex(p, true, "a column name", &c->parts[0], &c->pos));
+    c->nparts = 1;
+  } while (accept_op(p, ","));
+  s->stat_columns = v.data;
+  s->nstat_columns = v.n;
+  return CHV_OK;
+}
+
 static int parse_stmt_body(struct parser *p, struct chv_sql_stmt *s) {
   const struct sql_token *t = peek(p, 0);
   if (tok_is_kw(t, "WITH")) {
@@ -2192,7 +2239,8 @@ static int parse_stmt_body(struct parser *p, struct chv_sql_stmt *s) {
         next(p);
       }
     }
-    return parse_name(p, "a table name", &s->name);
+    TRY(parse_name(p, "a table name", &s->name));
+    return parse_describe_tail(p, s);
   }
   if (accept_kw(p, "TRUNCATE")) {
     s->kind = CHV_SQL_STMT_TRUNCATE_TABLE;
@@ -2222,6 +2270,7 @@ static int parse_stmt_body(struct parser *p, struct chv_sql_stmt *s) {
     return CHV_OK;
   }
   if (accept_kw(p, "INSERT")) return parse_insert(p, s);
+  if (accept_kw(p, "ANALYZE")) return parse_analyze(p, s);
   if (accept_kw(p, "SET")) return parse_set(p, s, false);
   if (accept_kw(p, "RESET")) return parse_set(p, s, true);
   if (accept_kw(p, "EXPLAIN")) {
@@ -2234,6 +2283,8 @@ static int parse_stmt_body(struct parser *p, struct chv_sql_stmt *s) {
     if (at_stmt_end(p))
       return fail(p, s->analyze ? "a statement after EXPLAIN ANALYZE"
                                 : "a statement after EXPLAIN");
+    if (peek_kw(p, 0, "ANALYZE") && !s->analyze) /* EXPLAIN ANALYZE, alone */
+      return fail(p, "a statement");
     TRY(enter(p));
     TRY(parse_stmt(p, &s->explained));
     leave(p);

@@ -179,6 +179,15 @@ int sql_exec_load(struct sql_session *s, const struct chv_sql_stmt *st,
 int sql_exec_insert_directory(struct sql_session *s,
                               const struct chv_sql_stmt *st,
                               struct chv_sql_pos *pos, struct chv_error *err);
+/* ANALYZE TABLE ... COMPUTE STATISTICS (analyze.c). */
+int sql_exec_analyze(struct sql_session *s, const struct chv_sql_stmt *st,
+                     chv_arena *a, struct chv_sql_pos *pos,
+                     struct chv_error *err);
+/* DESCRIBE [FORMATTED] t [PARTITION (...)] col: a column's statistics as
+** Hive prints them (analyze.c). */
+int sql_describe_column(struct sql_session *s, const struct chv_sql_stmt *st,
+                        chv_arena *a, struct chv_sql_pos *pos,
+                        struct chv_error *err);
 /* FROM src INSERT ... INSERT ... (multi.c). */
 int sql_exec_multi_insert(struct sql_session *s, const struct chv_sql_stmt *st,
                           struct chv_sql_pos *pos, struct chv_error *err);

@@ -1230,6 +1230,8 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
     if (rc == CHV_OK) print_ok(s, "OK");
     return rc;
   case CHV_SQL_STMT_DESCRIBE:
+    if (st->describe_column.nparts || st->partition.n)
+      return sql_describe_column(s, st, a, pos, err);
     return exec_describe(s, st, err);
   case CHV_SQL_STMT_SHOW_PARTITIONS:
   case CHV_SQL_STMT_ADD_PARTITIONS:
@@ -1320,6 +1322,8 @@ static int exec_in_arena(struct sql_session *s, const struct chv_sql_stmt *st,
     return sql_exec_insert_directory(s, st, pos, err);
   case CHV_SQL_STMT_MULTI_INSERT:
     return sql_exec_multi_insert(s, st, pos, err);
+  case CHV_SQL_STMT_ANALYZE:
+    return sql_exec_analyze(s, st, a, pos, err);
   }
   return sql_err(err, CHV_ENOTSUP, "this statement is not supported yet");
 }

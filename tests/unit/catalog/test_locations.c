@@ -200,7 +200,7 @@ static void check_stored(const char *wh, const char *outside) {
       {"SELECT location FROM parts WHERE name = 'k=2'", "db.db/t/custom"},
       {"SELECT staging FROM commits", "db.db/t/.staging_1"},
       {"SELECT path FROM commit_files WHERE kind = 0", "db.db/t/k=1/f1"},
-      {"SELECT user_version FROM pragma_user_version", "3"}};
+      {"SELECT user_version FROM pragma_user_version", "4"}};
   for (size_t i = 0; i < CHV_ARRAY_SIZE(rows); i++) {
     char *got = raw(wh, rows[i].sql);
     CHV_CHECK_STREQ(got, rows[i].want);
