@@ -95,7 +95,7 @@ const card = (n) => Math.round(SF * n);
 const CARD = { SUPPLIERS: card(10000), CUSTOMERS: card(150000), PARTS: card(200000),
                ORDERS: card(1500000), CLERKS: Math.max(1, card(1000)) };
 if (CARD.SUPPLIERS < 4) usage('SF must be at least 0.0004 (four suppliers, one for each partsupp row of a part)');
-if (CARD.ORDERS * 8 >= 2 ** 31) usage('SF must be below 178 (gen.sql\'s row numbers stay below 2^31)');
+if (CARD.ORDERS * 8 > 2 ** 31) usage('SF must be at most 178 (gen.sql\'s row numbers stay below 2^31)');
 
 // ---- the tables ----------------------------------------------------------
 
@@ -372,7 +372,7 @@ const firstLine = (s) => (s || '').trim().split('\n')[0] || '(no message)';
             const c = Math.max(median(cell.c) - base[t], 0), d = median(cell.d);
             const ratio = c / d;
             if (ratio > 0) ratios[t].push(ratio);
-            row.push(ms(c), ms(d), ratio.toFixed(2));
+            row.push(ms(c), ms(d), ratio > 0 ? ratio.toFixed(2) : 'n/a');
           } else row.push('', '', '');
         }
         row.push(cell.status);
@@ -401,8 +401,8 @@ const firstLine = (s) => (s || '').trim().split('\n')[0] || '(no message)';
       ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|') + '|');
     for (const r of rows) log(line(r));
     if (!opt.resultsOnly)
-      log('chive ms: the chive process less its startup; ratio: chive / DuckDB; ' +
-          'geomean: of the ratios of the queries both engines ran.');
+      log('chive ms: the chive process less its startup; ratio: chive / DuckDB (n/a: chive\'s ' +
+          'time within its startup\'s); geomean: of the ratios of the queries both engines ran.');
     // What went wrong, once per query and message.
     const seen = new Set();
     for (const cell of cells) {

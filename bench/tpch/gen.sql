@@ -9,7 +9,7 @@
 -- i with the salt s (one per column) and gives 0 .. n-1, so two runs, with
 -- any DuckDB version, compute the same rows; the temporary tables are
 -- sorted on their keys and the files are written with one thread, so they
--- are the same files too.  i must stay below 2^31 (SF up to about 150).
+-- are the same files too.  i must stay below 2^31 (SF up to 178).
 -- The value rules are those of the TPC-H specification (clause 4.2.3):
 -- the word lists, the partsupp supplier formula, sparse order keys, a
 -- third of the customers without orders, dates from 1992-01-01, ship,
