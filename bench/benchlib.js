@@ -9,20 +9,21 @@ const { spawnSync } = require('child_process');
 // One chive process running `text`; {out, err, code, secs, cpu, timedOut}.
 // bash starts it and reads the clock around it, so the time of forking
 // the (large) node process is not counted; `times` gives its CPU seconds.
-// timeoutSecs (optional) kills a process that runs longer.
+// timeoutSecs (optional) has coreutils' timeout kill a process that runs
+// longer (the timeout process is then part of every run's time).
 const TIMED = 't0=$EPOCHREALTIME; "$@"; rc=$?; t1=$EPOCHREALTIME; ' +
               '{ echo "$t0 $t1"; times; } > "$TIMEFILE"; exit $rc';
 function chiveRun(chive, wh, timeFile, text, timeoutSecs) {
   const argv = ['sql', '--warehouse', wh, '--format', 'jsonl', '-e', text];
+  const cmd = timeoutSecs ? ['timeout', '-s', 'KILL', String(timeoutSecs), chive] : [chive];
   fs.rmSync(timeFile, { force: true });
-  const r = spawnSync('bash', ['-c', TIMED, 'bash', chive, ...argv],
-                      { encoding: 'utf8', maxBuffer: 1 << 30, killSignal: 'SIGKILL',
-                        timeout: timeoutSecs ? timeoutSecs * 1000 : undefined,
+  const r = spawnSync('bash', ['-c', TIMED, 'bash', ...cmd, ...argv],
+                      { encoding: 'utf8', maxBuffer: 1 << 30,
                         env: { ...process.env, LC_ALL: 'C', TIMEFILE: timeFile } });
-  if (r.error && r.error.code === 'ETIMEDOUT')
-    return { out: r.stdout || '', err: `timed out after ${timeoutSecs} s`, code: null,
-             secs: timeoutSecs, cpu: 0, timedOut: true };
   if (r.error) throw r.error;
+  if (timeoutSecs && r.status === 137)
+    return { out: r.stdout, err: `chive: killed after ${timeoutSecs} s (--timeout)`, code: 137,
+             secs: timeoutSecs, cpu: 0, timedOut: true };
   const t = fs.readFileSync(timeFile, 'utf8').trim().split('\n');
   const [t0, t1] = t[0].split(' ').map(Number);
   const secs = (s) => { const m = /^([0-9]+)m([0-9.]+)s$/.exec(s); return Number(m[1]) * 60 + Number(m[2]); };

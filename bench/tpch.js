@@ -335,7 +335,11 @@ const firstLine = (s) => (s || '').trim().split('\n')[0] || '(no message)';
     if (!opt.resultsOnly) {
       for (const t of opt.threads) {
         const xs = [];
-        for (let k = 0; k < opt.runs; k++) xs.push(chiveMust(setThreads(t) + 'SELECT 1').secs);
+        for (let k = 0; k < opt.runs; k++) {
+          const r = chiveRun(opt.chive, wh, timeFile, setThreads(t) + 'SELECT 1', opt.timeout);
+          if (r.code !== 0) throw new Error(`chive failed on SELECT 1 (exit ${r.code}): ${r.err}`);
+          xs.push(r.secs);
+        }
         base[t] = median(xs);
       }
       for (const cell of cells) {

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The TPC-H benchmark's own checks fail when they should.  A stand-in for
-# chive runs the real one and then, for the query it is told to spoil,
-# changes one digit of the first row (the last 0 of its first quoted value
-# ending in 0: a wrong answer) or fails as chive fails (an error); bench/tpch.sh at SF 0.01 must then report DIFF or
-# ERROR and exit 1, and exit 0 on the real chive's answers.  Shares one
-# generated data folder across the runs.
+# chive runs the real one, except for the query it is told to spoil: it
+# changes one digit of that query's first row (the last 0 of its first
+# quoted value ending in 0: a wrong answer), fails as chive fails (an
+# error), or hangs.  bench/tpch.sh at SF 0.01 must then report DIFF or
+# ERROR and exit 1 (for an error, only when the query is expected to
+# pass), kill the hanging one after --timeout, and exit 0 on the real
+# chive's answers.  The runs share one generated data folder.
 #
 #   bench_tpch.sh CHIVE
 set -u
@@ -19,7 +21,7 @@ check() { # name, condition result (0 = holds)
 }
 
 # The stand-in: SPOIL=diff:WORD changes the answer of a query whose text
-# has WORD, SPOIL=error:WORD fails it.
+# has WORD, SPOIL=error:WORD fails it, SPOIL=sleep:WORD hangs on it.
 cat > "$tmp/chive" <<EOS
 #!/usr/bin/env bash
 text="\${@: -1}"
@@ -31,6 +33,7 @@ diff:*) if [[ "\$text" == *"\${SPOIL#diff:}"* ]]; then
 error:*) if [[ "\$text" == *"\${SPOIL#error:}"* ]]; then
           echo "chive: line 1, column 1: spoiled on purpose" >&2; exit 1
         fi ;;
+sleep:*) if [[ "\$text" == *"\${SPOIL#sleep:}"* ]]; then exec sleep 20; fi ;;
 esac
 exec "$chive" "\$@"
 EOS
@@ -59,6 +62,9 @@ run 0 "Q06 ERROR" "error:l_quantity < 24" --queries 1,6 --threads 1 --expect-pas
 check "an error of a query not expected to pass does not fail the run" $?
 run 0 "passing beyond --expect-pass (widen the list): Q6" "" --queries 1,6 --threads 1 --expect-pass 1
 check "a query passing beyond the list is named" $?
+run 0 "Q06 ERROR (t=1): chive: killed after 2 s (--timeout)" "sleep:l_quantity < 24" \
+  --queries 1,6 --threads 1 --timeout 2
+check "a query running past --timeout is killed and shows ERROR" $?
 run 2 "there is no query 23" "" --queries 23
 check "an unknown query is a usage error" $?
 
