@@ -209,7 +209,7 @@ const firstLine = (s) => (s || '').trim().split('\n')[0] || '(no message)';
 (async () => {
   const temp = !opt.data;
   const top = opt.data || fs.mkdtempSync(path.join(os.tmpdir(), 'chv-bench-tpch-'));
-  const dir = path.join(top, `sf${opt.sf}`);
+  const dir = path.join(top, `sf${SF}`); // 1.0 and 1 are one folder
   const wh = path.join(dir, 'wh');
   const timeFile = path.join(top, `time-${process.pid}.txt`);
   let failed = false;
@@ -228,7 +228,7 @@ const firstLine = (s) => (s || '').trim().split('\n')[0] || '(no message)';
     // 1. the data, or the data of an earlier run in --data DIR
     const gen = fs.readFileSync(path.join(QDIR, 'gen.sql'), 'utf8');
     const metaFile = path.join(dir, 'meta.json');
-    const meta = { sf: opt.sf, cardinalities: CARD,
+    const meta = { sf: SF, cardinalities: CARD,
                    gen: crypto.createHash('sha256').update(gen).digest('hex').slice(0, 16) };
     let reuse = false;
     try { reuse = JSON.stringify(JSON.parse(fs.readFileSync(metaFile, 'utf8'))) === JSON.stringify(meta); }
@@ -396,7 +396,7 @@ const firstLine = (s) => (s || '').trim().split('\n')[0] || '(no message)';
     const line = (r) => '| ' + r.map((v, k) => (k === 0 || header[k].startsWith('result')
       ? v.padEnd(width[k]) : v.padStart(width[k]))).join(' | ') + ' |';
     log('');
-    log(`TPC-H SF ${opt.sf}` + (opt.resultsOnly ? ', results only'
+    log(`TPC-H SF ${SF}` + (opt.resultsOnly ? ', results only'
       : `, median of ${opt.runs} runs; chive startup (SELECT 1) ` +
         opt.threads.map((t) => `${ms(base[t])} ms at t=${t}`).join(', ') +
         `; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}; ${os.cpus().length} CPUs`));
