@@ -54,8 +54,8 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { spawnSync } = require('child_process');
 const { DuckDBInstance } = require('../tests/peer/duckdb_peer.js');
+const { chiveRun: runChive, parseJsonl, EXACT, canonNumber, median } = require('./benchlib.js');
 
 const DATA_VERSION = 1; // bump when the generated data changes
 const PARTS = 40;       // partitions (days from 2024-03-01)
@@ -178,78 +178,16 @@ let dir, wh, timeFile;
 function setThreads(n) {
   return `SET 'table.exec.hive.infer-source-parallelism.max' = '${n}';\n`;
 }
-// One chive process; {out, err, code, secs, cpu}.  bash starts it and
-// reads the clock around it, so the time of forking the (large) node
-// process is not counted; `times` gives its CPU seconds.
-const TIMED = 't0=$EPOCHREALTIME; "$@"; rc=$?; t1=$EPOCHREALTIME; ' +
-              '{ echo "$t0 $t1"; times; } > "$TIMEFILE"; exit $rc';
-function chiveRun(text) {
-  const argv = ['sql', '--warehouse', wh, '--format', 'jsonl', '-e', text];
-  const r = spawnSync('bash', ['-c', TIMED, 'bash', opt.chive, ...argv],
-                      { encoding: 'utf8', maxBuffer: 1 << 30,
-                        env: { ...process.env, LC_ALL: 'C', TIMEFILE: timeFile } });
-  if (r.error) throw r.error;
-  const t = fs.readFileSync(timeFile, 'utf8').trim().split('\n');
-  const [t0, t1] = t[0].split(' ').map(Number);
-  const secs = (s) => { const m = /^([0-9]+)m([0-9.]+)s$/.exec(s); return Number(m[1]) * 60 + Number(m[2]); };
-  const [user, sys] = t[2].split(' ');
-  return { out: r.stdout, err: r.stderr, code: r.status, secs: t1 - t0, cpu: secs(user) + secs(sys) };
-}
+// One chive process; {out, err, code, secs, cpu} (bench/benchlib.js).
+const chiveRun = (text) => runChive(opt.chive, wh, timeFile, text);
 function chiveMust(text) {
   const r = chiveRun(text);
   if (r.code !== 0) throw new Error(`chive failed (exit ${r.code}):\n${text}\n${r.err}`);
   return r;
 }
 
-// chive's JSON Lines, one array of values a row; numbers keep their text
-// (a BIGINT past 2^53 stays exact).
-function parseJsonl(out) {
-  const rows = [];
-  for (const line of out.split('\n')) {
-    if (!line.startsWith('{')) continue;
-    const row = [];
-    let i = 1;
-    const ws = () => { while (line[i] === ' ') i++; };
-    const str = () => {
-      let s = '';
-      for (i++; ; i++) {
-        const c = line[i];
-        if (c === undefined) throw new Error(`bad JSON line: ${line}`);
-        if (c === '"') { i++; return s; }
-        if (c !== '\\') { s += c; continue; }
-        const e = line[++i];
-        if (e === 'u') { s += String.fromCharCode(parseInt(line.substr(i + 1, 4), 16)); i += 4; }
-        else s += { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f' }[e] || e;
-      }
-    };
-    for (;;) {
-      ws();
-      if (line[i] === '}') break;
-      str(); ws(); i++; ws(); // key and ':'
-      if (line[i] === '"') row.push(str());
-      else {
-        const m = /^[^,}\s]+/.exec(line.slice(i));
-        row.push(m[0] === 'null' ? null : m[0]);
-        i += m[0].length;
-      }
-      ws();
-      if (line[i] === ',') i++;
-    }
-    rows.push(row);
-  }
-  return rows;
-}
-
 // ---- comparing -----------------------------------------------------------
 
-const EXACT = /^-?[0-9]+(\.[0-9]+)?$/;
-function canonNumber(s) {
-  let [int, frac = ''] = s.replace(/^-/, '').split('.');
-  int = int.replace(/^0+(?=.)/, '');
-  frac = frac.replace(/0+$/, '');
-  const v = frac ? `${int}.${frac}` : int;
-  return s.startsWith('-') && v !== '0' ? `-${v}` : v;
-}
 function cellEqual(a, b, approx) {
   if (a === null || b === null) return a === b;
   a = String(a); b = String(b);
@@ -283,10 +221,6 @@ function compare(q, chiveRows, duckRows) {
 
 // ---- main ----------------------------------------------------------------
 
-const median = (xs) => {
-  const s = [...xs].sort((x, y) => x - y);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const rmrf = (p) => fs.rmSync(p, { recursive: true, force: true });
 const log = (s) => console.log(s);
 
