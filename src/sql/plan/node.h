@@ -51,8 +51,44 @@ enum sql_node_kind {
                       ** its source (in[nin-1]), read once */
   SQL_NODE_TEE,       /* a Multi's source rows, in a branch: the chunk the
                       ** Multi reads now */
-  SQL_NODE_REPEAT     /* each input row as many times as its last column
+  SQL_NODE_REPEAT,    /* each input row as many times as its last column
                       ** (BIGINT) says: INTERSECT ALL, EXCEPT ALL */
+  SQL_NODE_WINDOW     /* its input's columns, then one per window function
+                      ** over the rows sorted by its keys */
+};
+
+/* A window function of a Window node (OVER). */
+enum sql_win_fn {
+  SQL_WIN_ROW_NUMBER,
+  SQL_WIN_RANK,
+  SQL_WIN_DENSE_RANK,
+  SQL_WIN_PERCENT_RANK,
+  SQL_WIN_CUME_DIST,
+  SQL_WIN_NTILE,
+  SQL_WIN_LAG,
+  SQL_WIN_LEAD,
+  SQL_WIN_FIRST_VALUE,
+  SQL_WIN_LAST_VALUE,
+  SQL_WIN_AGG           /* an aggregate (agg) over the frame */
+};
+
+/* One window function of a Window node.  Its PARTITION BY keys are the
+** node's first npart keys, its ORDER BY keys the norder after them, so
+** that calls whose keys are a prefix of one sort share it. */
+struct sql_win_call {
+  enum sql_win_fn fn;
+  enum chv_agg_fn agg;          /* SQL_WIN_AGG */
+  struct chv_expr *arg;         /* the value argument; NULL: none, COUNT(*) */
+  struct chv_expr *dflt;        /* LAG/LEAD's default (of arg's type) or NULL */
+  int64_t n;                    /* NTILE's buckets, LAG/LEAD's offset */
+  bool skip_nulls;              /* FIRST_VALUE/LAST_VALUE(x, true) */
+  int npart, norder;
+  /* the frame (functions over one): ROWS or RANGE, its bounds
+  ** (enum chv_sql_frame_bound) and their offsets */
+  bool range;
+  int start, end;
+  int64_t start_n, end_n;
+  const char *text;             /* EXPLAIN: "rank() OVER (...)" */
 };
 
 /* One output column of a node. */
@@ -150,6 +186,18 @@ struct sql_node {
       const char *what;               /* "sub-query s", "view db.v" */
       int *map;                       /* output column -> input column */
     } derived;
+    struct {
+      struct sql_sort_key *keys;      /* partition keys, then order keys */
+      int nkeys;
+      struct sql_win_call *calls;     /* one per column after the input's */
+      int ncalls;
+      /* rows kept per partition (ROW_NUMBER's top-N, rewrite.c): the rows
+      ** of a partition after the first limit by calls[limit_call] (a
+      ** ROW_NUMBER, RANK or DENSE_RANK) go; -1: all */
+      int64_t limit;
+      int limit_call;
+      const char *keys_text;          /* EXPLAIN */
+    } window;
     struct {
       const char *what;               /* EXPLAIN: "default.t2: ..." */
       void *target;                   /* the session's; borrowed */
