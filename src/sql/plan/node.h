@@ -12,7 +12,8 @@
 ** Every expression of a node is bound over the output columns of its
 ** input (in[0]): a COLUMN expression's `column` is a place in the input's
 ** cols.  Filter, Sort, TopN and Limit give their input's columns; Scan,
-** Values, Project, Aggregate, Union and Derived give their own.
+** Values, Project, Aggregate, Union and Derived give their own; Window
+** its input's, then one per window call.
 **
 **   Sink -> Project -> TopN -> Filter -> Scan
 **
