@@ -246,9 +246,55 @@ struct chv_sql_expr {
       size_t n;
       bool distinct;
       bool star; /* COUNT(*) */
+      /* f(...) OVER (...) or OVER w: its window; NULL for a plain call */
+      struct chv_sql_window *over;
     } func;
     struct chv_sql_query *subquery; /* (SELECT ...) in an expression */
   } u;
+};
+
+/* ---- windows ---------------------------------------------------------- */
+
+/* A bound of a window frame. */
+enum chv_sql_frame_bound {
+  CHV_SQL_FRAME_UNBOUNDED_PRECEDING,
+  CHV_SQL_FRAME_PRECEDING,           /* n PRECEDING */
+  CHV_SQL_FRAME_CURRENT_ROW,
+  CHV_SQL_FRAME_FOLLOWING,           /* n FOLLOWING */
+  CHV_SQL_FRAME_UNBOUNDED_FOLLOWING
+};
+
+/* How a frame counts: none given (the default frame), ROWS or RANGE. */
+enum chv_sql_frame_kind {
+  CHV_SQL_FRAME_NONE,
+  CHV_SQL_FRAME_ROWS,
+  CHV_SQL_FRAME_RANGE
+};
+
+struct chv_sql_order_item;
+
+/* OVER (...) or OVER w, or the (...) of WINDOW w AS (...).  The short
+** form ROWS n PRECEDING has end CURRENT ROW. */
+struct chv_sql_window {
+  struct chv_sql_pos pos;
+  /* OVER w, or OVER (w ...): the WINDOW clause's window it starts from;
+  ** NULL when none */
+  const char *name;
+  struct chv_sql_expr **partition_by;
+  size_t npartition_by;
+  struct chv_sql_order_item *order_by;
+  size_t norder_by;
+  enum chv_sql_frame_kind frame;
+  enum chv_sql_frame_bound start, end;
+  struct chv_sql_expr *start_n, *end_n; /* n of n PRECEDING/FOLLOWING */
+  struct chv_sql_pos frame_pos;         /* of ROWS or RANGE */
+};
+
+/* WINDOW name AS (...), one of a SELECT's named windows. */
+struct chv_sql_window_def {
+  const char *name;
+  struct chv_sql_window *window;
+  struct chv_sql_pos pos;
 };
 
 /* ---- queries ---------------------------------------------------------- */
@@ -401,6 +447,9 @@ struct chv_sql_query {
   ** it. */
   struct chv_sql_group_elem *group_elems;
   size_t ngroup_elems;
+  /* SELECT: WINDOW w AS (...), ... (after HAVING) */
+  struct chv_sql_window_def *windows;
+  size_t nwindows;
 };
 
 /* ---- statements ------------------------------------------------------- */

@@ -373,9 +373,29 @@ static int bind_args(struct sql_bind *b, struct chv_sql_expr **in, size_t n,
   return CHV_OK;
 }
 
+/* The functions that are only window functions (they need OVER). */
+static bool window_only(const char *n) {
+  static const char *const names[] = {
+      "row_number", "rank", "dense_rank", "percent_rank", "cume_dist",
+      "ntile", "lag", "lead", "first_value", "last_value"};
+  for (size_t i = 0; i < CHV_ARRAY_SIZE(names); i++)
+    if (!strcasecmp(n, names[i])) return true;
+  return false;
+}
+
 static int bind_func(struct sql_bind *b, const struct chv_sql_expr *e,
                      struct chv_expr **out) {
   const char *n = e->u.func.name;
+  /* a window call the SELECT list's binding did not take: in WHERE, GROUP
+  ** BY, HAVING or an aggregate's argument */
+  if (e->u.func.over)
+    return chv_error_set(b->err, CHV_EINVAL,
+                         "window function %s(...) OVER is not allowed here "
+                         "(only in the SELECT list and ORDER BY)", n);
+  if (window_only(n))
+    return chv_error_set(b->err, CHV_EINVAL,
+                         "%s is a window function: it needs an OVER clause",
+                         n);
   const struct chv_func *f = chv_func_lookup(n);
   if (f && f->kind == CHV_FUNC_AGGREGATE)
     return chv_error_set(b->err, CHV_ENOTSUP,
@@ -563,6 +583,61 @@ static void list_text(struct chv_sql_expr **v, size_t n, struct chv_buf *out,
   }
 }
 
+static void bound_text(enum chv_sql_frame_bound b, const struct chv_sql_expr *n,
+                       struct chv_buf *out) {
+  if (n) {
+    sql_expr_text(n, out);
+    chv_buf_puts(out, b == CHV_SQL_FRAME_PRECEDING ? " PRECEDING" : " FOLLOWING");
+    return;
+  }
+  chv_buf_puts(out, b == CHV_SQL_FRAME_UNBOUNDED_PRECEDING ? "UNBOUNDED PRECEDING"
+                    : b == CHV_SQL_FRAME_UNBOUNDED_FOLLOWING
+                        ? "UNBOUNDED FOLLOWING"
+                        : "CURRENT ROW");
+}
+
+/* " OVER w" or " OVER ([w ]PARTITION BY ... ORDER BY ... ROWS ...)". */
+static void window_text(const struct chv_sql_window *w, struct chv_buf *out) {
+  chv_buf_puts(out, " OVER ");
+  if (w->name && !w->npartition_by && !w->norder_by &&
+      w->frame == CHV_SQL_FRAME_NONE) {
+    chv_buf_puts(out, w->name);
+    return;
+  }
+  chv_buf_putc(out, '(');
+  const char *sep = "";
+  if (w->name) {
+    chv_buf_puts(out, w->name);
+    sep = " ";
+  }
+  if (w->npartition_by) {
+    chv_buf_printf(out, "%sPARTITION BY ", sep);
+    list_text(w->partition_by, w->npartition_by, out, false);
+    sep = " ";
+  }
+  if (w->norder_by) {
+    chv_buf_printf(out, "%sORDER BY ", sep);
+    for (size_t i = 0; i < w->norder_by; i++) {
+      if (i) chv_buf_puts(out, ", ");
+      sql_expr_text(w->order_by[i].expr, out);
+      if (w->order_by[i].desc) chv_buf_puts(out, " DESC");
+      if (w->order_by[i].nulls)
+        chv_buf_puts(out, w->order_by[i].nulls == 1 ? " NULLS FIRST"
+                                                    : " NULLS LAST");
+    }
+    sep = " ";
+  }
+  if (w->frame != CHV_SQL_FRAME_NONE) {
+    chv_buf_printf(out, "%s%s BETWEEN ", sep,
+                   w->frame == CHV_SQL_FRAME_ROWS ? "ROWS" : "RANGE");
+    bound_text(w->start, w->start_n, out);
+    chv_buf_puts(out, " AND ");
+    bound_text(w->end, w->end_n, out);
+  }
+  chv_buf_putc(out, ')');
+}
+
+
 static void expr_text(const struct chv_sql_expr *e, struct chv_buf *out,
                       bool qual) {
   switch (e->kind) {
@@ -652,6 +727,7 @@ static void expr_text(const struct chv_sql_expr *e, struct chv_buf *out,
     if (e->u.func.star) chv_buf_putc(out, '*');
     list_text(e->u.func.args, e->u.func.n, out, qual);
     chv_buf_putc(out, ')');
+    if (e->u.func.over) window_text(e->u.func.over, out);
     break;
   case CHV_SQL_EXPR_SUBQUERY:
     chv_buf_puts(out, "(SELECT ...)");

@@ -122,9 +122,16 @@ static bool has_agg(const struct chv_sql_expr *e) {
   if (!e) return false;
   switch (e->kind) {
   case CHV_SQL_EXPR_FUNC:
-    if (sql_is_aggregate(e->u.func.name)) return true;
+    if (sql_is_aggregate(e->u.func.name) && !e->u.func.over) return true;
     for (size_t i = 0; i < e->u.func.n; i++)
       if (has_agg(e->u.func.args[i])) return true;
+    if (e->u.func.over) { /* rank() OVER (ORDER BY sum(x)) */
+      const struct chv_sql_window *w = e->u.func.over;
+      for (size_t i = 0; i < w->npartition_by; i++)
+        if (has_agg(w->partition_by[i])) return true;
+      for (size_t i = 0; i < w->norder_by; i++)
+        if (has_agg(w->order_by[i].expr)) return true;
+    }
     return false;
   case CHV_SQL_EXPR_UNARY: return has_agg(e->u.unary.arg);
   case CHV_SQL_EXPR_BINARY:
@@ -186,12 +193,20 @@ static const char *expr_text(chv_arena *a, const struct chv_sql_expr *e) {
 static int collect_aggs(struct agg_ctx *c, const struct chv_sql_expr *e,
                         struct chv_sql_pos *pos, struct chv_error *err) {
   if (!e || !has_agg(e)) return CHV_OK;
-  if (e->kind != CHV_SQL_EXPR_FUNC || !sql_is_aggregate(e->u.func.name)) {
+  if (e->kind != CHV_SQL_EXPR_FUNC || !sql_is_aggregate(e->u.func.name) ||
+      e->u.func.over) {
     /* recurse through the node's children */
     switch (e->kind) {
     case CHV_SQL_EXPR_FUNC:
       for (size_t i = 0; i < e->u.func.n; i++)
         CHV_RETURN_IF_ERR(collect_aggs(c, e->u.func.args[i], pos, err));
+      if (e->u.func.over) {
+        const struct chv_sql_window *w = e->u.func.over;
+        for (size_t i = 0; i < w->npartition_by; i++)
+          CHV_RETURN_IF_ERR(collect_aggs(c, w->partition_by[i], pos, err));
+        for (size_t i = 0; i < w->norder_by; i++)
+          CHV_RETURN_IF_ERR(collect_aggs(c, w->order_by[i].expr, pos, err));
+      }
       return CHV_OK;
     case CHV_SQL_EXPR_UNARY: return collect_aggs(c, e->u.unary.arg, pos, err);
     case CHV_SQL_EXPR_BINARY:
@@ -795,6 +810,9 @@ static int build_exprs(struct bctx *c, const struct chv_sql_query *q,
     goto out;
   }
   int nout = 0;
+  struct sql_wins wn;
+  memset(&wn, 0, sizeof wn);
+  sql_wins_on(&wn, q, &b, c->a, c->pos, c->err); /* the items' OVER calls */
   for (size_t i = 0; i < q->nitems; i++) {
     const struct chv_sql_expr *e = q->items[i].expr;
     *c->pos = e->pos;
@@ -829,6 +847,7 @@ static int build_exprs(struct bctx *c, const struct chv_sql_query *q,
     ipos[nout++] = e->pos;
   }
   if ((rc = order_keys(c, q, &b, ex, item_out, oex)) != CHV_OK) goto out;
+  sql_wins_off(&wn);
   if ((rc = distribute_keys(c, q, &b)) != CHV_OK) goto out;
   if (ins) {
     rc = sql_target_casts(ins, q->pos, c->a, ex, heads, ipos, nout, c->pos,
@@ -847,6 +866,7 @@ static int build_exprs(struct bctx *c, const struct chv_sql_query *q,
   if ((rc = bottom(c, sr, &b, &at)) != CHV_OK) goto out;
   if (filt && q->where) filt->pos = q->where->pos;
   if ((rc = put_over(c, filt, &at)) != CHV_OK) goto out;
+  if ((rc = sql_wins_nodes(&wn, &at)) != CHV_OK) goto out;
   if ((rc = sort_node(c, q, oex, &at)) != CHV_OK) goto out;
   items_text(q, heads, item_out, nout, &cell);
   const char *text = buf_str(c, &cell);
@@ -974,6 +994,14 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
       goto out;
   }
   if ((rc = collect_aggs(&g, q->having, c->pos, c->err)) != CHV_OK) goto out;
+  for (size_t i = 0; i < q->nwindows; i++) { /* WINDOW w AS (ORDER BY sum(x)) */
+    const struct chv_sql_window *w = q->windows[i].window;
+    for (size_t k = 0; k < w->npartition_by && rc == CHV_OK; k++)
+      rc = collect_aggs(&g, w->partition_by[k], c->pos, c->err);
+    for (size_t k = 0; k < w->norder_by && rc == CHV_OK; k++)
+      rc = collect_aggs(&g, w->order_by[k].expr, c->pos, c->err);
+    if (rc != CHV_OK) goto out;
+  }
   struct sql_node *filt;
   if ((rc = where_node(c, q, &b, true, &filt)) != CHV_OK) goto out;
   /* The Aggregate: keys, then one column per aggregate. */
@@ -1039,6 +1067,9 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
     goto out;
   }
   int nout = 0;
+  struct sql_wins wn;
+  memset(&wn, 0, sizeof wn);
+  sql_wins_on(&wn, q, &pb, a, c->pos, c->err); /* the items' OVER calls */
   for (size_t i = 0; i < q->nitems; i++) {
     const struct chv_sql_expr *e = q->items[i].expr;
     rc = sql_bind_expr(&pb, e, &ex[nout]);
@@ -1055,6 +1086,7 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
                           c->err);
     if (rc != CHV_OK) goto out;
   }
+  sql_wins_off(&wn);
   if (q->having) {
     struct sql_node *hv;
     if ((rc = node_over(c, SQL_NODE_FILTER, at, &hv)) != CHV_OK) goto out;
@@ -1071,8 +1103,11 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
     hv->pos = q->having->pos;
     at = hv;
   }
+  sql_wins_on(&wn, q, &pb, a, c->pos, c->err);
   if ((rc = order_keys(c, q, &pb, ex, NULL, oex)) != CHV_OK) goto out;
+  sql_wins_off(&wn);
   if ((rc = distribute_keys(c, q, &pb)) != CHV_OK) goto out;
+  if ((rc = sql_wins_nodes(&wn, &at)) != CHV_OK) goto out;
   if ((rc = sort_node(c, q, oex, &at)) != CHV_OK) goto out;
   chv_buf_reset(&cell);
   for (size_t i = 0; i < q->nitems; i++) {

@@ -336,6 +336,16 @@ static void explain_node(struct sql_session *s, struct sql_plan_node *parent,
   case SQL_NODE_EXPAND:
     pn = sql_plan_node(s, parent, "Expand: sets=[%s]", nd->text);
     break;
+  case SQL_NODE_WINDOW:
+    if (nd->u.window.limit >= 0)
+      pn = sql_plan_node(s, parent, "Window: [%s] by %s, the first %lld of "
+                         "each partition", nd->text,
+                         nd->u.window.nkeys ? nd->u.window.keys_text : "()",
+                         (long long)nd->u.window.limit);
+    else
+      pn = sql_plan_node(s, parent, "Window: [%s] by %s", nd->text,
+                         nd->u.window.nkeys ? nd->u.window.keys_text : "()");
+    break;
   case SQL_NODE_DERIVED: {
     struct chv_buf b;
     chv_buf_init(&b);
