@@ -125,7 +125,8 @@ struct chv_sql_part_spec {
   X(CASE, "case")                                                             \
   X(CAST, "cast")                                                             \
   X(FUNC, "call")                                                             \
-  X(SUBQUERY, "subquery")
+  X(SUBQUERY, "subquery")                                                     \
+  X(EXISTS, "exists") /* EXISTS (query): u.subquery */
 
 enum chv_sql_expr_kind {
 #define CHV_X_(k, s) CHV_SQL_EXPR_##k,
@@ -311,7 +312,11 @@ enum chv_sql_join_kind {
   CHV_SQL_JOIN_FULL,
   CHV_SQL_JOIN_CROSS,
   CHV_SQL_JOIN_SEMI,  /* LEFT SEMI JOIN: the left's rows that have a match */
-  CHV_SQL_JOIN_ANTI   /* LEFT ANTI JOIN: the left's rows that have none */
+  CHV_SQL_JOIN_ANTI,  /* LEFT ANTI JOIN: the left's rows that have none */
+  /* x NOT IN (sub-query), made a join (never parsed): the left's rows
+  ** that have no match, none when the right has a NULL key, and those of
+  ** a NULL key only when the right has no rows */
+  CHV_SQL_JOIN_NOT_IN
 };
 
 enum chv_sql_from_kind {
@@ -340,6 +345,9 @@ struct chv_sql_from {
   enum chv_sql_join_kind join;          /* JOIN */
   struct chv_sql_from *left, *right;    /* JOIN */
   struct chv_sql_expr *on;              /* JOIN; NULL for CROSS or none */
+  /* JOIN: its right side is a sub-query's, made a join (never parsed):
+  ** only qualified names name its columns */
+  bool from_subquery;
 };
 
 /* The set operation of a CHV_SQL_QUERY_UNION node. */

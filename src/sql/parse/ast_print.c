@@ -310,6 +310,11 @@ static void put_expr(struct printer *w, const struct chv_sql_expr *e) {
     put_query(w, e->u.subquery);
     put(w, ")");
     break;
+  case CHV_SQL_EXPR_EXISTS:
+    put(w, "(exists ");
+    put_query(w, e->u.subquery);
+    put(w, ")");
+    break;
   }
 }
 
@@ -364,7 +369,7 @@ static void put_window(struct printer *w, const struct chv_sql_window *win) {
 
 static void put_from(struct printer *w, const struct chv_sql_from *f) {
   static const char *const joins[] = {"inner", "left", "right", "full",
-                                      "cross", "semi", "anti"};
+                                      "cross", "semi", "anti", "not-in"};
   switch (f->kind) {
   case CHV_SQL_FROM_TABLE:
     put(w, "(table ");

@@ -712,6 +712,13 @@ static int parse_primary(struct parser *p, struct chv_sql_expr **out) {
     TRY(enter(p));
     TRY(parse_case(p, e));
     leave(p);
+  } else if (tok_is_kw(t, "EXISTS") && peek_op(p, 1, "(")) {
+    TRY(new_expr(p, CHV_SQL_EXPR_EXISTS, t->pos, &e));
+    next(p);
+    next(p);
+    if (!starts_query(p, 0)) return fail(p, "a sub-query after EXISTS (");
+    TRY(parse_query(p, &e->u.subquery));
+    TRY(expect_op(p, ")", "')' after the sub-query of EXISTS"));
   } else if (tok_is_kw(t, "CAST") && peek_op(p, 1, "(")) {
     TRY(new_expr(p, CHV_SQL_EXPR_CAST, t->pos, &e));
     next(p);

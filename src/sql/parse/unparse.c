@@ -354,7 +354,8 @@ static void put_expr(struct writer *w, const struct chv_sql_expr *e) {
     }
     break;
   case CHV_SQL_EXPR_SUBQUERY:
-    put(w, "(");
+  case CHV_SQL_EXPR_EXISTS:
+    put(w, e->kind == CHV_SQL_EXPR_EXISTS ? "EXISTS (" : "(");
     put_query(w, e->u.subquery);
     put(w, ")");
     break;
@@ -434,7 +435,8 @@ static void put_hints(struct writer *w, const struct chv_sql_hints *hs) {
 static void put_from(struct writer *w, const struct chv_sql_from *f) {
   static const char *const joins[] = {" JOIN ", " LEFT JOIN ", " RIGHT JOIN ",
                                       " FULL JOIN ", " CROSS JOIN ",
-                                      " LEFT SEMI JOIN ", " LEFT ANTI JOIN "};
+                                      " LEFT SEMI JOIN ", " LEFT ANTI JOIN ",
+                                      " LEFT ANTI JOIN "};
   switch (f->kind) {
   case CHV_SQL_FROM_TABLE:
     put_name(w, &f->table);

@@ -116,23 +116,21 @@ static int resolve_rels(struct sql_bind *b, const struct chv_sql_name *nm,
   const struct sql_rels *rs = b->rels;
   int nq = nm->nparts - 1;
   const char *n = nm->parts[nq];
-  int found = -1, fr = -1, named = 0;
+  int found = -1, fr = -1, named = 0, unseen = -1;
   for (int r = 0; r < rs->n; r++) {
     const struct sql_rel_name *rn = &rs->r[r];
     if (nq > 0 && !rel_named(rn, nm, nq)) continue;
+    /* a sub-query's relations (qualified) are named by qualifier only */
+    if (nq == 0 && rn->qualified_only) continue;
     bool seen = b->on_seen ? b->on_seen[r] : !rn->hidden;
     named++;
     for (int c = 0; c < rn->ncols; c++) {
       const char *cn = b->t->columns[rn->first + c].name;
       if (strcasecmp(cn, n)) continue;
       char t1[256], t2[256];
-      if (!seen) {
-        rel_text(rn, t1, sizeof t1);
-        return chv_error_set(b->err, CHV_EINVAL, b->on_seen ?
-            "column '%s' of %s cannot be used in this ON: it names the "
-            "relations of its own join only" :
-            "column '%s' of %s cannot be used here: the right side of a "
-            "LEFT SEMI or ANTI JOIN is seen only in its ON", n, t1);
+      if (!seen) { /* an error only when no relation seen has it */
+        if (unseen < 0) unseen = r;
+        break;
       }
       if (found >= 0) {
         rel_text(&rs->r[fr], t1, sizeof t1);
@@ -147,6 +145,15 @@ static int resolve_rels(struct sql_bind *b, const struct chv_sql_name *nm,
     }
   }
   if (found >= 0) return *tcol = found, CHV_OK;
+  if (unseen >= 0) {
+    char t1[256];
+    rel_text(&rs->r[unseen], t1, sizeof t1);
+    return chv_error_set(b->err, CHV_EINVAL, b->on_seen ?
+        "column '%s' of %s cannot be used in this ON: it names the "
+        "relations of its own join only" :
+        "column '%s' of %s cannot be used here: the right side of a "
+        "LEFT SEMI or ANTI JOIN is seen only in its ON", n, t1);
+  }
   if (nq > 0 && !named) {
     const char *last = nm->parts[nq - 1];
     return chv_error_set(b->err, CHV_ENOENT,
@@ -490,6 +497,12 @@ int sql_bind_expr(struct sql_bind *b, const struct chv_sql_expr *e,
   case CHV_SQL_EXPR_BINARY:
     return bind_binary(b, e, out);
   case CHV_SQL_EXPR_IN:
+    if (e->u.in.n == 1 && e->u.in.list[0]->kind == CHV_SQL_EXPR_SUBQUERY) {
+      *b->pos = e->pos;
+      return chv_error_set(b->err, CHV_ENOTSUP,
+                           "IN (sub-query) is supported as a condition of "
+                           "WHERE, AND-ed with the others, and not yet here");
+    }
     CHV_RETURN_IF_ERR(sql_bind_expr(b, e->u.in.arg, &x));
     CHV_RETURN_IF_ERR(bind_args(b, e->u.in.list, e->u.in.n, &list));
     *b->pos = e->pos;
@@ -550,7 +563,16 @@ int sql_bind_expr(struct sql_bind *b, const struct chv_sql_expr *e,
   case CHV_SQL_EXPR_FUNC:
     return bind_func(b, e, out);
   case CHV_SQL_EXPR_SUBQUERY:
-    return chv_error_set(b->err, CHV_ENOTSUP, "sub-queries are not supported yet");
+    *b->pos = e->pos;
+    if (!b->scalar)
+      return chv_error_set(b->err, CHV_ENOTSUP,
+                           "sub-queries are not supported here yet");
+    return b->scalar(b->scalar_ctx, e->u.subquery, out);
+  case CHV_SQL_EXPR_EXISTS:
+    *b->pos = e->pos;
+    return chv_error_set(b->err, CHV_ENOTSUP,
+                         "EXISTS is supported as a condition of WHERE, "
+                         "AND-ed with the others, and not yet here");
   }
   return chv_error_set(b->err, CHV_ENOTSUP, "this expression is not supported yet");
 }
@@ -731,6 +753,9 @@ static void expr_text(const struct chv_sql_expr *e, struct chv_buf *out,
     break;
   case CHV_SQL_EXPR_SUBQUERY:
     chv_buf_puts(out, "(SELECT ...)");
+    break;
+  case CHV_SQL_EXPR_EXISTS:
+    chv_buf_puts(out, "EXISTS (SELECT ...)");
     break;
   }
 }

@@ -97,7 +97,8 @@ double sql_node_estimate(const struct sql_node *nd) {
     double x;
     switch (nd->u.join.kind) {
     case CHV_SQL_JOIN_SEMI: x = l * 0.5; break;
-    case CHV_SQL_JOIN_ANTI: x = l * 0.5; break;
+    case CHV_SQL_JOIN_ANTI:
+    case CHV_SQL_JOIN_NOT_IN: x = l * 0.5; break;
     case CHV_SQL_JOIN_LEFT: x = l > r ? l : r; if (x < l) x = l; break;
     case CHV_SQL_JOIN_RIGHT: x = l > r ? l : r; break;
     case CHV_SQL_JOIN_FULL: x = l + r; break;
@@ -289,7 +290,7 @@ static int push_where(struct sql_rewrite *rw, struct sql_node **slot) {
       continue;
     }
     if (s && (s == 1 && (k == CHV_SQL_JOIN_LEFT || k == CHV_SQL_JOIN_SEMI ||
-                         k == CHV_SQL_JOIN_ANTI))) {
+                         k == CHV_SQL_JOIN_ANTI || k == CHV_SQL_JOIN_NOT_IN))) {
       CHV_RETURN_IF_ERR(cond_into(rw, j, 0, c));
       continue;
     }
@@ -318,7 +319,7 @@ static int push_on(struct sql_rewrite *rw, struct sql_node *j) {
                 k == CHV_SQL_JOIN_RIGHT || k == CHV_SQL_JOIN_SEMI;
   bool into_r = k == CHV_SQL_JOIN_INNER || k == CHV_SQL_JOIN_CROSS ||
                 k == CHV_SQL_JOIN_LEFT || k == CHV_SQL_JOIN_SEMI ||
-                k == CHV_SQL_JOIN_ANTI;
+                k == CHV_SQL_JOIN_ANTI || k == CHV_SQL_JOIN_NOT_IN;
   struct sql_conj *v = j->u.join.conj;
   int nv = j->u.join.nconj, nkept = 0;
   j->u.join.conj = NULL;
@@ -635,6 +636,8 @@ static int order(struct sql_rewrite *rw, struct sql_node **slot) {
     nd->u.join.est[1] = sql_node_estimate(nd->in[1]);
     /* the smaller side builds; on a tie the right, as written */
     nd->u.join.build_left = nd->u.join.est[0] < nd->u.join.est[1];
+    /* NOT IN looks at the right's NULLs before the left's rows */
+    if (nd->u.join.kind == CHV_SQL_JOIN_NOT_IN) nd->u.join.build_left = false;
   }
   return CHV_OK;
 }

@@ -428,7 +428,8 @@ static int star_tcols(struct bctx *c, const struct src *sr,
     const struct chv_table *lt = sr->j->leaf[r].t;
     if (nm->nparts && !qualifier_ok(nm, nm->nparts, lt, rn->alias)) continue;
     named = true;
-    if (rn->hidden && !nm->nparts) continue; /* * leaves it out */
+    if ((rn->hidden || rn->qualified_only) && !nm->nparts)
+      continue; /* * leaves it out */
     if (rn->hidden) {
       *c->pos = e->pos;
       return sql_err(c->err, CHV_EINVAL,
@@ -447,6 +448,13 @@ unknown:
 
 static int build_query(struct bctx *c, const struct chv_sql_query *q,
                        struct sql_target *ins, struct sql_node **out);
+
+/* A scalar sub-query the query does not correlate, run once. */
+static int scalar_value(void *ctx, const struct chv_sql_query *q,
+                        struct chv_expr **out) {
+  struct bctx *c = ctx;
+  return sql_query_scalar(c->s, q, c->a, out, c->pos, c->err);
+}
 
 static int oomc(struct bctx *c) {
   return sql_err(c->err, CHV_ENOMEM, "out of memory");
@@ -789,6 +797,8 @@ static int build_exprs(struct bctx *c, const struct chv_sql_query *q,
   const char *alias = sr->alias;
   int rc = sql_bind_init(&b, t, alias, c->a, c->pos, c->err);
   if (sr->kind == SRC_JOIN) b.rels = &sr->j->rels;
+  b.scalar = scalar_value;
+  b.scalar_ctx = c;
   char what[512];
   b.what = sql_table_what(t, what, sizeof what);
   if (rc != CHV_OK) goto out;
@@ -926,6 +936,8 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
   const char *alias = sr->alias;
   int rc = sql_bind_init(&b, t, alias, a, c->pos, c->err);
   if (sr->kind == SRC_JOIN) b.rels = &sr->j->rels;
+  b.scalar = scalar_value;
+  b.scalar_ctx = c;
   char what[512];
   b.what = sql_table_what(t, what, sizeof what);
   if (rc != CHV_OK) goto out;
@@ -1053,6 +1065,8 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
   /* The items, HAVING and ORDER BY over the Aggregate's columns. */
   rc = sql_bind_init(&pb, t, alias, a, c->pos, c->err);
   if (sr->kind == SRC_JOIN) pb.rels = &sr->j->rels;
+  pb.scalar = scalar_value;
+  pb.scalar_ctx = c;
   char pwhat[512];
   pb.what = sql_table_what(t, pwhat, sizeof pwhat);
   if (rc != CHV_OK) goto out;
@@ -1732,6 +1746,23 @@ static int from_leaf(struct bctx *c, const struct chv_sql_from *f,
 static int join_src(struct bctx *c, const struct chv_sql_from *f,
                     struct src *out);
 
+/* The column names of the relation leaf names (sub-queries' decorrelation). */
+static int leaf_columns(void *ctx, const struct chv_sql_from *leaf,
+                        const char ***cols, int *ncols) {
+  struct bctx *c = ctx;
+  struct src sr;
+  CHV_RETURN_IF_ERR(from_leaf(c, leaf, &sr));
+  int n = sr.t->ncols + sr.t->npkeys;
+  const char **v = chv_arena_alloc(c->a, sizeof *v * (size_t)(n + 1));
+  if (!v) return oomc(c);
+  for (int i = 0; i < n; i++)
+    v[i] = i < sr.t->ncols ? sr.t->columns[i].name
+                           : sr.t->pkeys[i - sr.t->ncols].name;
+  *cols = v;
+  *ncols = n;
+  return CHV_OK;
+}
+
 /* The FROM of q (a table, a view, a WITH query or a sub-query), then the
 ** SELECT over it. */
 static int build_from(struct bctx *c, const struct chv_sql_query *q,
@@ -1762,6 +1793,9 @@ static int build_from(struct bctx *c, const struct chv_sql_query *q,
     struct src sr = {SRC_VALUES, s->cat, &none, NULL, NULL, NULL, 0, NULL};
     return build_exprs(c, q, &sr, ins, out);
   }
+  /* sub-queries of WHERE made joins */
+  struct sql_decor dc = {c->a, leaf_columns, c, 0, c->pos, c->err};
+  CHV_RETURN_IF_ERR(sql_decorrelate(&dc, q, &q));
   if (q->from->kind == CHV_SQL_FROM_JOIN) {
     struct src sr;
     CHV_RETURN_IF_ERR(join_src(c, q->from, &sr));
@@ -1787,8 +1821,12 @@ static int join_leaves(struct bctx *c, struct jsrc *j,
   if (f->kind == CHV_SQL_FROM_JOIN) {
     CHV_RETURN_IF_ERR(join_leaves(c, j, f->left, hidden, n));
     bool h = hidden || f->join == CHV_SQL_JOIN_SEMI ||
-             f->join == CHV_SQL_JOIN_ANTI;
-    return join_leaves(c, j, f->right, h, n);
+             f->join == CHV_SQL_JOIN_ANTI || f->join == CHV_SQL_JOIN_NOT_IN;
+    int first = *n;
+    CHV_RETURN_IF_ERR(join_leaves(c, j, f->right, h, n));
+    for (int r = first; r < *n && f->from_subquery; r++)
+      j->rels.r[r].qualified_only = true;
+    return CHV_OK;
   }
   struct src *l = &j->leaf[*n];
   CHV_RETURN_IF_ERR(from_leaf(c, f, l));
@@ -1890,7 +1928,8 @@ static int bind_ons(struct jbuild *jb, const struct chv_sql_from *f, int *next,
   memset(ro, 0, (size_t)nrel + 1);
   CHV_RETURN_IF_ERR(bind_ons(jb, f->left, next, lo));
   CHV_RETURN_IF_ERR(bind_ons(jb, f->right, next, ro));
-  bool semi = f->join == CHV_SQL_JOIN_SEMI || f->join == CHV_SQL_JOIN_ANTI;
+  bool semi = f->join == CHV_SQL_JOIN_SEMI || f->join == CHV_SQL_JOIN_ANTI ||
+              f->join == CHV_SQL_JOIN_NOT_IN;
   bool *seen = chv_arena_alloc(c->a, (size_t)nrel + 1);
   if (!seen) return oomc(c);
   for (int r = 0; r < nrel; r++) {
@@ -2004,7 +2043,8 @@ static int join_node(struct jbuild *jb, const struct chv_sql_from *f,
   CHV_RETURN_IF_ERR(join_node(jb, f->right, next, used, &rtc, &nr, &in[1]));
   struct sql_node *nd;
   CHV_RETURN_IF_ERR(sql_node_new(c->a, SQL_NODE_JOIN, in, 2, &nd, c->err));
-  bool semi = f->join == CHV_SQL_JOIN_SEMI || f->join == CHV_SQL_JOIN_ANTI;
+  bool semi = f->join == CHV_SQL_JOIN_SEMI || f->join == CHV_SQL_JOIN_ANTI ||
+              f->join == CHV_SQL_JOIN_NOT_IN;
   int n = semi ? nl : nl + nr;
   int *tc = chv_arena_alloc(c->a, sizeof *tc * (size_t)(nl + nr + 1));
   if (!tc) return oomc(c);

@@ -418,6 +418,28 @@ int sql_operator_memory(struct sql_session *s, size_t *out,
 /* True when e holds an aggregate call. */
 bool sql_has_aggregate(const struct chv_sql_expr *e);
 
+/* ---- sub-queries made joins (subquery.c) ---- */
+
+struct sql_decor {
+  chv_arena *a;
+  /* The column names of the relation a FROM item (not a join) names. */
+  int (*columns)(void *ctx, const struct chv_sql_from *leaf,
+                 const char ***cols, int *ncols);
+  void *ctx;
+  int next;                  /* the next fresh alias $sqN */
+  struct chv_sql_pos *pos;
+  struct chv_error *err;
+};
+/* q with the sub-queries of its WHERE's conditions made joins of its FROM
+** (a copy in d->a; q itself when there are none). */
+int sql_decorrelate(struct sql_decor *d, const struct chv_sql_query *q,
+                    const struct chv_sql_query **out);
+/* The one value of the scalar sub-query q, run now, as a literal in a
+** (query.c); NULL when it gives no row, CHV_EINVAL past one. */
+int sql_query_scalar(struct sql_session *s, const struct chv_sql_query *q,
+                     chv_arena *a, struct chv_expr **out,
+                     struct chv_sql_pos *pos, struct chv_error *err);
+
 /* ---- EXPLAIN's plan (plan.c) ---- */
 
 struct sql_plan;
