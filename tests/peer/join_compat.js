@@ -71,6 +71,9 @@ const CASES = [
   ['anti join, empty right', 'SELECT f.id FROM f LEFT ANTI JOIN d ON f.k = d.k AND d.w > 1000',
    'SELECT f.id FROM f ANTI JOIN d ON f.k = d.k AND d.w > 1000'],
   ['string keys', 'SELECT f.id, d.name FROM f JOIN d ON f.g = d.g'],
+  ['a key in every branch of an OR', "SELECT f.id, d.name FROM f, d WHERE (f.k = d.k AND f.v > 20 AND d.w > 2) OR (d.k = f.k AND f.v < 5) OR (f.k = d.k AND d.name IS NULL)"],
+  ['an OR without a common key', "SELECT f.id, d.name FROM f JOIN d ON f.k = d.k OR f.v = d.w"],
+  ['an OR of one side in ON of a left join', "SELECT f.id, d.name FROM f LEFT JOIN d ON f.k = d.k AND (d.w > 4 OR f.v < 3)"],
   // sub-queries: NULLs in the tested values and in the sub-queries' rows
   ['in', 'SELECT id, k FROM f WHERE k IN (SELECT k FROM d WHERE w > 1)'],
   ['in, the sub-query has NULL', 'SELECT id FROM f WHERE k IN (SELECT k FROM d)'],

@@ -106,3 +106,9 @@ SELECT id, k IN (SELECT k FROM tiny) FROM fact;
 SELECT id FROM fact WHERE id = 1 OR EXISTS (SELECT 1 FROM tiny);
 -- run
 SELECT id FROM fact WHERE k IN (SELECT k, tag FROM tiny);
+-- an OR of conditions that every branch shares a key of: the key is the
+-- join's, and each side gets the OR of its own conditions (TPC-H Q19)
+-- run
+EXPLAIN SELECT f.id FROM fact f, dim d WHERE (f.k = d.k AND f.v > 2 AND d.name = 'one') OR (d.k = f.k AND f.v < 2 AND d.name = 'two');
+-- run
+SELECT f.id, d.name FROM fact f, dim d WHERE (f.k = d.k AND f.v > 2 AND d.name = 'one') OR (d.k = f.k AND f.v < 2 AND d.name = 'two') OR (f.k = d.k AND d.name IS NULL) ORDER BY f.id;
