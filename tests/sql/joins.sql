@@ -64,6 +64,16 @@ SELECT f.id, t.tag FROM fact f LEFT JOIN (dim d JOIN tiny t ON d.k = t.k) ON f.k
 -- run
 CREATE VIEW vj AS SELECT f.id, t.tag FROM fact f LEFT JOIN (dim d JOIN tiny t ON d.k = t.k) ON f.k = d.k;
 SELECT * FROM vj ORDER BY id;
+SHOW CREATE TABLE vj;
+-- a view over a join: its * and its names qualified in the expanded text
+-- run
+CREATE VIEW vs AS SELECT * FROM fact f LEFT SEMI JOIN tiny t ON f.k = t.k WHERE f.id > 1;
+SELECT * FROM vs ORDER BY id;
+CREATE VIEW vq AS SELECT id FROM fact f WHERE EXISTS (SELECT 1 FROM dim d WHERE d.k = f.k AND d.name = 'one') AND k IN (SELECT k FROM tiny WHERE k IS NOT NULL OR tag = 'z');
+SELECT * FROM vq ORDER BY id;
+DESCRIBE FORMATTED vs;
+-- run
+CREATE VIEW vbad AS SELECT k FROM fact JOIN dim ON fact.k = dim.k;
 -- the build side is bounded by chive.exec.operator-memory
 -- run
 CREATE TABLE ten AS SELECT * FROM (VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9)) v(x);
