@@ -64,8 +64,8 @@ static double clamp1(double x) { return x < 1 ? 1 : x; }
 double sql_node_estimate(const struct sql_node *nd) {
   switch (nd->kind) {
   case SQL_NODE_SCAN: {
+    /* (the readers' predicates are a Filter's too: counted there) */
     double r = nd->u.scan.est_rows > 0 ? nd->u.scan.est_rows : 1e6;
-    for (int i = 0; i < nd->u.scan.npreds; i++) r *= 0.5;
     if (nd->u.scan.limit >= 0 && r > (double)nd->u.scan.limit)
       r = (double)nd->u.scan.limit;
     return clamp1(r);

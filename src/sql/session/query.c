@@ -50,38 +50,21 @@ static int scan_threads(void *ctx, const struct sql_node *scan) {
   return sql_scan_threads(s, scan->u.scan.cat, scan->u.scan.t, &so);
 }
 
-/* The rows of a scan's table as its statistics say (numRows of the table,
-** or of the partitions its filter keeps; totalSize / 100 where rows are
-** not counted), or 0: unknown. */
+/* The rows of a scan's table as its source reports them (numRows of the
+** partitions its filter keeps, else their files' footers); where that is
+** unknown (text files without numRows), the table's totalSize / 100; or
+** 0: unknown. */
 static double scan_rows(void *ctx, const struct sql_node *scan) {
-  (void)ctx;
+  struct sql_session *s = ctx;
   const struct chv_table *t = scan->u.scan.t;
+  struct chv_scan_options so;
+  sql_scan_node_options(scan, NULL, &so);
+  so.cfg = s->cfg;
+  double known = sql_scan_rows(s, scan->u.scan.cat, t, &so);
+  if (known > 0) return known;
   struct chv_stats st;
-  if (!t->npkeys) {
-    chv_stats_from_params(t->params, t->nparams, &st);
-    if (st.num_rows >= 0) return (double)st.num_rows;
-    return st.total_size > 0 ? (double)st.total_size / 100 : 0;
-  }
-  struct chv_partition *parts = NULL;
-  int n = 0;
-  struct chv_error err;
-  if (chv_catalog_list_partitions(scan->u.scan.cat, t->db, t->name,
-                                  scan->u.scan.filter, &parts, &n,
-                                  &err) != CHV_OK)
-    return 0;
-  double rows = 0;
-  bool known = true;
-  for (int i = 0; i < n; i++) {
-    chv_stats_from_params(parts[i].params, parts[i].nparams, &st);
-    if (st.num_rows >= 0)
-      rows += (double)st.num_rows;
-    else if (st.total_size > 0)
-      rows += (double)st.total_size / 100;
-    else
-      known = false;
-  }
-  chv_partitions_free(parts, n);
-  return known || rows > 0 ? rows + (n == 0) : 0;
+  chv_stats_from_params(t->params, t->nparams, &st);
+  return st.total_size > 0 ? (double)st.total_size / 100 : 0;
 }
 
 static bool shared_sink(void *ctx, const struct sql_node *sink) {

@@ -277,6 +277,11 @@ int sql_scan_threads(struct sql_session *s, chv_catalog *cat,
 /* EXPLAIN's line under the scan, appended to out: "Statistics: rows=...
 ** parallelism=...", the row count the source reports
 ** (chv_source_report_statistics()) and the inferred parallelism. */
+/* The rows a scan of t gives as the source reports them (the metastore's
+** numRows, else the files' footers), or 0: unknown (stats.c). */
+double sql_scan_rows(struct sql_session *s, chv_catalog *cat,
+                     const struct chv_table *t,
+                     const struct chv_scan_options *so);
 void sql_explain_stats(struct sql_session *s, chv_catalog *cat,
                        const struct chv_table *t,
                        const struct chv_scan_options *so,
