@@ -238,6 +238,8 @@ static int build(struct join_op *j, struct chv_error *err) {
     if (!j->bmatched) return oom(err);
   }
   j->built = true;
+  /* dynamic filtering: the probe side's scan opens with the build keys */
+  CHV_RETURN_IF_ERR(sql_dynfilter_give(x, j->op.node, j->bb, j->bkeys, err));
   /* nothing to match: a probe side whose unmatched rows go is not read */
   if (!j->bb->nrows && !j->keep_probe && !(j->anti && j->pside == 0))
     j->state = J_REST;

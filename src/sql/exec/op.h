@@ -58,6 +58,10 @@ struct sql_exec {
   const volatile int *cancel;   /* or NULL */
   size_t memory;                /* chive.exec.operator-memory, per operator */
   bool analyze;                 /* count rows and time */
+  /* Only opened, to be explained (EXPLAIN): scans open at once, also
+  ** those a join filters at run time (which otherwise open once the join
+  ** has built: dynfilter.c). */
+  bool explain;
   const chv_config *cfg;        /* scans' configuration (borrowed) */
   void (*progress)(void *ctx, const chv_scan *s);
   void *progress_ctx;
@@ -134,6 +138,31 @@ size_t sql_vector_bytes(const struct chv_vector *v);
 ** NULL: the Scan operator below op through Filters whose node has a
 ** bound_column. */
 chv_scan_bound *sql_op_bound(struct sql_op *op);
+
+/* ---- dynamic filtering (dynfilter.c) ---- */
+
+/* After the Join node nd's operator read its build side, rows bb whose keys
+** are bkeys (over bb's columns): the keys of nd's dyn_cols, their range
+** and, when there are at most SQL_DYN_SET of them, their set, go to the
+** probe side's Scan (nd->u.join.dyn_scan), which opens with them: the
+** partitions of partition keys not among them pruned (by the catalog), the
+** row groups and stripes of data columns outside their range skipped.
+** NULL keys are left out (they match nothing).  Nothing under EXPLAIN, or
+** when the Scan opened already.  CHV_ENOMEM, or the scan's open errors. */
+enum { SQL_DYN_SET = 1024 };
+int sql_dynfilter_give(struct sql_exec *x, const struct sql_node *nd,
+                       const struct chv_batch *bb,
+                       struct chv_expr *const *bkeys, struct chv_error *err);
+/* Opens the Scan operator op deferred for its join (a no-op when it is
+** open), with filter AND-ed to its node's partition filter and preds added
+** to its predicates; a (taken, closed with the operator) holds them and
+** text, what EXPLAIN ANALYZE says of them. */
+int sql_op_scan_start(struct sql_op *op, chv_arena *a,
+                      struct chv_part_filter *filter,
+                      const struct chv_pred *preds, int npreds,
+                      const char *text, struct chv_error *err);
+/* The text of the run-time filter Scan operator op opened with, or NULL. */
+const char *sql_op_scan_dynamic(const struct sql_op *op);
 
 /* The hash join of a Join node (join.c). */
 int sql_op_join_new(struct sql_exec *x, const struct sql_node *nd,

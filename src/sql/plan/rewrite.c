@@ -21,6 +21,8 @@
 **   bound      a TopN over a table's Scan on a data column whose NULLs
 **              sort last (not FLOAT or DOUBLE: statistics leave NaN out)
 **              gives the scan a bound its readers skip by
+**   dynamic    a join's build keys filter its probe side's scan at run
+**              time: partitions, row groups and stripes (joins.c)
 **
 ** A pass walks the tree with the slot each node hangs from, so that it
 ** can replace a node; expressions are never changed in place (they may be
@@ -396,5 +398,7 @@ int sql_rewrite(struct sql_rewrite *rw, struct sql_node **root) {
   CHV_RETURN_IF_ERR(drop_identity(rw, root));
   CHV_RETURN_IF_ERR(limits(rw, root));
   bound(*root);
+  if (rw->dynamic_filtering)
+    CHV_RETURN_IF_ERR(sql_rewrite_join_dynamic(rw, *root));
   return CHV_OK;
 }
