@@ -19,6 +19,11 @@
 **   keys    each join's conditions split into equi-keys (a = b, a <=> b
 **           with one side over each input) and the residual condition;
 **           the build side is the input estimated smaller.
+**   dynamic  (after the other passes of sql_rewrite()) a join whose probe
+**           side is a table Scan keyed by its columns gives the scan the
+**           columns its build keys filter at run time: partitions of a
+**           partition key (when the build side is filtered), row groups
+**           and stripes of a Parquet or ORC data column (docs/plan.md)
 **
 ** The estimates: a table's numRows (the session's scan_rows), a filter's
 ** rough selectivity per condition, an equi-join the larger input's rows.
