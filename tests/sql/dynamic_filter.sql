@@ -99,3 +99,25 @@ SELECT count(*) AS n FROM fact f JOIN wide w ON f.k = w.k WHERE w.k > 2;
 -- run
 SET 'table.optimizer.dynamic-filtering.enabled' = 'false';
 SELECT count(*) AS n FROM fact f JOIN wide w ON f.k = w.k WHERE w.k > 2;
+-- the probe side's own conditions (a partition filter, a filter of rows on
+-- the reader threads) stay, AND-ed with the dynamic filter
+-- run
+EXPLAIN ANALYZE SELECT f.id FROM fact f JOIN dim d ON f.k = d.k WHERE f.k < 5 AND f.id <> 3 AND d.name = 'two';
+-- run
+SELECT f.id, f.k FROM fact f JOIN dim d ON f.k = d.k WHERE f.k < 5 AND f.id <> 3 AND d.name = 'two' ORDER BY f.id;
+-- a string partition key: its default partition reads as its name, and is
+-- pruned as the rows read it
+-- run
+CREATE TABLE sfact (id INT) PARTITIONED BY (s STRING) STORED AS PARQUET;
+INSERT INTO sfact PARTITION (s='a') VALUES (1);
+INSERT INTO sfact PARTITION (s='b') VALUES (2);
+INSERT INTO sfact SELECT 3, CAST(NULL AS STRING);
+CREATE TABLE sdim (s STRING, tag STRING) STORED AS TEXTFILE;
+INSERT INTO sdim VALUES ('b', 'bee'), ('__HIVE_DEFAULT_PARTITION__', 'default'), (NULL, 'null'), ('c', 'sea');
+-- run
+EXPLAIN ANALYZE SELECT f.id, d.tag FROM sfact f JOIN sdim d ON f.s = d.s WHERE d.tag IN ('bee', 'default', 'null');
+-- run
+SELECT f.id, f.s, d.tag FROM sfact f JOIN sdim d ON f.s = d.s WHERE d.tag IN ('bee', 'default', 'null') ORDER BY f.id;
+-- run
+SET 'table.optimizer.dynamic-filtering.enabled' = 'false';
+SELECT f.id, f.s, d.tag FROM sfact f JOIN sdim d ON f.s = d.s WHERE d.tag IN ('bee', 'default', 'null') ORDER BY f.id;
