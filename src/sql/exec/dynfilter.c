@@ -3,14 +3,16 @@
 ** table.optimizer.dynamic-filtering.enabled).  The plan (sql/plan/joins.c)
 ** marks a join whose probe side is a table Scan keyed by its columns; that
 ** Scan's operator does not open with the others but waits for the join.
-** Once the join has read its build side, sql_dynfilter_give() sums up the
-** build keys of each marked column:
+** As the join reads its build side it hands each chunk's evaluated keys to
+** sql_dynfilter_add(), which sums up those of each marked column; once the
+** build side has ended, sql_dynfilter_give() opens the scan with them:
 **
-**   build rows --> each key evaluated --> non-NULL values: min, max and,
-**                                         up to SQL_DYN_SET of them, the set
-**              --> partition key: key IN (set), or BETWEEN min AND max
-**                  data column:   key >= min AND key <= max (predicates)
-**              --> sql_op_scan_start(): the scan opens with them
+**   build chunk's keys --add--> non-NULL values: least, greatest and, up
+**                               to SQL_DYN_SET of them, the set of texts
+**   end of the build   --give-> partition key: key IN (set), or BETWEEN
+**                               least AND greatest past SQL_DYN_SET keys;
+**                               data column: key >= least AND key <= greatest
+**                           --> sql_op_scan_start(): the scan opens
 **
 ** A partition filter is evaluated by the catalog (the partitions the keys
 ** leave out are never listed); the predicates skip Parquet row groups and
@@ -21,7 +23,7 @@
 ** and NULL keys, which match nothing, are left out.  With no key at all
 ** the filter is one nothing passes (k IS NULL AND k IS NOT NULL).
 **
-** INTERFACE: sql_dynfilter_give() (op.h)
+** INTERFACE: sql_dynfilter_init()/_add()/_give()/_free() (op.h)
 */
 #include "sql/exec/op.h"
 
@@ -35,9 +37,12 @@ static int oom(struct chv_error *err) {
 
 /* Row i of v (not NULL) as text in Hive's canonical form, into out. */
 static int key_text(const struct chv_vector *v, int64_t i, struct chv_buf *out) {
+  out->len = 0;
+  if (v->type->id == CHV_TYPE_STRING || v->type->id == CHV_TYPE_VARCHAR)
+    return chv_buf_append(out, v->bytes + v->offsets[i],
+                          (size_t)(v->offsets[i + 1] - v->offsets[i]));
   char buf[64];
   const void *d = v->data;
-  out->len = 0;
   switch (v->type->id) {
   case CHV_TYPE_TINYINT: snprintf(buf, sizeof buf, "%d", ((const int8_t *)d)[i]); break;
   case CHV_TYPE_SMALLINT: snprintf(buf, sizeof buf, "%d", ((const int16_t *)d)[i]); break;
@@ -46,98 +51,122 @@ static int key_text(const struct chv_vector *v, int64_t i, struct chv_buf *out) 
     snprintf(buf, sizeof buf, "%lld", (long long)((const int64_t *)d)[i]);
     break;
   case CHV_TYPE_DATE: chv_date_format(((const int32_t *)d)[i], buf); break;
-  case CHV_TYPE_STRING:
-  case CHV_TYPE_VARCHAR:
-    return chv_buf_append(out, v->bytes + v->offsets[i],
-                          (size_t)(v->offsets[i + 1] - v->offsets[i]));
   default:
     return CHV_EINTERNAL; /* the plan marks no other type */
   }
   return chv_buf_puts(out, buf);
 }
 
-/* The order of rows i and j of v (neither NULL). */
-static int key_cmp(const struct chv_vector *v, int64_t i, int64_t j) {
+/* The order of row i of v (not NULL) and the key text t (strings). */
+static int str_cmp(const struct chv_vector *v, int64_t i, const struct chv_buf *t) {
+  size_t la = (size_t)(v->offsets[i + 1] - v->offsets[i]), lb = t->len;
+  int c = memcmp(v->bytes + v->offsets[i], t->data ? t->data : "",
+                 la < lb ? la : lb);
+  return c ? c : (la > lb) - (la < lb);
+}
+
+/* Row i of v (not NULL, of an integer type or DATE) as an integer. */
+static int64_t int_at(const struct chv_vector *v, int64_t i) {
   const void *d = v->data;
-  int64_t a, b;
   switch (v->type->id) {
-  case CHV_TYPE_TINYINT: a = ((const int8_t *)d)[i]; b = ((const int8_t *)d)[j]; break;
-  case CHV_TYPE_SMALLINT: a = ((const int16_t *)d)[i]; b = ((const int16_t *)d)[j]; break;
-  case CHV_TYPE_INT:
-  case CHV_TYPE_DATE: a = ((const int32_t *)d)[i]; b = ((const int32_t *)d)[j]; break;
-  case CHV_TYPE_BIGINT: a = ((const int64_t *)d)[i]; b = ((const int64_t *)d)[j]; break;
-  default: {
-    size_t la = (size_t)(v->offsets[i + 1] - v->offsets[i]);
-    size_t lb = (size_t)(v->offsets[j + 1] - v->offsets[j]);
-    int c = memcmp(v->bytes + v->offsets[i], v->bytes + v->offsets[j],
-                   la < lb ? la : lb);
-    return c ? c : (la > lb) - (la < lb);
+  case CHV_TYPE_TINYINT: return ((const int8_t *)d)[i];
+  case CHV_TYPE_SMALLINT: return ((const int16_t *)d)[i];
+  case CHV_TYPE_BIGINT: return ((const int64_t *)d)[i];
+  default: return ((const int32_t *)d)[i]; /* INT, DATE */
   }
-  }
-  return (a > b) - (a < b);
 }
 
 /* What one key's build values are. */
-struct keys {
-  int64_t nulls;             /* rows whose key is NULL */
-  int64_t min, max;          /* rows of the least and greatest, or -1 */
-  struct chv_keyset set;     /* distinct texts, up to SQL_DYN_SET + 1 */
-  bool big;                  /* more than SQL_DYN_SET distinct */
+struct sql_dyn_key {
+  bool have;                   /* a non-NULL value was seen */
+  int64_t lo, hi;              /* the least and greatest (integers, dates) */
+  struct chv_buf slo, shi;     /* ... their texts (all types) */
+  struct chv_keyset set;       /* distinct texts, up to SQL_DYN_SET + 1 */
+  bool big;                    /* more than SQL_DYN_SET distinct */
 };
 
-static int summarize(const struct chv_vector *v, int64_t n, struct keys *k,
-                     struct chv_error *err) {
-  struct chv_buf t;
-  chv_buf_init(&t);
-  k->min = k->max = -1;
-  int rc = CHV_OK;
-  for (int64_t i = 0; i < n && rc == CHV_OK; i++) {
-    if (chv_vector_is_null(v, i)) {
-      k->nulls++;
-      continue;
-    }
-    if (k->min < 0 || key_cmp(v, i, k->min) < 0) k->min = i;
-    if (k->max < 0 || key_cmp(v, i, k->max) > 0) k->max = i;
-    if (k->big) continue;
-    if ((rc = key_text(v, i, &t)) != CHV_OK) break;
-    uint32_t id;
-    bool added;
-    if (chv_keyset_put(&k->set, t.data ? t.data : "", t.len, &id, &added) !=
-        CHV_OK)
-      rc = CHV_ENOMEM;
-    else if (k->set.n > SQL_DYN_SET)
-      k->big = true;
+int sql_dynfilter_init(struct sql_dynfilter *d, const struct sql_exec *x,
+                       const struct sql_node *nd, struct chv_error *err) {
+  memset(d, 0, sizeof *d);
+  if (!nd->u.join.dyn_scan || x->explain) return CHV_OK;
+  int n = nd->u.join.nkeys;
+  d->keys = calloc((size_t)n + 1, sizeof *d->keys);
+  if (!d->keys) return oom(err);
+  d->join = nd;
+  d->nkeys = n;
+  for (int k = 0; k < n; k++) {
+    chv_buf_init(&d->keys[k].slo);
+    chv_buf_init(&d->keys[k].shi);
   }
-  chv_buf_free(&t);
-  if (rc == CHV_ENOMEM) return oom(err);
-  if (rc != CHV_OK)
-    return chv_error_set(err, CHV_EINTERNAL,
-                         "dynamic filter on a key of type %s",
-                         chv_type_id_name(v->type->id));
   return CHV_OK;
 }
 
-/* Row i of v as text in the arena; NULL on out-of-memory. */
-static const char *arena_text(chv_arena *a, const struct chv_vector *v,
-                              int64_t i) {
+/* Adds rows [0, n) of v, the key k's values of a build chunk. */
+static int key_add(struct sql_dyn_key *k, const struct chv_vector *v, int64_t n,
+                   struct chv_buf *t, struct chv_error *err) {
+  bool str = v->type->id == CHV_TYPE_STRING || v->type->id == CHV_TYPE_VARCHAR;
+  for (int64_t i = 0; i < n; i++) {
+    if (chv_vector_is_null(v, i)) continue; /* matches nothing */
+    bool lower, higher;
+    if (str) {
+      lower = !k->have || str_cmp(v, i, &k->slo) < 0;
+      higher = !k->have || str_cmp(v, i, &k->shi) > 0;
+    } else {
+      int64_t x = int_at(v, i);
+      lower = !k->have || x < k->lo;
+      higher = !k->have || x > k->hi;
+      if (lower) k->lo = x;
+      if (higher) k->hi = x;
+    }
+    if ((lower || higher || !k->big) && key_text(v, i, t) != CHV_OK)
+      return chv_error_set(err, CHV_EINTERNAL,
+                           "dynamic filter on a key of type %s",
+                           chv_type_id_name(v->type->id));
+    k->have = true;
+    if (lower) {
+      k->slo.len = 0;
+      if (chv_buf_append(&k->slo, t->data ? t->data : "", t->len)) return oom(err);
+    }
+    if (higher) {
+      k->shi.len = 0;
+      if (chv_buf_append(&k->shi, t->data ? t->data : "", t->len)) return oom(err);
+    }
+    if (k->big) continue;
+    uint32_t id;
+    bool added;
+    if (chv_keyset_put(&k->set, t->data ? t->data : "", t->len, &id, &added))
+      return oom(err);
+    if (k->set.n > SQL_DYN_SET) k->big = true;
+  }
+  return CHV_OK;
+}
+
+int sql_dynfilter_add(struct sql_dynfilter *d, struct chv_vector *const *kv,
+                      int64_t n, struct chv_error *err) {
+  if (!d->keys) return CHV_OK;
   struct chv_buf t;
   chv_buf_init(&t);
-  const char *s = NULL;
-  if (key_text(v, i, &t) == CHV_OK)
-    s = chv_arena_strndup(a, t.data ? t.data : "", t.len);
+  int rc = CHV_OK;
+  for (int k = 0; k < d->nkeys && rc == CHV_OK; k++)
+    if (d->join->u.join.dyn_cols[k])
+      rc = key_add(&d->keys[k], kv[k], n, &t, err);
   chv_buf_free(&t);
-  return s;
+  return rc;
+}
+
+/* The text of b in the arena; NULL on out-of-memory. */
+static const char *buf_text(chv_arena *a, const struct chv_buf *b) {
+  return chv_arena_strndup(a, b->data ? b->data : "", b->len);
 }
 
 /* The filter (partition key) or predicates (data column) of column col
 ** from k, and what EXPLAIN ANALYZE says of them appended to text. */
 static int key_filter(chv_arena *a, const char *col, bool part,
-                      const struct chv_vector *v, const struct keys *k,
-                      struct chv_part_filter **pf, struct chv_pred *preds,
-                      int *npreds, struct chv_buf *text,
+                      const struct sql_dyn_key *k, struct chv_part_filter **pf,
+                      struct chv_pred *preds, int *npreds, struct chv_buf *text,
                       struct chv_error *err) {
   int64_t nset = (int64_t)k->set.n;
-  if (k->min < 0) { /* no key: nothing matches */
+  if (!k->have) { /* no key: nothing matches */
     chv_buf_printf(text, "%s: no keys", col);
     if (part) {
       *pf = chv_pf_and(a, chv_pf_is_null(a, col, false),
@@ -148,7 +177,7 @@ static int key_filter(chv_arena *a, const char *col, bool part,
     preds[(*npreds)++] = (struct chv_pred){col, CHV_PRED_IS_NOT_NULL, NULL};
     return CHV_OK;
   }
-  const char *lo = arena_text(a, v, k->min), *hi = arena_text(a, v, k->max);
+  const char *lo = buf_text(a, &k->slo), *hi = buf_text(a, &k->shi);
   if (!lo || !hi) return oom(err);
   if (part && !k->big) {
     const char **lits = chv_arena_alloc(a, sizeof *lits * (size_t)(nset + 1));
@@ -183,48 +212,47 @@ static int key_filter(chv_arena *a, const char *col, bool part,
   return CHV_OK;
 }
 
-int sql_dynfilter_give(struct sql_exec *x, const struct sql_node *nd,
-                       const struct chv_batch *bb,
-                       struct chv_expr *const *bkeys, struct chv_error *err) {
-  const struct sql_node *sn = nd->u.join.dyn_scan;
-  if (!sn || x->explain || !x->ops || sn->id >= x->nops) return CHV_OK;
+int sql_dynfilter_give(struct sql_dynfilter *d, struct sql_exec *x,
+                       struct chv_error *err) {
+  if (!d->keys) return CHV_OK;
+  const struct sql_node *nd = d->join, *sn = nd->u.join.dyn_scan;
+  if (!x->ops || sn->id >= x->nops) return CHV_OK;
   struct sql_op *scan = x->ops[sn->id];
   if (!scan || scan->node != sn) return CHV_OK;
-  int nkeys = nd->u.join.nkeys;
   chv_arena *a;
   if (chv_arena_open(4096, &a) != CHV_OK) return oom(err);
-  struct chv_pred *preds = chv_arena_alloc(a, sizeof *preds * (size_t)(2 * nkeys + 1));
+  struct chv_pred *preds =
+      chv_arena_alloc(a, sizeof *preds * (size_t)(2 * d->nkeys + 1));
   struct chv_part_filter *pf = NULL;
   int npreds = 0, rc = preds ? CHV_OK : oom(err);
   struct chv_buf text;
   chv_buf_init(&text);
-  for (int k = 0; k < nkeys && rc == CHV_OK; k++) {
+  for (int k = 0; k < d->nkeys && rc == CHV_OK; k++) {
     const char *col = nd->u.join.dyn_cols[k];
     if (!col) continue;
-    struct chv_vector *v = NULL;
-    struct keys ks = {0};
-    rc = chv_vector_open(bkeys[k]->type, bb->nrows, &v, err);
-    if (rc == CHV_OK && bb->nrows)
-      rc = chv_expr_eval(bkeys[k], bb, NULL, bb->nrows, v, err);
-    if (rc == CHV_OK) rc = summarize(v, bb->nrows, &ks, err);
     struct chv_part_filter *f = NULL;
-    if (rc == CHV_OK && text.len) chv_buf_puts(&text, " AND ");
-    if (rc == CHV_OK)
-      rc = key_filter(a, col, nd->u.join.dyn_part[k], v, &ks, &f, preds,
-                      &npreds, &text, err);
+    if (text.len) chv_buf_puts(&text, " AND ");
+    rc = key_filter(a, col, nd->u.join.dyn_part[k], &d->keys[k], &f, preds,
+                    &npreds, &text, err);
     if (rc == CHV_OK && f && !(pf = pf ? chv_pf_and(a, pf, f) : f))
       rc = oom(err);
-    chv_keyset_free(&ks.set);
-    chv_vector_close(v);
   }
   const char *t = NULL;
-  if (rc == CHV_OK &&
-      !(t = chv_arena_strndup(a, text.data ? text.data : "", text.len)))
-    rc = oom(err);
+  if (rc == CHV_OK && !(t = buf_text(a, &text))) rc = oom(err);
   chv_buf_free(&text);
   if (rc != CHV_OK) {
     chv_arena_close(a);
     return rc;
   }
   return sql_op_scan_start(scan, a, pf, preds, npreds, t, err);
+}
+
+void sql_dynfilter_free(struct sql_dynfilter *d) {
+  for (int k = 0; d->keys && k < d->nkeys; k++) {
+    chv_buf_free(&d->keys[k].slo);
+    chv_buf_free(&d->keys[k].shi);
+    chv_keyset_free(&d->keys[k].set);
+  }
+  free(d->keys);
+  memset(d, 0, sizeof *d);
 }
