@@ -88,6 +88,18 @@ EXPLAIN SELECT f.id FROM fact f JOIN dim d ON CAST(f.k AS BIGINT) = d.v WHERE d.
 -- a build side without keys: every partition pruned
 -- run
 EXPLAIN ANALYZE SELECT f.id FROM fact f JOIN dim d ON f.k = d.k WHERE d.name = 'nobody';
+-- one key is an equality, which ORC's bloom filters test: v 21 lies in the
+-- range of every file of obloom and in the bloom filter of one: 2 of 3
+-- stripes skipped (the range v >= 21 AND v <= 21 skips none)
+-- run
+CREATE TABLE obloom (id INT, v BIGINT) STORED AS ORC TBLPROPERTIES ('orc.bloom.filter.columns'='v');
+INSERT INTO obloom VALUES (1, 10), (2, 30);
+INSERT INTO obloom VALUES (3, 20), (4, 21), (5, 22);
+INSERT INTO obloom VALUES (6, 0), (7, 99);
+-- run
+EXPLAIN ANALYZE SELECT o.id FROM obloom o JOIN dim d ON o.v = d.v WHERE d.name = 'two';
+-- run
+SELECT o.id, o.v FROM obloom o JOIN dim d ON o.v = d.v WHERE d.name = 'two';
 -- more than 1024 keys (3 to 1100): their range prunes partitions 1, 2 and
 -- the default one of 8
 -- run

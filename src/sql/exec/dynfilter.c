@@ -196,6 +196,11 @@ static int key_filter(chv_arena *a, const char *col, bool part,
     chv_buf_puts(text, nset > 4 ? ", ...)" : ")");
     return CHV_OK;
   }
+  if (!part && nset == 1) { /* an equality: ORC's bloom filters test it */
+    preds[(*npreds)++] = (struct chv_pred){col, CHV_PRED_EQ, lo};
+    chv_buf_printf(text, "%s = '%s' (1 key)", col, lo);
+    return CHV_OK;
+  }
   if (part) {
     *pf = chv_pf_between(a, col, lo, hi, false);
     if (!*pf) return oom(err);
