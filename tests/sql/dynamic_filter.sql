@@ -133,3 +133,19 @@ SELECT f.id, f.s, d.tag FROM sfact f JOIN sdim d ON f.s = d.s WHERE d.tag IN ('b
 -- run
 SET 'table.optimizer.dynamic-filtering.enabled' = 'false';
 SELECT f.id, f.s, d.tag FROM sfact f JOIN sdim d ON f.s = d.s WHERE d.tag IN ('bee', 'default', 'null') ORDER BY f.id;
+-- a DATE data column's range, a BIGINT partition key's set
+-- run
+CREATE TABLE dfact (id INT, d DATE) PARTITIONED BY (b BIGINT) STORED AS PARQUET;
+INSERT INTO dfact PARTITION (b=10000000000) VALUES (1, DATE '2024-01-01'), (2, DATE '2024-01-02');
+INSERT INTO dfact PARTITION (b=20000000000) VALUES (3, DATE '2024-02-01');
+INSERT INTO dfact PARTITION (b=30000000000) VALUES (4, DATE '2024-03-01');
+CREATE TABLE ddim (d DATE, b BIGINT, tag STRING) STORED AS TEXTFILE;
+INSERT INTO ddim VALUES (DATE '2024-01-02', 20000000000, 'x'), (DATE '2024-02-01', 20000000000, 'y'), (NULL, NULL, 'z');
+-- run
+EXPLAIN ANALYZE SELECT f.id FROM dfact f JOIN ddim x ON f.d = x.d;
+-- run
+SELECT f.id, f.d, x.tag FROM dfact f JOIN ddim x ON f.d = x.d ORDER BY f.id;
+-- run
+EXPLAIN ANALYZE SELECT f.id FROM dfact f JOIN ddim x ON f.b = x.b WHERE x.tag <> 'q';
+-- run
+SELECT f.id, f.b, x.tag FROM dfact f JOIN ddim x ON f.b = x.b WHERE x.tag <> 'q' ORDER BY f.id, x.tag;
