@@ -46,6 +46,8 @@ struct join_op {
   enum chv_sql_join_kind kind;
   bool keep_probe, keep_build; /* unmatched rows of that side are given */
   bool semi, anti;
+  bool not_in;               /* NOT IN: NULLs of either side count */
+  bool build_null;           /* a build row's key is NULL */
   bool built;
   /* the build side */
   struct chv_type *bschema;
@@ -115,7 +117,8 @@ static int join_open(struct sql_op *op, struct chv_error *err) {
   j->bkeys = j->bside ? nd->u.join.rkeys : nd->u.join.lkeys;
   j->pkeys = j->bside ? nd->u.join.lkeys : nd->u.join.rkeys;
   j->semi = j->kind == CHV_SQL_JOIN_SEMI;
-  j->anti = j->kind == CHV_SQL_JOIN_ANTI;
+  j->not_in = j->kind == CHV_SQL_JOIN_NOT_IN;
+  j->anti = j->kind == CHV_SQL_JOIN_ANTI || j->not_in;
   bool left = j->kind == CHV_SQL_JOIN_LEFT, right = j->kind == CHV_SQL_JOIN_RIGHT,
        full = j->kind == CHV_SQL_JOIN_FULL;
   j->keep_probe = full || (left && j->pside == 0) || (right && j->pside == 1);
@@ -208,6 +211,7 @@ static int build(struct join_op *j, struct chv_error *err) {
         int rc = CHV_OK;
         if (!encode_key(j, i, err, &rc)) {
           if (rc != CHV_OK) return rc;
+          j->build_null = true;
           continue; /* a NULL key: in no chain */
         }
         bool added;
@@ -278,6 +282,8 @@ static int fetch(struct join_op *j, bool *got, struct chv_error *err) {
       int rc = CHV_OK;
       if (!encode_key(j, i, err, &rc)) {
         if (rc != CHV_OK) return rc;
+        /* x NOT IN (rows): NULL, not TRUE, for a NULL x */
+        if (j->not_in && j->bb->nrows) j->pmatched[i] = 1;
         continue;
       }
       size_t slot;
@@ -442,7 +448,9 @@ static int join_step(struct join_op *j, struct sql_chunk *out,
       break;
     case J_TAIL:
       j->state = J_FETCH;
-      if (semi_any && j->pside == 0)
+      if (j->not_in && j->build_null)
+        n = 0; /* x NOT IN (..., NULL) is never TRUE */
+      else if (semi_any && j->pside == 0)
         CHV_RETURN_IF_ERR(tail(j, j->semi, false, &n, err));
       else if (j->keep_probe)
         CHV_RETURN_IF_ERR(tail(j, false, true, &n, err));

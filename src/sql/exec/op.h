@@ -190,5 +190,15 @@ int sql_op_sort_new(struct sql_exec *x, const struct sql_node *nd,
 int sql_sort_cmp(struct chv_vector *const *ka, int64_t i,
                  struct chv_vector *const *kb, int64_t j,
                  const struct sql_sort_key *keys, int nkeys);
+/* perm[0, n) := the rows 0..n-1 of keys (one vector per key) in the
+** keys' order, stably (sql_sort_cmp()'s order; nkeys 0: as they are).
+** CHV_ECANCELED once x's flag is set (perm then in no order), CHV_ENOMEM. */
+int sql_sort_perm(const struct sql_exec *x, struct chv_vector *const *keys,
+                  const struct sql_sort_key *k, int nkeys, int64_t n,
+                  uint32_t *perm, struct chv_error *err);
+
+/* The Window operator (window.c). */
+int sql_op_window_new(struct sql_exec *x, const struct sql_node *nd,
+                      struct sql_op **out, struct chv_error *err);
 
 #endif

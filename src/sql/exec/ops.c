@@ -1143,6 +1143,7 @@ static int op_new(struct sql_exec *x, const struct sql_node *nd,
   case SQL_NODE_SORT:
   case SQL_NODE_TOPN: return sql_op_sort_new(x, nd, out, err);
   case SQL_NODE_JOIN: return sql_op_join_new(x, nd, out, err);
+  case SQL_NODE_WINDOW: return sql_op_window_new(x, nd, out, err);
   case SQL_NODE_LIMIT: size = sizeof(struct limit_op); vt = &limit_vt; break;
   case SQL_NODE_UNION: size = sizeof(struct union_op); vt = &union_vt; break;
   case SQL_NODE_DERIVED:

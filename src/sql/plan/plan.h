@@ -55,6 +55,11 @@ struct sql_bind {
   int (*hook)(struct sql_bind *b, const struct chv_sql_expr *e,
               struct chv_expr **out, bool *done);
   void *hook_ctx;
+  /* The value of a scalar sub-query that reads nothing of the query
+  ** around it, run once (a literal); NULL: sub-queries are refused. */
+  int (*scalar)(void *ctx, const struct chv_sql_query *q,
+                struct chv_expr **out);
+  void *scalar_ctx;
   /* The table column of each of cols (tcols[k] for cols[k]). */
   int *tcols;
   /* A FROM of several relations (joins): t's columns are theirs, in order,
@@ -74,6 +79,9 @@ struct sql_rels {
     int first, ncols;         /* its columns in the binder's table */
     /* the right side of a LEFT SEMI or ANTI JOIN: seen only in its ON */
     bool hidden;
+    /* a sub-query's relation made a join's: only a qualified name (as
+    ** the rewrite gives its columns) names its columns */
+    bool qualified_only;
   } *r;
 };
 /* count, sum, min, max, avg */

@@ -349,7 +349,7 @@ static void explain_node(struct sql_session *s, struct sql_plan_node *parent,
   case SQL_NODE_JOIN: {
     static const char *const kinds[] = {"Inner", "Left Outer", "Right Outer",
                                         "Full Outer", "Cross", "Left Semi",
-                                        "Left Anti"};
+                                        "Left Anti", "Left Anti (NOT IN)"};
     const char *kt = nd->u.join.keys_text, *ct = nd->u.join.cond_text;
     pn = sql_plan_node(s, parent, "Hash Join %s:%s%s%s%s%s", kinds[nd->u.join.kind],
                        kt ? " keys=[" : "", kt ? kt : "", kt ? "]" : "",
@@ -366,6 +366,16 @@ static void explain_node(struct sql_session *s, struct sql_plan_node *parent,
     break;
   case SQL_NODE_EXPAND:
     pn = sql_plan_node(s, parent, "Expand: sets=[%s]", nd->text);
+    break;
+  case SQL_NODE_WINDOW:
+    if (nd->u.window.limit >= 0)
+      pn = sql_plan_node(s, parent, "Window: [%s] by %s, the first %lld of "
+                         "each partition", nd->text,
+                         nd->u.window.nkeys ? nd->u.window.keys_text : "()",
+                         (long long)nd->u.window.limit);
+    else
+      pn = sql_plan_node(s, parent, "Window: [%s] by %s", nd->text,
+                         nd->u.window.nkeys ? nd->u.window.keys_text : "()");
     break;
   case SQL_NODE_DERIVED: {
     struct chv_buf b;
@@ -515,3 +525,61 @@ int sql_query_into_dir(struct sql_session *s, const struct chv_sql_query *q,
 }
 
 
+
+int sql_query_scalar(struct sql_session *s, const struct chv_sql_query *q,
+                     chv_arena *a, struct chv_expr **out,
+                     struct chv_sql_pos *pos, struct chv_error *err) {
+  struct chv_sql_pos at = q->pos;
+  struct sql_qplan *qp;
+  CHV_RETURN_IF_ERR(sql_qplan_open(&qp, err));
+  struct sql_exec x = {.cancel = &s->cancel, .cfg = s->cfg};
+  struct sql_op *root = NULL;
+  int64_t rows = 0;
+  struct chv_value v = {.is_null = true};
+  struct chv_vector *keep = NULL;
+  const struct chv_type *ty = NULL;
+  int rc = sql_query_build(s, q, at, NULL, qp, pos, err);
+  if (rc == CHV_OK && qp->root->ncols != 1) {
+    *pos = at;
+    rc = sql_err(err, CHV_EINVAL, "a scalar sub-query gives one column, not "
+                 "%d", qp->root->ncols);
+  }
+  if (rc == CHV_OK) rc = finish_plan(s, qp, true, err);
+  if (rc == CHV_OK) {
+    const struct chv_type *t = qp->root->cols[0].type;
+    if (!chv_type_is_primitive(t->id)) {
+      *pos = at;
+      rc = sql_err(err, CHV_ENOTSUP,
+                   "a scalar sub-query of a nested type is not supported yet");
+    } else if (!(ty = chv_exec_type(a, t->id, t->id == CHV_TYPE_DECIMAL
+                                                  ? t->precision : t->length,
+                                    t->scale))) {
+      rc = sql_err(err, CHV_ENOMEM, "out of memory");
+    }
+  }
+  if (rc == CHV_OK) rc = chv_vector_open(ty, 1, &keep, err);
+  if (rc == CHV_OK) rc = sql_operator_memory(s, &x.memory, err);
+  if (rc == CHV_OK) rc = sql_exec_build(&x, qp->root, &root, err);
+  if (rc == CHV_OK) rc = sql_op_open(root, err);
+  while (rc == CHV_OK) {
+    struct sql_chunk ch;
+    rc = sql_op_next(root, &ch, err);
+    if (rc != CHV_OK || !ch.b) break;
+    if (ch.n && !rows)
+      rc = chv_vector_append_from(keep, ch.b->cols[0],
+                                  ch.sel ? ch.sel[0] : 0, err);
+    rows += ch.n;
+    if (rows > 1) {
+      *pos = at;
+      rc = sql_err(err, CHV_EINVAL,
+                   "a scalar sub-query gives more than one row");
+    }
+  }
+  if (rc != CHV_OK && x.failed) run_pos(&x, rc, at, pos);
+  if (rc == CHV_OK && rows) chv_func_get_value(keep, 0, &v);
+  if (rc == CHV_OK) rc = chv_expr_literal(a, ty, &v, out, err);
+  chv_vector_close(keep);
+  sql_exec_free(&x);
+  sql_qplan_close(qp);
+  return rc;
+}
