@@ -35,25 +35,15 @@ static int oom(struct chv_error *err) {
   return chv_error_set(err, CHV_ENOMEM, "out of memory");
 }
 
-/* Row i of v (not NULL) as text in Hive's canonical form, into out. */
-static int key_text(const struct chv_vector *v, int64_t i, struct chv_buf *out) {
-  out->len = 0;
-  if (v->type->id == CHV_TYPE_STRING || v->type->id == CHV_TYPE_VARCHAR)
-    return chv_buf_append(out, v->bytes + v->offsets[i],
-                          (size_t)(v->offsets[i + 1] - v->offsets[i]));
+/* The integer x of a key of type id (an integer type or DATE) as text in
+** Hive's canonical form, into out. */
+static int int_text(enum chv_type_id id, int64_t x, struct chv_buf *out) {
   char buf[64];
-  const void *d = v->data;
-  switch (v->type->id) {
-  case CHV_TYPE_TINYINT: snprintf(buf, sizeof buf, "%d", ((const int8_t *)d)[i]); break;
-  case CHV_TYPE_SMALLINT: snprintf(buf, sizeof buf, "%d", ((const int16_t *)d)[i]); break;
-  case CHV_TYPE_INT: snprintf(buf, sizeof buf, "%d", ((const int32_t *)d)[i]); break;
-  case CHV_TYPE_BIGINT:
-    snprintf(buf, sizeof buf, "%lld", (long long)((const int64_t *)d)[i]);
-    break;
-  case CHV_TYPE_DATE: chv_date_format(((const int32_t *)d)[i], buf); break;
-  default:
-    return CHV_EINTERNAL; /* the plan marks no other type */
-  }
+  out->len = 0;
+  if (id == CHV_TYPE_DATE)
+    chv_date_format((int32_t)x, buf);
+  else
+    snprintf(buf, sizeof buf, "%lld", (long long)x);
   return chv_buf_puts(out, buf);
 }
 
@@ -76,12 +66,14 @@ static int64_t int_at(const struct chv_vector *v, int64_t i) {
   }
 }
 
-/* What one key's build values are. */
+/* What one key's build values are.  The set holds integers (and dates) as
+** their 8 bytes, strings as their bytes. */
 struct sql_dyn_key {
+  enum chv_type_id id;         /* the key's type (the probe column's) */
   bool have;                   /* a non-NULL value was seen */
   int64_t lo, hi;              /* the least and greatest (integers, dates) */
-  struct chv_buf slo, shi;     /* ... their texts (all types) */
-  struct chv_keyset set;       /* distinct texts, up to SQL_DYN_SET + 1 */
+  struct chv_buf slo, shi;     /* ... (strings) */
+  struct chv_keyset set;       /* distinct values, up to SQL_DYN_SET + 1 */
   bool big;                    /* more than SQL_DYN_SET distinct */
 };
 
@@ -103,38 +95,42 @@ int sql_dynfilter_init(struct sql_dynfilter *d, const struct sql_exec *x,
 
 /* Adds rows [0, n) of v, the key k's values of a build chunk. */
 static int key_add(struct sql_dyn_key *k, const struct chv_vector *v, int64_t n,
-                   struct chv_buf *t, struct chv_error *err) {
-  bool str = v->type->id == CHV_TYPE_STRING || v->type->id == CHV_TYPE_VARCHAR;
+                   struct chv_error *err) {
+  k->id = v->type->id;
+  bool str = k->id == CHV_TYPE_STRING || k->id == CHV_TYPE_VARCHAR;
+  if (!str && k->id != CHV_TYPE_TINYINT && k->id != CHV_TYPE_SMALLINT &&
+      k->id != CHV_TYPE_INT && k->id != CHV_TYPE_BIGINT && k->id != CHV_TYPE_DATE)
+    return chv_error_set(err, CHV_EINTERNAL,
+                         "dynamic filter on a key of type %s",
+                         chv_type_id_name(k->id)); /* the plan marks none */
   for (int64_t i = 0; i < n; i++) {
     if (chv_vector_is_null(v, i)) continue; /* matches nothing */
-    bool lower, higher;
+    const void *key;
+    size_t len;
+    int64_t x = 0;
     if (str) {
-      lower = !k->have || str_cmp(v, i, &k->slo) < 0;
-      higher = !k->have || str_cmp(v, i, &k->shi) > 0;
+      key = v->bytes + v->offsets[i];
+      len = (size_t)(v->offsets[i + 1] - v->offsets[i]);
+      if (!k->have || str_cmp(v, i, &k->slo) < 0) {
+        k->slo.len = 0;
+        if (chv_buf_append(&k->slo, key, len)) return oom(err);
+      }
+      if (!k->have || str_cmp(v, i, &k->shi) > 0) {
+        k->shi.len = 0;
+        if (chv_buf_append(&k->shi, key, len)) return oom(err);
+      }
     } else {
-      int64_t x = int_at(v, i);
-      lower = !k->have || x < k->lo;
-      higher = !k->have || x > k->hi;
-      if (lower) k->lo = x;
-      if (higher) k->hi = x;
+      x = int_at(v, i);
+      if (!k->have || x < k->lo) k->lo = x;
+      if (!k->have || x > k->hi) k->hi = x;
+      key = &x;
+      len = sizeof x;
     }
-    if ((lower || higher || !k->big) && key_text(v, i, t) != CHV_OK)
-      return chv_error_set(err, CHV_EINTERNAL,
-                           "dynamic filter on a key of type %s",
-                           chv_type_id_name(v->type->id));
     k->have = true;
-    if (lower) {
-      k->slo.len = 0;
-      if (chv_buf_append(&k->slo, t->data ? t->data : "", t->len)) return oom(err);
-    }
-    if (higher) {
-      k->shi.len = 0;
-      if (chv_buf_append(&k->shi, t->data ? t->data : "", t->len)) return oom(err);
-    }
     if (k->big) continue;
     uint32_t id;
     bool added;
-    if (chv_keyset_put(&k->set, t->data ? t->data : "", t->len, &id, &added))
+    if (chv_keyset_put(&k->set, len ? key : "", len, &id, &added))
       return oom(err);
     if (k->set.n > SQL_DYN_SET) k->big = true;
   }
@@ -144,19 +140,30 @@ static int key_add(struct sql_dyn_key *k, const struct chv_vector *v, int64_t n,
 int sql_dynfilter_add(struct sql_dynfilter *d, struct chv_vector *const *kv,
                       int64_t n, struct chv_error *err) {
   if (!d->keys) return CHV_OK;
-  struct chv_buf t;
-  chv_buf_init(&t);
-  int rc = CHV_OK;
-  for (int k = 0; k < d->nkeys && rc == CHV_OK; k++)
+  for (int k = 0; k < d->nkeys; k++)
     if (d->join->u.join.dyn_cols[k])
-      rc = key_add(&d->keys[k], kv[k], n, &t, err);
-  chv_buf_free(&t);
-  return rc;
+      CHV_RETURN_IF_ERR(key_add(&d->keys[k], kv[k], n, err));
+  return CHV_OK;
 }
 
 /* The text of b in the arena; NULL on out-of-memory. */
 static const char *buf_text(chv_arena *a, const struct chv_buf *b) {
   return chv_arena_strndup(a, b->data ? b->data : "", b->len);
+}
+
+/* A key's value (its set's bytes: key, len) as text in the arena; NULL on
+** out-of-memory. */
+static const char *value_text(chv_arena *a, const struct sql_dyn_key *k,
+                              const void *key, size_t len) {
+  if (k->id == CHV_TYPE_STRING || k->id == CHV_TYPE_VARCHAR)
+    return chv_arena_strndup(a, len ? key : "", len);
+  int64_t x;
+  memcpy(&x, key, sizeof x);
+  struct chv_buf t;
+  chv_buf_init(&t);
+  const char *s = int_text(k->id, x, &t) == CHV_OK ? buf_text(a, &t) : NULL;
+  chv_buf_free(&t);
+  return s;
 }
 
 /* The filter (partition key) or predicates (data column) of column col
@@ -177,7 +184,11 @@ static int key_filter(chv_arena *a, const char *col, bool part,
     preds[(*npreds)++] = (struct chv_pred){col, CHV_PRED_IS_NOT_NULL, NULL};
     return CHV_OK;
   }
-  const char *lo = buf_text(a, &k->slo), *hi = buf_text(a, &k->shi);
+  bool str = k->id == CHV_TYPE_STRING || k->id == CHV_TYPE_VARCHAR;
+  const char *lo = str ? buf_text(a, &k->slo)
+                       : value_text(a, k, &k->lo, sizeof k->lo);
+  const char *hi = str ? buf_text(a, &k->shi)
+                       : value_text(a, k, &k->hi, sizeof k->hi);
   if (!lo || !hi) return oom(err);
   if (part && !k->big) {
     const char **lits = chv_arena_alloc(a, sizeof *lits * (size_t)(nset + 1));
@@ -185,7 +196,7 @@ static int key_filter(chv_arena *a, const char *col, bool part,
     for (int64_t i = 0; i < nset; i++) {
       size_t len;
       const char *s = chv_keyset_key(&k->set, (uint32_t)i, &len);
-      if (!(lits[i] = chv_arena_strndup(a, s, len))) return oom(err);
+      if (!(lits[i] = value_text(a, k, s, len))) return oom(err);
     }
     *pf = chv_pf_in(a, col, lits, (int)nset, false);
     if (!*pf) return oom(err);
