@@ -76,6 +76,7 @@ struct join_op {
   struct sql_sel sel;
   enum jstate state;
   int64_t rest;               /* J_REST: the next build row */
+  struct sql_dynfilter dyn;   /* the build keys for the probe's scan */
 };
 
 static int oom(struct chv_error *err) {
@@ -137,7 +138,7 @@ static int join_open(struct sql_op *op, struct chv_error *err) {
     CHV_RETURN_IF_ERR(chv_vector_open(nd->u.join.lkeys[k]->type, 0, &j->kv[k],
                                       err));
   chv_buf_init(&j->kb);
-  return CHV_OK;
+  return sql_dynfilter_init(&j->dyn, op->x, nd, err);
 }
 
 static size_t build_bytes(const struct join_op *j) {
@@ -201,6 +202,7 @@ static int build(struct join_op *j, struct chv_error *err) {
     j->bb->nrows += ch.n;
     CHV_RETURN_IF_ERR(grow64(&j->nextrow, &j->capnext, j->bb->nrows, err));
     CHV_RETURN_IF_ERR(eval_keys(j, j->bkeys, ch.b, ch.sel, ch.n, err));
+    CHV_RETURN_IF_ERR(sql_dynfilter_add(&j->dyn, j->kv, ch.n, err));
     for (int64_t i = 0; i < ch.n; i++) {
       int64_t r = base + i;
       j->nextrow[r] = -1;
@@ -242,6 +244,8 @@ static int build(struct join_op *j, struct chv_error *err) {
     if (!j->bmatched) return oom(err);
   }
   j->built = true;
+  /* dynamic filtering: the probe side's scan opens with the build keys */
+  CHV_RETURN_IF_ERR(sql_dynfilter_give(&j->dyn, x, err));
   /* nothing to match: a probe side whose unmatched rows go is not read */
   if (!j->bb->nrows && !j->keep_probe && !(j->anti && j->pside == 0))
     j->state = J_REST;
@@ -502,6 +506,7 @@ static void join_close(struct sql_op *op) {
   free(j->pp);
   free(j->bp);
   free(j->sel.sel);
+  sql_dynfilter_free(&j->dyn);
 }
 
 static const struct sql_op_vt join_vt = {join_open, join_next, join_close};

@@ -19,6 +19,11 @@
 **   keys    each join's conditions split into equi-keys (a = b, a <=> b
 **           with one side over each input) and the residual condition;
 **           the build side is the input estimated smaller.
+**   dynamic  (after the other passes of sql_rewrite()) a join whose probe
+**           side is a table Scan keyed by its columns gives the scan the
+**           columns its build keys filter at run time: partitions of a
+**           partition key (when the build side is filtered), row groups
+**           and stripes of a Parquet or ORC data column (docs/plan.md)
 **
 ** The estimates: a table's numRows (the session's scan_rows), a filter's
 ** rough selectivity per condition, an equi-join the larger input's rows.
@@ -28,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static int oom(struct sql_rewrite *rw) {
   return chv_error_set(rw->err, CHV_ENOMEM, "out of memory");
@@ -833,4 +839,140 @@ int sql_rewrite_join_order(struct sql_rewrite *rw, struct sql_node **root) {
   if (!has_join(*root)) return CHV_OK;
   scan_rows(rw, *root);
   return order(rw, root);
+}
+
+/* ---- dynamic filtering ----------------------------------------------------------- */
+
+/* The key types whose values filter a scan: their text compares as the
+** partition values and the files' statistics do (not FLOAT or DOUBLE,
+** whose NaN the statistics leave out; not CHAR, whose padding they may
+** keep; not TIMESTAMP, whose Parquet statistics depend on the writer). */
+static bool dyn_type(enum chv_type_id id) {
+  switch (id) {
+  case CHV_TYPE_TINYINT:
+  case CHV_TYPE_SMALLINT:
+  case CHV_TYPE_INT:
+  case CHV_TYPE_BIGINT:
+  case CHV_TYPE_DATE:
+  case CHV_TYPE_STRING:
+  case CHV_TYPE_VARCHAR:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* Whether a join's build side may leave keys of its table out: it has a
+** Filter, a scan's partition filter, pushed predicate or limit, a Limit, a
+** TopN, VALUES or an inner or semi join. */
+static bool filtered(const struct sql_node *nd) {
+  switch (nd->kind) {
+  case SQL_NODE_FILTER:
+  case SQL_NODE_LIMIT:
+  case SQL_NODE_TOPN:
+  case SQL_NODE_VALUES:
+    return true;
+  case SQL_NODE_SCAN:
+    return nd->u.scan.filter || nd->u.scan.npreds || nd->u.scan.limit >= 0;
+  case SQL_NODE_JOIN:
+    if (nd->u.join.nkeys && (nd->u.join.kind == CHV_SQL_JOIN_INNER ||
+                             nd->u.join.kind == CHV_SQL_JOIN_SEMI))
+      return true;
+    break;
+  default:
+    break;
+  }
+  for (int i = 0; i < nd->nin; i++)
+    if (filtered(nd->in[i])) return true;
+  return false;
+}
+
+/* The table Scan under nd through Filters and column Projects whose column
+** *col is nd's column c, or NULL.  A Scan with a pushed limit is not one:
+** other rows would fill its limit. */
+static struct sql_node *probe_scan(struct sql_node *nd, int c, int *col) {
+  for (;;) {
+    switch (nd->kind) {
+    case SQL_NODE_SCAN:
+      if (nd->u.scan.limit >= 0 || nd->u.scan.dyn_join) return NULL;
+      *col = c;
+      return nd;
+    case SQL_NODE_FILTER: nd = nd->in[0]; break;
+    case SQL_NODE_PROJECT:
+      if (nd->u.project.exprs[c]->kind != CHV_EXPR_COLUMN) return NULL;
+      c = nd->u.project.exprs[c]->column;
+      nd = nd->in[0];
+      break;
+    default:
+      return NULL;
+    }
+  }
+}
+
+/* Whether the probe side's rows that match no build row can go: not when
+** the kind keeps them (an outer join's preserved side, the left side of an
+** ANTI join). */
+static bool probe_may_drop(const struct sql_node *nd, int pside) {
+  switch (nd->u.join.kind) {
+  case CHV_SQL_JOIN_INNER:
+  case CHV_SQL_JOIN_SEMI:
+    return true;
+  case CHV_SQL_JOIN_LEFT:
+  case CHV_SQL_JOIN_ANTI:
+    return pside == 1;
+  case CHV_SQL_JOIN_RIGHT:
+    return pside == 0;
+  default:
+    return false;
+  }
+}
+
+static int dynamic(struct sql_rewrite *rw, struct sql_node *nd) {
+  for (int i = 0; i < nd->nin; i++) CHV_RETURN_IF_ERR(dynamic(rw, nd->in[i]));
+  if (nd->kind != SQL_NODE_JOIN || !nd->u.join.nkeys || nd->u.join.dyn_scan)
+    return CHV_OK;
+  int pside = nd->u.join.build_left ? 1 : 0;
+  if (!probe_may_drop(nd, pside)) return CHV_OK;
+  bool build_filtered = filtered(nd->in[1 - pside]);
+  struct sql_node *scan = NULL;
+  for (int k = 0; k < nd->u.join.nkeys; k++) {
+    if (nd->u.join.null_safe[k]) continue; /* its NULLs match */
+    const struct chv_expr *e = pside ? nd->u.join.rkeys[k] : nd->u.join.lkeys[k];
+    if (e->kind != CHV_EXPR_COLUMN || !dyn_type(e->type->id)) continue;
+    int col;
+    struct sql_node *s = probe_scan(nd->in[pside], e->column, &col);
+    if (!s || (scan && s != scan)) continue;
+    const struct chv_table *t = s->u.scan.t;
+    const char *name = s->u.scan.columns[col];
+    bool part = false;
+    for (int p = 0; p < t->npkeys; p++)
+      part |= !strcasecmp(t->pkeys[p].name, name);
+    /* partitions: Flink's rule, a build side that is not its whole table
+    ** (not DATE keys, whose folder names need not be the canonical text
+    ** the catalog compares); data columns: the range skips row groups of
+    ** columnar files only */
+    if (part ? !build_filtered || e->type->id == CHV_TYPE_DATE
+             : !sql_table_columnar(t))
+      continue;
+    if (!nd->u.join.dyn_cols) {
+      size_t n = (size_t)nd->u.join.nkeys + 1;
+      nd->u.join.dyn_cols = chv_arena_alloc(rw->a, sizeof *nd->u.join.dyn_cols * n);
+      nd->u.join.dyn_part = chv_arena_alloc(rw->a, n);
+      if (!nd->u.join.dyn_cols || !nd->u.join.dyn_part) return oom(rw);
+      memset(nd->u.join.dyn_cols, 0, sizeof *nd->u.join.dyn_cols * n);
+      memset(nd->u.join.dyn_part, 0, n);
+    }
+    nd->u.join.dyn_cols[k] = name;
+    nd->u.join.dyn_part[k] = part;
+    scan = s;
+  }
+  if (scan) {
+    nd->u.join.dyn_scan = scan;
+    scan->u.scan.dyn_join = nd;
+  }
+  return CHV_OK;
+}
+
+int sql_rewrite_join_dynamic(struct sql_rewrite *rw, struct sql_node *root) {
+  return has_join(root) ? dynamic(rw, root) : CHV_OK;
 }

@@ -153,6 +153,10 @@ struct sql_node {
       int threads;                    /* physical: reader threads; 0 */
       double est_rows;                /* its table's rows, as the
                                       ** statistics say; 0: unknown */
+      /* the join whose build keys filter it at run time (joins.c,
+      ** dynamic filtering), or NULL: the scan opens once that join has
+      ** built, with the keys' partitions and range (sql/exec/dynfilter.c) */
+      const struct sql_node *dyn_join;
       /* physical: the nodes above run in its stage, lowest first */
       struct sql_node *stage[4];
       int nstage;
@@ -226,6 +230,13 @@ struct sql_node {
       bool build_left;                /* in[0] is the hash table's side */
       double est[2];                  /* the inputs' rows as estimated */
       bool ordered;                   /* made by the order pass */
+      /* dynamic filtering: the probe side's table Scan its build keys
+      ** filter at run time, or NULL; per key, the Scan's column (a
+      ** canonical name) the key is, or NULL: not used; dyn_part[i]: that
+      ** column is a partition key whose partitions are pruned */
+      struct sql_node *dyn_scan;
+      const char **dyn_cols;
+      bool *dyn_part;
     } join;
     struct {
       int nsets;

@@ -24,6 +24,8 @@
 **   window     a Filter rn <= n over (a derived table of) a Window's
 **              ROW_NUMBER, RANK or DENSE_RANK rn keeps the Window to the
 **              first n rows of each partition (Flink's top-N)
+**   dynamic    a join's build keys filter its probe side's scan at run
+**              time: partitions, row groups and stripes (joins.c)
 **
 ** A pass walks the tree with the slot each node hangs from, so that it
 ** can replace a node; expressions are never changed in place (they may be
@@ -508,5 +510,7 @@ int sql_rewrite(struct sql_rewrite *rw, struct sql_node **root) {
   CHV_RETURN_IF_ERR(limits(rw, root));
   bound(*root);
   window_topn(*root);
+  if (rw->dynamic_filtering)
+    CHV_RETURN_IF_ERR(sql_rewrite_join_dynamic(rw, *root));
   return CHV_OK;
 }

@@ -101,7 +101,14 @@ int sql_operator_memory(struct sql_session *s, size_t *out,
 static int finish_plan(struct sql_session *s, struct sql_qplan *qp, bool run,
                        struct chv_error *err) {
   struct sql_rewrite rw = {qp->a, fold_const, s, scan_threads, s,
-                           shared_sink, scan_rows, err};
+                           shared_sink, scan_rows, err, false};
+  struct chv_opt_value v;
+  chv_opt_value_init(&v);
+  int rc = chv_config_get(s->cfg, "table.optimizer.dynamic-filtering.enabled",
+                          &v, err);
+  rw.dynamic_filtering = v.b;
+  chv_opt_value_free(&v);
+  CHV_RETURN_IF_ERR(rc);
   CHV_RETURN_IF_ERR(sql_rewrite(&rw, &qp->root));
   if (!run) rw.threads = NULL;
   return sql_physical(&rw, qp->root);
@@ -167,6 +174,8 @@ static void scan_explain(struct sql_session *s, struct sql_plan_node *n,
                          chv_scan *scan, const struct chv_scan_options *so,
                          const char *const *scols, int nscols,
                          const char *where, bool analyze) {
+  if (n && !scan) /* a scan its join never opened (dynamic filtering) */
+    sql_plan_text(n, "Scan %s.%s: not read", t->db, t->name);
   if (!n || !scan) return;
   int64_t limit = so->limit;
   struct chv_buf line;
@@ -229,6 +238,28 @@ static void scan_explain(struct sql_session *s, struct sql_plan_node *n,
   chv_buf_free(&line);
 }
 
+
+/* The dynamic filter a join gives scan nd: its columns (partition keys
+** pruned, data columns' row groups skipped) and the join's keys; under
+** EXPLAIN ANALYZE what the build keys were. */
+static void dynamic_explain(struct sql_plan_node *pn, const struct sql_node *nd,
+                            const struct sql_op *op, bool analyze) {
+  const struct sql_node *j = nd->u.scan.dyn_join;
+  if (!pn || !j) return;
+  struct chv_buf b;
+  chv_buf_init(&b);
+  for (int k = 0; k < j->u.join.nkeys; k++) {
+    if (!j->u.join.dyn_cols[k]) continue;
+    chv_buf_printf(&b, "%s%s (%s)", b.len ? ", " : "", j->u.join.dyn_cols[k],
+                   j->u.join.dyn_part[k] ? "partitions" : "row groups");
+  }
+  const char *got = analyze ? sql_op_scan_dynamic(op) : NULL;
+  sql_plan_detail(pn, "Dynamic filter: %s from the build keys of the join on "
+                  "[%s]%s%s", b.data ? b.data : "",
+                  j->u.join.keys_text ? j->u.join.keys_text : "",
+                  got ? ": " : "", got ? got : "");
+  chv_buf_free(&b);
+}
 
 static void explain_node(struct sql_session *s, struct sql_plan_node *parent,
                          const struct sql_node *nd, struct sql_exec *x,
@@ -346,6 +377,7 @@ static void explain_node(struct sql_session *s, struct sql_plan_node *parent,
     scan_explain(s, pn, nd->u.scan.cat, nd->u.scan.t, sql_op_scan(op), &so,
                  nd->u.scan.columns, nd->ncols, nd->u.scan.filter_text,
                  analyze);
+    dynamic_explain(pn, nd, op, analyze);
     break;
   }
   default:
@@ -378,6 +410,7 @@ static int run_plan(struct sql_session *s, struct sql_qplan *qp,
                     struct chv_sql_pos *pos, struct chv_error *err) {
   bool analyze = sql_plan_analyze(s);
   struct sql_exec x = {.cancel = &s->cancel, .analyze = analyze,
+                       .explain = explain,
                        .cfg = s->cfg, .progress = sql_scan_progress,
                        .progress_ctx = s, .sink = &sink_ops};
   struct sql_result r;
