@@ -413,6 +413,12 @@ static int bind_func(struct sql_bind *b, const struct chv_sql_expr *e,
     *b->pos = e->pos;
     return chv_expr_coalesce(b->a, args, (int)e->u.func.n, out, b->err);
   }
+  if (f == NULL && !strcasecmp(n, "grouping")) {
+    *b->pos = e->pos;
+    return chv_error_set(b->err, CHV_EINVAL,
+                         "GROUPING() names keys of a GROUP BY, and the query "
+                         "has none");
+  }
   if (f == NULL)
     return chv_error_set(b->err, CHV_ENOTSUP, "function %s is not supported yet", n);
   if (e->u.func.distinct || e->u.func.star)
