@@ -20,7 +20,7 @@ const path = require('path');
 const { DuckDBInstance } = require('./duckdb_peer.js');
 
 const peer = require('./peer_check.js')('dynfilter_compat.js');
-const { check, sql, rowsOf } = peer;
+const { check, sql, rowsOf, canon } = peer;
 
 // [name, chive SQL, DuckDB SQL (null: the same), what to count: {parts:
 // DuckDB SQL giving the partitions read, of the table's; rg: [lo, hi] SQL
@@ -54,8 +54,6 @@ const CASES = [
   ['string key', "SELECT f.k, count(*) AS n FROM f JOIN d ON f.g = d.g WHERE d.name = 'n3' GROUP BY f.k", null, {}],
 ];
 
-const canon = (r) => JSON.stringify(Object.values(r).map((v) =>
-  v === null || v === undefined ? null : String(v)));
 const OFF = "SET 'table.optimizer.dynamic-filtering.enabled' = 'false'; ";
 
 (async () => {

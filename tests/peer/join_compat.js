@@ -16,7 +16,7 @@ const path = require('path');
 const { DuckDBInstance } = require('./duckdb_peer.js');
 
 const peer = require('./peer_check.js')('join_compat.js');
-const { check, sql, rowsOf } = peer;
+const { sql } = peer;
 
 // [name, chive SQL, DuckDB SQL (null: the same)]
 const CASES = [
@@ -104,9 +104,6 @@ const CASES = [
   ['sub-query and join', 'SELECT f.id, d.name FROM f JOIN d ON f.k = d.k WHERE f.v > (SELECT avg(v) FROM f)'],
 ];
 
-const canon = (r) => JSON.stringify(Object.values(r).map((v) =>
-  v === null || v === undefined ? null : String(v)));
-
 (async () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'chv-join-compat-'));
   try {
@@ -145,23 +142,7 @@ const canon = (r) => JSON.stringify(Object.values(r).map((v) =>
              CREATE EXTERNAL TABLE p (pv int) PARTITIONED BY (pk int) STORED AS PARQUET
                LOCATION '${dir('p')}';
              MSCK REPAIR TABLE p;`);
-    for (const [name, ours, theirs, ordered] of CASES) {
-      let a;
-      try {
-        a = rowsOf(sql(wh, ours + ';')).map(canon);
-      } catch (e) {
-        check(name, false, `chive failed: ${e.stderr || e.message}`);
-        continue;
-      }
-      const b = (await q(theirs || ours)).map(canon);
-      if (!ordered) {
-        a.sort();
-        b.sort();
-      }
-      const same = a.length === b.length && a.every((x, i) => x === b[i]);
-      check(name, same, `chive ${a.length} rows, DuckDB ${b.length}; first differing: ` +
-            `${a.find((x, i) => x !== b[i])} vs ${b.find((x, i) => x !== a[i])}`);
-    }
+    await peer.cases(wh, CASES, q);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

@@ -20,7 +20,7 @@ const path = require('path');
 const { DuckDBInstance } = require('./duckdb_peer.js');
 
 const peer = require('./peer_check.js')('window_compat.js');
-const { check, sql, rowsOf } = peer;
+const { sql } = peer;
 
 // DuckDB's text of chive's: ASC keys NULLS FIRST (Hive's), DESC keys
 // NULLS LAST, written out; Hive's skip-NULLs argument as IGNORE NULLS.
@@ -81,10 +81,6 @@ const CASES = [
   ['top-N with a running sum', 'SELECT * FROM (SELECT id, row_number() OVER (PARTITION BY k ORDER BY id) AS rn, sum(v) OVER (PARTITION BY k ORDER BY id ROWS UNBOUNDED PRECEDING) AS s FROM t) s WHERE rn <= 3'],
 ];
 
-// one canonical text a row: every value as a string (NULL as null)
-const canon = (r) => JSON.stringify(Object.values(r).map((v) =>
-  v === null || v === undefined ? null : String(v)));
-
 (async () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'chv-window-compat-'));
   try {
@@ -102,28 +98,7 @@ const canon = (r) => JSON.stringify(Object.values(r).map((v) =>
     await q(`COPY t TO '${file}' (FORMAT parquet)`);
     sql(wh, `CREATE EXTERNAL TABLE t (id int, k string, v int, x double) STORED AS PARQUET
              LOCATION '${path.dirname(file)}';`);
-    for (const [name, ours, theirs, ordered] of CASES) {
-      let a, b;
-      try {
-        a = rowsOf(sql(wh, ours + ';')).map(canon);
-      } catch (e) {
-        check(name, false, `chive failed: ${e.stderr || e.message}`);
-        continue;
-      }
-      try {
-        b = (await q(theirs || duck(ours))).map(canon);
-      } catch (e) {
-        check(name, false, `DuckDB failed: ${e.message} in ${theirs || duck(ours)}`);
-        continue;
-      }
-      if (!ordered) {
-        a.sort();
-        b.sort();
-      }
-      const same = a.length === b.length && a.every((x, i) => x === b[i]);
-      check(name, same, `chive ${a.length} rows, DuckDB ${b.length}; first differing: ` +
-            `${a.find((x, i) => x !== b[i])} vs ${b.find((x, i) => x !== a[i])}`);
-    }
+    await peer.cases(wh, CASES, q, duck);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
