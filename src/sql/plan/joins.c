@@ -12,6 +12,7 @@
 **   order   each group of inner and cross joins is joined again, left
 **           deep, from its largest relation (estimated: sql_node_estimate())
 **           on, adding at each step the smallest relation an equality
+**           connects to that first one, else the smallest an equality
 **           connects to those joined (the smallest of all when none is),
 **           so that every hash table holds the smaller side and no cross
 **           product is made that a condition could avoid.  The group's
@@ -648,17 +649,26 @@ static int reorder(struct sql_rewrite *rw, struct sql_node **slot) {
   order[n++] = first;
   joined |= 1ull << first;
   while (n < g->nrel) {
-    int best = -1, any = -1;
+    int fact = -1, best = -1, any = -1;
     for (int r = 0; r < g->nrel; r++) {
       if (joined & (1ull << r)) continue;
       if (any < 0 || est[r] < est[any]) any = r;
-      bool conn = false;
-      for (int i = 0; i < g->nconj && !conn; i++)
-        conn = (g->mask[i] & (1ull << r)) &&
-               connects(g, g->conj[i].bound, joined, 1ull << r, scratch);
+      bool conn = false, to_first = false;
+      for (int i = 0; i < g->nconj; i++) {
+        if (!(g->mask[i] & (1ull << r))) continue;
+        if (connects(g, g->conj[i].bound, 1ull << first, 1ull << r, scratch))
+          to_first = conn = true;
+        else if (connects(g, g->conj[i].bound, joined, 1ull << r, scratch))
+          conn = true;
+      }
+      if (to_first && (fact < 0 || est[r] < est[fact])) fact = r;
       if (conn && (best < 0 || est[r] < est[best])) best = r;
     }
-    int r = best >= 0 ? best : any;
+    /* the relations an equality ties to the largest first (a star's
+    ** dimensions off its facts), then those tied to the others: without
+    ** distinct counts, a relation tied only to another dimension (by a
+    ** key such as a nation's) may multiply the rows instead */
+    int r = fact >= 0 ? fact : best >= 0 ? best : any;
     order[n++] = r;
     joined |= 1ull << r;
   }
