@@ -10,10 +10,24 @@ SELECT count(*), count(s), count(DISTINCT k) FROM t;
 -- The external merge sort: runs of at most 64 kb, merged 16 at a time;
 -- ties keep their input order, as in memory.
 -- sh: for q in "SELECT * FROM t ORDER BY k" "SELECT id, s FROM t ORDER BY s DESC NULLS FIRST, k" "SELECT * FROM t ORDER BY d DESC LIMIT 150000" "SELECT k, s FROM t ORDER BY s, id LIMIT 10"; do "$CHIVE" sql --warehouse "$WH" --format csv -e "SET 'io.tmp.dirs' = '$PWD/spill'; SET 'chive.exec.operator-memory' = '64kb'; $q" > spilled.csv; "$CHIVE" sql --warehouse "$WH" --format csv -e "$q" > mem.csv; cmp spilled.csv mem.csv && echo "$q: $(($(wc -l < mem.csv) - 1)) rows, the same; $(ls spill | wc -l) files left"; done
+-- The spilling aggregation: past its bound the groups it holds keep taking
+-- their rows, the rows of other groups go to 16 partition files by the
+-- hash of their keys, each aggregated alone afterwards (and partitioned
+-- again, by another hash, while it passes the bound).  The same groups
+-- with the same values, in another order: the groups held first, then
+-- each partition's.  (A DOUBLE sum may round differently where a group's
+-- rows were added in another order: not in these queries.)  Over a scan
+-- the partials per split spill; over a UNION ALL the Aggregate itself.
+-- sh: for q in "SELECT k, count(*), sum(id), min(s), max(s), count(DISTINCT s), avg(d), sum(d) FROM t GROUP BY k" "SELECT id % 50000 AS m, s, count(*), max(d) FROM t GROUP BY id % 50000, s" "SELECT s, count(*), min(id) FROM t GROUP BY s" "SELECT k, count(*), sum(id), max(s) FROM (SELECT id % 30011 AS k, id, s FROM t UNION ALL SELECT id % 20011, -id, 'x' FROM t) u GROUP BY k"; do "$CHIVE" sql --warehouse "$WH" --format csv -e "SET 'table.exec.hive.infer-source-parallelism.max' = '1'; SET 'io.tmp.dirs' = '$PWD/spill'; SET 'chive.exec.operator-memory' = '64kb'; $q" > spilled.csv; "$CHIVE" sql --warehouse "$WH" --format csv -e "SET 'table.exec.hive.infer-source-parallelism.max' = '1'; $q" > mem.csv; sort spilled.csv > a.csv; sort mem.csv > b.csv; cmp a.csv b.csv && echo "$q: $(($(wc -l < mem.csv) - 1)) groups, the same; $(ls spill | wc -l) files left"; done
+-- sh: "$CHIVE" sql --warehouse "$WH" -e "CREATE TABLE p (id INT, k INT, s STRING) PARTITIONED BY (q INT); INSERT INTO p PARTITION (q) SELECT id, id % 40000, s, id % 4 FROM t" > /dev/null; for q in "SELECT k, count(*), sum(id), min(s), max(s), count(DISTINCT s) FROM p GROUP BY k" "SELECT k, q, count(*) FROM p GROUP BY k, q"; do for th in 1 4; do "$CHIVE" sql --warehouse "$WH" --format csv -e "SET 'table.exec.hive.infer-source-parallelism.max' = '$th'; SET 'chive.exec.operator-memory' = '64kb'; $q" | sort > a.csv; "$CHIVE" sql --warehouse "$WH" --format csv -e "SET 'table.exec.hive.infer-source-parallelism.max' = '$th'; $q" | sort > b.csv; cmp a.csv b.csv && echo "$th threads, $q: $(($(wc -l < a.csv) - 1)) groups, the same"; done; done
+-- GROUPING SETS spill too; the grand total is there once.
+-- sh: q="SELECT k % 100 AS a, s, count(*), sum(id), GROUPING(k % 100, s) AS g FROM t GROUP BY GROUPING SETS ((k % 100, s), (k % 100), ())"; "$CHIVE" sql --warehouse "$WH" --format csv -e "SET 'chive.exec.operator-memory' = '64kb'; $q" | sort > a.csv; "$CHIVE" sql --warehouse "$WH" --format csv -e "$q" | sort > b.csv; cmp a.csv b.csv && echo "$(($(wc -l < a.csv) - 1)) groups, the same; grand totals: $(tr -d '\r' < a.csv | grep -c ',3$')"
 -- EXPLAIN ANALYZE says what an operator spilled on its line.
 -- run
 SET 'chive.exec.operator-memory' = '64kb';
 EXPLAIN ANALYZE SELECT * FROM t ORDER BY k, id;
+SET 'table.exec.hive.infer-source-parallelism.max' = '1';
+EXPLAIN ANALYZE SELECT id % 50000 AS m, count(*) FROM t GROUP BY id % 50000;
 -- The folders must exist: an error names the one that does not.
 -- run
 SET 'chive.exec.operator-memory' = '64kb';

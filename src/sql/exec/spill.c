@@ -35,14 +35,16 @@
 #include <unistd.h>
 
 #define SPILL_MAGIC 0x46505343u  /* "CSPF" */
-#define SPILL_BUF (64 << 10)     /* stdio buffer of a file */
+#define SPILL_BUF (32 << 10)     /* stdio buffer of a file */
 
 struct sql_spill {
   struct sql_op *op;            /* whose counters (borrowed) */
   FILE *f;
   char path[512];               /* for messages: the file is unlinked */
   int64_t rows;                 /* written */
-  struct chv_vector **gather;   /* scratch of a write with a selection */
+  /* scratch of a write with a selection, on the types of the write's
+  ** vectors (borrowed: made again when they change) */
+  struct chv_vector **gather;
   int ngather;
   bool reading;
 };
@@ -232,6 +234,13 @@ int sql_spill_write(struct sql_spill *f, struct chv_vector *const *cols,
       return chv_error_set(err, CHV_EINTERNAL, "spill: %d columns, not %d",
                            ncols, f->ngather);
     for (int c = 0; c < ncols; c++) {
+      if (f->gather[c]->type != cols[c]->type) {
+        /* the caller's type, which may be gone by its next write (a
+        ** reader's batch): the scratch is made again on it */
+        chv_vector_close(f->gather[c]);
+        f->gather[c] = NULL;
+        CHV_RETURN_IF_ERR(chv_vector_open(cols[c]->type, n, &f->gather[c], err));
+      }
       chv_vector_reset(f->gather[c]);
       CHV_RETURN_IF_ERR(
           chv_vector_append_rows(f->gather[c], cols[c], rows, 0, n, err));
