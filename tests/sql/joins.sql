@@ -64,7 +64,8 @@ SELECT f.id, t.tag FROM fact f LEFT JOIN (dim d JOIN tiny t ON d.k = t.k) ON f.k
 -- run
 CREATE VIEW vj AS SELECT f.id, t.tag FROM fact f LEFT JOIN (dim d JOIN tiny t ON d.k = t.k) ON f.k = d.k;
 SELECT * FROM vj ORDER BY id;
--- the build side is bounded by chive.exec.operator-memory
+-- the build side is bounded by chive.exec.operator-memory: past it the join
+-- partitions both sides to spill files (spill.sql) and joins them pair by pair
 -- run
 CREATE TABLE ten AS SELECT * FROM (VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9)) v(x);
 CREATE TABLE big AS SELECT a.x * 10000 + b.x * 1000 + c.x * 100 + d.x * 10 + e.x AS k, concat('padding padding padding padding padding padding ', cast(a.x AS STRING)) AS pad FROM ten a, ten b, ten c, ten d, ten e;

@@ -23,16 +23,35 @@
 **          or ANTI join that builds its left side)
 **
 ** NULL keys never match.  The build side's bytes are bounded by the
-** operator memory (chive.exec.operator-memory): past it the join fails
-** with an error that names the setting.
+** operator memory (chive.exec.operator-memory).  Past it a join with keys
+** turns into a partitioned (Grace) hash join: the rows of the build side,
+** held and still to come, then all the probe side's, go to JOIN_PARTS
+** pairs of spill files by the hash of their keys (rows with a NULL key,
+** which match nothing, dealt round); then each pair is joined alone,
+** its build file read into the table and its probe file probed, by the
+** same steps as above.  A build file still past the bound is partitioned
+** again (both files, by a hash of the next level), up to JOIN_MAX_LEVEL
+** levels; then the join fails naming the setting (one key's rows alone
+** pass it).  A join without keys past the bound fails likewise.
 */
 #include "sql/exec/op.h"
+#include "sql/exec/spill.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { PAIRS = 4096 };
+#define JOIN_MAX_LEVEL_N 5      /* levels of partitions at most */
+#define CHV_STR2_(x) #x
+#define CHV_STR_(x) CHV_STR2_(x)
+enum { JOIN_PARTS = 16, JOIN_MAX_LEVEL = JOIN_MAX_LEVEL_N - 1 };
+
+/* A pair of partition files waiting to be joined. */
+struct join_part {
+  struct sql_spill *bf, *pf;    /* build rows, probe rows (or NULL: none) */
+  int level;
+};
 
 enum jstate { J_FETCH, J_PAIRS, J_TAIL, J_REST, J_END };
 
@@ -74,6 +93,14 @@ struct join_op {
   struct sql_sel sel;
   enum jstate state;
   int64_t rest;               /* J_REST: the next build row */
+  /* the partitioned join: the pairs waiting (parts[at, nparts), a stack), the one
+  ** being joined, and its frames as they are read */
+  bool grace;
+  struct join_part *parts, cur;
+  int nparts, partcap, at;
+  struct chv_type *pschema;
+  struct chv_batch *fb, *pb;  /* a build frame, a probe frame */
+  uint64_t nullturn;          /* the partition of the next NULL key */
 };
 
 static int oom(struct chv_error *err) {
@@ -181,13 +208,158 @@ static int grow64(int64_t **v, int64_t *cap, int64_t need,
   return CHV_OK;
 }
 
-/* Reads the build side whole into the hash table. */
+/* ---- the partitioned join ------------------------------------------------ */
+
+/* The partition of each of rows [0, n) of j->kv at level into part. */
+static int key_parts(struct join_op *j, int64_t n, int level, uint8_t *part,
+                     struct chv_error *err) {
+  for (int64_t i = 0; i < n; i++) {
+    int rc = CHV_OK;
+    if (!encode_key(j, i, err, &rc)) {
+      /* a NULL key matches nothing: any partition gives it as unmatched,
+      ** so they are dealt round, to split as other rows do */
+      if (rc != CHV_OK) return rc;
+      part[i] = (uint8_t)(j->nullturn++ % JOIN_PARTS);
+      continue;
+    }
+    uint64_t x = chv_keyset_hash(j->kb.data, j->kb.len);
+    x ^= (uint64_t)(level + 1) * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 29;
+    part[i] = (uint8_t)((x >> 40) % JOIN_PARTS);
+  }
+  return CHV_OK;
+}
+
+/* Rows sel[0, n) of b (a side's columns), whose keys are in j->kv, to
+** the files f[] (opened as needed) by their partition at level. */
+static int spill_side(struct join_op *j, struct sql_spill **f,
+                      const struct chv_batch *b, const uint32_t *sel,
+                      int64_t n, int level, struct chv_error *err) {
+  if (n == 0) return CHV_OK;
+  uint8_t *part = malloc((size_t)n);
+  uint32_t *rows = malloc(sizeof *rows * (size_t)n);
+  int rc = part && rows ? key_parts(j, n, level, part, err) : oom(err);
+  for (int p = 0; p < JOIN_PARTS && rc == CHV_OK; p++) {
+    int64_t m = 0;
+    for (int64_t i = 0; i < n; i++)
+      if (part[i] == p) rows[m++] = sel ? sel[i] : (uint32_t)i;
+    if (m == 0) continue;
+    if (!f[p]) rc = sql_spill_open(&j->op, &f[p], err);
+    if (rc == CHV_OK) rc = sql_spill_write(f[p], b->cols, b->ncols, rows, m, err);
+  }
+  free(part);
+  free(rows);
+  return rc;
+}
+
+/* The next chunk of one side: the input operator's, or, partitioned, the
+** next frame of the pair's file (f NULL: none). */
+static int side_next(struct join_op *j, struct sql_op *in,
+                     struct sql_spill *f, struct chv_batch *fb,
+                     struct sql_chunk *ch, struct chv_error *err) {
+  if (!j->grace) return sql_op_next(in, ch, err);
+  *ch = (struct sql_chunk){0};
+  if (!f) return CHV_OK;
+  CHV_RETURN_IF_ERR(sql_exec_cancelled(j->op.x, err));
+  int64_t n;
+  CHV_RETURN_IF_ERR(sql_spill_read(f, fb->cols, fb->ncols, &n, err));
+  if (n == 0) return CHV_OK;
+  fb->nrows = n;
+  *ch = (struct sql_chunk){fb, NULL, n};
+  return CHV_OK;
+}
+
+static int push_part(struct join_op *j, struct sql_spill *bf,
+                     struct sql_spill *pf, int level, struct chv_error *err) {
+  if (j->nparts == j->partcap) {
+    int cap = j->partcap ? 2 * j->partcap : 32;
+    struct join_part *np = realloc(j->parts, sizeof *np * (size_t)cap);
+    if (!np) {
+      sql_spill_close(bf);
+      sql_spill_close(pf);
+      return oom(err);
+    }
+    j->parts = np;
+    j->partcap = cap;
+  }
+  j->parts[j->nparts++] = (struct join_part){bf, pf, level};
+  return CHV_OK;
+}
+
+/* Empties the table of the build side, freeing what it took (the next
+** pair's is counted from nothing). */
+static void reset_build(struct join_op *j) {
+  const struct chv_type *st = j->bb->schema;
+  chv_batch_close(j->bb);
+  j->bb = NULL;
+  chv_batch_open(st, 0, &j->bb, NULL); /* NULL: checked by the caller */
+  chv_keyset_free(&j->ks);
+  memset(&j->ks, 0, sizeof j->ks);
+  free(j->head);
+  free(j->tail);
+  free(j->nextrow);
+  j->head = j->tail = j->nextrow = NULL;
+  j->nheads = j->capheads = j->captail = j->capnext = 0;
+  free(j->bmatched);
+  j->bmatched = NULL;
+}
+
+/* The build side passed the bound at level (the input's: -1; a pair's:
+** its level): what the table holds, the rest of the build side and all
+** of the probe side go to the partitions of the next level, pushed to
+** wait; the table is emptied. */
+static int partition_sides(struct join_op *j, int level,
+                           struct chv_error *err) {
+  struct sql_spill *bf[JOIN_PARTS] = {0}, *pf[JOIN_PARTS] = {0};
+  int next = level + 1, rc = CHV_OK;
+  struct sql_op *bin = j->op.in[j->bside], *pin = j->op.in[j->pside];
+  /* the rows held */
+  rc = eval_keys(j, j->bkeys, j->bb, NULL, j->bb->nrows, err);
+  if (rc == CHV_OK)
+    rc = spill_side(j, bf, j->bb, NULL, j->bb->nrows, next, err);
+  reset_build(j);
+  if (rc == CHV_OK && !j->bb) rc = oom(err);
+  /* the rest of the build side, then the probe side */
+  for (int side = 0; side < 2 && rc == CHV_OK; side++) {
+    for (;;) {
+      struct sql_chunk ch;
+      rc = side ? side_next(j, pin, j->cur.pf, j->pb, &ch, err)
+                : side_next(j, bin, j->cur.bf, j->fb, &ch, err);
+      if (rc != CHV_OK || !ch.b) break;
+      if (!ch.n) continue;
+      rc = sql_exec_cancelled(j->op.x, err);
+      if (rc == CHV_OK)
+        rc = eval_keys(j, side ? j->pkeys : j->bkeys, ch.b, ch.sel, ch.n, err);
+      if (rc == CHV_OK)
+        rc = spill_side(j, side ? pf : bf, ch.b, ch.sel, ch.n, next, err);
+      if (rc != CHV_OK) break;
+    }
+  }
+  for (int p = 0; p < JOIN_PARTS; p++) {
+    if (rc == CHV_OK && bf[p]) rc = sql_spill_rewind(bf[p], err);
+    if (rc == CHV_OK && pf[p]) rc = sql_spill_rewind(pf[p], err);
+    if (rc == CHV_OK && (bf[p] || pf[p])) {
+      rc = push_part(j, bf[p], pf[p], next, err);
+    } else {
+      sql_spill_close(bf[p]);
+      sql_spill_close(pf[p]);
+    }
+  }
+  return rc;
+}
+
+static int next_part(struct join_op *j, struct chv_error *err);
+
+/* Reads the build side whole into the hash table (the input's, or the
+** pair's file once partitioned). */
 static int build(struct join_op *j, struct chv_error *err) {
   struct sql_op *in = j->op.in[j->bside];
   struct sql_exec *x = j->op.x;
   for (;;) {
     struct sql_chunk ch;
-    CHV_RETURN_IF_ERR(sql_op_next(in, &ch, err));
+    CHV_RETURN_IF_ERR(side_next(j, in, j->cur.bf, j->fb, &ch, err));
     if (!ch.b) break;
     if (!ch.n) continue;
     CHV_RETURN_IF_ERR(sql_exec_cancelled(x, err));
@@ -226,12 +398,29 @@ static int build(struct join_op *j, struct chv_error *err) {
       j->tail[id] = r;
     }
     size_t m = build_bytes(j);
+    int level = j->grace ? j->cur.level : -1;
+    if (x->memory && m > x->memory && j->nkeys && level < JOIN_MAX_LEVEL) {
+      /* partitioned from here on: the pairs wait, the first is built */
+      if (!j->grace) {
+        CHV_RETURN_IF_ERR(sql_node_schema(j->op.node->in[j->pside],
+                                          &j->pschema, err));
+        CHV_RETURN_IF_ERR(chv_batch_open(j->bschema, 0, &j->fb, err));
+        CHV_RETURN_IF_ERR(chv_batch_open(j->pschema, 0, &j->pb, err));
+      }
+      CHV_RETURN_IF_ERR(partition_sides(j, level, err));
+      j->grace = true;
+      return next_part(j, err);
+    }
     if (x->memory && m > x->memory)
       return chv_error_set(err, CHV_ENOMEM,
                            "hash join: more than its memory limit of %zu "
                            "bytes (%zu bytes for the %lld rows of its build "
-                           "side; see chive.exec.operator-memory)",
-                           x->memory, m, (long long)j->bb->nrows);
+                           "side%s; see chive.exec.operator-memory)",
+                           x->memory, m, (long long)j->bb->nrows,
+                           j->nkeys ? " in one partition, after "
+                                      CHV_STR_(JOIN_MAX_LEVEL_N) " levels of "
+                                      "partitions: too many rows of one key"
+                                    : "");
   }
   if (j->keep_build || ((j->semi || j->anti) && j->bside == 0)) {
     j->bmatched = calloc((size_t)j->bb->nrows + 1, 1);
@@ -244,11 +433,36 @@ static int build(struct join_op *j, struct chv_error *err) {
   return CHV_OK;
 }
 
+/* Partitioned: the pair joined last is done with; the next one waiting is
+** built (and may be partitioned again), or the join ends. */
+static int next_part(struct join_op *j, struct chv_error *err) {
+  sql_spill_close(j->cur.bf);
+  sql_spill_close(j->cur.pf);
+  j->cur = (struct join_part){0};
+  reset_build(j);
+  if (!j->bb) return oom(err);
+  j->rest = 0;
+  j->chain = -1;
+  j->pc = (struct sql_chunk){0};
+  if (j->at == j->nparts) {
+    j->state = J_END;
+    j->built = true;
+    return CHV_OK;
+  }
+  /* the last pushed first (depth first): the files open at once stay
+  ** within 2 * JOIN_PARTS a level */
+  j->cur = j->parts[--j->nparts];
+  j->parts[j->nparts] = (struct join_part){0};
+  j->state = J_FETCH;
+  return build(j, err);
+}
+
 /* The next probe chunk, its rows' chains looked up; false at the end. */
 static int fetch(struct join_op *j, bool *got, struct chv_error *err) {
   *got = false;
   for (;;) {
-    CHV_RETURN_IF_ERR(sql_op_next(j->op.in[j->pside], &j->pc, err));
+    CHV_RETURN_IF_ERR(
+        side_next(j, j->op.in[j->pside], j->cur.pf, j->pb, &j->pc, err));
     if (!j->pc.b) return CHV_OK;
     if (j->pc.n) break;
   }
@@ -454,6 +668,10 @@ static int join_step(struct join_op *j, struct sql_chunk *out,
         CHV_RETURN_IF_ERR(rest(j, false, true, &n, err));
       break;
     case J_END:
+      if (j->grace && (j->at < j->nparts || j->cur.bf || j->cur.pf)) {
+        CHV_RETURN_IF_ERR(next_part(j, err));
+        continue;
+      }
       out->b = NULL;
       return CHV_OK;
     }
@@ -476,6 +694,16 @@ static int join_next(struct sql_op *op, struct sql_chunk *out,
 
 static void join_close(struct sql_op *op) {
   struct join_op *j = (struct join_op *)op;
+  sql_spill_close(j->cur.bf);
+  sql_spill_close(j->cur.pf);
+  for (int i = j->at; i < j->nparts; i++) {
+    sql_spill_close(j->parts[i].bf);
+    sql_spill_close(j->parts[i].pf);
+  }
+  free(j->parts);
+  chv_batch_close(j->fb);
+  chv_batch_close(j->pb);
+  chv_type_free(j->pschema);
   chv_batch_close(j->bb);
   chv_batch_close(j->cb);
   chv_type_free(j->bschema);

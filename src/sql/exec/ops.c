@@ -859,7 +859,9 @@ static int agg_filter_top(struct agg_op *g, struct chv_error *err) {
 ** fresh aggregate until that passes the bound, then those of groups it
 ** does not hold to the partitions of the next level (a different hash). */
 static int agg_part_run(struct agg_op *g, struct chv_error *err) {
-  struct agg_part pt = g->parts[g->at++];
+  /* the last pushed first (depth first): the files open at once stay
+  ** within AGG_PARTS a level */
+  struct agg_part pt = g->parts[--g->nparts];
   struct agg_level lv = {.level = pt.level + 1};
   int rc = CHV_OK;
   bool over = false;
@@ -889,7 +891,6 @@ static int agg_part_run(struct agg_op *g, struct chv_error *err) {
     }
   }
   sql_spill_close(pt.f);
-  g->parts[g->at - 1].f = NULL;
   for (int p = 0; p < AGG_PARTS; p++) {
     if (!lv.f[p]) continue;
     if (rc == CHV_OK) rc = sql_spill_rewind(lv.f[p], err);
