@@ -884,10 +884,13 @@ static const struct chv_option options[] = {
      .type = CHV_OPT_MEMORY,
      .default_text = "4gb",
      .description = "Most memory one operator of a query (a GROUP BY's "
-                    "hash table) may hold. Past it a sort (ORDER BY) "
-                    "spills sorted runs to io.tmp.dirs and merges them; "
-                    "the hash aggregation and the hash join fail with an "
-                    "error naming the operator. At least 64 kb, so that "
+                    "hash table) may hold. Past it the operator spills to "
+                    "files in io.tmp.dirs: a sort writes sorted runs and "
+                    "merges them, a GROUP BY partitions the rows of the "
+                    "groups it does not hold, a join with keys partitions "
+                    "both sides; what cannot spill (a GROUP BY without "
+                    "keys, a join without keys, one key's rows) fails with "
+                    "an error naming the operator. At least 64 kb, so that "
                     "tests can make operators spill on small data.",
      AT_LEAST(64 << 10),
      .scope = CHV_SCOPE_JOB,

@@ -41,6 +41,10 @@ SELECT count(*) FROM ja JOIN jb ON ja.k <=> jb.k;
 SET 'chive.exec.operator-memory' = '64kb';
 SELECT count(*) FROM ja CROSS JOIN (SELECT * FROM jb WHERE id < 5000) b;
 -- run
+-- Derived relations (sub-queries, WITH, UNION ALL) stream and hold
+-- nothing; UNION, INTERSECT and EXCEPT are a Distinct (an aggregation) or
+-- joins, which spill as above.
+-- sh: for q in "SELECT id FROM t UNION SELECT id + 1 FROM t" "SELECT k, s FROM t INTERSECT SELECT k, s FROM t WHERE id % 2 = 0" "SELECT id % 70000 FROM t EXCEPT SELECT id FROM t WHERE id % 3 = 0" "WITH w AS (SELECT id, s FROM t) SELECT a.id, b.s FROM w a JOIN w b ON a.id = b.id + 1"; do "$CHIVE" sql --warehouse "$WH" --format csv -e "SET 'chive.exec.operator-memory' = '64kb'; $q" | sort > a.csv; "$CHIVE" sql --warehouse "$WH" --format csv -e "$q" | sort > b.csv; cmp a.csv b.csv && echo "$q: $(($(wc -l < a.csv) - 1)) rows, the same"; done
 -- EXPLAIN ANALYZE says what an operator spilled on its line.
 -- run
 SET 'chive.exec.operator-memory' = '64kb';

@@ -8,7 +8,10 @@
 ** columns.  Each aggregate is a state of the registry's aggregates
 ** (chv_agg_*(), src/sql/func) updated with the batch's group ids.  A memory
 ** bound, when exceeded, fails add() with CHV_ENOMEM and a message naming
-** the operator.
+** the operator.  A spilling Aggregate (ops.c) instead measures the memory
+** itself and, past its bound, adds rows only to groups held
+** (chv_hash_agg_add_known()), sending the others to partition files by
+** chv_hash_agg_partition().
 **
 ** INTERFACE: chv_hash_agg_*() (exec.h).
 */

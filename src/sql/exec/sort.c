@@ -19,9 +19,14 @@
 ** order they came in.  FLOAT and DOUBLE order NaN above every number, as
 ** Hive's sort keys (BinarySortableSerDe) do.
 **
-** Sort holds every row: once the held columns and keys take more than
-** x->memory bytes (chive.exec.operator-memory; 0: no bound) it fails with
-** CHV_ENOMEM.  TopN holds about 2 * limit + TOPN_SLACK rows at most: when
+** Sort holds its rows until the held columns and keys take more than
+** x->memory bytes (chive.exec.operator-memory; 0: no bound); then they
+** are sorted into a run written to a spill file (spill.h), and so on; at
+** the end the runs are merged, SORT_FANIN neighbours at a time, by a heap
+** whose ties go to the earlier run, so that ties keep input order across
+** runs (an external merge sort giving the in-memory order).  A TopN past
+** the bound first compacts, and sorts as a Sort only when its best limit
+** rows alone pass it.  TopN holds about 2 * limit + TOPN_SLACK rows at most: when
 ** the held rows reach the threshold they are compacted to the best limit
 ** rows, in order; from then on a row enters only when its keys sort
 ** strictly before the last of them (a tie came later, so it loses), which
