@@ -887,11 +887,12 @@ static const struct chv_option options[] = {
                     "hash table) may hold. Past it the operator spills to "
                     "files in io.tmp.dirs: a sort writes sorted runs and "
                     "merges them, a GROUP BY partitions the rows of the "
-                    "groups it does not hold, a join with keys partitions "
-                    "both sides; what cannot spill (a GROUP BY without "
-                    "keys, a join without keys, one key's rows) fails with "
-                    "an error naming the operator. At least 64 kb, so that "
-                    "tests can make operators spill on small data.",
+                    "groups it does not hold, a join partitions both sides "
+                    "by key (without keys: a nested loop over blocks); "
+                    "what cannot spill (a GROUP BY without keys, one "
+                    "join key's rows) fails with an error naming the "
+                    "operator. At least 64 kb, so that tests can make "
+                    "operators spill on small data.",
      AT_LEAST(64 << 10),
      .scope = CHV_SCOPE_JOB,
      .source = CHV_SRC_CHIVE},

@@ -32,7 +32,12 @@
 ** same steps as above.  A build file still past the bound is partitioned
 ** again (both files, by a hash of the next level), up to JOIN_MAX_LEVEL
 ** levels; then the join fails naming the setting (one key's rows alone
-** pass it).  A join without keys past the bound fails likewise.
+** pass it).  A join without keys past the bound becomes a nested loop over
+** blocks: both sides go to a file each, and each block of build rows that
+** fits the bound is probed with the whole probe file; the probe rows'
+** marks (one byte a row, in memory) gather over the blocks, and the probe
+** rows given by their mark (unmatched, semi, anti) are given with the
+** last block, the build rows by theirs with each block.
 */
 #include "sql/exec/op.h"
 #include "sql/exec/spill.h"
@@ -101,6 +106,12 @@ struct join_op {
   struct chv_type *pschema;
   struct chv_batch *fb, *pb;  /* a build frame, a probe frame */
   uint64_t nullturn;          /* the partition of the next NULL key */
+  /* a join without keys past the bound: a nested loop over blocks of the
+  ** build file (cur.bf), each probed with the whole probe file (cur.pf) */
+  bool nl, nl_last, nl_pending;  /* the block is the last; fb holds the
+                                 ** next block's first frame */
+  uint8_t *gmatch;            /* per probe row: matched in some block */
+  int64_t pbase, pnext;       /* the probe chunk's first row, the next's */
 };
 
 static int oom(struct chv_error *err) {
@@ -262,6 +273,14 @@ static int side_next(struct join_op *j, struct sql_op *in,
   if (!j->grace) return sql_op_next(in, ch, err);
   *ch = (struct sql_chunk){0};
   if (!f) return CHV_OK;
+  if (j->nl && f == j->cur.bf) {
+    if (j->nl_pending) { /* read when the block before was full */
+      j->nl_pending = false;
+      *ch = (struct sql_chunk){fb, NULL, fb->nrows};
+      return CHV_OK;
+    }
+    if (j->nl_last) return CHV_OK; /* the block ended the file */
+  }
   CHV_RETURN_IF_ERR(sql_exec_cancelled(j->op.x, err));
   int64_t n;
   CHV_RETURN_IF_ERR(sql_spill_read(f, fb->cols, fb->ncols, &n, err));
@@ -351,6 +370,56 @@ static int partition_sides(struct join_op *j, int level,
 }
 
 static int next_part(struct join_op *j, struct chv_error *err);
+static int build(struct join_op *j, struct chv_error *err);
+
+/* A join without keys passed the bound: the rows held and the rest of the
+** build side go to one file, the probe side to another (its rows counted
+** for their marks); the first block is built. */
+static int nested_start(struct join_op *j, struct chv_error *err) {
+  CHV_RETURN_IF_ERR(sql_node_schema(j->op.node->in[j->pside], &j->pschema, err));
+  CHV_RETURN_IF_ERR(chv_batch_open(j->bschema, 0, &j->fb, err));
+  CHV_RETURN_IF_ERR(chv_batch_open(j->pschema, 0, &j->pb, err));
+  CHV_RETURN_IF_ERR(sql_spill_open(&j->op, &j->cur.bf, err));
+  CHV_RETURN_IF_ERR(sql_spill_open(&j->op, &j->cur.pf, err));
+  CHV_RETURN_IF_ERR(sql_spill_write(j->cur.bf, j->bb->cols, j->bb->ncols,
+                                    NULL, j->bb->nrows, err));
+  reset_build(j);
+  if (!j->bb) return oom(err);
+  int64_t nprobe = 0;
+  for (int side = 0; side < 2; side++) {
+    struct sql_op *in = j->op.in[side ? j->pside : j->bside];
+    struct sql_spill *f = side ? j->cur.pf : j->cur.bf;
+    for (;;) {
+      struct sql_chunk ch;
+      CHV_RETURN_IF_ERR(sql_op_next(in, &ch, err));
+      if (!ch.b) break;
+      CHV_RETURN_IF_ERR(sql_exec_cancelled(j->op.x, err));
+      CHV_RETURN_IF_ERR(
+          sql_spill_write(f, ch.b->cols, ch.b->ncols, ch.sel, ch.n, err));
+      if (side) nprobe += ch.n;
+    }
+  }
+  CHV_RETURN_IF_ERR(sql_spill_rewind(j->cur.bf, err));
+  CHV_RETURN_IF_ERR(sql_spill_rewind(j->cur.pf, err));
+  j->gmatch = calloc((size_t)nprobe + 1, 1);
+  if (!j->gmatch) return oom(err);
+  j->grace = j->nl = true;
+  return build(j, err);
+}
+
+/* The nested loop's block is done with: the next one is built and the
+** probe file read again from its start. */
+static int nested_next(struct join_op *j, struct chv_error *err) {
+  reset_build(j);
+  if (!j->bb) return oom(err);
+  j->rest = 0;
+  j->chain = -1;
+  j->pc = (struct sql_chunk){0};
+  j->pbase = j->pnext = 0;
+  j->state = J_FETCH;
+  CHV_RETURN_IF_ERR(sql_spill_rewind(j->cur.pf, err));
+  return build(j, err);
+}
 
 /* Reads the build side whole into the hash table (the input's, or the
 ** pair's file once partitioned). */
@@ -398,6 +467,9 @@ static int build(struct join_op *j, struct chv_error *err) {
       j->tail[id] = r;
     }
     size_t m = build_bytes(j);
+    if (j->nl && x->memory && m > x->memory) break; /* the block is full */
+    if (!j->nkeys && !j->grace && x->memory && m > x->memory)
+      return nested_start(j, err);
     int level = j->grace ? j->cur.level : -1;
     if (x->memory && m > x->memory && j->nkeys && level < JOIN_MAX_LEVEL) {
       /* partitioned from here on: the pairs wait, the first is built */
@@ -421,6 +493,15 @@ static int build(struct join_op *j, struct chv_error *err) {
                                       CHV_STR_(JOIN_MAX_LEVEL_N) " levels of "
                                       "partitions: too many rows of one key"
                                     : "");
+  }
+  if (j->nl) { /* is there a block after this one? */
+    int64_t n = 0;
+    if (!j->nl_last)
+      CHV_RETURN_IF_ERR(
+          sql_spill_read(j->cur.bf, j->fb->cols, j->fb->ncols, &n, err));
+    j->fb->nrows = n;
+    j->nl_pending = n > 0;
+    j->nl_last = n == 0;
   }
   if (j->keep_build || ((j->semi || j->anti) && j->bside == 0)) {
     j->bmatched = calloc((size_t)j->bb->nrows + 1, 1);
@@ -478,6 +559,11 @@ static int fetch(struct join_op *j, bool *got, struct chv_error *err) {
     j->capprobe = n;
   }
   memset(j->pmatched, 0, (size_t)n);
+  if (j->nl) { /* the marks of the blocks before */
+    j->pbase = j->pnext;
+    j->pnext += n;
+    memcpy(j->pmatched, j->gmatch + j->pbase, (size_t)n);
+  }
   if (!j->nkeys || !j->nheads) { /* one chain, or none */
     int64_t h = j->nheads ? j->head[0] : -1;
     for (int64_t i = 0; i < n; i++) j->first[i] = h;
@@ -652,6 +738,10 @@ static int join_step(struct join_op *j, struct sql_chunk *out,
       break;
     case J_TAIL:
       j->state = J_FETCH;
+      if (j->nl) { /* the probe rows' marks wait for the last block */
+        memcpy(j->gmatch + j->pbase, j->pmatched, (size_t)j->pc.n);
+        if (!j->nl_last) continue;
+      }
       if (semi_any && j->pside == 0)
         CHV_RETURN_IF_ERR(tail(j, j->semi, false, &n, err));
       else if (j->keep_probe)
@@ -668,6 +758,14 @@ static int join_step(struct join_op *j, struct sql_chunk *out,
         CHV_RETURN_IF_ERR(rest(j, false, true, &n, err));
       break;
     case J_END:
+      if (j->nl && !j->nl_last) {
+        CHV_RETURN_IF_ERR(nested_next(j, err));
+        continue;
+      }
+      if (j->nl) {
+        out->b = NULL;
+        return CHV_OK;
+      }
       if (j->grace && (j->at < j->nparts || j->cur.bf || j->cur.pf)) {
         CHV_RETURN_IF_ERR(next_part(j, err));
         continue;
@@ -701,6 +799,7 @@ static void join_close(struct sql_op *op) {
     sql_spill_close(j->parts[i].pf);
   }
   free(j->parts);
+  free(j->gmatch);
   chv_batch_close(j->fb);
   chv_batch_close(j->pb);
   chv_type_free(j->pschema);
