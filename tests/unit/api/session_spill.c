@@ -121,9 +121,18 @@ int main(void) {
       "d.x * 10 + e.x AS k, concat('pad ', cast(e.x * 7 + a.x AS STRING)) "
       "AS pad FROM ten a, ten b, ten c, ten d, ten e",
       NULL, &err));
+  /* four partitions: the GROUP BY's partials spill on four reader threads */
+  OK(chv_session_exec(s,
+                      "CREATE TABLE bigp (k INT, pad STRING) PARTITIONED BY "
+                      "(q INT)",
+                      NULL, &err));
+  OK(chv_session_exec(
+      s, "INSERT INTO bigp PARTITION (q) SELECT k, pad, k % 4 FROM big", NULL,
+      &err));
+  set(s, "table.exec.hive.infer-source-parallelism.max", "4");
   const char *qs[] = {
       "SELECT k, pad FROM big ORDER BY pad DESC, k % 1000, k",
-      "SELECT k % 40000 AS g, count(*), max(pad) FROM big GROUP BY k % 40000",
+      "SELECT k % 40000 AS g, count(*), max(pad) FROM bigp GROUP BY k % 40000",
       "SELECT b1.k + b2.k FROM big b1 JOIN big b2 ON b1.k % 50000 = b2.k % "
       "50000",
   };
