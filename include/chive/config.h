@@ -125,7 +125,8 @@ CHV_API unsigned chv_opt_scope_parse(const char *text);
   X(ORC, "ORC OrcConf")                                                        \
   X(SERDE, "Hive LazySimpleSerDe")                                            \
   X(CORE_OPTIONS, "CoreOptions")                                               \
-  X(CHIVE, "chive")
+  X(CHIVE, "chive")                                                            \
+  X(OPTIMIZER_CONFIG, "OptimizerConfigOptions")
 
 enum chv_opt_source {
 #define CHV_X_(name, text) CHV_SRC_##name,

@@ -125,7 +125,8 @@ struct chv_sql_part_spec {
   X(CASE, "case")                                                             \
   X(CAST, "cast")                                                             \
   X(FUNC, "call")                                                             \
-  X(SUBQUERY, "subquery")
+  X(SUBQUERY, "subquery")                                                     \
+  X(EXISTS, "exists") /* EXISTS (query): u.subquery */
 
 enum chv_sql_expr_kind {
 #define CHV_X_(k, s) CHV_SQL_EXPR_##k,
@@ -246,9 +247,55 @@ struct chv_sql_expr {
       size_t n;
       bool distinct;
       bool star; /* COUNT(*) */
+      /* f(...) OVER (...) or OVER w: its window; NULL for a plain call */
+      struct chv_sql_window *over;
     } func;
     struct chv_sql_query *subquery; /* (SELECT ...) in an expression */
   } u;
+};
+
+/* ---- windows ---------------------------------------------------------- */
+
+/* A bound of a window frame. */
+enum chv_sql_frame_bound {
+  CHV_SQL_FRAME_UNBOUNDED_PRECEDING,
+  CHV_SQL_FRAME_PRECEDING,           /* n PRECEDING */
+  CHV_SQL_FRAME_CURRENT_ROW,
+  CHV_SQL_FRAME_FOLLOWING,           /* n FOLLOWING */
+  CHV_SQL_FRAME_UNBOUNDED_FOLLOWING
+};
+
+/* How a frame counts: none given (the default frame), ROWS or RANGE. */
+enum chv_sql_frame_kind {
+  CHV_SQL_FRAME_NONE,
+  CHV_SQL_FRAME_ROWS,
+  CHV_SQL_FRAME_RANGE
+};
+
+struct chv_sql_order_item;
+
+/* OVER (...) or OVER w, or the (...) of WINDOW w AS (...).  The short
+** form ROWS n PRECEDING has end CURRENT ROW. */
+struct chv_sql_window {
+  struct chv_sql_pos pos;
+  /* OVER w, or OVER (w ...): the WINDOW clause's window it starts from;
+  ** NULL when none */
+  const char *name;
+  struct chv_sql_expr **partition_by;
+  size_t npartition_by;
+  struct chv_sql_order_item *order_by;
+  size_t norder_by;
+  enum chv_sql_frame_kind frame;
+  enum chv_sql_frame_bound start, end;
+  struct chv_sql_expr *start_n, *end_n; /* n of n PRECEDING/FOLLOWING */
+  struct chv_sql_pos frame_pos;         /* of ROWS or RANGE */
+};
+
+/* WINDOW name AS (...), one of a SELECT's named windows. */
+struct chv_sql_window_def {
+  const char *name;
+  struct chv_sql_window *window;
+  struct chv_sql_pos pos;
 };
 
 /* ---- queries ---------------------------------------------------------- */
@@ -265,7 +312,11 @@ enum chv_sql_join_kind {
   CHV_SQL_JOIN_FULL,
   CHV_SQL_JOIN_CROSS,
   CHV_SQL_JOIN_SEMI,  /* LEFT SEMI JOIN: the left's rows that have a match */
-  CHV_SQL_JOIN_ANTI   /* LEFT ANTI JOIN: the left's rows that have none */
+  CHV_SQL_JOIN_ANTI,  /* LEFT ANTI JOIN: the left's rows that have none */
+  /* x NOT IN (sub-query), made a join (never parsed): the left's rows
+  ** that have no match, none when the right has a NULL key, and those of
+  ** a NULL key only when the right has no rows */
+  CHV_SQL_JOIN_NOT_IN
 };
 
 enum chv_sql_from_kind {
@@ -294,6 +345,9 @@ struct chv_sql_from {
   enum chv_sql_join_kind join;          /* JOIN */
   struct chv_sql_from *left, *right;    /* JOIN */
   struct chv_sql_expr *on;              /* JOIN; NULL for CROSS or none */
+  /* JOIN: its right side is a sub-query's, made a join (never parsed):
+  ** only qualified names name its columns */
+  bool from_subquery;
 };
 
 /* The set operation of a CHV_SQL_QUERY_UNION node. */
@@ -401,6 +455,9 @@ struct chv_sql_query {
   ** it. */
   struct chv_sql_group_elem *group_elems;
   size_t ngroup_elems;
+  /* SELECT: WINDOW w AS (...), ... (after HAVING) */
+  struct chv_sql_window_def *windows;
+  size_t nwindows;
 };
 
 /* ---- statements ------------------------------------------------------- */

@@ -516,6 +516,16 @@ static const struct chv_option options[] = {
                     "an error saying so.",
      .scope = CHV_SCOPE_JOB,
      .source = CHV_SRC_TABLE_CONFIG},
+    {.key = "table.optimizer.dynamic-filtering.enabled",
+     .type = CHV_OPT_BOOL,
+     .default_text = "true",
+     .description = "Filter the probe side of a hash join at run time by "
+                    "the keys its build side read: partitions of a table "
+                    "partitioned on the join key are pruned (when the build "
+                    "side is filtered), and Parquet row groups and ORC "
+                    "stripes outside the keys' range (or set) are skipped.",
+     .scope = CHV_SCOPE_JOB,
+     .source = CHV_SRC_OPTIMIZER_CONFIG},
 
     /* -- 1d. Catalog and module options. -- */
     {.key = "hive-conf-dir",

@@ -101,10 +101,6 @@ const HIVE_CASES = [
     NULL 28 2 2|NULL NULL 3 3`],
 ];
 
-// one canonical text a row: every value as a string (NULL as null)
-const canon = (r) => JSON.stringify(Object.values(r).map((v) =>
-  v === null || v === undefined ? null : String(v)));
-
 (async () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'chv-grouping-compat-'));
   try {
@@ -126,23 +122,7 @@ const canon = (r) => JSON.stringify(Object.values(r).map((v) =>
              STORED AS PARQUET LOCATION '${dir}';
              CREATE TABLE t1 (key STRING, val STRING);
              INSERT INTO t1 VALUES ${T1.map(([k, v]) => `('${k}', '${v}')`).join(', ')};`);
-    for (const [name, ours, theirs, ordered] of CASES) {
-      let a, b;
-      try {
-        a = rowsOf(sql(wh, ours + ';')).map(canon);
-      } catch (e) {
-        check(name, false, `chive failed: ${e.stderr || e.message}`);
-        continue;
-      }
-      b = (await q(theirs || ours)).map(canon);
-      if (!ordered) {
-        a.sort();
-        b.sort();
-      }
-      const same = a.length === b.length && a.every((x, i) => x === b[i]);
-      check(name, same, `chive ${a.length} rows, DuckDB ${b.length}; first differing: ` +
-            `${a.find((x, i) => x !== b[i])} vs ${b.find((x, i) => x !== a[i])}`);
-    }
+    await peer.cases(wh, CASES, q);
     for (const [name, ours, want] of HIVE_CASES) {
       let a;
       try {
@@ -152,12 +132,7 @@ const canon = (r) => JSON.stringify(Object.values(r).map((v) =>
         check(name, false, `chive failed: ${e.stderr || e.message}`);
         continue;
       }
-      const w = want.split('|').map((s) => s.trim());
-      a.sort();
-      w.sort();
-      const same = a.length === w.length && a.every((x, i) => x === w[i]);
-      check(name, same, `chive ${a.length} rows, Hive ${w.length}; first differing: ` +
-            `${a.find((x, i) => x !== w[i])} vs ${w.find((x, i) => x !== a[i])}`);
+      peer.same(name, a, want.split('|').map((s) => s.trim()), false, 'Hive');
     }
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });

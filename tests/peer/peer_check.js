@@ -5,6 +5,7 @@
 //
 //   const peer = require('./peer_check.js')('name_compat.js');
 //   peer.check('what', ok, 'detail'); peer.rowsOf(peer.sql(wh, 'SELECT ..'));
+//   await peer.cases(wh, CASES, (sql) => duckdbRows(sql));
 //   peer.finish();
 'use strict';
 const { execFileSync } = require('child_process');
@@ -16,20 +17,58 @@ module.exports = function peer(script) {
     process.exit(2);
   }
   let passed = 0, failed = 0;
+  const check = (name, ok, detail) => {
+    if (ok) passed++;
+    else {
+      failed++;
+      console.error(`MISMATCH ${name}${detail ? ': ' + detail : ''}`);
+    }
+  };
+  const sql = (wh, text) =>
+    execFileSync(chive, ['sql', '--warehouse', wh, '--format', 'jsonl', '-e', text],
+                 { encoding: 'utf8' });
+  const rowsOf = (out) => out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+  // one canonical text a row: every value as a string (NULL as null)
+  const canon = (r) => JSON.stringify(Object.values(r).map((v) =>
+    v === null || v === undefined ? null : String(v)));
+  // rows a (chive's) and b (the peer's, canonical), in order or as multisets
+  const same = (name, a, b, ordered, who = 'DuckDB') => {
+    if (!ordered) {
+      a.sort();
+      b.sort();
+    }
+    const ok = a.length === b.length && a.every((x, i) => x === b[i]);
+    check(name, ok, `chive ${a.length} rows, ${who} ${b.length}; first differing: ` +
+          `${a.find((x, i) => x !== b[i])} vs ${b.find((x, i) => x !== a[i])}`);
+  };
   return {
     chive,
-    check(name, ok, detail) {
-      if (ok) passed++;
-      else {
-        failed++;
-        console.error(`MISMATCH ${name}${detail ? ': ' + detail : ''}`);
+    check,
+    sql,
+    rowsOf,
+    canon,
+    same,
+    // Each case [name, chive's SQL, the peer's (null: toPeer(chive's)),
+    // ordered]: chive's rows against those peerRows(sql) resolves to.
+    async cases(wh, cases, peerRows, toPeer = (s) => s) {
+      for (const [name, ours, theirs, ordered] of cases) {
+        let a, b;
+        try {
+          a = rowsOf(sql(wh, ours + ';')).map(canon);
+        } catch (e) {
+          check(name, false, `chive failed: ${e.stderr || e.message}`);
+          continue;
+        }
+        const t = theirs || toPeer(ours);
+        try {
+          b = (await peerRows(t)).map(canon);
+        } catch (e) {
+          check(name, false, `DuckDB failed: ${e.message} in ${t}`);
+          continue;
+        }
+        same(name, a, b, ordered);
       }
     },
-    sql(wh, text) {
-      return execFileSync(chive, ['sql', '--warehouse', wh, '--format', 'jsonl', '-e', text],
-                          { encoding: 'utf8' });
-    },
-    rowsOf: (out) => out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)),
     finish() {
       console.log(`${script.replace(/\.js$/, '')}: ${passed} passed, ${failed} failed`);
       process.exit(failed ? 1 : 0);

@@ -17,7 +17,7 @@ const path = require('path');
 const { DuckDBInstance } = require('./duckdb_peer.js');
 
 const peer = require('./peer_check.js')('query_compat.js');
-const { check, sql, rowsOf } = peer;
+const { sql } = peer;
 
 // [name, chive SQL, DuckDB SQL (null: the same), ordered]
 const CASES = [
@@ -71,10 +71,6 @@ const CASES = [
    "SELECT x FROM (VALUES (5), (3), (9), (1)) v(x) ORDER BY x LIMIT 2 OFFSET 1", true],
 ];
 
-// one canonical text a row: every value as a string (NULL as null)
-const canon = (r) => JSON.stringify(Object.values(r).map((v) =>
-  v === null || v === undefined ? null : String(v)));
-
 (async () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'chv-query-compat-'));
   try {
@@ -91,23 +87,7 @@ const canon = (r) => JSON.stringify(Object.values(r).map((v) =>
     await q(`COPY t TO '${file}' (FORMAT parquet)`);
     sql(wh, `CREATE EXTERNAL TABLE t (id int, k string, v int) STORED AS PARQUET
              LOCATION '${path.dirname(file)}';`);
-    for (const [name, ours, theirs, ordered] of CASES) {
-      let a, b;
-      try {
-        a = rowsOf(sql(wh, ours + ';')).map(canon);
-      } catch (e) {
-        check(name, false, `chive failed: ${e.stderr || e.message}`);
-        continue;
-      }
-      b = (await q(theirs || ours)).map(canon);
-      if (!ordered) {
-        a.sort();
-        b.sort();
-      }
-      const same = a.length === b.length && a.every((x, i) => x === b[i]);
-      check(name, same, `chive ${a.length} rows, DuckDB ${b.length}; first differing: ` +
-            `${a.find((x, i) => x !== b[i])} vs ${b.find((x, i) => x !== a[i])}`);
-    }
+    await peer.cases(wh, CASES, q);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

@@ -64,6 +64,16 @@ SELECT f.id, t.tag FROM fact f LEFT JOIN (dim d JOIN tiny t ON d.k = t.k) ON f.k
 -- run
 CREATE VIEW vj AS SELECT f.id, t.tag FROM fact f LEFT JOIN (dim d JOIN tiny t ON d.k = t.k) ON f.k = d.k;
 SELECT * FROM vj ORDER BY id;
+SHOW CREATE TABLE vj;
+-- a view over a join: its * and its names qualified in the expanded text
+-- run
+CREATE VIEW vs AS SELECT * FROM fact f LEFT SEMI JOIN tiny t ON f.k = t.k WHERE f.id > 1;
+SELECT * FROM vs ORDER BY id;
+CREATE VIEW vq AS SELECT id FROM fact f WHERE EXISTS (SELECT 1 FROM dim d WHERE d.k = f.k AND d.name = 'one') AND k IN (SELECT k FROM tiny WHERE k IS NOT NULL OR tag = 'z');
+SELECT * FROM vq ORDER BY id;
+DESCRIBE FORMATTED vs;
+-- run
+CREATE VIEW vbad AS SELECT k FROM fact JOIN dim ON fact.k = dim.k;
 -- the build side is bounded by chive.exec.operator-memory: past it the join
 -- partitions both sides to spill files (spill.sql) and joins them pair by pair
 -- run
@@ -72,3 +82,44 @@ CREATE TABLE big AS SELECT a.x * 10000 + b.x * 1000 + c.x * 100 + d.x * 10 + e.x
 SELECT count(*) FROM big;
 SET 'chive.exec.operator-memory' = '1mb';
 SELECT count(*) FROM big b1 JOIN big b2 ON b1.k = b2.k;
+-- sub-queries of WHERE are joins: IN and EXISTS a semi join, NOT EXISTS an
+-- anti join, NOT IN the anti join that knows NULLs, a correlated scalar
+-- sub-query a left join to its rows grouped by the correlating columns
+-- run
+EXPLAIN SELECT f.id FROM fact f WHERE f.k IN (SELECT k FROM dim WHERE name > 'o');
+-- run
+EXPLAIN SELECT id FROM fact WHERE k NOT IN (SELECT k FROM tiny);
+-- run
+SELECT id FROM fact WHERE k NOT IN (SELECT k FROM tiny) ORDER BY id;
+-- run
+SELECT id FROM fact WHERE k NOT IN (SELECT k FROM tiny WHERE k IS NOT NULL) ORDER BY id;
+-- run
+EXPLAIN SELECT id FROM fact f WHERE NOT EXISTS (SELECT 1 FROM dim d WHERE d.k = f.k);
+-- run
+EXPLAIN SELECT id FROM fact f WHERE v > (SELECT avg(v) FROM fact f2 WHERE f2.k = f.k);
+-- run
+SELECT id FROM fact f WHERE v > (SELECT avg(v) FROM fact f2 WHERE f2.k = f.k) ORDER BY id;
+-- run
+SELECT id, (SELECT max(k) FROM tiny) AS m FROM fact WHERE id < 3 ORDER BY id;
+-- run
+SELECT id FROM fact WHERE v > (SELECT k FROM tiny);
+-- run
+SELECT id FROM fact WHERE v > (SELECT k, tag FROM tiny);
+-- run
+SELECT id FROM fact f WHERE k NOT IN (SELECT k FROM dim d WHERE d.name = f.dt);
+-- run
+SELECT id FROM fact f WHERE v > (SELECT avg(k) FROM dim d WHERE d.k < f.k);
+-- run
+SELECT id FROM fact f WHERE v > (SELECT avg(k) FROM dim d WHERE d.k = f.k GROUP BY name);
+-- run
+SELECT id, k IN (SELECT k FROM tiny) FROM fact;
+-- run
+SELECT id FROM fact WHERE id = 1 OR EXISTS (SELECT 1 FROM tiny);
+-- run
+SELECT id FROM fact WHERE k IN (SELECT k, tag FROM tiny);
+-- an OR of conditions that every branch shares a key of: the key is the
+-- join's, and each side gets the OR of its own conditions (TPC-H Q19)
+-- run
+EXPLAIN SELECT f.id FROM fact f, dim d WHERE (f.k = d.k AND f.v > 2 AND d.name = 'one') OR (d.k = f.k AND f.v < 2 AND d.name = 'two');
+-- run
+SELECT f.id, d.name FROM fact f, dim d WHERE (f.k = d.k AND f.v > 2 AND d.name = 'one') OR (d.k = f.k AND f.v < 2 AND d.name = 'two') OR (f.k = d.k AND d.name IS NULL) ORDER BY f.id;

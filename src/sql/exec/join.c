@@ -70,6 +70,8 @@ struct join_op {
   enum chv_sql_join_kind kind;
   bool keep_probe, keep_build; /* unmatched rows of that side are given */
   bool semi, anti;
+  bool not_in;               /* NOT IN: NULLs of either side count */
+  bool build_null;           /* a build row's key is NULL */
   bool built;
   /* the build side */
   struct chv_type *bschema;
@@ -98,6 +100,7 @@ struct join_op {
   struct sql_sel sel;
   enum jstate state;
   int64_t rest;               /* J_REST: the next build row */
+  struct sql_dynfilter dyn;   /* the build keys for the probe's scan */
   /* the partitioned join: the pairs waiting (parts[at, nparts), a stack), the one
   ** being joined, and its frames as they are read */
   bool grace;
@@ -106,6 +109,8 @@ struct join_op {
   struct chv_type *pschema;
   struct chv_batch *fb, *pb;  /* a build frame, a probe frame */
   uint64_t nullturn;          /* the partition of the next NULL key */
+  bool parting_build;         /* the rows partitioned are the build side's */
+  int64_t build_rows;         /* rows of the whole build side (once spilled) */
   /* a join without keys past the bound: a nested loop over blocks of the
   ** build file (cur.bf), each probed with the whole probe file (cur.pf) */
   bool nl, nl_last, nl_pending;  /* the block is the last; fb holds the
@@ -152,7 +157,8 @@ static int join_open(struct sql_op *op, struct chv_error *err) {
   j->bkeys = j->bside ? nd->u.join.rkeys : nd->u.join.lkeys;
   j->pkeys = j->bside ? nd->u.join.lkeys : nd->u.join.rkeys;
   j->semi = j->kind == CHV_SQL_JOIN_SEMI;
-  j->anti = j->kind == CHV_SQL_JOIN_ANTI;
+  j->not_in = j->kind == CHV_SQL_JOIN_NOT_IN;
+  j->anti = j->kind == CHV_SQL_JOIN_ANTI || j->not_in;
   bool left = j->kind == CHV_SQL_JOIN_LEFT, right = j->kind == CHV_SQL_JOIN_RIGHT,
        full = j->kind == CHV_SQL_JOIN_FULL;
   j->keep_probe = full || (left && j->pside == 0) || (right && j->pside == 1);
@@ -172,7 +178,7 @@ static int join_open(struct sql_op *op, struct chv_error *err) {
     CHV_RETURN_IF_ERR(chv_vector_open(nd->u.join.lkeys[k]->type, 0, &j->kv[k],
                                       err));
   chv_buf_init(&j->kb);
-  return CHV_OK;
+  return sql_dynfilter_init(&j->dyn, op->x, nd, err);
 }
 
 static size_t build_bytes(const struct join_op *j) {
@@ -230,6 +236,7 @@ static int key_parts(struct join_op *j, int64_t n, int level, uint8_t *part,
       /* a NULL key matches nothing: any partition gives it as unmatched,
       ** so they are dealt round, to split as other rows do */
       if (rc != CHV_OK) return rc;
+      if (j->parting_build) j->build_null = true; /* NOT IN sees it */
       part[i] = (uint8_t)(j->nullturn++ % JOIN_PARTS);
       continue;
     }
@@ -336,14 +343,21 @@ static int partition_sides(struct join_op *j, int level,
   struct sql_op *bin = j->op.in[j->bside], *pin = j->op.in[j->pside];
   /* the rows held */
   rc = eval_keys(j, j->bkeys, j->bb, NULL, j->bb->nrows, err);
+  j->parting_build = true;
+  if (!j->grace) j->build_rows = j->bb->nrows;
   if (rc == CHV_OK)
     rc = spill_side(j, bf, j->bb, NULL, j->bb->nrows, next, err);
   reset_build(j);
   if (rc == CHV_OK && !j->bb) rc = oom(err);
   /* the rest of the build side, then the probe side */
   for (int side = 0; side < 2 && rc == CHV_OK; side++) {
+    j->parting_build = side == 0;
+    /* the whole build side's keys filter the probe side's scan, which
+    ** opens now (dynamic filtering) */
+    if (side == 1 && !j->grace) rc = sql_dynfilter_give(&j->dyn, j->op.x, err);
     for (;;) {
       struct sql_chunk ch;
+      if (rc != CHV_OK) break;
       rc = side ? side_next(j, pin, j->cur.pf, j->pb, &ch, err)
                 : side_next(j, bin, j->cur.bf, j->fb, &ch, err);
       if (rc != CHV_OK || !ch.b) break;
@@ -351,11 +365,16 @@ static int partition_sides(struct join_op *j, int level,
       rc = sql_exec_cancelled(j->op.x, err);
       if (rc == CHV_OK)
         rc = eval_keys(j, side ? j->pkeys : j->bkeys, ch.b, ch.sel, ch.n, err);
+      if (rc == CHV_OK && side == 0 && !j->grace) {
+        j->build_rows += ch.n;
+        rc = sql_dynfilter_add(&j->dyn, j->kv, ch.n, err);
+      }
       if (rc == CHV_OK)
         rc = spill_side(j, side ? pf : bf, ch.b, ch.sel, ch.n, next, err);
       if (rc != CHV_OK) break;
     }
   }
+  j->parting_build = false;
   for (int p = 0; p < JOIN_PARTS; p++) {
     if (rc == CHV_OK && bf[p]) rc = sql_spill_rewind(bf[p], err);
     if (rc == CHV_OK && pf[p]) rc = sql_spill_rewind(pf[p], err);
@@ -389,6 +408,8 @@ static int nested_start(struct join_op *j, struct chv_error *err) {
   for (int side = 0; side < 2; side++) {
     struct sql_op *in = j->op.in[side ? j->pside : j->bside];
     struct sql_spill *f = side ? j->cur.pf : j->cur.bf;
+    /* the probe side's scan opens now (dynamic filtering: no keys here) */
+    if (side == 1) CHV_RETURN_IF_ERR(sql_dynfilter_give(&j->dyn, j->op.x, err));
     for (;;) {
       struct sql_chunk ch;
       CHV_RETURN_IF_ERR(sql_op_next(in, &ch, err));
@@ -439,6 +460,8 @@ static int build(struct join_op *j, struct chv_error *err) {
     j->bb->nrows += ch.n;
     CHV_RETURN_IF_ERR(grow64(&j->nextrow, &j->capnext, j->bb->nrows, err));
     CHV_RETURN_IF_ERR(eval_keys(j, j->bkeys, ch.b, ch.sel, ch.n, err));
+    if (!j->grace) /* a pair's rows were added as they were partitioned */
+      CHV_RETURN_IF_ERR(sql_dynfilter_add(&j->dyn, j->kv, ch.n, err));
     for (int64_t i = 0; i < ch.n; i++) {
       int64_t r = base + i;
       j->nextrow[r] = -1;
@@ -447,6 +470,7 @@ static int build(struct join_op *j, struct chv_error *err) {
         int rc = CHV_OK;
         if (!encode_key(j, i, err, &rc)) {
           if (rc != CHV_OK) return rc;
+          j->build_null = true;
           continue; /* a NULL key: in no chain */
         }
         bool added;
@@ -508,6 +532,9 @@ static int build(struct join_op *j, struct chv_error *err) {
     if (!j->bmatched) return oom(err);
   }
   j->built = true;
+  /* dynamic filtering: the probe side's scan opens with the build keys
+  ** (partitioned: it opened before the probe side was partitioned) */
+  if (!j->grace) CHV_RETURN_IF_ERR(sql_dynfilter_give(&j->dyn, x, err));
   /* nothing to match: a probe side whose unmatched rows go is not read */
   if (!j->bb->nrows && !j->keep_probe && !(j->anti && j->pside == 0))
     j->state = J_REST;
@@ -574,6 +601,8 @@ static int fetch(struct join_op *j, bool *got, struct chv_error *err) {
       int rc = CHV_OK;
       if (!encode_key(j, i, err, &rc)) {
         if (rc != CHV_OK) return rc;
+        /* x NOT IN (rows): NULL, not TRUE, for a NULL x */
+        if (j->not_in && (j->bb->nrows || j->build_rows)) j->pmatched[i] = 1;
         continue;
       }
       size_t slot;
@@ -742,7 +771,9 @@ static int join_step(struct join_op *j, struct sql_chunk *out,
         memcpy(j->gmatch + j->pbase, j->pmatched, (size_t)j->pc.n);
         if (!j->nl_last) continue;
       }
-      if (semi_any && j->pside == 0)
+      if (j->not_in && j->build_null)
+        n = 0; /* x NOT IN (..., NULL) is never TRUE */
+      else if (semi_any && j->pside == 0)
         CHV_RETURN_IF_ERR(tail(j, j->semi, false, &n, err));
       else if (j->keep_probe)
         CHV_RETURN_IF_ERR(tail(j, false, true, &n, err));
@@ -821,6 +852,7 @@ static void join_close(struct sql_op *op) {
   free(j->pp);
   free(j->bp);
   free(j->sel.sel);
+  sql_dynfilter_free(&j->dyn);
 }
 
 static const struct sql_op_vt join_vt = {join_open, join_next, join_close};

@@ -58,6 +58,10 @@ struct sql_exec {
   const volatile int *cancel;   /* or NULL */
   size_t memory;                /* chive.exec.operator-memory, per operator */
   bool analyze;                 /* count rows and time */
+  /* Only opened, to be explained (EXPLAIN): scans open at once, also
+  ** those a join filters at run time (which otherwise open once the join
+  ** has built: dynfilter.c). */
+  bool explain;
   const chv_config *cfg;        /* scans' configuration (borrowed) */
   void (*progress)(void *ctx, const chv_scan *s);
   void *progress_ctx;
@@ -141,6 +145,45 @@ size_t sql_vector_bytes(const struct chv_vector *v);
 ** bound_column. */
 chv_scan_bound *sql_op_bound(struct sql_op *op);
 
+/* ---- dynamic filtering (dynfilter.c) ---- */
+
+/* The build keys of a Join node whose probe side's Scan they filter at
+** run time (its dyn_scan): as the join reads its build side, each chunk's
+** keys are added; once it has ended, the keys of the node's dyn_cols, their
+** range and, when there are at most SQL_DYN_SET of them, their set, go to
+** the Scan, which opens with them: the partitions of partition keys not
+** among them pruned (by the catalog), the row groups and stripes of data
+** columns outside their range skipped.  NULL keys are left out (they match
+** nothing).  A zeroed struct does nothing (no dyn_scan, or EXPLAIN). */
+enum { SQL_DYN_SET = 1024 };
+struct sql_dyn_key;
+struct sql_dynfilter {
+  const struct sql_node *join;
+  struct sql_dyn_key *keys;  /* per key of the join; NULL: nothing to do */
+  int nkeys;
+};
+/* d for the join nd (zeroed when it filters nothing).  CHV_ENOMEM. */
+int sql_dynfilter_init(struct sql_dynfilter *d, const struct sql_exec *x,
+                       const struct sql_node *nd, struct chv_error *err);
+/* A build chunk's keys: kv[k] rows [0, n) for key k.  CHV_ENOMEM. */
+int sql_dynfilter_add(struct sql_dynfilter *d, struct chv_vector *const *kv,
+                      int64_t n, struct chv_error *err);
+/* The build side has ended: the Scan opens with the keys' filter (nothing
+** when it opened already).  CHV_ENOMEM, or the scan's open errors. */
+int sql_dynfilter_give(struct sql_dynfilter *d, struct sql_exec *x,
+                       struct chv_error *err);
+void sql_dynfilter_free(struct sql_dynfilter *d);
+/* Opens the Scan operator op deferred for its join (a no-op when it is
+** open), with filter AND-ed to its node's partition filter and preds added
+** to its predicates; a (taken, closed with the operator) holds them and
+** text, what EXPLAIN ANALYZE says of them. */
+int sql_op_scan_start(struct sql_op *op, chv_arena *a,
+                      struct chv_part_filter *filter,
+                      const struct chv_pred *preds, int npreds,
+                      const char *text, struct chv_error *err);
+/* The text of the run-time filter Scan operator op opened with, or NULL. */
+const char *sql_op_scan_dynamic(const struct sql_op *op);
+
 /* The hash join of a Join node (join.c). */
 int sql_op_join_new(struct sql_exec *x, const struct sql_node *nd,
                     struct sql_op **out, struct chv_error *err);
@@ -153,5 +196,15 @@ int sql_op_sort_new(struct sql_exec *x, const struct sql_node *nd,
 int sql_sort_cmp(struct chv_vector *const *ka, int64_t i,
                  struct chv_vector *const *kb, int64_t j,
                  const struct sql_sort_key *keys, int nkeys);
+/* perm[0, n) := the rows 0..n-1 of keys (one vector per key) in the
+** keys' order, stably (sql_sort_cmp()'s order; nkeys 0: as they are).
+** CHV_ECANCELED once x's flag is set (perm then in no order), CHV_ENOMEM. */
+int sql_sort_perm(const struct sql_exec *x, struct chv_vector *const *keys,
+                  const struct sql_sort_key *k, int nkeys, int64_t n,
+                  uint32_t *perm, struct chv_error *err);
+
+/* The Window operator (window.c). */
+int sql_op_window_new(struct sql_exec *x, const struct sql_node *nd,
+                      struct sql_op **out, struct chv_error *err);
 
 #endif

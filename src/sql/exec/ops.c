@@ -327,6 +327,11 @@ struct scan_op {
   struct chv_type *stage_schema; /* the stage's output, when not a node's */
   struct chv_expr *ident;        /* identity projection of a Filter stage */
   struct chv_expr **identp;
+  /* dynamic filtering: opened not yet, its join's keys awaited (opens at
+  ** sql_op_scan_start(), or at its first next without them) */
+  bool deferred;
+  chv_arena *dyn;                /* the run-time filter, predicates, text */
+  const char *dyn_text;          /* what EXPLAIN ANALYZE says of them */
 };
 
 void sql_scan_node_options(const struct sql_node *nd, const struct sql_exec *x,
@@ -350,11 +355,30 @@ void sql_scan_node_options(const struct sql_node *nd, const struct sql_exec *x,
   so->threads = nd->u.scan.threads;
 }
 
-static int scan_open(struct sql_op *op, struct chv_error *err) {
-  struct scan_op *s = (struct scan_op *)op;
+/* Opens the scan: the node's options, with filter AND-ed to its partition
+** filter and preds after its own (dynamic filtering). */
+static int scan_start(struct scan_op *s, struct chv_part_filter *filter,
+                      const struct chv_pred *preds, int npreds,
+                      struct chv_error *err) {
+  struct sql_op *op = &s->op;
   const struct sql_node *nd = op->node;
   struct chv_scan_options so;
   sql_scan_node_options(nd, op->x, &so);
+  s->deferred = false;
+  if (filter && so.filter) {
+    filter = chv_pf_and(s->dyn, (struct chv_part_filter *)so.filter, filter);
+    if (!filter) return oom(err);
+  }
+  if (filter) so.filter = filter;
+  if (npreds) {
+    struct chv_pred *v =
+        chv_arena_alloc(s->dyn, sizeof *v * (size_t)(so.npreds + npreds));
+    if (!v) return oom(err);
+    if (so.npreds) memcpy(v, so.preds, sizeof *v * (size_t)so.npreds);
+    memcpy(v + so.npreds, preds, sizeof *v * (size_t)npreds);
+    so.preds = v;
+    so.npreds += npreds;
+  }
   if (nd->u.scan.bound_column) {
     CHV_RETURN_IF_ERR(chv_scan_bound_open(nd->u.scan.bound_column,
                                           (enum chv_pred_op)nd->u.scan.bound_op,
@@ -369,9 +393,22 @@ static int scan_open(struct sql_op *op, struct chv_error *err) {
   return rc;
 }
 
+/* A scan a join filters at run time opens once the join has built
+** (sql_op_scan_start()); under EXPLAIN at once. */
+static int scan_open(struct sql_op *op, struct chv_error *err) {
+  struct scan_op *s = (struct scan_op *)op;
+  if (op->node->u.scan.dyn_join && !op->x->explain) {
+    s->deferred = true;
+    return CHV_OK;
+  }
+  return scan_start(s, NULL, NULL, 0, err);
+}
+
 static int scan_next(struct sql_op *op, struct sql_chunk *out,
                      struct chv_error *err) {
   struct scan_op *s = (struct scan_op *)op;
+  if (s->deferred) /* its join gave no keys: all of it */
+    CHV_RETURN_IF_ERR(scan_start(s, NULL, NULL, 0, err));
   int64_t t0 = op->x->analyze ? sql_exec_now() : 0;
   struct chv_batch *b;
   int rc = chv_scan_next(s->scan, &b, err);
@@ -389,12 +426,35 @@ static void scan_close(struct sql_op *op) {
   struct scan_op *s = (struct scan_op *)op;
   chv_scan_close(s->scan);
   chv_scan_bound_close(s->bound);
+  chv_arena_close(s->dyn);
   chv_type_free(s->stage_schema);
   free(s->ident);
   free(s->identp);
 }
 
 static const struct sql_op_vt scan_vt = {scan_open, scan_next, scan_close};
+
+int sql_op_scan_start(struct sql_op *op, chv_arena *a,
+                      struct chv_part_filter *filter,
+                      const struct chv_pred *preds, int npreds,
+                      const char *text, struct chv_error *err) {
+  struct scan_op *s = op && op->vt == &scan_vt ? (struct scan_op *)op : NULL;
+  if (!s || !s->deferred) {
+    chv_arena_close(a);
+    return CHV_OK;
+  }
+  chv_arena_close(s->dyn);
+  s->dyn = a;
+  s->dyn_text = text;
+  int rc = scan_start(s, filter, preds, npreds, err);
+  if (rc != CHV_OK && !op->x->failed) op->x->failed = op; /* its WHERE's */
+  return rc;
+}
+
+const char *sql_op_scan_dynamic(const struct sql_op *op) {
+  return op && op->vt == &scan_vt ? ((const struct scan_op *)op)->dyn_text
+                                  : NULL;
+}
 
 chv_scan *sql_op_scan(const struct sql_op *op) {
   return op && op->vt == &scan_vt ? ((const struct scan_op *)op)->scan : NULL;
@@ -1351,6 +1411,7 @@ static int op_new(struct sql_exec *x, const struct sql_node *nd,
   case SQL_NODE_SORT:
   case SQL_NODE_TOPN: return sql_op_sort_new(x, nd, out, err);
   case SQL_NODE_JOIN: return sql_op_join_new(x, nd, out, err);
+  case SQL_NODE_WINDOW: return sql_op_window_new(x, nd, out, err);
   case SQL_NODE_LIMIT: size = sizeof(struct limit_op); vt = &limit_vt; break;
   case SQL_NODE_UNION: size = sizeof(struct union_op); vt = &union_vt; break;
   case SQL_NODE_DERIVED:

@@ -42,7 +42,7 @@
 ** Under x->analyze each next() counts the rows it gives and its time,
 ** the input's time included (op.h).
 **
-** INTERFACE: sql_op_sort_new(), sql_sort_cmp() (op.h).
+** INTERFACE: sql_op_sort_new(), sql_sort_cmp(), sql_sort_perm() (op.h).
 */
 #include "sql/exec/op.h"
 #include "sql/exec/spill.h"
@@ -330,19 +330,18 @@ static bool sorter_run(struct sorter *s, struct sort_ent *p,
   return true;
 }
 
-/* perm[0, nheld) := the held rows in order. */
-static int sort_held(struct sort_op *s, struct chv_error *err) {
-  int64_t n = s->nheld;
-  uint32_t *perm = chv_realloc(s->perm, sizeof *perm * (size_t)(n + 1));
-  if (!perm) return chv_error_set(err, CHV_ENOMEM, "out of memory");
-  s->perm = perm;
+int sql_sort_perm(const struct sql_exec *x, struct chv_vector *const *keys,
+                  const struct sql_sort_key *k, int nkeys, int64_t n,
+                  uint32_t *perm, struct chv_error *err) {
+  if (nkeys == 0) {
+    for (int64_t i = 0; i < n; i++) perm[i] = (uint32_t)i;
+    return CHV_OK;
+  }
   struct sort_ent *e = chv_malloc(sizeof *e * (size_t)(2 * n + 1));
   if (!e) return chv_error_set(err, CHV_ENOMEM, "out of memory");
-  struct chv_vector *const *keys = s->held + s->ncols;
-  struct sorter so = {keys, s->keys, s->nkeys, s->op.x->cancel,
-                      SORT_CANCEL_EVERY, false};
+  struct sorter so = {keys, k, nkeys, x->cancel, SORT_CANCEL_EVERY, false};
   for (int64_t i = 0; i < n && !so.cancelled; i++) {
-    sort_ent_make(keys[0], &s->keys[0], (uint32_t)i, &e[i]);
+    sort_ent_make(keys[0], &k[0], (uint32_t)i, &e[i]);
     if (i % SORT_CANCEL_EVERY == 0 && so.cancel &&
         __atomic_load_n(so.cancel, __ATOMIC_RELAXED))
       so.cancelled = true;
@@ -350,7 +349,17 @@ static int sort_held(struct sort_op *s, struct chv_error *err) {
   bool done = !so.cancelled && sorter_run(&so, e, e + n, n);
   for (int64_t i = 0; done && i < n; i++) perm[i] = e[i].row;
   chv_free(e);
-  return done ? CHV_OK : sql_exec_cancelled(s->op.x, err);
+  return done ? CHV_OK : sql_exec_cancelled(x, err);
+}
+
+/* perm[0, nheld) := the held rows in order. */
+static int sort_held(struct sort_op *s, struct chv_error *err) {
+  int64_t n = s->nheld;
+  uint32_t *perm = chv_realloc(s->perm, sizeof *perm * (size_t)(n + 1));
+  if (!perm) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  s->perm = perm;
+  return sql_sort_perm(s->op.x, s->held + s->ncols, s->keys, s->nkeys, n,
+                       perm, err);
 }
 
 /* ---- reading ------------------------------------------------------------ */

@@ -109,6 +109,7 @@ static void put_hints(struct printer *w, const struct chv_sql_hints *hs) {
 }
 
 static void put_expr(struct printer *w, const struct chv_sql_expr *e);
+static void put_window(struct printer *w, const struct chv_sql_window *win);
 static void put_query(struct printer *w, const struct chv_sql_query *q);
 static void put_stmt(struct printer *w, const struct chv_sql_stmt *s);
 
@@ -298,6 +299,10 @@ static void put_expr(struct printer *w, const struct chv_sql_expr *e) {
     if (e->u.func.distinct) put(w, " distinct");
     if (e->u.func.star) put(w, " *");
     put_exprs(w, e->u.func.args, e->u.func.n);
+    if (e->u.func.over) {
+      put(w, " ");
+      put_window(w, e->u.func.over);
+    }
     put(w, ")");
     break;
   case CHV_SQL_EXPR_SUBQUERY:
@@ -305,12 +310,66 @@ static void put_expr(struct printer *w, const struct chv_sql_expr *e) {
     put_query(w, e->u.subquery);
     put(w, ")");
     break;
+  case CHV_SQL_EXPR_EXISTS:
+    put(w, "(exists ");
+    put_query(w, e->u.subquery);
+    put(w, ")");
+    break;
   }
+}
+
+static void put_frame_bound(struct printer *w, enum chv_sql_frame_bound b,
+                            const struct chv_sql_expr *n) {
+  static const char *const names[] = {"unbounded-preceding", "preceding",
+                                      "current-row", "following",
+                                      "unbounded-following"};
+  if (n) {
+    put(w, " (");
+    put(w, names[b]);
+    put(w, " ");
+    put_expr(w, n);
+    put(w, ")");
+  } else {
+    put(w, " ");
+    put(w, names[b]);
+  }
+}
+
+/* (over [w] (partition-by ...) (order-by ...) (rows|range start end)) */
+static void put_window(struct printer *w, const struct chv_sql_window *win) {
+  put(w, "(over");
+  if (win->name) {
+    put(w, " ");
+    put_ident(w, win->name);
+  }
+  if (win->npartition_by) {
+    put(w, " (partition-by");
+    put_exprs(w, win->partition_by, win->npartition_by);
+    put(w, ")");
+  }
+  if (win->norder_by) {
+    put(w, " (order-by");
+    for (size_t i = 0; i < win->norder_by; i++) {
+      put(w, win->order_by[i].desc ? " (desc " : " (asc ");
+      put_expr(w, win->order_by[i].expr);
+      if (win->order_by[i].nulls)
+        put(w, win->order_by[i].nulls == 1 ? " nulls-first" : " nulls-last");
+      put(w, ")");
+    }
+    put(w, ")");
+  }
+  if (win->frame != CHV_SQL_FRAME_NONE) {
+    put(w, win->frame == CHV_SQL_FRAME_ROWS ? " (rows" : " (range");
+    put_frame_bound(w, win->start, win->start_n);
+    put_frame_bound(w, win->end, win->end_n);
+    put(w, ")");
+  }
+  put(w, ")");
 }
 
 static void put_from(struct printer *w, const struct chv_sql_from *f) {
   static const char *const joins[] = {"inner", "left", "right", "full",
-                                      "cross", "semi", "anti"};
+                                      "cross", "semi", "anti", "not-in"};
   switch (f->kind) {
   case CHV_SQL_FROM_TABLE:
     put(w, "(table ");
@@ -416,6 +475,17 @@ static void put_query(struct printer *w, const struct chv_sql_query *q) {
     if (q->having) {
       put(w, " (having ");
       put_expr(w, q->having);
+      put(w, ")");
+    }
+    if (q->nwindows) {
+      put(w, " (window");
+      for (size_t i = 0; i < q->nwindows; i++) {
+        put(w, " (");
+        put_ident(w, q->windows[i].name);
+        put(w, " ");
+        put_window(w, q->windows[i].window);
+        put(w, ")");
+      }
       put(w, ")");
     }
     break;

@@ -501,6 +501,9 @@ static int parse_column(struct parser *p, struct chv_sql_expr *e) {
   return CHV_OK;
 }
 
+static int parse_order_items(struct parser *p, struct chv_sql_query *q);
+static int parse_window(struct parser *p, struct chv_sql_window **out);
+
 static int parse_func(struct parser *p, struct chv_sql_expr *e) {
   const struct sql_token *t = peek(p, 0);
   TRY(ident_text(p, t, &e->u.func.name));
@@ -518,7 +521,96 @@ static int parse_func(struct parser *p, struct chv_sql_expr *e) {
     e->u.func.args = v.data;
     e->u.func.n = v.n;
   }
-  return expect_op(p, ")", "')' or ',' in the argument list");
+  TRY(expect_op(p, ")", "')' or ',' in the argument list"));
+  /* OVER (...) or OVER w; a bare OVER stays an alias */
+  const struct sql_token *w = peek(p, 1);
+  if (peek_kw(p, 0, "OVER") &&
+      (tok_is_op(w, "(") || w->kind == TK_QIDENT ||
+       (w->kind == TK_WORD && !is_reserved(w)))) {
+    next(p);
+    TRY(parse_window(p, &e->u.func.over));
+  }
+  return CHV_OK;
+}
+
+/* One bound of a frame: UNBOUNDED PRECEDING|FOLLOWING, CURRENT ROW, or
+** n PRECEDING|FOLLOWING. */
+static int parse_frame_bound(struct parser *p, enum chv_sql_frame_bound *b,
+                             struct chv_sql_expr **n) {
+  if (accept_kw(p, "UNBOUNDED")) {
+    if (accept_kw(p, "PRECEDING"))
+      *b = CHV_SQL_FRAME_UNBOUNDED_PRECEDING;
+    else if (accept_kw(p, "FOLLOWING"))
+      *b = CHV_SQL_FRAME_UNBOUNDED_FOLLOWING;
+    else
+      return fail(p, "PRECEDING or FOLLOWING after UNBOUNDED");
+    return CHV_OK;
+  }
+  if (accept_kw(p, "CURRENT")) {
+    *b = CHV_SQL_FRAME_CURRENT_ROW;
+    return expect_kw(p, "ROW", "ROW after CURRENT");
+  }
+  TRY(parse_concat(p, n));
+  if (accept_kw(p, "PRECEDING"))
+    *b = CHV_SQL_FRAME_PRECEDING;
+  else if (accept_kw(p, "FOLLOWING"))
+    *b = CHV_SQL_FRAME_FOLLOWING;
+  else
+    return fail(p, "PRECEDING or FOLLOWING after the frame's offset");
+  return CHV_OK;
+}
+
+/* A window after OVER: a name, or ( [name] [PARTITION BY e, ...]
+** [ORDER BY ...] [ROWS | RANGE frame] ). */
+static int parse_window(struct parser *p, struct chv_sql_window **out) {
+  struct chv_sql_window *w = NULL;
+  TRY(alloc_node(p, sizeof *w, (void **)&w));
+  const struct sql_token *t = peek(p, 0);
+  w->pos = t->pos;
+  if (!tok_is_op(t, "(")) {
+    TRY(parse_ident(p, "a window name", &w->name));
+    *out = w;
+    return CHV_OK;
+  }
+  next(p);
+  TRY(enter(p));
+  t = peek(p, 0);
+  if ((t->kind == TK_WORD || t->kind == TK_QIDENT) &&
+      !peek_kw(p, 0, "PARTITION") && !peek_kw(p, 0, "ORDER") &&
+      !peek_kw(p, 0, "ROWS") && !peek_kw(p, 0, "RANGE"))
+    TRY(parse_ident(p, "a window name", &w->name));
+  if (accept_kw(p, "PARTITION")) {
+    TRY(expect_kw(p, "BY", "BY after PARTITION"));
+    struct vec v = {0};
+    TRY(parse_expr_list(p, &v));
+    w->partition_by = v.data;
+    w->npartition_by = v.n;
+  }
+  if (accept_kw(p, "ORDER")) {
+    TRY(expect_kw(p, "BY", "BY after ORDER"));
+    struct chv_sql_query q;
+    memset(&q, 0, sizeof q);
+    TRY(parse_order_items(p, &q));
+    w->order_by = q.order_by;
+    w->norder_by = q.norder_by;
+  }
+  if (peek_kw(p, 0, "ROWS") || peek_kw(p, 0, "RANGE")) {
+    w->frame_pos = peek(p, 0)->pos;
+    w->frame = peek_kw(p, 0, "ROWS") ? CHV_SQL_FRAME_ROWS : CHV_SQL_FRAME_RANGE;
+    next(p);
+    if (accept_kw(p, "BETWEEN")) {
+      TRY(parse_frame_bound(p, &w->start, &w->start_n));
+      TRY(expect_kw(p, "AND", "AND between the frame's bounds"));
+      TRY(parse_frame_bound(p, &w->end, &w->end_n));
+    } else { /* ROWS n PRECEDING: up to the current row */
+      TRY(parse_frame_bound(p, &w->start, &w->start_n));
+      w->end = CHV_SQL_FRAME_CURRENT_ROW;
+    }
+  }
+  leave(p);
+  TRY(expect_op(p, ")", "')' after the window"));
+  *out = w;
+  return CHV_OK;
 }
 
 static int parse_primary(struct parser *p, struct chv_sql_expr **out) {
@@ -620,6 +712,13 @@ static int parse_primary(struct parser *p, struct chv_sql_expr **out) {
     TRY(enter(p));
     TRY(parse_case(p, e));
     leave(p);
+  } else if (tok_is_kw(t, "EXISTS") && peek_op(p, 1, "(")) {
+    TRY(new_expr(p, CHV_SQL_EXPR_EXISTS, t->pos, &e));
+    next(p);
+    next(p);
+    if (!starts_query(p, 0)) return fail(p, "a sub-query after EXISTS (");
+    TRY(parse_query(p, &e->u.subquery));
+    TRY(expect_op(p, ")", "')' after the sub-query of EXISTS"));
   } else if (tok_is_kw(t, "CAST") && peek_op(p, 1, "(")) {
     TRY(new_expr(p, CHV_SQL_EXPR_CAST, t->pos, &e));
     next(p);
@@ -1237,6 +1336,20 @@ static int parse_select(struct parser *p, struct chv_sql_query *q) {
     TRY(parse_group_by(p, q));
   }
   if (accept_kw(p, "HAVING")) TRY(parse_expr(p, &q->having));
+  if (accept_kw(p, "WINDOW")) { /* WINDOW w AS (...), ... */
+    struct vec v = {0};
+    do {
+      struct chv_sql_window_def *d = NULL;
+      TRY(vec_push(p, &v, sizeof *d, (void **)&d));
+      d->pos = peek(p, 0)->pos;
+      TRY(parse_ident(p, "a window name", &d->name));
+      TRY(expect_kw(p, "AS", "AS after the window's name"));
+      if (!peek_op(p, 0, "(")) return fail(p, "'(' after AS");
+      TRY(parse_window(p, &d->window));
+    } while (accept_op(p, ","));
+    q->windows = v.data;
+    q->nwindows = v.n;
+  }
   return CHV_OK;
 }
 

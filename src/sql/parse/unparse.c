@@ -100,6 +100,7 @@ static bool plain_word(const char *s) {
 
 static void put_query(struct writer *w, const struct chv_sql_query *q);
 static void put_expr(struct writer *w, const struct chv_sql_expr *e);
+static void put_window(struct writer *w, const struct chv_sql_window *win);
 
 static int prec(const struct chv_sql_expr *e) {
   switch (e->kind) {
@@ -347,13 +348,67 @@ static void put_expr(struct writer *w, const struct chv_sql_expr *e) {
     if (e->u.func.star) put(w, "*");
     put_list(w, e->u.func.args, e->u.func.n);
     put(w, ")");
+    if (e->u.func.over) {
+      put(w, " OVER ");
+      put_window(w, e->u.func.over);
+    }
     break;
   case CHV_SQL_EXPR_SUBQUERY:
-    put(w, "(");
+  case CHV_SQL_EXPR_EXISTS:
+    put(w, e->kind == CHV_SQL_EXPR_EXISTS ? "EXISTS (" : "(");
     put_query(w, e->u.subquery);
     put(w, ")");
     break;
   }
+}
+
+static void put_frame_bound(struct writer *w, enum chv_sql_frame_bound b,
+                            const struct chv_sql_expr *n) {
+  if (n) {
+    put_operand(w, n, P_CONCAT);
+    put(w, b == CHV_SQL_FRAME_PRECEDING ? " PRECEDING" : " FOLLOWING");
+    return;
+  }
+  put(w, b == CHV_SQL_FRAME_UNBOUNDED_PRECEDING   ? "UNBOUNDED PRECEDING"
+         : b == CHV_SQL_FRAME_UNBOUNDED_FOLLOWING ? "UNBOUNDED FOLLOWING"
+                                                  : "CURRENT ROW");
+}
+
+/* A window as OVER writes it: w, or (w PARTITION BY ... ORDER BY ...
+** ROWS BETWEEN ... AND ...). */
+static void put_window(struct writer *w, const struct chv_sql_window *win) {
+  put(w, "(");
+  const char *sep = "";
+  if (win->name) {
+    put_ident(w, win->name);
+    sep = " ";
+  }
+  if (win->npartition_by) {
+    put(w, sep);
+    put(w, "PARTITION BY ");
+    put_list(w, win->partition_by, win->npartition_by);
+    sep = " ";
+  }
+  if (win->norder_by) {
+    put(w, sep);
+    put(w, "ORDER BY ");
+    for (size_t i = 0; i < win->norder_by; i++) {
+      if (i) put(w, ", ");
+      put_expr(w, win->order_by[i].expr);
+      if (win->order_by[i].desc) put(w, " DESC");
+      if (win->order_by[i].nulls)
+        put(w, win->order_by[i].nulls == 1 ? " NULLS FIRST" : " NULLS LAST");
+    }
+    sep = " ";
+  }
+  if (win->frame != CHV_SQL_FRAME_NONE) {
+    put(w, sep);
+    put(w, win->frame == CHV_SQL_FRAME_ROWS ? "ROWS BETWEEN " : "RANGE BETWEEN ");
+    put_frame_bound(w, win->start, win->start_n);
+    put(w, " AND ");
+    put_frame_bound(w, win->end, win->end_n);
+  }
+  put(w, ")");
 }
 
 static void put_hints(struct writer *w, const struct chv_sql_hints *hs) {
@@ -380,7 +435,8 @@ static void put_hints(struct writer *w, const struct chv_sql_hints *hs) {
 static void put_from(struct writer *w, const struct chv_sql_from *f) {
   static const char *const joins[] = {" JOIN ", " LEFT JOIN ", " RIGHT JOIN ",
                                       " FULL JOIN ", " CROSS JOIN ",
-                                      " LEFT SEMI JOIN ", " LEFT ANTI JOIN "};
+                                      " LEFT SEMI JOIN ", " LEFT ANTI JOIN ",
+                                      " LEFT ANTI JOIN "};
   switch (f->kind) {
   case CHV_SQL_FROM_TABLE:
     put_name(w, &f->table);
@@ -475,6 +531,12 @@ static void put_query(struct writer *w, const struct chv_sql_query *q) {
     if (q->having) {
       put(w, " HAVING ");
       put_expr(w, q->having);
+    }
+    for (size_t i = 0; i < q->nwindows; i++) {
+      put(w, i ? ", " : " WINDOW ");
+      put_ident(w, q->windows[i].name);
+      put(w, " AS ");
+      put_window(w, q->windows[i].window);
     }
     break;
   case CHV_SQL_QUERY_UNION: {

@@ -116,23 +116,21 @@ static int resolve_rels(struct sql_bind *b, const struct chv_sql_name *nm,
   const struct sql_rels *rs = b->rels;
   int nq = nm->nparts - 1;
   const char *n = nm->parts[nq];
-  int found = -1, fr = -1, named = 0;
+  int found = -1, fr = -1, named = 0, unseen = -1;
   for (int r = 0; r < rs->n; r++) {
     const struct sql_rel_name *rn = &rs->r[r];
     if (nq > 0 && !rel_named(rn, nm, nq)) continue;
+    /* a sub-query's relations (qualified) are named by qualifier only */
+    if (nq == 0 && rn->qualified_only) continue;
     bool seen = b->on_seen ? b->on_seen[r] : !rn->hidden;
     named++;
     for (int c = 0; c < rn->ncols; c++) {
       const char *cn = b->t->columns[rn->first + c].name;
       if (strcasecmp(cn, n)) continue;
       char t1[256], t2[256];
-      if (!seen) {
-        rel_text(rn, t1, sizeof t1);
-        return chv_error_set(b->err, CHV_EINVAL, b->on_seen ?
-            "column '%s' of %s cannot be used in this ON: it names the "
-            "relations of its own join only" :
-            "column '%s' of %s cannot be used here: the right side of a "
-            "LEFT SEMI or ANTI JOIN is seen only in its ON", n, t1);
+      if (!seen) { /* an error only when no relation seen has it */
+        if (unseen < 0) unseen = r;
+        break;
       }
       if (found >= 0) {
         rel_text(&rs->r[fr], t1, sizeof t1);
@@ -147,6 +145,15 @@ static int resolve_rels(struct sql_bind *b, const struct chv_sql_name *nm,
     }
   }
   if (found >= 0) return *tcol = found, CHV_OK;
+  if (unseen >= 0) {
+    char t1[256];
+    rel_text(&rs->r[unseen], t1, sizeof t1);
+    return chv_error_set(b->err, CHV_EINVAL, b->on_seen ?
+        "column '%s' of %s cannot be used in this ON: it names the "
+        "relations of its own join only" :
+        "column '%s' of %s cannot be used here: the right side of a "
+        "LEFT SEMI or ANTI JOIN is seen only in its ON", n, t1);
+  }
   if (nq > 0 && !named) {
     const char *last = nm->parts[nq - 1];
     return chv_error_set(b->err, CHV_ENOENT,
@@ -373,9 +380,29 @@ static int bind_args(struct sql_bind *b, struct chv_sql_expr **in, size_t n,
   return CHV_OK;
 }
 
+/* The functions that are only window functions (they need OVER). */
+static bool window_only(const char *n) {
+  static const char *const names[] = {
+      "row_number", "rank", "dense_rank", "percent_rank", "cume_dist",
+      "ntile", "lag", "lead", "first_value", "last_value"};
+  for (size_t i = 0; i < CHV_ARRAY_SIZE(names); i++)
+    if (!strcasecmp(n, names[i])) return true;
+  return false;
+}
+
 static int bind_func(struct sql_bind *b, const struct chv_sql_expr *e,
                      struct chv_expr **out) {
   const char *n = e->u.func.name;
+  /* a window call the SELECT list's binding did not take: in WHERE, GROUP
+  ** BY, HAVING or an aggregate's argument */
+  if (e->u.func.over)
+    return chv_error_set(b->err, CHV_EINVAL,
+                         "window function %s(...) OVER is not allowed here "
+                         "(only in the SELECT list and ORDER BY)", n);
+  if (window_only(n))
+    return chv_error_set(b->err, CHV_EINVAL,
+                         "%s is a window function: it needs an OVER clause",
+                         n);
   const struct chv_func *f = chv_func_lookup(n);
   if (f && f->kind == CHV_FUNC_AGGREGATE)
     return chv_error_set(b->err, CHV_ENOTSUP,
@@ -385,6 +412,12 @@ static int bind_func(struct sql_bind *b, const struct chv_sql_expr *e,
     CHV_RETURN_IF_ERR(bind_args(b, e->u.func.args, e->u.func.n, &args));
     *b->pos = e->pos;
     return chv_expr_coalesce(b->a, args, (int)e->u.func.n, out, b->err);
+  }
+  if (f == NULL && !strcasecmp(n, "grouping")) {
+    *b->pos = e->pos;
+    return chv_error_set(b->err, CHV_EINVAL,
+                         "GROUPING() names keys of a GROUP BY, and the query "
+                         "has none");
   }
   if (f == NULL)
     return chv_error_set(b->err, CHV_ENOTSUP, "function %s is not supported yet", n);
@@ -470,6 +503,12 @@ int sql_bind_expr(struct sql_bind *b, const struct chv_sql_expr *e,
   case CHV_SQL_EXPR_BINARY:
     return bind_binary(b, e, out);
   case CHV_SQL_EXPR_IN:
+    if (e->u.in.n == 1 && e->u.in.list[0]->kind == CHV_SQL_EXPR_SUBQUERY) {
+      *b->pos = e->pos;
+      return chv_error_set(b->err, CHV_ENOTSUP,
+                           "IN (sub-query) is supported as a condition of "
+                           "WHERE, AND-ed with the others, and not yet here");
+    }
     CHV_RETURN_IF_ERR(sql_bind_expr(b, e->u.in.arg, &x));
     CHV_RETURN_IF_ERR(bind_args(b, e->u.in.list, e->u.in.n, &list));
     *b->pos = e->pos;
@@ -530,7 +569,16 @@ int sql_bind_expr(struct sql_bind *b, const struct chv_sql_expr *e,
   case CHV_SQL_EXPR_FUNC:
     return bind_func(b, e, out);
   case CHV_SQL_EXPR_SUBQUERY:
-    return chv_error_set(b->err, CHV_ENOTSUP, "sub-queries are not supported yet");
+    *b->pos = e->pos;
+    if (!b->scalar)
+      return chv_error_set(b->err, CHV_ENOTSUP,
+                           "sub-queries are not supported here yet");
+    return b->scalar(b->scalar_ctx, e->u.subquery, out);
+  case CHV_SQL_EXPR_EXISTS:
+    *b->pos = e->pos;
+    return chv_error_set(b->err, CHV_ENOTSUP,
+                         "EXISTS is supported as a condition of WHERE, "
+                         "AND-ed with the others, and not yet here");
   }
   return chv_error_set(b->err, CHV_ENOTSUP, "this expression is not supported yet");
 }
@@ -562,6 +610,61 @@ static void list_text(struct chv_sql_expr **v, size_t n, struct chv_buf *out,
     expr_text(v[i], out, qual);
   }
 }
+
+static void bound_text(enum chv_sql_frame_bound b, const struct chv_sql_expr *n,
+                       struct chv_buf *out) {
+  if (n) {
+    sql_expr_text(n, out);
+    chv_buf_puts(out, b == CHV_SQL_FRAME_PRECEDING ? " PRECEDING" : " FOLLOWING");
+    return;
+  }
+  chv_buf_puts(out, b == CHV_SQL_FRAME_UNBOUNDED_PRECEDING ? "UNBOUNDED PRECEDING"
+                    : b == CHV_SQL_FRAME_UNBOUNDED_FOLLOWING
+                        ? "UNBOUNDED FOLLOWING"
+                        : "CURRENT ROW");
+}
+
+/* " OVER w" or " OVER ([w ]PARTITION BY ... ORDER BY ... ROWS ...)". */
+static void window_text(const struct chv_sql_window *w, struct chv_buf *out) {
+  chv_buf_puts(out, " OVER ");
+  if (w->name && !w->npartition_by && !w->norder_by &&
+      w->frame == CHV_SQL_FRAME_NONE) {
+    chv_buf_puts(out, w->name);
+    return;
+  }
+  chv_buf_putc(out, '(');
+  const char *sep = "";
+  if (w->name) {
+    chv_buf_puts(out, w->name);
+    sep = " ";
+  }
+  if (w->npartition_by) {
+    chv_buf_printf(out, "%sPARTITION BY ", sep);
+    list_text(w->partition_by, w->npartition_by, out, false);
+    sep = " ";
+  }
+  if (w->norder_by) {
+    chv_buf_printf(out, "%sORDER BY ", sep);
+    for (size_t i = 0; i < w->norder_by; i++) {
+      if (i) chv_buf_puts(out, ", ");
+      sql_expr_text(w->order_by[i].expr, out);
+      if (w->order_by[i].desc) chv_buf_puts(out, " DESC");
+      if (w->order_by[i].nulls)
+        chv_buf_puts(out, w->order_by[i].nulls == 1 ? " NULLS FIRST"
+                                                    : " NULLS LAST");
+    }
+    sep = " ";
+  }
+  if (w->frame != CHV_SQL_FRAME_NONE) {
+    chv_buf_printf(out, "%s%s BETWEEN ", sep,
+                   w->frame == CHV_SQL_FRAME_ROWS ? "ROWS" : "RANGE");
+    bound_text(w->start, w->start_n, out);
+    chv_buf_puts(out, " AND ");
+    bound_text(w->end, w->end_n, out);
+  }
+  chv_buf_putc(out, ')');
+}
+
 
 static void expr_text(const struct chv_sql_expr *e, struct chv_buf *out,
                       bool qual) {
@@ -652,9 +755,13 @@ static void expr_text(const struct chv_sql_expr *e, struct chv_buf *out,
     if (e->u.func.star) chv_buf_putc(out, '*');
     list_text(e->u.func.args, e->u.func.n, out, qual);
     chv_buf_putc(out, ')');
+    if (e->u.func.over) window_text(e->u.func.over, out);
     break;
   case CHV_SQL_EXPR_SUBQUERY:
     chv_buf_puts(out, "(SELECT ...)");
+    break;
+  case CHV_SQL_EXPR_EXISTS:
+    chv_buf_puts(out, "EXISTS (SELECT ...)");
     break;
   }
 }

@@ -19,6 +19,11 @@
 **   keys    each join's conditions split into equi-keys (a = b, a <=> b
 **           with one side over each input) and the residual condition;
 **           the build side is the input estimated smaller.
+**   dynamic  (after the other passes of sql_rewrite()) a join whose probe
+**           side is a table Scan keyed by its columns gives the scan the
+**           columns its build keys filter at run time: partitions of a
+**           partition key (when the build side is filtered), row groups
+**           and stripes of a Parquet or ORC data column (docs/plan.md)
 **
 ** The estimates: a table's numRows (the session's scan_rows), a filter's
 ** rough selectivity per condition, an equi-join the larger input's rows.
@@ -28,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static int oom(struct sql_rewrite *rw) {
   return chv_error_set(rw->err, CHV_ENOMEM, "out of memory");
@@ -64,8 +70,8 @@ static double clamp1(double x) { return x < 1 ? 1 : x; }
 double sql_node_estimate(const struct sql_node *nd) {
   switch (nd->kind) {
   case SQL_NODE_SCAN: {
+    /* (the readers' predicates are a Filter's too: counted there) */
     double r = nd->u.scan.est_rows > 0 ? nd->u.scan.est_rows : 1e6;
-    for (int i = 0; i < nd->u.scan.npreds; i++) r *= 0.5;
     if (nd->u.scan.limit >= 0 && r > (double)nd->u.scan.limit)
       r = (double)nd->u.scan.limit;
     return clamp1(r);
@@ -97,7 +103,8 @@ double sql_node_estimate(const struct sql_node *nd) {
     double x;
     switch (nd->u.join.kind) {
     case CHV_SQL_JOIN_SEMI: x = l * 0.5; break;
-    case CHV_SQL_JOIN_ANTI: x = l * 0.5; break;
+    case CHV_SQL_JOIN_ANTI:
+    case CHV_SQL_JOIN_NOT_IN: x = l * 0.5; break;
     case CHV_SQL_JOIN_LEFT: x = l > r ? l : r; if (x < l) x = l; break;
     case CHV_SQL_JOIN_RIGHT: x = l > r ? l : r; break;
     case CHV_SQL_JOIN_FULL: x = l + r; break;
@@ -289,7 +296,7 @@ static int push_where(struct sql_rewrite *rw, struct sql_node **slot) {
       continue;
     }
     if (s && (s == 1 && (k == CHV_SQL_JOIN_LEFT || k == CHV_SQL_JOIN_SEMI ||
-                         k == CHV_SQL_JOIN_ANTI))) {
+                         k == CHV_SQL_JOIN_ANTI || k == CHV_SQL_JOIN_NOT_IN))) {
       CHV_RETURN_IF_ERR(cond_into(rw, j, 0, c));
       continue;
     }
@@ -306,6 +313,179 @@ static int push_where(struct sql_rewrite *rw, struct sql_node **slot) {
   return filter_set(rw, f, kept, nkept);
 }
 
+/* ---- OR: what every branch has ----------------------------------------------- */
+
+/* Whether two bound expressions are the same computation. */
+static bool expr_eq(const struct chv_expr *a, const struct chv_expr *b) {
+  if (a == b) return true;
+  if (a->kind != b->kind || a->nargs != b->nargs || a->negated != b->negated ||
+      !chv_type_equal(a->type, b->type))
+    return false;
+  switch (a->kind) {
+  case CHV_EXPR_COLUMN: return a->column == b->column;
+  case CHV_EXPR_LITERAL: {
+    if (a->value.is_null || b->value.is_null)
+      return a->value.is_null == b->value.is_null;
+    if (chv_type_is_string_like(a->type->id))
+      return a->value.len == b->value.len &&
+             !memcmp(a->value.str, b->value.str, (size_t)a->value.len);
+    return !memcmp(&a->value, &b->value, sizeof a->value);
+  }
+  case CHV_EXPR_CALL:
+    if (a->fn != b->fn) return false;
+    if ((a->fn == CHV_FN_EQ || a->fn == CHV_FN_NE || a->fn == CHV_FN_NSEQ) &&
+        expr_eq(a->args[0], b->args[1]) && expr_eq(a->args[1], b->args[0]))
+      return true; /* a = b is b = a */
+    break;
+  case CHV_EXPR_FUNC:
+    if (a->func != b->func || a->impl != b->impl) return false;
+    break;
+  case CHV_EXPR_LIKE:
+    if (a->like != b->like) return false;
+    break;
+  default:
+    break;
+  }
+  for (int i = 0; i < a->nargs; i++)
+    if (!expr_eq(a->args[i], b->args[i])) return false;
+  return true;
+}
+
+/* The AND-ed (or, with or, OR-ed) parts of c, the parsed and the bound
+** trees walked together (the binder makes one of the other), into v. */
+static int split_tree(struct sql_rewrite *rw, struct sql_conj c, bool or,
+                      struct sql_conj **v, int *n, int *cap) {
+  const struct chv_sql_expr *a = c.ast;
+  enum chv_sql_op op = or ? CHV_SQL_OP_OR : CHV_SQL_OP_AND;
+  enum chv_expr_kind k = or ? CHV_EXPR_OR : CHV_EXPR_AND;
+  if (a->kind == CHV_SQL_EXPR_BINARY && a->u.binary.op == op &&
+      c.bound->kind == k && c.bound->nargs == 2) {
+    CHV_RETURN_IF_ERR(split_tree(
+        rw, (struct sql_conj){a->u.binary.left, c.bound->args[0]}, or, v, n, cap));
+    return split_tree(rw, (struct sql_conj){a->u.binary.right, c.bound->args[1]},
+                      or, v, n, cap);
+  }
+  if (*n == *cap) {
+    int nc = *cap ? *cap * 2 : 8;
+    struct sql_conj *w = chv_arena_alloc(rw->a, sizeof *w * (size_t)nc);
+    if (!w) return oom(rw);
+    if (*n) memcpy(w, *v, sizeof *w * (size_t)*n);
+    *v = w;
+    *cap = nc;
+  }
+  (*v)[(*n)++] = c;
+  return CHV_OK;
+}
+
+static struct chv_sql_expr *ast_or(chv_arena *a, const struct chv_sql_expr *l,
+                                   const struct chv_sql_expr *r) {
+  struct chv_sql_expr *e = ast_and(a, l, r);
+  if (e) e->u.binary.op = CHV_SQL_OP_OR;
+  return e;
+}
+
+/* c1 AND c2 (or OR), both trees. */
+static int conj_join(struct sql_rewrite *rw, struct sql_conj *acc,
+                     struct sql_conj c, bool or) {
+  if (!acc->ast) {
+    *acc = c;
+    return CHV_OK;
+  }
+  const struct chv_sql_expr *e = or ? ast_or(rw->a, acc->ast, c.ast)
+                                    : ast_and(rw->a, acc->ast, c.ast);
+  if (!e) return oom(rw);
+  int rc = or ? chv_expr_or(rw->a, acc->bound, c.bound, &acc->bound, rw->err)
+              : chv_expr_and(rw->a, acc->bound, c.bound, &acc->bound, rw->err);
+  acc->ast = e;
+  return rc;
+}
+
+/* Each OR among the join's conditions: the conditions every branch has
+** AND-ed become conditions of their own ((a AND x) OR (a AND y): a AND (x
+** OR y)), so that an equality of the two sides is a key; and for each side,
+** when every branch has conditions of that side alone, their OR is added
+** too (implied: the side's rows that can match), so that it filters that
+** side before the join.  The OR itself stays. */
+static int factor_ors(struct sql_rewrite *rw, struct sql_node *j, int nl,
+                      int n, bool *scratch) {
+  struct sql_conj *out = NULL;
+  int nout = 0, capout = 0;
+  bool changed = false;
+  for (int i = 0; i < j->u.join.nconj; i++) {
+    struct sql_conj c = j->u.join.conj[i];
+    struct sql_conj *br = NULL;
+    int nbr = 0, capbr = 0;
+    CHV_RETURN_IF_ERR(split_tree(rw, c, true, &br, &nbr, &capbr));
+    if (nbr < 2 || nbr > 64) {
+      CHV_RETURN_IF_ERR(split_tree(rw, c, false, &out, &nout, &capout));
+      continue;
+    }
+    struct sql_conj *parts[64];
+    int np[64], capp[64];
+    for (int b = 0; b < nbr; b++) {
+      parts[b] = NULL;
+      np[b] = capp[b] = 0;
+      CHV_RETURN_IF_ERR(split_tree(rw, br[b], false, &parts[b], &np[b], &capp[b]));
+    }
+    /* the common conditions: in every branch */
+    bool *common = chv_arena_alloc(rw->a, (size_t)np[0] + 1);
+    if (!common) return oom(rw);
+    int ncommon = 0;
+    for (int x = 0; x < np[0]; x++) {
+      common[x] = true;
+      for (int b = 1; b < nbr && common[x]; b++) {
+        bool in = false;
+        for (int y = 0; y < np[b] && !in; y++)
+          in = expr_eq(parts[0][x].bound, parts[b][y].bound);
+        common[x] = in;
+      }
+      if (common[x]) {
+        ncommon++;
+        CHV_RETURN_IF_ERR(split_tree(rw, parts[0][x], false, &out, &nout, &capout));
+      }
+    }
+    /* what is left of each branch, and of each branch per side */
+    struct sql_conj rest = {0}, side[2] = {{0}, {0}};
+    bool all[2] = {true, true}, empty = false;
+    for (int b = 0; b < nbr; b++) {
+      struct sql_conj br_rest = {0}, br_side[2] = {{0}, {0}};
+      for (int y = 0; y < np[b]; y++) {
+        bool is_common = false;
+        for (int x = 0; x < np[0] && !is_common; x++)
+          is_common = common[x] && expr_eq(parts[0][x].bound, parts[b][y].bound);
+        if (is_common) continue;
+        CHV_RETURN_IF_ERR(conj_join(rw, &br_rest, parts[b][y], false));
+        int sd = sides(parts[b][y].bound, nl, n, scratch);
+        if (sd == 1 || sd == 2)
+          CHV_RETURN_IF_ERR(conj_join(rw, &br_side[sd - 1], parts[b][y], false));
+      }
+      if (!br_rest.ast) empty = true; /* that branch is all common: TRUE */
+      for (int sd = 0; sd < 2; sd++) {
+        if (!br_side[sd].ast) all[sd] = false;
+        else if (all[sd])
+          CHV_RETURN_IF_ERR(conj_join(rw, &side[sd], br_side[sd], true));
+      }
+      if (br_rest.ast) CHV_RETURN_IF_ERR(conj_join(rw, &rest, br_rest, true));
+    }
+    if (!ncommon && !all[0] && !all[1]) {
+      CHV_RETURN_IF_ERR(split_tree(rw, c, false, &out, &nout, &capout));
+      continue;
+    }
+    changed = true;
+    if (!empty) {
+      CHV_RETURN_IF_ERR(split_tree(rw, rest, false, &out, &nout, &capout));
+      for (int sd = 0; sd < 2; sd++)
+        if (all[sd] && side[sd].ast && !expr_eq(side[sd].bound, rest.bound))
+          CHV_RETURN_IF_ERR(split_tree(rw, side[sd], false, &out, &nout, &capout));
+    }
+  }
+  if (changed) {
+    j->u.join.conj = out;
+    j->u.join.nconj = nout;
+  }
+  return CHV_OK;
+}
+
 /* Moves a join's conditions of one input into that input where that keeps
 ** their meaning; the rest stay. */
 static int push_on(struct sql_rewrite *rw, struct sql_node *j) {
@@ -318,7 +498,8 @@ static int push_on(struct sql_rewrite *rw, struct sql_node *j) {
                 k == CHV_SQL_JOIN_RIGHT || k == CHV_SQL_JOIN_SEMI;
   bool into_r = k == CHV_SQL_JOIN_INNER || k == CHV_SQL_JOIN_CROSS ||
                 k == CHV_SQL_JOIN_LEFT || k == CHV_SQL_JOIN_SEMI ||
-                k == CHV_SQL_JOIN_ANTI;
+                k == CHV_SQL_JOIN_ANTI || k == CHV_SQL_JOIN_NOT_IN;
+  CHV_RETURN_IF_ERR(factor_ors(rw, j, nl, n, scratch));
   struct sql_conj *v = j->u.join.conj;
   int nv = j->u.join.nconj, nkept = 0;
   j->u.join.conj = NULL;
@@ -635,6 +816,8 @@ static int order(struct sql_rewrite *rw, struct sql_node **slot) {
     nd->u.join.est[1] = sql_node_estimate(nd->in[1]);
     /* the smaller side builds; on a tie the right, as written */
     nd->u.join.build_left = nd->u.join.est[0] < nd->u.join.est[1];
+    /* NOT IN looks at the right's NULLs before the left's rows */
+    if (nd->u.join.kind == CHV_SQL_JOIN_NOT_IN) nd->u.join.build_left = false;
   }
   return CHV_OK;
 }
@@ -656,4 +839,140 @@ int sql_rewrite_join_order(struct sql_rewrite *rw, struct sql_node **root) {
   if (!has_join(*root)) return CHV_OK;
   scan_rows(rw, *root);
   return order(rw, root);
+}
+
+/* ---- dynamic filtering ----------------------------------------------------------- */
+
+/* The key types whose values filter a scan: their text compares as the
+** partition values and the files' statistics do (not FLOAT or DOUBLE,
+** whose NaN the statistics leave out; not CHAR, whose padding they may
+** keep; not TIMESTAMP, whose Parquet statistics depend on the writer). */
+static bool dyn_type(enum chv_type_id id) {
+  switch (id) {
+  case CHV_TYPE_TINYINT:
+  case CHV_TYPE_SMALLINT:
+  case CHV_TYPE_INT:
+  case CHV_TYPE_BIGINT:
+  case CHV_TYPE_DATE:
+  case CHV_TYPE_STRING:
+  case CHV_TYPE_VARCHAR:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* Whether a join's build side may leave keys of its table out: it has a
+** Filter, a scan's partition filter, pushed predicate or limit, a Limit, a
+** TopN, VALUES or an inner or semi join. */
+static bool filtered(const struct sql_node *nd) {
+  switch (nd->kind) {
+  case SQL_NODE_FILTER:
+  case SQL_NODE_LIMIT:
+  case SQL_NODE_TOPN:
+  case SQL_NODE_VALUES:
+    return true;
+  case SQL_NODE_SCAN:
+    return nd->u.scan.filter || nd->u.scan.npreds || nd->u.scan.limit >= 0;
+  case SQL_NODE_JOIN:
+    if (nd->u.join.nkeys && (nd->u.join.kind == CHV_SQL_JOIN_INNER ||
+                             nd->u.join.kind == CHV_SQL_JOIN_SEMI))
+      return true;
+    break;
+  default:
+    break;
+  }
+  for (int i = 0; i < nd->nin; i++)
+    if (filtered(nd->in[i])) return true;
+  return false;
+}
+
+/* The table Scan under nd through Filters and column Projects whose column
+** *col is nd's column c, or NULL.  A Scan with a pushed limit is not one:
+** other rows would fill its limit. */
+static struct sql_node *probe_scan(struct sql_node *nd, int c, int *col) {
+  for (;;) {
+    switch (nd->kind) {
+    case SQL_NODE_SCAN:
+      if (nd->u.scan.limit >= 0 || nd->u.scan.dyn_join) return NULL;
+      *col = c;
+      return nd;
+    case SQL_NODE_FILTER: nd = nd->in[0]; break;
+    case SQL_NODE_PROJECT:
+      if (nd->u.project.exprs[c]->kind != CHV_EXPR_COLUMN) return NULL;
+      c = nd->u.project.exprs[c]->column;
+      nd = nd->in[0];
+      break;
+    default:
+      return NULL;
+    }
+  }
+}
+
+/* Whether the probe side's rows that match no build row can go: not when
+** the kind keeps them (an outer join's preserved side, the left side of an
+** ANTI join). */
+static bool probe_may_drop(const struct sql_node *nd, int pside) {
+  switch (nd->u.join.kind) {
+  case CHV_SQL_JOIN_INNER:
+  case CHV_SQL_JOIN_SEMI:
+    return true;
+  case CHV_SQL_JOIN_LEFT:
+  case CHV_SQL_JOIN_ANTI:
+    return pside == 1;
+  case CHV_SQL_JOIN_RIGHT:
+    return pside == 0;
+  default:
+    return false;
+  }
+}
+
+static int dynamic(struct sql_rewrite *rw, struct sql_node *nd) {
+  for (int i = 0; i < nd->nin; i++) CHV_RETURN_IF_ERR(dynamic(rw, nd->in[i]));
+  if (nd->kind != SQL_NODE_JOIN || !nd->u.join.nkeys || nd->u.join.dyn_scan)
+    return CHV_OK;
+  int pside = nd->u.join.build_left ? 1 : 0;
+  if (!probe_may_drop(nd, pside)) return CHV_OK;
+  bool build_filtered = filtered(nd->in[1 - pside]);
+  struct sql_node *scan = NULL;
+  for (int k = 0; k < nd->u.join.nkeys; k++) {
+    if (nd->u.join.null_safe[k]) continue; /* its NULLs match */
+    const struct chv_expr *e = pside ? nd->u.join.rkeys[k] : nd->u.join.lkeys[k];
+    if (e->kind != CHV_EXPR_COLUMN || !dyn_type(e->type->id)) continue;
+    int col;
+    struct sql_node *s = probe_scan(nd->in[pside], e->column, &col);
+    if (!s || (scan && s != scan)) continue;
+    const struct chv_table *t = s->u.scan.t;
+    const char *name = s->u.scan.columns[col];
+    bool part = false;
+    for (int p = 0; p < t->npkeys; p++)
+      part |= !strcasecmp(t->pkeys[p].name, name);
+    /* partitions: Flink's rule, a build side that is not its whole table
+    ** (not DATE keys, whose folder names need not be the canonical text
+    ** the catalog compares); data columns: the range skips row groups of
+    ** columnar files only */
+    if (part ? !build_filtered || e->type->id == CHV_TYPE_DATE
+             : !sql_table_columnar(t))
+      continue;
+    if (!nd->u.join.dyn_cols) {
+      size_t n = (size_t)nd->u.join.nkeys + 1;
+      nd->u.join.dyn_cols = chv_arena_alloc(rw->a, sizeof *nd->u.join.dyn_cols * n);
+      nd->u.join.dyn_part = chv_arena_alloc(rw->a, n);
+      if (!nd->u.join.dyn_cols || !nd->u.join.dyn_part) return oom(rw);
+      memset(nd->u.join.dyn_cols, 0, sizeof *nd->u.join.dyn_cols * n);
+      memset(nd->u.join.dyn_part, 0, n);
+    }
+    nd->u.join.dyn_cols[k] = name;
+    nd->u.join.dyn_part[k] = part;
+    scan = s;
+  }
+  if (scan) {
+    nd->u.join.dyn_scan = scan;
+    scan->u.scan.dyn_join = nd;
+  }
+  return CHV_OK;
+}
+
+int sql_rewrite_join_dynamic(struct sql_rewrite *rw, struct sql_node *root) {
+  return has_join(root) ? dynamic(rw, root) : CHV_OK;
 }

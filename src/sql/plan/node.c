@@ -53,7 +53,7 @@ const char *sql_node_kind_name(enum sql_node_kind k) {
   static const char *const names[] = {
       "Scan", "Values", "Filter", "Project", "Aggregate", "Sort",
       "TopN", "Limit", "Union All", "Derived", "Hash Join", "Insert",
-      "Multi-insert", "Tee", "Repeat", "Expand"};
+      "Multi-insert", "Tee", "Repeat", "Expand", "Window"};
   return (size_t)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
 
@@ -87,6 +87,15 @@ int sql_node_exprs(struct sql_node *nd,
       CHV_RETURN_IF_ERR(fn(ctx, &nd->u.join.rkeys[k]));
     }
     if (nd->u.join.cond) CHV_RETURN_IF_ERR(fn(ctx, &nd->u.join.cond));
+    return CHV_OK;
+  case SQL_NODE_WINDOW:
+    for (int k = 0; k < nd->u.window.nkeys; k++)
+      CHV_RETURN_IF_ERR(fn(ctx, &nd->u.window.keys[k].expr));
+    for (int j = 0; j < nd->u.window.ncalls; j++) {
+      struct sql_win_call *wc = &nd->u.window.calls[j];
+      if (wc->arg) CHV_RETURN_IF_ERR(fn(ctx, &wc->arg));
+      if (wc->dflt) CHV_RETURN_IF_ERR(fn(ctx, &wc->dflt));
+    }
     return CHV_OK;
   default:
     return CHV_OK;

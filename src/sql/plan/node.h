@@ -12,7 +12,8 @@
 ** Every expression of a node is bound over the output columns of its
 ** input (in[0]): a COLUMN expression's `column` is a place in the input's
 ** cols.  Filter, Sort, TopN and Limit give their input's columns; Scan,
-** Values, Project, Aggregate, Union and Derived give their own.
+** Values, Project, Aggregate, Union and Derived give their own; Window
+** its input's, then one per window call.
 **
 **   Sink -> Project -> TopN -> Filter -> Scan
 **
@@ -53,10 +54,46 @@ enum sql_node_kind {
                       ** Multi reads now */
   SQL_NODE_REPEAT,    /* each input row as many times as its last column
                       ** (BIGINT) says: INTERSECT ALL, EXCEPT ALL */
-  SQL_NODE_EXPAND     /* each input row once per grouping set, under the
+  SQL_NODE_EXPAND,    /* each input row once per grouping set, under the
                       ** Aggregate of GROUPING SETS, ROLLUP and CUBE: its
                       ** columns, the keys (NULL where the set leaves one
                       ** out) and the set's ids */
+  SQL_NODE_WINDOW     /* its input's columns, then one per window function
+                      ** over the rows sorted by its keys */
+};
+
+/* A window function of a Window node (OVER). */
+enum sql_win_fn {
+  SQL_WIN_ROW_NUMBER,
+  SQL_WIN_RANK,
+  SQL_WIN_DENSE_RANK,
+  SQL_WIN_PERCENT_RANK,
+  SQL_WIN_CUME_DIST,
+  SQL_WIN_NTILE,
+  SQL_WIN_LAG,
+  SQL_WIN_LEAD,
+  SQL_WIN_FIRST_VALUE,
+  SQL_WIN_LAST_VALUE,
+  SQL_WIN_AGG           /* an aggregate (agg) over the frame */
+};
+
+/* One window function of a Window node.  Its PARTITION BY keys are the
+** node's first npart keys, its ORDER BY keys the norder after them, so
+** that calls whose keys are a prefix of one sort share it. */
+struct sql_win_call {
+  enum sql_win_fn fn;
+  enum chv_agg_fn agg;          /* SQL_WIN_AGG */
+  struct chv_expr *arg;         /* the value argument; NULL: none, COUNT(*) */
+  struct chv_expr *dflt;        /* LAG/LEAD's default (of arg's type) or NULL */
+  int64_t n;                    /* NTILE's buckets, LAG/LEAD's offset */
+  bool skip_nulls;              /* FIRST_VALUE/LAST_VALUE(x, true) */
+  int npart, norder;
+  /* the frame (functions over one): ROWS or RANGE, its bounds
+  ** (enum chv_sql_frame_bound) and their offsets */
+  bool range;
+  int start, end;
+  int64_t start_n, end_n;
+  const char *text;             /* EXPLAIN: "rank() OVER (...)" */
 };
 
 /* One output column of a node. */
@@ -116,6 +153,10 @@ struct sql_node {
       int threads;                    /* physical: reader threads; 0 */
       double est_rows;                /* its table's rows, as the
                                       ** statistics say; 0: unknown */
+      /* the join whose build keys filter it at run time (joins.c,
+      ** dynamic filtering), or NULL: the scan opens once that join has
+      ** built, with the keys' partitions and range (sql/exec/dynfilter.c) */
+      const struct sql_node *dyn_join;
       /* physical: the nodes above run in its stage, lowest first */
       struct sql_node *stage[4];
       int nstage;
@@ -189,6 +230,13 @@ struct sql_node {
       bool build_left;                /* in[0] is the hash table's side */
       double est[2];                  /* the inputs' rows as estimated */
       bool ordered;                   /* made by the order pass */
+      /* dynamic filtering: the probe side's table Scan its build keys
+      ** filter at run time, or NULL; per key, the Scan's column (a
+      ** canonical name) the key is, or NULL: not used; dyn_part[i]: that
+      ** column is a partition key whose partitions are pruned */
+      struct sql_node *dyn_scan;
+      const char **dyn_cols;
+      bool *dyn_part;
     } join;
     struct {
       int nsets;
@@ -197,6 +245,18 @@ struct sql_node {
       ** ids (constants) */
       struct chv_expr **exprs;
     } expand;
+    struct {
+      struct sql_sort_key *keys;      /* partition keys, then order keys */
+      int nkeys;
+      struct sql_win_call *calls;     /* one per column after the input's */
+      int ncalls;
+      /* rows kept per partition (ROW_NUMBER's top-N, rewrite.c): the rows
+      ** of a partition after the first limit by calls[limit_call] (a
+      ** ROW_NUMBER, RANK or DENSE_RANK) go; -1: all */
+      int64_t limit;
+      int limit_call;
+      const char *keys_text;          /* EXPLAIN */
+    } window;
     struct {
       const char *what;               /* EXPLAIN: "default.t2: ..." */
       void *target;                   /* the session's; borrowed */

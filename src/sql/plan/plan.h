@@ -55,6 +55,11 @@ struct sql_bind {
   int (*hook)(struct sql_bind *b, const struct chv_sql_expr *e,
               struct chv_expr **out, bool *done);
   void *hook_ctx;
+  /* The value of a scalar sub-query that reads nothing of the query
+  ** around it, run once (a literal); NULL: sub-queries are refused. */
+  int (*scalar)(void *ctx, const struct chv_sql_query *q,
+                struct chv_expr **out);
+  void *scalar_ctx;
   /* The table column of each of cols (tcols[k] for cols[k]). */
   int *tcols;
   /* A FROM of several relations (joins): t's columns are theirs, in order,
@@ -74,6 +79,9 @@ struct sql_rels {
     int first, ncols;         /* its columns in the binder's table */
     /* the right side of a LEFT SEMI or ANTI JOIN: seen only in its ON */
     bool hidden;
+    /* a sub-query's relation made a join's: only a qualified name (as
+    ** the rewrite gives its columns) names its columns */
+    bool qualified_only;
   } *r;
 };
 /* count, sum, min, max, avg */
@@ -148,11 +156,19 @@ struct sql_rewrite {
   ** statistics say, or 0: unknown (threads_ctx); NULL: unknown. */
   double (*scan_rows)(void *ctx, const struct sql_node *scan);
   struct chv_error *err;
+  /* table.optimizer.dynamic-filtering.enabled: joins filter their probe
+  ** side's scan by their build keys at run time (joins.c) */
+  bool dynamic_filtering;
 };
 /* The passes of joins (joins.c): their conditions pushed down, then the
 ** order of inner joins, the equi-keys and the build sides. */
 int sql_rewrite_join_push(struct sql_rewrite *rw, struct sql_node **root);
 int sql_rewrite_join_order(struct sql_rewrite *rw, struct sql_node **root);
+/* Dynamic filtering (joins.c), after the other passes: each equi-join
+** whose probe side is (through Filters and column Projects) a table Scan,
+** with keys that are that scan's columns, gives the scan the columns its
+** build keys filter at run time. */
+int sql_rewrite_join_dynamic(struct sql_rewrite *rw, struct sql_node *root);
 /* The rewrite rules, one pass each, in order: predicate pushdown and
 ** partition pruning into the scans, constant folding, the pruning of the
 ** columns scans read, limit pushdown, Sort + Limit to TopN and the top-N

@@ -21,6 +21,11 @@
 **   bound      a TopN over a table's Scan on a data column whose NULLs
 **              sort last (not FLOAT or DOUBLE: statistics leave NaN out)
 **              gives the scan a bound its readers skip by
+**   window     a Filter rn <= n over (a derived table of) a Window's
+**              ROW_NUMBER, RANK or DENSE_RANK rn keeps the Window to the
+**              first n rows of each partition (Flink's top-N)
+**   dynamic    a join's build keys filter its probe side's scan at run
+**              time: partitions, row groups and stripes (joins.c)
 **
 ** A pass walks the tree with the slot each node hangs from, so that it
 ** can replace a node; expressions are never changed in place (they may be
@@ -387,6 +392,114 @@ static void bound(struct sql_node *nd) {
     }
 }
 
+/* ---- the top-N of a window ------------------------------------------------------ */
+
+/* Whether a call's values for the first rows of its partition depend on
+** those rows alone (not on the rows after them). */
+static bool looks_back(const struct sql_win_call *wc) {
+  switch (wc->fn) {
+  case SQL_WIN_ROW_NUMBER:
+  case SQL_WIN_RANK:
+  case SQL_WIN_DENSE_RANK:
+  case SQL_WIN_LAG: return true;
+  case SQL_WIN_FIRST_VALUE:
+  case SQL_WIN_AGG:
+    return !wc->range && (wc->end == CHV_SQL_FRAME_CURRENT_ROW ||
+                          wc->end == CHV_SQL_FRAME_PRECEDING);
+  default: return false;
+  }
+}
+
+/* The limit a conjunct c <= n, c < n or c = n (either side) puts on column
+** c; false for another form. */
+static bool rank_bound(const struct chv_expr *e, int *col, int64_t *lim) {
+  if (e->kind != CHV_EXPR_CALL || e->nargs != 2) return false;
+  const struct chv_expr *l = e->args[0], *r = e->args[1];
+  enum chv_fn fn = e->fn;
+  if (l->kind == CHV_EXPR_LITERAL && r->kind == CHV_EXPR_COLUMN) {
+    const struct chv_expr *t = l;
+    l = r;
+    r = t;
+    fn = fn == CHV_FN_GE ? CHV_FN_LE : fn == CHV_FN_GT ? CHV_FN_LT
+         : fn == CHV_FN_EQ ? CHV_FN_EQ : CHV_FN_NE;
+  }
+  if (l->kind != CHV_EXPR_COLUMN || r->kind != CHV_EXPR_LITERAL ||
+      r->value.is_null || l->type->id != CHV_TYPE_BIGINT ||
+      r->type->id != CHV_TYPE_BIGINT)
+    return false;
+  if (fn != CHV_FN_LE && fn != CHV_FN_LT && fn != CHV_FN_EQ) return false;
+  *col = l->column;
+  *lim = fn == CHV_FN_LT ? r->value.i64 - 1 : r->value.i64;
+  if (*lim < 0) *lim = 0;
+  return true;
+}
+
+/* From column c of nd down through Derived and Project columns to the
+** Window that computes it: that node and its call, or NULL. */
+static struct sql_node *rank_source(struct sql_node *nd, int c, int *call) {
+  for (int depth = 0; depth < 64; depth++) {
+    if (c < 0 || c >= nd->ncols) return NULL;
+    switch (nd->kind) {
+    case SQL_NODE_DERIVED:
+      c = nd->u.derived.map[c];
+      nd = nd->in[0];
+      break;
+    case SQL_NODE_PROJECT: {
+      const struct chv_expr *e = nd->u.project.exprs[c];
+      if (e->kind != CHV_EXPR_COLUMN) return NULL;
+      c = e->column;
+      nd = nd->in[0];
+      if (nd->kind != SQL_NODE_WINDOW && nd->kind != SQL_NODE_PROJECT &&
+          nd->kind != SQL_NODE_DERIVED)
+        return NULL;
+      break;
+    }
+    case SQL_NODE_WINDOW:
+      if (c < nd->in[0]->ncols) return NULL; /* the top Window's own call */
+      *call = c - nd->in[0]->ncols;
+      return nd;
+    default: return NULL;
+    }
+  }
+  return NULL;
+}
+
+/* Filter (rn <= n) <- Derived <- Project <- Window whose call rn is a
+** ROW_NUMBER, RANK or DENSE_RANK: the Window keeps the first n rows of
+** each partition (its other calls must not look past them).  The Filter
+** stays: it decides. */
+static void window_topn(struct sql_node *nd) {
+  for (int i = 0; i < nd->nin; i++) window_topn(nd->in[i]);
+  if (nd->kind != SQL_NODE_FILTER) return;
+  const struct chv_expr *stack[64];
+  int n = 0;
+  stack[n++] = nd->u.filter.pred;
+  while (n) {
+    const struct chv_expr *e = stack[--n];
+    if (e->kind == CHV_EXPR_AND) {
+      for (int i = 0; i < e->nargs && n < 64; i++) stack[n++] = e->args[i];
+      continue;
+    }
+    int col, call;
+    int64_t lim;
+    if (!rank_bound(e, &col, &lim)) continue;
+    struct sql_node *w = rank_source(nd->in[0], col, &call);
+    if (!w) continue;
+    const struct sql_win_call *wc = &w->u.window.calls[call];
+    if (wc->fn != SQL_WIN_ROW_NUMBER && wc->fn != SQL_WIN_RANK &&
+        wc->fn != SQL_WIN_DENSE_RANK)
+      continue;
+    bool ok = true;
+    for (int j = 0; j < w->u.window.ncalls && ok; j++)
+      ok = looks_back(&w->u.window.calls[j]);
+    if (!ok) continue;
+    if (w->u.window.limit < 0 || lim < w->u.window.limit) {
+      w->u.window.limit = lim;
+      w->u.window.limit_call = call;
+    }
+  }
+}
+
 int sql_rewrite(struct sql_rewrite *rw, struct sql_node **root) {
   CHV_RETURN_IF_ERR(sql_rewrite_join_push(rw, root));
   CHV_RETURN_IF_ERR(pushdown(rw, root));
@@ -396,5 +509,8 @@ int sql_rewrite(struct sql_rewrite *rw, struct sql_node **root) {
   CHV_RETURN_IF_ERR(drop_identity(rw, root));
   CHV_RETURN_IF_ERR(limits(rw, root));
   bound(*root);
+  window_topn(*root);
+  if (rw->dynamic_filtering)
+    CHV_RETURN_IF_ERR(sql_rewrite_join_dynamic(rw, *root));
   return CHV_OK;
 }

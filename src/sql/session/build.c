@@ -122,9 +122,16 @@ static bool has_agg(const struct chv_sql_expr *e) {
   if (!e) return false;
   switch (e->kind) {
   case CHV_SQL_EXPR_FUNC:
-    if (sql_is_aggregate(e->u.func.name)) return true;
+    if (sql_is_aggregate(e->u.func.name) && !e->u.func.over) return true;
     for (size_t i = 0; i < e->u.func.n; i++)
       if (has_agg(e->u.func.args[i])) return true;
+    if (e->u.func.over) { /* rank() OVER (ORDER BY sum(x)) */
+      const struct chv_sql_window *w = e->u.func.over;
+      for (size_t i = 0; i < w->npartition_by; i++)
+        if (has_agg(w->partition_by[i])) return true;
+      for (size_t i = 0; i < w->norder_by; i++)
+        if (has_agg(w->order_by[i].expr)) return true;
+    }
     return false;
   case CHV_SQL_EXPR_UNARY: return has_agg(e->u.unary.arg);
   case CHV_SQL_EXPR_BINARY:
@@ -186,12 +193,20 @@ static const char *expr_text(chv_arena *a, const struct chv_sql_expr *e) {
 static int collect_aggs(struct agg_ctx *c, const struct chv_sql_expr *e,
                         struct chv_sql_pos *pos, struct chv_error *err) {
   if (!e || !has_agg(e)) return CHV_OK;
-  if (e->kind != CHV_SQL_EXPR_FUNC || !sql_is_aggregate(e->u.func.name)) {
+  if (e->kind != CHV_SQL_EXPR_FUNC || !sql_is_aggregate(e->u.func.name) ||
+      e->u.func.over) {
     /* recurse through the node's children */
     switch (e->kind) {
     case CHV_SQL_EXPR_FUNC:
       for (size_t i = 0; i < e->u.func.n; i++)
         CHV_RETURN_IF_ERR(collect_aggs(c, e->u.func.args[i], pos, err));
+      if (e->u.func.over) {
+        const struct chv_sql_window *w = e->u.func.over;
+        for (size_t i = 0; i < w->npartition_by; i++)
+          CHV_RETURN_IF_ERR(collect_aggs(c, w->partition_by[i], pos, err));
+        for (size_t i = 0; i < w->norder_by; i++)
+          CHV_RETURN_IF_ERR(collect_aggs(c, w->order_by[i].expr, pos, err));
+      }
       return CHV_OK;
     case CHV_SQL_EXPR_UNARY: return collect_aggs(c, e->u.unary.arg, pos, err);
     case CHV_SQL_EXPR_BINARY:
@@ -413,7 +428,8 @@ static int star_tcols(struct bctx *c, const struct src *sr,
     const struct chv_table *lt = sr->j->leaf[r].t;
     if (nm->nparts && !qualifier_ok(nm, nm->nparts, lt, rn->alias)) continue;
     named = true;
-    if (rn->hidden && !nm->nparts) continue; /* * leaves it out */
+    if ((rn->hidden || rn->qualified_only) && !nm->nparts)
+      continue; /* * leaves it out */
     if (rn->hidden) {
       *c->pos = e->pos;
       return sql_err(c->err, CHV_EINVAL,
@@ -432,6 +448,13 @@ unknown:
 
 static int build_query(struct bctx *c, const struct chv_sql_query *q,
                        struct sql_target *ins, struct sql_node **out);
+
+/* A scalar sub-query the query does not correlate, run once. */
+static int scalar_value(void *ctx, const struct chv_sql_query *q,
+                        struct chv_expr **out) {
+  struct bctx *c = ctx;
+  return sql_query_scalar(c->s, q, c->a, out, c->pos, c->err);
+}
 
 static int oomc(struct bctx *c) {
   return sql_err(c->err, CHV_ENOMEM, "out of memory");
@@ -774,6 +797,8 @@ static int build_exprs(struct bctx *c, const struct chv_sql_query *q,
   const char *alias = sr->alias;
   int rc = sql_bind_init(&b, t, alias, c->a, c->pos, c->err);
   if (sr->kind == SRC_JOIN) b.rels = &sr->j->rels;
+  b.scalar = scalar_value;
+  b.scalar_ctx = c;
   char what[512];
   b.what = sql_table_what(t, what, sizeof what);
   if (rc != CHV_OK) goto out;
@@ -795,6 +820,9 @@ static int build_exprs(struct bctx *c, const struct chv_sql_query *q,
     goto out;
   }
   int nout = 0;
+  struct sql_wins wn;
+  memset(&wn, 0, sizeof wn);
+  sql_wins_on(&wn, q, &b, c->a, c->pos, c->err); /* the items' OVER calls */
   for (size_t i = 0; i < q->nitems; i++) {
     const struct chv_sql_expr *e = q->items[i].expr;
     *c->pos = e->pos;
@@ -829,6 +857,7 @@ static int build_exprs(struct bctx *c, const struct chv_sql_query *q,
     ipos[nout++] = e->pos;
   }
   if ((rc = order_keys(c, q, &b, ex, item_out, oex)) != CHV_OK) goto out;
+  sql_wins_off(&wn);
   if ((rc = distribute_keys(c, q, &b)) != CHV_OK) goto out;
   if (ins) {
     rc = sql_target_casts(ins, q->pos, c->a, ex, heads, ipos, nout, c->pos,
@@ -847,6 +876,7 @@ static int build_exprs(struct bctx *c, const struct chv_sql_query *q,
   if ((rc = bottom(c, sr, &b, &at)) != CHV_OK) goto out;
   if (filt && q->where) filt->pos = q->where->pos;
   if ((rc = put_over(c, filt, &at)) != CHV_OK) goto out;
+  if ((rc = sql_wins_nodes(&wn, &at)) != CHV_OK) goto out;
   if ((rc = sort_node(c, q, oex, &at)) != CHV_OK) goto out;
   items_text(q, heads, item_out, nout, &cell);
   const char *text = buf_str(c, &cell);
@@ -906,6 +936,8 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
   const char *alias = sr->alias;
   int rc = sql_bind_init(&b, t, alias, a, c->pos, c->err);
   if (sr->kind == SRC_JOIN) b.rels = &sr->j->rels;
+  b.scalar = scalar_value;
+  b.scalar_ctx = c;
   char what[512];
   b.what = sql_table_what(t, what, sizeof what);
   if (rc != CHV_OK) goto out;
@@ -974,6 +1006,14 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
       goto out;
   }
   if ((rc = collect_aggs(&g, q->having, c->pos, c->err)) != CHV_OK) goto out;
+  for (size_t i = 0; i < q->nwindows; i++) { /* WINDOW w AS (ORDER BY sum(x)) */
+    const struct chv_sql_window *w = q->windows[i].window;
+    for (size_t k = 0; k < w->npartition_by && rc == CHV_OK; k++)
+      rc = collect_aggs(&g, w->partition_by[k], c->pos, c->err);
+    for (size_t k = 0; k < w->norder_by && rc == CHV_OK; k++)
+      rc = collect_aggs(&g, w->order_by[k].expr, c->pos, c->err);
+    if (rc != CHV_OK) goto out;
+  }
   struct sql_node *filt;
   if ((rc = where_node(c, q, &b, true, &filt)) != CHV_OK) goto out;
   /* The Aggregate: keys, then one column per aggregate. */
@@ -1025,6 +1065,8 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
   /* The items, HAVING and ORDER BY over the Aggregate's columns. */
   rc = sql_bind_init(&pb, t, alias, a, c->pos, c->err);
   if (sr->kind == SRC_JOIN) pb.rels = &sr->j->rels;
+  pb.scalar = scalar_value;
+  pb.scalar_ctx = c;
   char pwhat[512];
   pb.what = sql_table_what(t, pwhat, sizeof pwhat);
   if (rc != CHV_OK) goto out;
@@ -1039,6 +1081,9 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
     goto out;
   }
   int nout = 0;
+  struct sql_wins wn;
+  memset(&wn, 0, sizeof wn);
+  sql_wins_on(&wn, q, &pb, a, c->pos, c->err); /* the items' OVER calls */
   for (size_t i = 0; i < q->nitems; i++) {
     const struct chv_sql_expr *e = q->items[i].expr;
     rc = sql_bind_expr(&pb, e, &ex[nout]);
@@ -1055,6 +1100,7 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
                           c->err);
     if (rc != CHV_OK) goto out;
   }
+  sql_wins_off(&wn);
   if (q->having) {
     struct sql_node *hv;
     if ((rc = node_over(c, SQL_NODE_FILTER, at, &hv)) != CHV_OK) goto out;
@@ -1071,8 +1117,11 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
     hv->pos = q->having->pos;
     at = hv;
   }
+  sql_wins_on(&wn, q, &pb, a, c->pos, c->err);
   if ((rc = order_keys(c, q, &pb, ex, NULL, oex)) != CHV_OK) goto out;
+  sql_wins_off(&wn);
   if ((rc = distribute_keys(c, q, &pb)) != CHV_OK) goto out;
+  if ((rc = sql_wins_nodes(&wn, &at)) != CHV_OK) goto out;
   if ((rc = sort_node(c, q, oex, &at)) != CHV_OK) goto out;
   chv_buf_reset(&cell);
   for (size_t i = 0; i < q->nitems; i++) {
@@ -1697,6 +1746,23 @@ static int from_leaf(struct bctx *c, const struct chv_sql_from *f,
 static int join_src(struct bctx *c, const struct chv_sql_from *f,
                     struct src *out);
 
+/* The column names of the relation leaf names (sub-queries' decorrelation). */
+static int leaf_columns(void *ctx, const struct chv_sql_from *leaf,
+                        const char ***cols, int *ncols) {
+  struct bctx *c = ctx;
+  struct src sr;
+  CHV_RETURN_IF_ERR(from_leaf(c, leaf, &sr));
+  int n = sr.t->ncols + sr.t->npkeys;
+  const char **v = chv_arena_alloc(c->a, sizeof *v * (size_t)(n + 1));
+  if (!v) return oomc(c);
+  for (int i = 0; i < n; i++)
+    v[i] = i < sr.t->ncols ? sr.t->columns[i].name
+                           : sr.t->pkeys[i - sr.t->ncols].name;
+  *cols = v;
+  *ncols = n;
+  return CHV_OK;
+}
+
 /* The FROM of q (a table, a view, a WITH query or a sub-query), then the
 ** SELECT over it. */
 static int build_from(struct bctx *c, const struct chv_sql_query *q,
@@ -1727,6 +1793,9 @@ static int build_from(struct bctx *c, const struct chv_sql_query *q,
     struct src sr = {SRC_VALUES, s->cat, &none, NULL, NULL, NULL, 0, NULL};
     return build_exprs(c, q, &sr, ins, out);
   }
+  /* sub-queries of WHERE made joins */
+  struct sql_decor dc = {c->a, leaf_columns, c, 0, c->pos, c->err};
+  CHV_RETURN_IF_ERR(sql_decorrelate(&dc, q, &q));
   if (q->from->kind == CHV_SQL_FROM_JOIN) {
     struct src sr;
     CHV_RETURN_IF_ERR(join_src(c, q->from, &sr));
@@ -1752,8 +1821,12 @@ static int join_leaves(struct bctx *c, struct jsrc *j,
   if (f->kind == CHV_SQL_FROM_JOIN) {
     CHV_RETURN_IF_ERR(join_leaves(c, j, f->left, hidden, n));
     bool h = hidden || f->join == CHV_SQL_JOIN_SEMI ||
-             f->join == CHV_SQL_JOIN_ANTI;
-    return join_leaves(c, j, f->right, h, n);
+             f->join == CHV_SQL_JOIN_ANTI || f->join == CHV_SQL_JOIN_NOT_IN;
+    int first = *n;
+    CHV_RETURN_IF_ERR(join_leaves(c, j, f->right, h, n));
+    for (int r = first; r < *n && f->from_subquery; r++)
+      j->rels.r[r].qualified_only = true;
+    return CHV_OK;
   }
   struct src *l = &j->leaf[*n];
   CHV_RETURN_IF_ERR(from_leaf(c, f, l));
@@ -1855,7 +1928,8 @@ static int bind_ons(struct jbuild *jb, const struct chv_sql_from *f, int *next,
   memset(ro, 0, (size_t)nrel + 1);
   CHV_RETURN_IF_ERR(bind_ons(jb, f->left, next, lo));
   CHV_RETURN_IF_ERR(bind_ons(jb, f->right, next, ro));
-  bool semi = f->join == CHV_SQL_JOIN_SEMI || f->join == CHV_SQL_JOIN_ANTI;
+  bool semi = f->join == CHV_SQL_JOIN_SEMI || f->join == CHV_SQL_JOIN_ANTI ||
+              f->join == CHV_SQL_JOIN_NOT_IN;
   bool *seen = chv_arena_alloc(c->a, (size_t)nrel + 1);
   if (!seen) return oomc(c);
   for (int r = 0; r < nrel; r++) {
@@ -1969,7 +2043,8 @@ static int join_node(struct jbuild *jb, const struct chv_sql_from *f,
   CHV_RETURN_IF_ERR(join_node(jb, f->right, next, used, &rtc, &nr, &in[1]));
   struct sql_node *nd;
   CHV_RETURN_IF_ERR(sql_node_new(c->a, SQL_NODE_JOIN, in, 2, &nd, c->err));
-  bool semi = f->join == CHV_SQL_JOIN_SEMI || f->join == CHV_SQL_JOIN_ANTI;
+  bool semi = f->join == CHV_SQL_JOIN_SEMI || f->join == CHV_SQL_JOIN_ANTI ||
+              f->join == CHV_SQL_JOIN_NOT_IN;
   int n = semi ? nl : nl + nr;
   int *tc = chv_arena_alloc(c->a, sizeof *tc * (size_t)(nl + nr + 1));
   if (!tc) return oomc(c);

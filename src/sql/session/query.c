@@ -50,38 +50,21 @@ static int scan_threads(void *ctx, const struct sql_node *scan) {
   return sql_scan_threads(s, scan->u.scan.cat, scan->u.scan.t, &so);
 }
 
-/* The rows of a scan's table as its statistics say (numRows of the table,
-** or of the partitions its filter keeps; totalSize / 100 where rows are
-** not counted), or 0: unknown. */
+/* The rows of a scan's table as its source reports them (numRows of the
+** partitions its filter keeps, else their files' footers); where that is
+** unknown (text files without numRows), the table's totalSize / 100; or
+** 0: unknown. */
 static double scan_rows(void *ctx, const struct sql_node *scan) {
-  (void)ctx;
+  struct sql_session *s = ctx;
   const struct chv_table *t = scan->u.scan.t;
+  struct chv_scan_options so;
+  sql_scan_node_options(scan, NULL, &so);
+  so.cfg = s->cfg;
+  double known = sql_scan_rows(s, scan->u.scan.cat, t, &so);
+  if (known > 0) return known;
   struct chv_stats st;
-  if (!t->npkeys) {
-    chv_stats_from_params(t->params, t->nparams, &st);
-    if (st.num_rows >= 0) return (double)st.num_rows;
-    return st.total_size > 0 ? (double)st.total_size / 100 : 0;
-  }
-  struct chv_partition *parts = NULL;
-  int n = 0;
-  struct chv_error err;
-  if (chv_catalog_list_partitions(scan->u.scan.cat, t->db, t->name,
-                                  scan->u.scan.filter, &parts, &n,
-                                  &err) != CHV_OK)
-    return 0;
-  double rows = 0;
-  bool known = true;
-  for (int i = 0; i < n; i++) {
-    chv_stats_from_params(parts[i].params, parts[i].nparams, &st);
-    if (st.num_rows >= 0)
-      rows += (double)st.num_rows;
-    else if (st.total_size > 0)
-      rows += (double)st.total_size / 100;
-    else
-      known = false;
-  }
-  chv_partitions_free(parts, n);
-  return known || rows > 0 ? rows + (n == 0) : 0;
+  chv_stats_from_params(t->params, t->nparams, &st);
+  return st.total_size > 0 ? (double)st.total_size / 100 : 0;
 }
 
 static bool shared_sink(void *ctx, const struct sql_node *sink) {
@@ -118,7 +101,14 @@ int sql_operator_memory(struct sql_session *s, size_t *out,
 static int finish_plan(struct sql_session *s, struct sql_qplan *qp, bool run,
                        struct chv_error *err) {
   struct sql_rewrite rw = {qp->a, fold_const, s, scan_threads, s,
-                           shared_sink, scan_rows, err};
+                           shared_sink, scan_rows, err, false};
+  struct chv_opt_value v;
+  chv_opt_value_init(&v);
+  int rc = chv_config_get(s->cfg, "table.optimizer.dynamic-filtering.enabled",
+                          &v, err);
+  rw.dynamic_filtering = v.b;
+  chv_opt_value_free(&v);
+  CHV_RETURN_IF_ERR(rc);
   CHV_RETURN_IF_ERR(sql_rewrite(&rw, &qp->root));
   if (!run) rw.threads = NULL;
   return sql_physical(&rw, qp->root);
@@ -184,6 +174,8 @@ static void scan_explain(struct sql_session *s, struct sql_plan_node *n,
                          chv_scan *scan, const struct chv_scan_options *so,
                          const char *const *scols, int nscols,
                          const char *where, bool analyze) {
+  if (n && !scan) /* a scan its join never opened (dynamic filtering) */
+    sql_plan_text(n, "Scan %s.%s: not read", t->db, t->name);
   if (!n || !scan) return;
   int64_t limit = so->limit;
   struct chv_buf line;
@@ -246,6 +238,28 @@ static void scan_explain(struct sql_session *s, struct sql_plan_node *n,
   chv_buf_free(&line);
 }
 
+
+/* The dynamic filter a join gives scan nd: its columns (partition keys
+** pruned, data columns' row groups skipped) and the join's keys; under
+** EXPLAIN ANALYZE what the build keys were. */
+static void dynamic_explain(struct sql_plan_node *pn, const struct sql_node *nd,
+                            const struct sql_op *op, bool analyze) {
+  const struct sql_node *j = nd->u.scan.dyn_join;
+  if (!pn || !j) return;
+  struct chv_buf b;
+  chv_buf_init(&b);
+  for (int k = 0; k < j->u.join.nkeys; k++) {
+    if (!j->u.join.dyn_cols[k]) continue;
+    chv_buf_printf(&b, "%s%s (%s)", b.len ? ", " : "", j->u.join.dyn_cols[k],
+                   j->u.join.dyn_part[k] ? "partitions" : "row groups");
+  }
+  const char *got = analyze ? sql_op_scan_dynamic(op) : NULL;
+  sql_plan_detail(pn, "Dynamic filter: %s from the build keys of the join on "
+                  "[%s]%s%s", b.data ? b.data : "",
+                  j->u.join.keys_text ? j->u.join.keys_text : "",
+                  got ? ": " : "", got ? got : "");
+  chv_buf_free(&b);
+}
 
 static void explain_node(struct sql_session *s, struct sql_plan_node *parent,
                          const struct sql_node *nd, struct sql_exec *x,
@@ -318,7 +332,7 @@ static void explain_node(struct sql_session *s, struct sql_plan_node *parent,
   case SQL_NODE_JOIN: {
     static const char *const kinds[] = {"Inner", "Left Outer", "Right Outer",
                                         "Full Outer", "Cross", "Left Semi",
-                                        "Left Anti"};
+                                        "Left Anti", "Left Anti (NOT IN)"};
     const char *kt = nd->u.join.keys_text, *ct = nd->u.join.cond_text;
     pn = sql_plan_node(s, parent, "Hash Join %s:%s%s%s%s%s", kinds[nd->u.join.kind],
                        kt ? " keys=[" : "", kt ? kt : "", kt ? "]" : "",
@@ -335,6 +349,16 @@ static void explain_node(struct sql_session *s, struct sql_plan_node *parent,
     break;
   case SQL_NODE_EXPAND:
     pn = sql_plan_node(s, parent, "Expand: sets=[%s]", nd->text);
+    break;
+  case SQL_NODE_WINDOW:
+    if (nd->u.window.limit >= 0)
+      pn = sql_plan_node(s, parent, "Window: [%s] by %s, the first %lld of "
+                         "each partition", nd->text,
+                         nd->u.window.nkeys ? nd->u.window.keys_text : "()",
+                         (long long)nd->u.window.limit);
+    else
+      pn = sql_plan_node(s, parent, "Window: [%s] by %s", nd->text,
+                         nd->u.window.nkeys ? nd->u.window.keys_text : "()");
     break;
   case SQL_NODE_DERIVED: {
     struct chv_buf b;
@@ -353,6 +377,7 @@ static void explain_node(struct sql_session *s, struct sql_plan_node *parent,
     scan_explain(s, pn, nd->u.scan.cat, nd->u.scan.t, sql_op_scan(op), &so,
                  nd->u.scan.columns, nd->ncols, nd->u.scan.filter_text,
                  analyze);
+    dynamic_explain(pn, nd, op, analyze);
     break;
   }
   default:
@@ -387,6 +412,7 @@ static int run_plan(struct sql_session *s, struct sql_qplan *qp,
                     struct chv_sql_pos *pos, struct chv_error *err) {
   bool analyze = sql_plan_analyze(s);
   struct sql_exec x = {.cancel = &s->cancel, .analyze = analyze,
+                       .explain = explain,
                        .cfg = s->cfg, .progress = sql_scan_progress,
                        .progress_ctx = s, .sink = &sink_ops};
   struct sql_result r;
@@ -484,3 +510,61 @@ int sql_query_into_dir(struct sql_session *s, const struct chv_sql_query *q,
 }
 
 
+
+int sql_query_scalar(struct sql_session *s, const struct chv_sql_query *q,
+                     chv_arena *a, struct chv_expr **out,
+                     struct chv_sql_pos *pos, struct chv_error *err) {
+  struct chv_sql_pos at = q->pos;
+  struct sql_qplan *qp;
+  CHV_RETURN_IF_ERR(sql_qplan_open(&qp, err));
+  struct sql_exec x = {.cancel = &s->cancel, .cfg = s->cfg};
+  struct sql_op *root = NULL;
+  int64_t rows = 0;
+  struct chv_value v = {.is_null = true};
+  struct chv_vector *keep = NULL;
+  const struct chv_type *ty = NULL;
+  int rc = sql_query_build(s, q, at, NULL, qp, pos, err);
+  if (rc == CHV_OK && qp->root->ncols != 1) {
+    *pos = at;
+    rc = sql_err(err, CHV_EINVAL, "a scalar sub-query gives one column, not "
+                 "%d", qp->root->ncols);
+  }
+  if (rc == CHV_OK) rc = finish_plan(s, qp, true, err);
+  if (rc == CHV_OK) {
+    const struct chv_type *t = qp->root->cols[0].type;
+    if (!chv_type_is_primitive(t->id)) {
+      *pos = at;
+      rc = sql_err(err, CHV_ENOTSUP,
+                   "a scalar sub-query of a nested type is not supported yet");
+    } else if (!(ty = chv_exec_type(a, t->id, t->id == CHV_TYPE_DECIMAL
+                                                  ? t->precision : t->length,
+                                    t->scale))) {
+      rc = sql_err(err, CHV_ENOMEM, "out of memory");
+    }
+  }
+  if (rc == CHV_OK) rc = chv_vector_open(ty, 1, &keep, err);
+  if (rc == CHV_OK) rc = sql_operator_memory(s, &x.memory, err);
+  if (rc == CHV_OK) rc = sql_exec_build(&x, qp->root, &root, err);
+  if (rc == CHV_OK) rc = sql_op_open(root, err);
+  while (rc == CHV_OK) {
+    struct sql_chunk ch;
+    rc = sql_op_next(root, &ch, err);
+    if (rc != CHV_OK || !ch.b) break;
+    if (ch.n && !rows)
+      rc = chv_vector_append_from(keep, ch.b->cols[0],
+                                  ch.sel ? ch.sel[0] : 0, err);
+    rows += ch.n;
+    if (rows > 1) {
+      *pos = at;
+      rc = sql_err(err, CHV_EINVAL,
+                   "a scalar sub-query gives more than one row");
+    }
+  }
+  if (rc != CHV_OK && x.failed) run_pos(&x, rc, at, pos);
+  if (rc == CHV_OK && rows) chv_func_get_value(keep, 0, &v);
+  if (rc == CHV_OK) rc = chv_expr_literal(a, ty, &v, out, err);
+  chv_vector_close(keep);
+  sql_exec_free(&x);
+  sql_qplan_close(qp);
+  return rc;
+}

@@ -277,6 +277,11 @@ int sql_scan_threads(struct sql_session *s, chv_catalog *cat,
 /* EXPLAIN's line under the scan, appended to out: "Statistics: rows=...
 ** parallelism=...", the row count the source reports
 ** (chv_source_report_statistics()) and the inferred parallelism. */
+/* The rows a scan of t gives as the source reports them (the metastore's
+** numRows, else the files' footers), or 0: unknown (stats.c). */
+double sql_scan_rows(struct sql_session *s, chv_catalog *cat,
+                     const struct chv_table *t,
+                     const struct chv_scan_options *so);
 void sql_explain_stats(struct sql_session *s, chv_catalog *cat,
                        const struct chv_table *t,
                        const struct chv_scan_options *so,
@@ -293,6 +298,35 @@ int sql_err(struct chv_error *err, int code, const char *fmt, ...)
 
 
 /* ---- queries (build.c, query.c) ---- */
+
+/* The window calls of one SELECT while it is bound (winbuild.c). */
+struct sql_win_item;
+struct sql_wins {
+  const struct chv_sql_query *q;
+  struct sql_bind *b;           /* the binder whose hook takes them */
+  chv_arena *a;
+  struct chv_sql_pos *pos;
+  struct chv_error *err;
+  /* the hook that was there before (the aggregation's), and its context */
+  int (*prev)(struct sql_bind *b, const struct chv_sql_expr *e,
+              struct chv_expr **out, bool *done);
+  void *prev_ctx;
+  bool inside;                  /* binding a call's arguments or keys */
+  struct sql_win_item *items;
+  int n, cap;
+};
+/* From now on the window calls b binds (of q: its WINDOW clause) are
+** taken by w (zeroed on the first call for b): each a COLUMN numbered by
+** sql_wins_nodes(). */
+void sql_wins_on(struct sql_wins *w, const struct chv_sql_query *q,
+                 struct sql_bind *b, chv_arena *a, struct chv_sql_pos *pos,
+                 struct chv_error *err);
+/* b binds window calls as other calls again (an error: not allowed
+** there). */
+void sql_wins_off(struct sql_wins *w);
+/* The Window nodes of w's calls over *at (once everything is bound; none
+** without calls), *at the top one; the calls' COLUMNs numbered. */
+int sql_wins_nodes(struct sql_wins *w, struct sql_node **at);
 
 /* The WITH queries in scope while a query is built: a query's own, then
 ** those of the queries around it.  A WITH query sees the ones before it. */
@@ -388,6 +422,28 @@ int sql_operator_memory(struct sql_session *s, size_t *out,
 
 /* True when e holds an aggregate call. */
 bool sql_has_aggregate(const struct chv_sql_expr *e);
+
+/* ---- sub-queries made joins (subquery.c) ---- */
+
+struct sql_decor {
+  chv_arena *a;
+  /* The column names of the relation a FROM item (not a join) names. */
+  int (*columns)(void *ctx, const struct chv_sql_from *leaf,
+                 const char ***cols, int *ncols);
+  void *ctx;
+  int next;                  /* the next fresh alias $sqN */
+  struct chv_sql_pos *pos;
+  struct chv_error *err;
+};
+/* q with the sub-queries of its WHERE's conditions made joins of its FROM
+** (a copy in d->a; q itself when there are none). */
+int sql_decorrelate(struct sql_decor *d, const struct chv_sql_query *q,
+                    const struct chv_sql_query **out);
+/* The one value of the scalar sub-query q, run now, as a literal in a
+** (query.c); NULL when it gives no row, CHV_EINVAL past one. */
+int sql_query_scalar(struct sql_session *s, const struct chv_sql_query *q,
+                     chv_arena *a, struct chv_expr **out,
+                     struct chv_sql_pos *pos, struct chv_error *err);
 
 /* ---- EXPLAIN's plan (plan.c) ---- */
 

@@ -20,6 +20,7 @@
 ** INTERFACE
 **   sql_scan_threads()    reader threads for a query's scan
 **   sql_explain_stats()   EXPLAIN's "Statistics:" line
+**   sql_scan_rows()       the rows the planner estimates a scan gives
 */
 #include "chive/source.h"
 #include "sql/session/session_int.h"
@@ -86,6 +87,22 @@ static void put_parallelism(struct chv_buf *b, const struct chv_parallelism *p,
                    p->max);
   if (limit >= 0) chv_buf_printf(b, ", limit %lld", (long long)limit);
   chv_buf_putc(b, ')');
+}
+
+double sql_scan_rows(struct sql_session *s, chv_catalog *cat,
+                     const struct chv_table *t,
+                     const struct chv_scan_options *so) {
+  struct chv_error err = {0};
+  struct chv_source_stats st = {0};
+  chv_source *src;
+  if (chv_source_open(cat, t->db, t->name, NULL, 0, s->cfg, &src, &err) !=
+      CHV_OK)
+    return 0;
+  chv_source_set_partitions(src, so->filter);
+  int rc = chv_source_report_statistics(src, &st, &err);
+  chv_source_close(src);
+  if (rc != CHV_OK || !st.known || st.row_count < 0) return 0;
+  return st.row_count > 0 ? (double)st.row_count : 1;
 }
 
 void sql_explain_stats(struct sql_session *s, chv_catalog *cat,

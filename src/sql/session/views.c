@@ -130,6 +130,10 @@ struct qsrc {
   const char *db, *table; /* a catalog table's, or NULL */
   const char **cols; /* canonical names */
   int ncols;
+  /* a FROM of joins: the next relation's source; hidden: the right side of
+  ** a SEMI or ANTI join, which * leaves out */
+  const struct qsrc *next;
+  bool hidden;
 };
 
 /* The WITH queries in scope, with the columns each gives. */
@@ -198,15 +202,23 @@ static int qualify_expr(struct qual *Q, const struct chv_sql_expr *e,
   case CHV_SQL_EXPR_COLUMN: {
     int np = e->u.column.nparts;
     const char *name = e->u.column.parts[np - 1];
-    if (!src || !qual_matches(src, &e->u.column, np - 1)) return CHV_OK;
-    for (int c = 0; c < src->ncols; c++)
-      if (!strcasecmp(src->cols[c], name)) {
-        n->u.column.nparts = src->qual ? 2 : 1;
-        n->u.column.parts[0] = src->qual ? src->qual : src->cols[c];
-        n->u.column.parts[1] = src->qual ? src->cols[c] : NULL;
-        n->u.column.parts[2] = NULL;
-        return CHV_OK;
-      }
+    const struct qsrc *at = NULL;
+    int col = -1;
+    for (const struct qsrc *s = src; s; s = s->next) {
+      if (!qual_matches(s, &e->u.column, np - 1)) continue;
+      for (int c = 0; c < s->ncols; c++)
+        if (!strcasecmp(s->cols[c], name)) {
+          if (at) return CHV_OK; /* ambiguous: the binder says so */
+          at = s;
+          col = c;
+          break;
+        }
+    }
+    if (!at) return CHV_OK;
+    n->u.column.nparts = at->qual ? 2 : 1;
+    n->u.column.parts[0] = at->qual ? at->qual : at->cols[col];
+    n->u.column.parts[1] = at->qual ? at->cols[col] : NULL;
+    n->u.column.parts[2] = NULL;
     return CHV_OK;
   }
   case CHV_SQL_EXPR_UNARY:
@@ -244,7 +256,8 @@ static int qualify_expr(struct qual *Q, const struct chv_sql_expr *e,
   case CHV_SQL_EXPR_FUNC:
     return qualify_list(Q, e->u.func.args, e->u.func.n, src, scope,
                         &n->u.func.args);
-  case CHV_SQL_EXPR_SUBQUERY: {
+  case CHV_SQL_EXPR_SUBQUERY:
+  case CHV_SQL_EXPR_EXISTS: {
     const char **names;
     int nn;
     return qualify_query(Q, e->u.subquery, scope, &n->u.subquery, &names,
@@ -280,8 +293,33 @@ static int qualify_from(struct qual *Q, const struct chv_sql_from *f,
   memset(src, 0, sizeof *src);
   src->alias = f->alias;
   *Q->pos = f->pos;
-  if (f->kind == CHV_SQL_FROM_JOIN)
-    return sql_err(Q->err, CHV_ENOTSUP, "a join is not supported yet");
+  if (f->kind == CHV_SQL_FROM_JOIN) { /* the left's sources, then the right's */
+    struct qsrc l, r;
+    CHV_RETURN_IF_ERR(qualify_from(Q, f->left, scope, &nf->left, &l));
+    CHV_RETURN_IF_ERR(qualify_from(Q, f->right, scope, &nf->right, &r));
+    bool hide = f->join == CHV_SQL_JOIN_SEMI || f->join == CHV_SQL_JOIN_ANTI ||
+                f->join == CHV_SQL_JOIN_NOT_IN;
+    struct qsrc *copy = NULL, **tail = &copy;
+    for (const struct qsrc *s = &l; s; s = s->next) {
+      struct qsrc *c = chv_arena_alloc(Q->a, sizeof *c);
+      if (!c) return qual_oom(Q);
+      *c = *s;
+      c->hidden = s->hidden;
+      *tail = c;
+      tail = (struct qsrc **)&c->next;
+    }
+    for (const struct qsrc *s = &r; s; s = s->next) {
+      struct qsrc *c = chv_arena_alloc(Q->a, sizeof *c);
+      if (!c) return qual_oom(Q);
+      *c = *s;
+      c->hidden = s->hidden || hide;
+      *tail = c;
+      tail = (struct qsrc **)&c->next;
+    }
+    *tail = NULL;
+    *src = *copy;
+    return qualify_expr(Q, f->on, src, scope, &nf->on);
+  }
   if (f->kind == CHV_SQL_FROM_SUBQUERY) {
     src->qual = f->alias;
     return qualify_query(Q, f->subquery, scope, &nf->subquery, &src->cols,
@@ -364,9 +402,16 @@ static int qualify_items(struct qual *Q, const struct chv_sql_query *q,
   if (!star) return qual_oom(Q);
   for (size_t i = 0; i < q->nitems; i++) {
     const struct chv_sql_expr *e = q->items[i].expr;
-    star[i] = e->kind == CHV_SQL_EXPR_STAR && src &&
-              qual_matches(src, &e->u.star, e->u.star.nparts);
-    width[i] = star[i] ? src->ncols : 1;
+    width[i] = 0;
+    star[i] = false;
+    for (const struct qsrc *s = src; s && e->kind == CHV_SQL_EXPR_STAR;
+         s = s->next)
+      if (qual_matches(s, &e->u.star, e->u.star.nparts) &&
+          !(s->hidden && !e->u.star.nparts)) {
+        star[i] = true;
+        width[i] += s->ncols;
+      }
+    if (!star[i]) width[i] = 1;
     n += (size_t)width[i];
   }
   struct chv_sql_select_item *items =
@@ -381,18 +426,23 @@ static int qualify_items(struct qual *Q, const struct chv_sql_query *q,
       k++;
       continue;
     }
-    for (int c = 0; c < src->ncols; c++, k++) {
-      struct chv_sql_expr *col = chv_arena_alloc(Q->a, sizeof *col);
-      if (!col) return qual_oom(Q);
-      memset(col, 0, sizeof *col);
-      col->kind = CHV_SQL_EXPR_COLUMN;
-      col->pos = e->pos;
-      col->u.column.pos = e->pos;
-      col->u.column.nparts = src->qual ? 2 : 1;
-      col->u.column.parts[0] = src->qual ? src->qual : src->cols[c];
-      if (src->qual) col->u.column.parts[1] = src->cols[c];
-      items[k].expr = col;
-      items[k].alias = NULL;
+    for (const struct qsrc *s = src; s; s = s->next) {
+      if (!qual_matches(s, &e->u.star, e->u.star.nparts) ||
+          (s->hidden && !e->u.star.nparts))
+        continue;
+      for (int c = 0; c < s->ncols; c++, k++) {
+        struct chv_sql_expr *col = chv_arena_alloc(Q->a, sizeof *col);
+        if (!col) return qual_oom(Q);
+        memset(col, 0, sizeof *col);
+        col->kind = CHV_SQL_EXPR_COLUMN;
+        col->pos = e->pos;
+        col->u.column.pos = e->pos;
+        col->u.column.nparts = s->qual ? 2 : 1;
+        col->u.column.parts[0] = s->qual ? s->qual : s->cols[c];
+        if (s->qual) col->u.column.parts[1] = s->cols[c];
+        items[k].expr = col;
+        items[k].alias = NULL;
+      }
     }
   }
   nq->items = items;

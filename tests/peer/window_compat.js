@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+// Window functions, each run by chive and by DuckDB over the same Parquet
+// file (DuckDB writes it, with NULLs in the partition keys, the order keys
+// and the values, and ties in the order keys), and their rows compared as
+// a multiset (in order where the query orders them).  Every query's
+// result is deterministic: where ties would leave ROW_NUMBER, NTILE, LAG,
+// LEAD, FIRST_VALUE or a ROWS frame to the order the rows came in, id
+// breaks them.  Each case gives chive's SQL and DuckDB's where the
+// dialects differ: Hive orders NULLs first for ASC and last for DESC
+// (DuckDB: last for both), FIRST_VALUE(x, true) is DuckDB's
+// FIRST_VALUE(x IGNORE NULLS).
+//
+//   node window_compat.js CHIVE
+//
+// Exit 0 on success, 1 on a mismatch, 77 (skipped) without DuckDB.
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { DuckDBInstance } = require('./duckdb_peer.js');
+
+const peer = require('./peer_check.js')('window_compat.js');
+const { sql } = peer;
+
+// DuckDB's text of chive's: ASC keys NULLS FIRST (Hive's), DESC keys
+// NULLS LAST, written out; Hive's skip-NULLs argument as IGNORE NULLS.
+const duck = (s) => s
+  .replace(/ORDER BY ([^)]*?)(?=\)| ROWS| RANGE| LIMIT|$)/g, (m, keys) =>
+    'ORDER BY ' + keys.split(', ').map((key) => /NULLS/.test(key) ? key
+      : / DESC$/.test(key) ? key + ' NULLS LAST' : key + ' NULLS FIRST').join(', '))
+  .replace(/(first_value|last_value)\((\w+), true\)/g, '$1($2 IGNORE NULLS)');
+
+// [name, chive SQL, DuckDB SQL (null: duck(chive's)), ordered]
+const W = '(PARTITION BY k ORDER BY v, id)';
+const CASES = [
+  ['row_number', `SELECT id, k, v, row_number() OVER ${W} AS rn FROM t`],
+  ['row_number, no partition', 'SELECT id, row_number() OVER (ORDER BY v DESC, id) AS rn FROM t'],
+  ['rank, dense_rank (ties, NULL keys)',
+   'SELECT id, rank() OVER (PARTITION BY k ORDER BY v) AS r, dense_rank() OVER (PARTITION BY k ORDER BY v) AS d FROM t'],
+  ['rank desc', 'SELECT id, rank() OVER (PARTITION BY k ORDER BY v DESC) AS r FROM t'],
+  ['percent_rank, cume_dist',
+   'SELECT id, percent_rank() OVER (PARTITION BY k ORDER BY v) AS p, cume_dist() OVER (PARTITION BY k ORDER BY v) AS c FROM t'],
+  ['ntile', `SELECT id, ntile(3) OVER ${W} AS a, ntile(7) OVER (ORDER BY id) AS b, ntile(200) OVER (ORDER BY id) AS c FROM t`],
+  ['lag, lead', `SELECT id, lag(v) OVER ${W} AS a, lag(v, 2, -1) OVER ${W} AS b, lead(v) OVER ${W} AS c, lead(v, 3, 0) OVER ${W} AS d, lag(v, 0) OVER ${W} AS e FROM t`],
+  ['lag of a string', 'SELECT id, lag(k, 1, \'none\') OVER (ORDER BY id) AS a, lead(k) OVER (ORDER BY id) AS b FROM t'],
+  ['first_value, last_value (default frame)',
+   `SELECT id, first_value(v) OVER ${W} AS f, last_value(v) OVER ${W} AS l FROM t`],
+  ['first_value, last_value (ties: peers)',
+   'SELECT id, first_value(v) OVER (PARTITION BY k ORDER BY v DESC) AS f, last_value(v) OVER (PARTITION BY k ORDER BY v) AS l FROM t'],
+  ['first_value, last_value over rows',
+   `SELECT id, first_value(v) OVER (PARTITION BY k ORDER BY id ROWS BETWEEN 1 PRECEDING AND 2 FOLLOWING) AS f, last_value(v) OVER (PARTITION BY k ORDER BY id ROWS BETWEEN 1 PRECEDING AND 2 FOLLOWING) AS l FROM t`],
+  ['first_value, last_value skipping NULLs',
+   'SELECT id, first_value(v, true) OVER (PARTITION BY k ORDER BY id) AS f, last_value(v, true) OVER (PARTITION BY k ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS l, last_value(v, true) OVER (PARTITION BY k ORDER BY id ROWS BETWEEN 3 PRECEDING AND 1 PRECEDING) AS m FROM t'],
+  ['aggregates over the partition',
+   'SELECT id, count(*) OVER (PARTITION BY k) AS n, count(v) OVER (PARTITION BY k) AS c, sum(v) OVER (PARTITION BY k) AS s, avg(v) OVER (PARTITION BY k) AS a, min(v) OVER (PARTITION BY k) AS mi, max(v) OVER (PARTITION BY k) AS ma, count(DISTINCT v) OVER (PARTITION BY k) AS d FROM t'],
+  ['aggregates over everything', 'SELECT id, count(*) OVER () AS n, sum(x) OVER () AS s, max(k) OVER () AS m FROM t'],
+  ['running aggregates (RANGE: peers)',
+   'SELECT id, count(*) OVER (PARTITION BY k ORDER BY v) AS n, sum(v) OVER (PARTITION BY k ORDER BY v) AS s, avg(x) OVER (PARTITION BY k ORDER BY v) AS a, min(v) OVER (PARTITION BY k ORDER BY v DESC) AS mi, max(k) OVER (ORDER BY v) AS ma FROM t'],
+  ['rows frames, sliding',
+   'SELECT id, sum(v) OVER (PARTITION BY k ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS s, count(v) OVER (PARTITION BY k ORDER BY id ROWS BETWEEN 1 FOLLOWING AND 3 FOLLOWING) AS c, avg(v) OVER (ORDER BY id ROWS BETWEEN 3 PRECEDING AND 3 FOLLOWING) AS a, sum(x) OVER (ORDER BY id ROWS BETWEEN 5 PRECEDING AND 2 PRECEDING) AS sx, count(*) OVER (ORDER BY id ROWS 4 PRECEDING) AS n FROM t'],
+  ['rows frames, min and max',
+   'SELECT id, min(v) OVER (PARTITION BY k ORDER BY id ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING) AS mi, max(v) OVER (PARTITION BY k ORDER BY id ROWS BETWEEN CURRENT ROW AND 3 FOLLOWING) AS ma, count(DISTINCT v) OVER (ORDER BY id ROWS BETWEEN 10 PRECEDING AND CURRENT ROW) AS d FROM t'],
+  ['frames to the end',
+   'SELECT id, sum(v) OVER (PARTITION BY k ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS a, sum(v) OVER (PARTITION BY k ORDER BY v RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS b, max(v) OVER (PARTITION BY k ORDER BY v RANGE BETWEEN CURRENT ROW AND CURRENT ROW) AS c, min(v) OVER (PARTITION BY k ORDER BY id ROWS BETWEEN 2 FOLLOWING AND UNBOUNDED FOLLOWING) AS d FROM t'],
+  ['unbounded rows', 'SELECT id, sum(v) OVER (PARTITION BY k ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS a, count(*) OVER (PARTITION BY k ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS b FROM t'],
+  ['window over a group by',
+   'SELECT k, sum(v) AS s, rank() OVER (ORDER BY sum(v) DESC) AS r, sum(sum(v)) OVER () AS total, count(*) AS n FROM t GROUP BY k',
+   'SELECT k, sum(v) AS s, rank() OVER (ORDER BY sum(v) DESC NULLS LAST) AS r, sum(sum(v)) OVER () AS total, count(*) AS n FROM t GROUP BY k'],
+  ['window over having',
+   'SELECT k, count(*) AS n, row_number() OVER (ORDER BY count(*), k) AS rn FROM t GROUP BY k HAVING count(*) > 20',
+   'SELECT k, count(*) AS n, row_number() OVER (ORDER BY count(*), k NULLS FIRST) AS rn FROM t GROUP BY k HAVING count(*) > 20'],
+  ['named window', `SELECT id, rank() OVER w AS r, sum(v) OVER w AS s, lag(id) OVER (w2 ORDER BY id) AS l FROM t WINDOW w AS (PARTITION BY k ORDER BY v), w2 AS (PARTITION BY k)`,
+   'SELECT id, rank() OVER w AS r, sum(v) OVER w AS s, lag(id) OVER (PARTITION BY k ORDER BY id) AS l FROM t WINDOW w AS (PARTITION BY k ORDER BY v NULLS FIRST)'],
+  ['windows of several sorts', 'SELECT id, row_number() OVER (ORDER BY id) AS a, sum(v) OVER (PARTITION BY k) AS b, rank() OVER (PARTITION BY k ORDER BY v) AS c, dense_rank() OVER (ORDER BY x DESC) AS d FROM t'],
+  ['ordered by a window', 'SELECT id, row_number() OVER (ORDER BY v DESC, id) AS rn FROM t ORDER BY rn LIMIT 10', null, true],
+  ['expressions of windows', 'SELECT id, v - lag(v) OVER (ORDER BY id) AS d, 100 * rank() OVER (ORDER BY v) + 1 AS r FROM t WHERE v > 10'],
+  ['top-N: row_number <= 2',
+   'SELECT * FROM (SELECT k, id, v, row_number() OVER (PARTITION BY k ORDER BY v DESC, id) AS rn FROM t) s WHERE rn <= 2'],
+  ['top-N: rank < 3', 'SELECT * FROM (SELECT k, id, rank() OVER (PARTITION BY k ORDER BY v) AS r FROM t) s WHERE r < 3'],
+  ['top-N: = 1, dense_rank', 'SELECT k, id FROM (SELECT k, id, dense_rank() OVER (PARTITION BY k ORDER BY v DESC) AS r FROM t) s WHERE r = 1 AND id > 3'],
+  ['top-N with a running sum', 'SELECT * FROM (SELECT id, row_number() OVER (PARTITION BY k ORDER BY id) AS rn, sum(v) OVER (PARTITION BY k ORDER BY id ROWS UNBOUNDED PRECEDING) AS s FROM t) s WHERE rn <= 3'],
+];
+
+(async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'chv-window-compat-'));
+  try {
+    const wh = path.join(tmp, 'wh');
+    const file = path.join(tmp, 'data', 't.parquet');
+    fs.mkdirSync(path.dirname(file));
+    const db = await DuckDBInstance.create(':memory:');
+    const con = await db.connect();
+    const q = async (s) => (await con.runAndReadAll(s)).getRowObjects();
+    await q(`CREATE TABLE t AS SELECT i::INTEGER AS id,
+               CASE WHEN i % 9 = 0 THEN NULL ELSE 'k' || (i % 4)::VARCHAR END AS k,
+               CASE WHEN i % 7 = 0 THEN NULL ELSE (i * 37 % 13)::INTEGER END AS v,
+               CASE WHEN i % 5 = 0 THEN NULL ELSE (i % 11) * 0.5 END::DOUBLE AS x
+             FROM range(120) r(i)`);
+    await q(`COPY t TO '${file}' (FORMAT parquet)`);
+    sql(wh, `CREATE EXTERNAL TABLE t (id int, k string, v int, x double) STORED AS PARQUET
+             LOCATION '${path.dirname(file)}';`);
+    await peer.cases(wh, CASES, q, duck);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  peer.finish();
+})().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
