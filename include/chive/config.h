@@ -124,6 +124,7 @@ CHV_API unsigned chv_opt_scope_parse(const char *text);
   X(PARQUET, "parquet-hadoop ParquetOutputFormat")                             \
   X(ORC, "ORC OrcConf")                                                        \
   X(SERDE, "Hive LazySimpleSerDe")                                            \
+  X(CORE_OPTIONS, "CoreOptions")                                               \
   X(CHIVE, "chive")                                                            \
   X(OPTIMIZER_CONFIG, "OptimizerConfigOptions")
 

@@ -89,6 +89,7 @@ static const char *const orc_codec_values[] = {"NONE", "ZLIB", "SNAPPY", "LZO",
 static const char *const collection_delim_aliases[] = {"colelction.delim",
                                                        NULL};
 static const char *const lookup_ttl_aliases[] = {"lookup.cache.ttl", NULL};
+static const char *const tmp_dirs_aliases[] = {"taskmanager.tmp.dirs", NULL};
 
 /* Ranges: an open upper end is the type's own maximum. */
 #define AT_LEAST(lo) .min = (lo), .max = INT64_MAX
@@ -893,11 +894,28 @@ static const struct chv_option options[] = {
      .type = CHV_OPT_MEMORY,
      .default_text = "4gb",
      .description = "Most memory one operator of a query (a GROUP BY's "
-                    "hash table) may hold; past it the query fails with an "
-                    "error naming the operator. chive does not spill yet.",
-     AT_LEAST(1 << 20),
+                    "hash table) may hold. Past it the operator spills to "
+                    "files in io.tmp.dirs: a sort writes sorted runs and "
+                    "merges them, a GROUP BY partitions the rows of the "
+                    "groups it does not hold, a join partitions both sides "
+                    "by key (without keys: a nested loop over blocks); "
+                    "what cannot spill (a GROUP BY without keys, one "
+                    "join key's rows) fails with an error naming the "
+                    "operator. At least 64 kb, so that tests can make "
+                    "operators spill on small data.",
+     AT_LEAST(64 << 10),
      .scope = CHV_SCOPE_JOB,
      .source = CHV_SRC_CHIVE},
+    {.key = "io.tmp.dirs",
+     .type = CHV_OPT_STRING,
+     .default_note = "the system's temporary folder (TMPDIR, else /tmp)",
+     .description = "Folders of temporary files: where an operator past "
+                    "chive.exec.operator-memory spills rows. Several "
+                    "folders, separated by ',' or ':', are used in turn. "
+                    "Spill files are unlinked as soon as they are created.",
+     .aliases = tmp_dirs_aliases,
+     .scope = CHV_SCOPE_JOB,
+     .source = CHV_SRC_CORE_OPTIONS},
 };
 
 /* Key families whose every key the registry owns. */

@@ -30,12 +30,17 @@ INSERT INTO t PARTITION (dt='d3') SELECT a, b, sum(amount) FROM t GROUP BY a, b;
 -- run
 SELECT count(*) FROM t;
 -- run
--- The hash table of a GROUP BY is bounded by chive.exec.operator-memory.
+-- The hash table of a GROUP BY is bounded by chive.exec.operator-memory:
+-- past it, the rows of groups it does not hold spill to partition files
+-- (spill.sql), and every group comes out once.
 -- sh: seq 1 200000 > many.txt
 CREATE TABLE many (id INT);
 LOAD DATA LOCAL INPATH 'many.txt' INTO TABLE many;
 SET 'chive.exec.operator-memory' = '1mb';
-SELECT id, count(*) FROM many GROUP BY id;
+SELECT count(*), sum(n), min(id), max(id) FROM (SELECT id, count(*) AS n FROM many GROUP BY id) g;
+-- Without keys there is one group, which does not spill: its DISTINCT set
+-- is bounded.
+SELECT count(DISTINCT id) FROM many;
 -- sh: $CHIVE sql --warehouse "$WH" -e "SET 'chive.exec.operator-memory' = '64mb'; SELECT id, count(*) FROM many GROUP BY id" | tail -1
 -- sh: $CHIVE sql --warehouse "$WH" -e "SET 'chive.exec.operator-memory' = 'lots'"
 -- Each split is grouped on its reader thread and the partial aggregates

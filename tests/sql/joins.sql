@@ -74,7 +74,8 @@ SELECT * FROM vq ORDER BY id;
 DESCRIBE FORMATTED vs;
 -- run
 CREATE VIEW vbad AS SELECT k FROM fact JOIN dim ON fact.k = dim.k;
--- the build side is bounded by chive.exec.operator-memory
+-- the build side is bounded by chive.exec.operator-memory: past it the join
+-- partitions both sides to spill files (spill.sql) and joins them pair by pair
 -- run
 CREATE TABLE ten AS SELECT * FROM (VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9)) v(x);
 CREATE TABLE big AS SELECT a.x * 10000 + b.x * 1000 + c.x * 100 + d.x * 10 + e.x AS k, concat('padding padding padding padding padding padding ', cast(a.x AS STRING)) AS pad FROM ten a, ten b, ten c, ten d, ten e;

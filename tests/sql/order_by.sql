@@ -31,12 +31,13 @@ SELECT id FROM nums ORDER BY id DESC LIMIT 3;
 SELECT id FROM nums ORDER BY CASE WHEN id % 5000 = 0 THEN 0 ELSE 1 END LIMIT 5;
 SELECT id % 1000 AS m, id FROM nums WHERE id > 100 ORDER BY m, id DESC LIMIT 4;
 -- sh: $CHIVE sql --warehouse "$WH" -e "SELECT id % 1000 AS m, id FROM nums WHERE id > 100 ORDER BY m, id DESC" --format csv | head -5
--- A full sort holds every row, within chive.exec.operator-memory; a top-N
--- holds a few.
+-- A full sort past chive.exec.operator-memory spills sorted runs to
+-- io.tmp.dirs and merges them (the same rows as in memory); a top-N holds
+-- a few.
 -- run
 SET 'chive.exec.operator-memory' = '1mb';
 SELECT id, concat(cast(id AS STRING), '-padding-padding-padding-padding') AS s FROM nums ORDER BY s LIMIT 2;
-SELECT id, concat(cast(id AS STRING), '-padding-padding-padding-padding') AS s FROM nums ORDER BY s;
+-- sh: q="SELECT id, concat(cast(id AS STRING), '-padding-padding-padding-padding') AS s FROM nums ORDER BY s"; "$CHIVE" sql --warehouse "$WH" --format csv -e "SET 'chive.exec.operator-memory' = '1mb'; $q" > spilled.csv; "$CHIVE" sql --warehouse "$WH" --format csv -e "$q" > mem.csv; cmp spilled.csv mem.csv && wc -l < mem.csv
 -- run
 -- The top-N path (threshold on the best rows so far) gives exactly the
 -- first rows of the full sort, with NULLs, ties, DESC and several keys.

@@ -8,7 +8,10 @@
 ** columns.  Each aggregate is a state of the registry's aggregates
 ** (chv_agg_*(), src/sql/func) updated with the batch's group ids.  A memory
 ** bound, when exceeded, fails add() with CHV_ENOMEM and a message naming
-** the operator.
+** the operator.  A spilling Aggregate (ops.c) instead measures the memory
+** itself and, past its bound, adds rows only to groups held
+** (chv_hash_agg_add_known()), sending the others to partition files by
+** chv_hash_agg_partition().
 **
 ** INTERFACE: chv_hash_agg_*() (exec.h).
 */
@@ -462,5 +465,81 @@ int chv_hash_agg_result(chv_hash_agg *h, struct chv_batch **out,
   }
   b->nrows = ng;
   *out = b;
+  return CHV_OK;
+}
+
+size_t chv_hash_agg_memory(const chv_hash_agg *h) { return hash_agg_memory(h); }
+
+int chv_hash_agg_add_known(chv_hash_agg *h, const struct chv_batch *in,
+                           const uint32_t *sel, int64_t n, uint32_t *miss,
+                           int64_t *nmiss, struct chv_error *err) {
+  *nmiss = 0;
+  if (n == 0) return CHV_OK;
+  if (h->nkeys == 0) return chv_hash_agg_add(h, in, sel, n, err);
+  if (h->nkeys > 64)
+    return chv_error_set(err, CHV_ENOTSUP, "hash aggregation: over 64 keys");
+  if (n > h->gcap) {
+    uint32_t *g = chv_realloc(h->gids, sizeof *g * (size_t)n);
+    if (g == NULL)
+      return chv_error_set(err, CHV_ENOMEM, "hash aggregation: out of memory");
+    h->gids = g;
+    h->gcap = n;
+  }
+  uint32_t *known = chv_malloc(sizeof *known * (size_t)n);
+  if (known == NULL)
+    return chv_error_set(err, CHV_ENOMEM, "hash aggregation: out of memory");
+  const struct chv_vector *vecs[64];
+  for (int k = 0; k < h->nkeys; k++) vecs[k] = in->cols[h->key_cols[k]];
+  int64_t nk = 0, nm = 0;
+  int rc = CHV_OK;
+  for (int64_t i = 0; i < n && rc == CHV_OK; i++) {
+    uint32_t r = sel ? sel[i] : (uint32_t)i;
+    h->kb.len = 0;
+    for (int k = 0; k < h->nkeys && rc == CHV_OK; k++)
+      rc = chv_keyset_encode(&h->kb, vecs[k], r);
+    if (rc != CHV_OK) break;
+    uint64_t hv = chv_keyset_hash(h->kb.data, h->kb.len);
+    size_t slot;
+    uint32_t e = h->groups.n
+                     ? chv_keyset_find(&h->groups, h->kb.data, h->kb.len, hv, &slot)
+                     : UINT32_MAX;
+    if (e == UINT32_MAX) {
+      miss[nm++] = r;
+    } else {
+      known[nk] = r;
+      h->gids[nk++] = e;
+    }
+  }
+  if (rc != CHV_OK) {
+    chv_free(known);
+    return chv_error_set(err, CHV_ENOMEM, "hash aggregation: out of memory");
+  }
+  for (int a = 0; a < h->naggs && rc == CHV_OK && nk; a++) {
+    const struct chv_vector *col =
+        h->fns[a] == CHV_AGG_COUNT_STAR ? NULL : in->cols[h->agg_cols[a]];
+    rc = chv_agg_update_rows(h->states[a], col, known, nk, h->gids, err);
+  }
+  chv_free(known);
+  if (rc == CHV_OK) *nmiss = nm;
+  return rc;
+}
+
+int chv_hash_agg_partition(const chv_hash_agg *h, const struct chv_batch *in,
+                           const uint32_t *rows, int64_t n, int level,
+                           int nparts, uint8_t *out, struct chv_buf *kb) {
+  for (int64_t i = 0; i < n; i++) {
+    uint32_t r = rows ? rows[i] : (uint32_t)i;
+    kb->len = 0;
+    for (int k = 0; k < h->nkeys; k++)
+      if (chv_keyset_encode(kb, in->cols[h->key_cols[k]], r) != CHV_OK)
+        return CHV_ENOMEM;
+    uint64_t x = chv_keyset_hash(kb->data, kb->len);
+    /* a different mix at each level: a partition splits again */
+    x ^= (uint64_t)(level + 1) * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 29;
+    out[i] = (uint8_t)((x >> 40) % (uint64_t)nparts);
+  }
   return CHV_OK;
 }

@@ -85,5 +85,19 @@ int chv_hash_agg_merge(chv_hash_agg *h, const chv_hash_agg *other,
 int chv_hash_agg_result(chv_hash_agg *h, struct chv_batch **out,
                         struct chv_error *err);
 int64_t chv_hash_agg_ngroups(const chv_hash_agg *h);
+/* Bytes h holds (what memory_limit bounds). */
+size_t chv_hash_agg_memory(const chv_hash_agg *h);
+/* A spilling aggregation past its bound: rows sel[0, n) of in whose group
+** h has already go to their aggregates; the others, which add no group,
+** come back as their rows of in in miss (room for n), *nmiss of them. */
+int chv_hash_agg_add_known(chv_hash_agg *h, const struct chv_batch *in,
+                           const uint32_t *sel, int64_t n, uint32_t *miss,
+                           int64_t *nmiss, struct chv_error *err);
+/* The partition (0 .. nparts - 1, nparts <= 256) of each of rows[0, n) of
+** in (NULL: 0..n-1) by the hash of its keys, mixed by level so that a
+** partition splits again at the next level; kb is scratch.  CHV_ENOMEM. */
+int chv_hash_agg_partition(const chv_hash_agg *h, const struct chv_batch *in,
+                           const uint32_t *rows, int64_t n, int level,
+                           int nparts, uint8_t *out, struct chv_buf *kb);
 
 #endif /* CHV_SQL_EXEC_H */

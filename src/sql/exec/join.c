@@ -23,16 +23,40 @@
 **          or ANTI join that builds its left side)
 **
 ** NULL keys never match.  The build side's bytes are bounded by the
-** operator memory (chive.exec.operator-memory): past it the join fails
-** with an error that names the setting.
+** operator memory (chive.exec.operator-memory).  Past it a join with keys
+** turns into a partitioned (Grace) hash join: the rows of the build side,
+** held and still to come, then all the probe side's, go to JOIN_PARTS
+** pairs of spill files by the hash of their keys (rows with a NULL key,
+** which match nothing, dealt round); then each pair is joined alone,
+** its build file read into the table and its probe file probed, by the
+** same steps as above.  A build file still past the bound is partitioned
+** again (both files, by a hash of the next level), up to JOIN_MAX_LEVEL
+** levels; then the join fails naming the setting (one key's rows alone
+** pass it).  A join without keys past the bound becomes a nested loop over
+** blocks: both sides go to a file each, and each block of build rows that
+** fits the bound is probed with the whole probe file; the probe rows'
+** marks (one byte a row, in memory) gather over the blocks, and the probe
+** rows given by their mark (unmatched, semi, anti) are given with the
+** last block, the build rows by theirs with each block.
 */
 #include "sql/exec/op.h"
+#include "sql/exec/spill.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { PAIRS = 4096 };
+#define JOIN_MAX_LEVEL_N 5      /* levels of partitions at most */
+#define CHV_STR2_(x) #x
+#define CHV_STR_(x) CHV_STR2_(x)
+enum { JOIN_PARTS = 16, JOIN_MAX_LEVEL = JOIN_MAX_LEVEL_N - 1 };
+
+/* A pair of partition files waiting to be joined. */
+struct join_part {
+  struct sql_spill *bf, *pf;    /* build rows, probe rows (or NULL: none) */
+  int level;
+};
 
 enum jstate { J_FETCH, J_PAIRS, J_TAIL, J_REST, J_END };
 
@@ -77,6 +101,22 @@ struct join_op {
   enum jstate state;
   int64_t rest;               /* J_REST: the next build row */
   struct sql_dynfilter dyn;   /* the build keys for the probe's scan */
+  /* the partitioned join: the pairs waiting (parts[at, nparts), a stack), the one
+  ** being joined, and its frames as they are read */
+  bool grace;
+  struct join_part *parts, cur;
+  int nparts, partcap, at;
+  struct chv_type *pschema;
+  struct chv_batch *fb, *pb;  /* a build frame, a probe frame */
+  uint64_t nullturn;          /* the partition of the next NULL key */
+  bool parting_build;         /* the rows partitioned are the build side's */
+  int64_t build_rows;         /* rows of the whole build side (once spilled) */
+  /* a join without keys past the bound: a nested loop over blocks of the
+  ** build file (cur.bf), each probed with the whole probe file (cur.pf) */
+  bool nl, nl_last, nl_pending;  /* the block is the last; fb holds the
+                                 ** next block's first frame */
+  uint8_t *gmatch;            /* per probe row: matched in some block */
+  int64_t pbase, pnext;       /* the probe chunk's first row, the next's */
 };
 
 static int oom(struct chv_error *err) {
@@ -185,13 +225,231 @@ static int grow64(int64_t **v, int64_t *cap, int64_t need,
   return CHV_OK;
 }
 
-/* Reads the build side whole into the hash table. */
+/* ---- the partitioned join ------------------------------------------------ */
+
+/* The partition of each of rows [0, n) of j->kv at level into part. */
+static int key_parts(struct join_op *j, int64_t n, int level, uint8_t *part,
+                     struct chv_error *err) {
+  for (int64_t i = 0; i < n; i++) {
+    int rc = CHV_OK;
+    if (!encode_key(j, i, err, &rc)) {
+      /* a NULL key matches nothing: any partition gives it as unmatched,
+      ** so they are dealt round, to split as other rows do */
+      if (rc != CHV_OK) return rc;
+      if (j->parting_build) j->build_null = true; /* NOT IN sees it */
+      part[i] = (uint8_t)(j->nullturn++ % JOIN_PARTS);
+      continue;
+    }
+    uint64_t x = chv_keyset_hash(j->kb.data, j->kb.len);
+    x ^= (uint64_t)(level + 1) * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 29;
+    part[i] = (uint8_t)((x >> 40) % JOIN_PARTS);
+  }
+  return CHV_OK;
+}
+
+/* Rows sel[0, n) of b (a side's columns), whose keys are in j->kv, to
+** the files f[] (opened as needed) by their partition at level. */
+static int spill_side(struct join_op *j, struct sql_spill **f,
+                      const struct chv_batch *b, const uint32_t *sel,
+                      int64_t n, int level, struct chv_error *err) {
+  if (n == 0) return CHV_OK;
+  uint8_t *part = malloc((size_t)n);
+  uint32_t *rows = malloc(sizeof *rows * (size_t)n);
+  int rc = part && rows ? key_parts(j, n, level, part, err) : oom(err);
+  for (int p = 0; p < JOIN_PARTS && rc == CHV_OK; p++) {
+    int64_t m = 0;
+    for (int64_t i = 0; i < n; i++)
+      if (part[i] == p) rows[m++] = sel ? sel[i] : (uint32_t)i;
+    if (m == 0) continue;
+    if (!f[p]) rc = sql_spill_open(&j->op, &f[p], err);
+    if (rc == CHV_OK) rc = sql_spill_write(f[p], b->cols, b->ncols, rows, m, err);
+  }
+  free(part);
+  free(rows);
+  return rc;
+}
+
+/* The next chunk of one side: the input operator's, or, partitioned, the
+** next frame of the pair's file (f NULL: none). */
+static int side_next(struct join_op *j, struct sql_op *in,
+                     struct sql_spill *f, struct chv_batch *fb,
+                     struct sql_chunk *ch, struct chv_error *err) {
+  if (!j->grace) return sql_op_next(in, ch, err);
+  *ch = (struct sql_chunk){0};
+  if (!f) return CHV_OK;
+  if (j->nl && f == j->cur.bf) {
+    if (j->nl_pending) { /* read when the block before was full */
+      j->nl_pending = false;
+      *ch = (struct sql_chunk){fb, NULL, fb->nrows};
+      return CHV_OK;
+    }
+    if (j->nl_last) return CHV_OK; /* the block ended the file */
+  }
+  CHV_RETURN_IF_ERR(sql_exec_cancelled(j->op.x, err));
+  int64_t n;
+  CHV_RETURN_IF_ERR(sql_spill_read(f, fb->cols, fb->ncols, &n, err));
+  if (n == 0) return CHV_OK;
+  fb->nrows = n;
+  *ch = (struct sql_chunk){fb, NULL, n};
+  return CHV_OK;
+}
+
+static int push_part(struct join_op *j, struct sql_spill *bf,
+                     struct sql_spill *pf, int level, struct chv_error *err) {
+  if (j->nparts == j->partcap) {
+    int cap = j->partcap ? 2 * j->partcap : 32;
+    struct join_part *np = realloc(j->parts, sizeof *np * (size_t)cap);
+    if (!np) {
+      sql_spill_close(bf);
+      sql_spill_close(pf);
+      return oom(err);
+    }
+    j->parts = np;
+    j->partcap = cap;
+  }
+  j->parts[j->nparts++] = (struct join_part){bf, pf, level};
+  return CHV_OK;
+}
+
+/* Empties the table of the build side, freeing what it took (the next
+** pair's is counted from nothing). */
+static void reset_build(struct join_op *j) {
+  const struct chv_type *st = j->bb->schema;
+  chv_batch_close(j->bb);
+  j->bb = NULL;
+  chv_batch_open(st, 0, &j->bb, NULL); /* NULL: checked by the caller */
+  chv_keyset_free(&j->ks);
+  memset(&j->ks, 0, sizeof j->ks);
+  free(j->head);
+  free(j->tail);
+  free(j->nextrow);
+  j->head = j->tail = j->nextrow = NULL;
+  j->nheads = j->capheads = j->captail = j->capnext = 0;
+  free(j->bmatched);
+  j->bmatched = NULL;
+}
+
+/* The build side passed the bound at level (the input's: -1; a pair's:
+** its level): what the table holds, the rest of the build side and all
+** of the probe side go to the partitions of the next level, pushed to
+** wait; the table is emptied. */
+static int partition_sides(struct join_op *j, int level,
+                           struct chv_error *err) {
+  struct sql_spill *bf[JOIN_PARTS] = {0}, *pf[JOIN_PARTS] = {0};
+  int next = level + 1, rc = CHV_OK;
+  struct sql_op *bin = j->op.in[j->bside], *pin = j->op.in[j->pside];
+  /* the rows held */
+  rc = eval_keys(j, j->bkeys, j->bb, NULL, j->bb->nrows, err);
+  j->parting_build = true;
+  if (!j->grace) j->build_rows = j->bb->nrows;
+  if (rc == CHV_OK)
+    rc = spill_side(j, bf, j->bb, NULL, j->bb->nrows, next, err);
+  reset_build(j);
+  if (rc == CHV_OK && !j->bb) rc = oom(err);
+  /* the rest of the build side, then the probe side */
+  for (int side = 0; side < 2 && rc == CHV_OK; side++) {
+    j->parting_build = side == 0;
+    /* the whole build side's keys filter the probe side's scan, which
+    ** opens now (dynamic filtering) */
+    if (side == 1 && !j->grace) rc = sql_dynfilter_give(&j->dyn, j->op.x, err);
+    for (;;) {
+      struct sql_chunk ch;
+      if (rc != CHV_OK) break;
+      rc = side ? side_next(j, pin, j->cur.pf, j->pb, &ch, err)
+                : side_next(j, bin, j->cur.bf, j->fb, &ch, err);
+      if (rc != CHV_OK || !ch.b) break;
+      if (!ch.n) continue;
+      rc = sql_exec_cancelled(j->op.x, err);
+      if (rc == CHV_OK)
+        rc = eval_keys(j, side ? j->pkeys : j->bkeys, ch.b, ch.sel, ch.n, err);
+      if (rc == CHV_OK && side == 0 && !j->grace) {
+        j->build_rows += ch.n;
+        rc = sql_dynfilter_add(&j->dyn, j->kv, ch.n, err);
+      }
+      if (rc == CHV_OK)
+        rc = spill_side(j, side ? pf : bf, ch.b, ch.sel, ch.n, next, err);
+      if (rc != CHV_OK) break;
+    }
+  }
+  j->parting_build = false;
+  for (int p = 0; p < JOIN_PARTS; p++) {
+    if (rc == CHV_OK && bf[p]) rc = sql_spill_rewind(bf[p], err);
+    if (rc == CHV_OK && pf[p]) rc = sql_spill_rewind(pf[p], err);
+    if (rc == CHV_OK && (bf[p] || pf[p])) {
+      rc = push_part(j, bf[p], pf[p], next, err);
+    } else {
+      sql_spill_close(bf[p]);
+      sql_spill_close(pf[p]);
+    }
+  }
+  return rc;
+}
+
+static int next_part(struct join_op *j, struct chv_error *err);
+static int build(struct join_op *j, struct chv_error *err);
+
+/* A join without keys passed the bound: the rows held and the rest of the
+** build side go to one file, the probe side to another (its rows counted
+** for their marks); the first block is built. */
+static int nested_start(struct join_op *j, struct chv_error *err) {
+  CHV_RETURN_IF_ERR(sql_node_schema(j->op.node->in[j->pside], &j->pschema, err));
+  CHV_RETURN_IF_ERR(chv_batch_open(j->bschema, 0, &j->fb, err));
+  CHV_RETURN_IF_ERR(chv_batch_open(j->pschema, 0, &j->pb, err));
+  CHV_RETURN_IF_ERR(sql_spill_open(&j->op, &j->cur.bf, err));
+  CHV_RETURN_IF_ERR(sql_spill_open(&j->op, &j->cur.pf, err));
+  CHV_RETURN_IF_ERR(sql_spill_write(j->cur.bf, j->bb->cols, j->bb->ncols,
+                                    NULL, j->bb->nrows, err));
+  reset_build(j);
+  if (!j->bb) return oom(err);
+  int64_t nprobe = 0;
+  for (int side = 0; side < 2; side++) {
+    struct sql_op *in = j->op.in[side ? j->pside : j->bside];
+    struct sql_spill *f = side ? j->cur.pf : j->cur.bf;
+    /* the probe side's scan opens now (dynamic filtering: no keys here) */
+    if (side == 1) CHV_RETURN_IF_ERR(sql_dynfilter_give(&j->dyn, j->op.x, err));
+    for (;;) {
+      struct sql_chunk ch;
+      CHV_RETURN_IF_ERR(sql_op_next(in, &ch, err));
+      if (!ch.b) break;
+      CHV_RETURN_IF_ERR(sql_exec_cancelled(j->op.x, err));
+      CHV_RETURN_IF_ERR(
+          sql_spill_write(f, ch.b->cols, ch.b->ncols, ch.sel, ch.n, err));
+      if (side) nprobe += ch.n;
+    }
+  }
+  CHV_RETURN_IF_ERR(sql_spill_rewind(j->cur.bf, err));
+  CHV_RETURN_IF_ERR(sql_spill_rewind(j->cur.pf, err));
+  j->gmatch = calloc((size_t)nprobe + 1, 1);
+  if (!j->gmatch) return oom(err);
+  j->grace = j->nl = true;
+  return build(j, err);
+}
+
+/* The nested loop's block is done with: the next one is built and the
+** probe file read again from its start. */
+static int nested_next(struct join_op *j, struct chv_error *err) {
+  reset_build(j);
+  if (!j->bb) return oom(err);
+  j->rest = 0;
+  j->chain = -1;
+  j->pc = (struct sql_chunk){0};
+  j->pbase = j->pnext = 0;
+  j->state = J_FETCH;
+  CHV_RETURN_IF_ERR(sql_spill_rewind(j->cur.pf, err));
+  return build(j, err);
+}
+
+/* Reads the build side whole into the hash table (the input's, or the
+** pair's file once partitioned). */
 static int build(struct join_op *j, struct chv_error *err) {
   struct sql_op *in = j->op.in[j->bside];
   struct sql_exec *x = j->op.x;
   for (;;) {
     struct sql_chunk ch;
-    CHV_RETURN_IF_ERR(sql_op_next(in, &ch, err));
+    CHV_RETURN_IF_ERR(side_next(j, in, j->cur.bf, j->fb, &ch, err));
     if (!ch.b) break;
     if (!ch.n) continue;
     CHV_RETURN_IF_ERR(sql_exec_cancelled(x, err));
@@ -202,7 +460,8 @@ static int build(struct join_op *j, struct chv_error *err) {
     j->bb->nrows += ch.n;
     CHV_RETURN_IF_ERR(grow64(&j->nextrow, &j->capnext, j->bb->nrows, err));
     CHV_RETURN_IF_ERR(eval_keys(j, j->bkeys, ch.b, ch.sel, ch.n, err));
-    CHV_RETURN_IF_ERR(sql_dynfilter_add(&j->dyn, j->kv, ch.n, err));
+    if (!j->grace) /* a pair's rows were added as they were partitioned */
+      CHV_RETURN_IF_ERR(sql_dynfilter_add(&j->dyn, j->kv, ch.n, err));
     for (int64_t i = 0; i < ch.n; i++) {
       int64_t r = base + i;
       j->nextrow[r] = -1;
@@ -232,31 +491,86 @@ static int build(struct join_op *j, struct chv_error *err) {
       j->tail[id] = r;
     }
     size_t m = build_bytes(j);
+    if (j->nl && x->memory && m > x->memory) break; /* the block is full */
+    if (!j->nkeys && !j->grace && x->memory && m > x->memory)
+      return nested_start(j, err);
+    int level = j->grace ? j->cur.level : -1;
+    if (x->memory && m > x->memory && j->nkeys && level < JOIN_MAX_LEVEL) {
+      /* partitioned from here on: the pairs wait, the first is built */
+      if (!j->grace) {
+        CHV_RETURN_IF_ERR(sql_node_schema(j->op.node->in[j->pside],
+                                          &j->pschema, err));
+        CHV_RETURN_IF_ERR(chv_batch_open(j->bschema, 0, &j->fb, err));
+        CHV_RETURN_IF_ERR(chv_batch_open(j->pschema, 0, &j->pb, err));
+      }
+      CHV_RETURN_IF_ERR(partition_sides(j, level, err));
+      j->grace = true;
+      return next_part(j, err);
+    }
     if (x->memory && m > x->memory)
       return chv_error_set(err, CHV_ENOMEM,
                            "hash join: more than its memory limit of %zu "
                            "bytes (%zu bytes for the %lld rows of its build "
-                           "side; see chive.exec.operator-memory)",
-                           x->memory, m, (long long)j->bb->nrows);
+                           "side%s; see chive.exec.operator-memory)",
+                           x->memory, m, (long long)j->bb->nrows,
+                           j->nkeys ? " in one partition, after "
+                                      CHV_STR_(JOIN_MAX_LEVEL_N) " levels of "
+                                      "partitions: too many rows of one key"
+                                    : "");
+  }
+  if (j->nl) { /* is there a block after this one? */
+    int64_t n = 0;
+    if (!j->nl_last)
+      CHV_RETURN_IF_ERR(
+          sql_spill_read(j->cur.bf, j->fb->cols, j->fb->ncols, &n, err));
+    j->fb->nrows = n;
+    j->nl_pending = n > 0;
+    j->nl_last = n == 0;
   }
   if (j->keep_build || ((j->semi || j->anti) && j->bside == 0)) {
     j->bmatched = calloc((size_t)j->bb->nrows + 1, 1);
     if (!j->bmatched) return oom(err);
   }
   j->built = true;
-  /* dynamic filtering: the probe side's scan opens with the build keys */
-  CHV_RETURN_IF_ERR(sql_dynfilter_give(&j->dyn, x, err));
+  /* dynamic filtering: the probe side's scan opens with the build keys
+  ** (partitioned: it opened before the probe side was partitioned) */
+  if (!j->grace) CHV_RETURN_IF_ERR(sql_dynfilter_give(&j->dyn, x, err));
   /* nothing to match: a probe side whose unmatched rows go is not read */
   if (!j->bb->nrows && !j->keep_probe && !(j->anti && j->pside == 0))
     j->state = J_REST;
   return CHV_OK;
 }
 
+/* Partitioned: the pair joined last is done with; the next one waiting is
+** built (and may be partitioned again), or the join ends. */
+static int next_part(struct join_op *j, struct chv_error *err) {
+  sql_spill_close(j->cur.bf);
+  sql_spill_close(j->cur.pf);
+  j->cur = (struct join_part){0};
+  reset_build(j);
+  if (!j->bb) return oom(err);
+  j->rest = 0;
+  j->chain = -1;
+  j->pc = (struct sql_chunk){0};
+  if (j->at == j->nparts) {
+    j->state = J_END;
+    j->built = true;
+    return CHV_OK;
+  }
+  /* the last pushed first (depth first): the files open at once stay
+  ** within 2 * JOIN_PARTS a level */
+  j->cur = j->parts[--j->nparts];
+  j->parts[j->nparts] = (struct join_part){0};
+  j->state = J_FETCH;
+  return build(j, err);
+}
+
 /* The next probe chunk, its rows' chains looked up; false at the end. */
 static int fetch(struct join_op *j, bool *got, struct chv_error *err) {
   *got = false;
   for (;;) {
-    CHV_RETURN_IF_ERR(sql_op_next(j->op.in[j->pside], &j->pc, err));
+    CHV_RETURN_IF_ERR(
+        side_next(j, j->op.in[j->pside], j->cur.pf, j->pb, &j->pc, err));
     if (!j->pc.b) return CHV_OK;
     if (j->pc.n) break;
   }
@@ -272,6 +586,11 @@ static int fetch(struct join_op *j, bool *got, struct chv_error *err) {
     j->capprobe = n;
   }
   memset(j->pmatched, 0, (size_t)n);
+  if (j->nl) { /* the marks of the blocks before */
+    j->pbase = j->pnext;
+    j->pnext += n;
+    memcpy(j->pmatched, j->gmatch + j->pbase, (size_t)n);
+  }
   if (!j->nkeys || !j->nheads) { /* one chain, or none */
     int64_t h = j->nheads ? j->head[0] : -1;
     for (int64_t i = 0; i < n; i++) j->first[i] = h;
@@ -283,7 +602,7 @@ static int fetch(struct join_op *j, bool *got, struct chv_error *err) {
       if (!encode_key(j, i, err, &rc)) {
         if (rc != CHV_OK) return rc;
         /* x NOT IN (rows): NULL, not TRUE, for a NULL x */
-        if (j->not_in && j->bb->nrows) j->pmatched[i] = 1;
+        if (j->not_in && (j->bb->nrows || j->build_rows)) j->pmatched[i] = 1;
         continue;
       }
       size_t slot;
@@ -448,6 +767,10 @@ static int join_step(struct join_op *j, struct sql_chunk *out,
       break;
     case J_TAIL:
       j->state = J_FETCH;
+      if (j->nl) { /* the probe rows' marks wait for the last block */
+        memcpy(j->gmatch + j->pbase, j->pmatched, (size_t)j->pc.n);
+        if (!j->nl_last) continue;
+      }
       if (j->not_in && j->build_null)
         n = 0; /* x NOT IN (..., NULL) is never TRUE */
       else if (semi_any && j->pside == 0)
@@ -466,6 +789,18 @@ static int join_step(struct join_op *j, struct sql_chunk *out,
         CHV_RETURN_IF_ERR(rest(j, false, true, &n, err));
       break;
     case J_END:
+      if (j->nl && !j->nl_last) {
+        CHV_RETURN_IF_ERR(nested_next(j, err));
+        continue;
+      }
+      if (j->nl) {
+        out->b = NULL;
+        return CHV_OK;
+      }
+      if (j->grace && (j->at < j->nparts || j->cur.bf || j->cur.pf)) {
+        CHV_RETURN_IF_ERR(next_part(j, err));
+        continue;
+      }
       out->b = NULL;
       return CHV_OK;
     }
@@ -488,6 +823,17 @@ static int join_next(struct sql_op *op, struct sql_chunk *out,
 
 static void join_close(struct sql_op *op) {
   struct join_op *j = (struct join_op *)op;
+  sql_spill_close(j->cur.bf);
+  sql_spill_close(j->cur.pf);
+  for (int i = j->at; i < j->nparts; i++) {
+    sql_spill_close(j->parts[i].bf);
+    sql_spill_close(j->parts[i].pf);
+  }
+  free(j->parts);
+  free(j->gmatch);
+  chv_batch_close(j->fb);
+  chv_batch_close(j->pb);
+  chv_type_free(j->pschema);
   chv_batch_close(j->bb);
   chv_batch_close(j->cb);
   chv_type_free(j->bschema);

@@ -73,6 +73,10 @@ struct sql_exec {
   /* the operators, by node id (sql_exec_build()) */
   struct sql_op **ops;
   int nops;
+  /* Where spill files go (spill.h): a test's folders, or NULL: io.tmp.dirs
+  ** of cfg, else TMPDIR, else /tmp. */
+  const char *tmp_dirs;
+  unsigned spill_turn;          /* round-robin over the folders (atomic) */
 };
 
 struct sql_op;
@@ -92,6 +96,8 @@ struct sql_op {
   bool opened;
   /* EXPLAIN ANALYZE: rows given and nanoseconds spent (atomic adds) */
   int64_t rows, ns;
+  /* what the operator wrote to spill files (spill.h; atomic adds) */
+  int64_t spill_bytes, spill_files;
 };
 
 /* The operators of the plan root (numbered by sql_node_number()) into

@@ -12,6 +12,9 @@
 ** threads, the write.
 */
 #include "sql/exec/op.h"
+#include "sql/exec/spill.h"
+
+#include <pthread.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -622,6 +625,23 @@ static const struct sql_op_vt project_vt = {project_open, project_next,
 
 /* ---- Aggregate ----------------------------------------------------------------- */
 
+#define AGG_PARTS 16            /* partitions of a level of spilling */
+#define AGG_MAX_LEVEL 8         /* levels of partitions at most */
+
+/* The partition files of one level of a spilling aggregation: the rows
+** (the aggregation's inputs: keys, then arguments) of groups that were
+** not in memory, by the hash of their keys. */
+struct agg_level {
+  struct sql_spill *f[AGG_PARTS];
+  int level;
+};
+
+/* A partition waiting to be aggregated. */
+struct agg_part {
+  struct sql_spill *f;
+  int level;
+};
+
 struct agg_op {
   struct sql_op op;
   struct chv_type *in_type;      /* keys, then aggregate arguments */
@@ -635,6 +655,21 @@ struct agg_op {
   bool done, given;
   /* on the consuming thread */
   struct chv_batch *inb, view;
+  /* Spilling (chive.exec.operator-memory, with keys): once h or a split's
+  ** partial passes the bound, spilling is set; from then on rows of
+  ** groups the aggregate does not hold go to the partitions of top (mu:
+  ** reader threads write them), which are aggregated one at a time once
+  ** the input ended, each giving its groups. */
+  size_t bound;
+  int spilling;                  /* atomic */
+  pthread_mutex_t mu;
+  bool mu_init;
+  struct agg_level top;
+  struct agg_part *parts;        /* waiting: parts[at, nparts) */
+  int nparts, partcap, at;
+  struct chv_batch *pb;          /* a partition's frame */
+  struct chv_buf kb;             /* scratch of the partition hash */
+  chv_hash_agg *rh;              /* the aggregate whose result rb is */
 };
 
 static int agg_open(struct sql_op *op, struct chv_error *err) {
@@ -664,8 +699,14 @@ static int agg_open(struct sql_op *op, struct chv_error *err) {
     g->plain = g->plain && x->kind == CHV_EXPR_COLUMN;
     g->inx[g->ncol++] = x;
   }
+  /* with keys the bound is the operator's, which spills past it; without,
+  ** the one group fails the aggregation past it */
+  g->bound = nk ? op->x->memory : 0;
   g->spec = (struct chv_hash_agg_spec){nk, g->key_cols, na, nd->u.agg.fns,
-                                       g->agg_cols, op->x->memory};
+                                       g->agg_cols, nk ? 0 : op->x->memory};
+  chv_buf_init(&g->kb);
+  if (pthread_mutex_init(&g->mu, NULL) != 0) return oom(err);
+  g->mu_init = true;
   CHV_RETURN_IF_ERR(chv_hash_agg_open(g->in_type, &g->spec, &g->h, err));
   if (nd->on_readers) return CHV_OK;
   CHV_RETURN_IF_ERR(chv_batch_open(g->in_type, 0, &g->inb, err));
@@ -679,7 +720,86 @@ static int agg_open(struct sql_op *op, struct chv_error *err) {
 ** evaluated over the selected rows, which then all are, densely. */
 static int agg_rows(struct agg_op *g, chv_hash_agg *h, struct chv_batch *inb,
                     struct chv_batch *view, const struct chv_batch *bt,
-                    const uint32_t *sel, int64_t n, struct chv_error *err) {
+                    const uint32_t *sel, int64_t n, struct chv_error *err);
+
+/* Adds a partition file of level to the waiting ones (taken over). */
+static int agg_part_push(struct agg_op *g, struct sql_spill *f, int level,
+                         struct chv_error *err) {
+  if (g->nparts == g->partcap) {
+    int cap = g->partcap ? 2 * g->partcap : 32;
+    struct agg_part *p = realloc(g->parts, sizeof *p * (size_t)cap);
+    if (!p) {
+      sql_spill_close(f);
+      return oom(err);
+    }
+    g->parts = p;
+    g->partcap = cap;
+  }
+  g->parts[g->nparts++] = (struct agg_part){f, level};
+  return CHV_OK;
+}
+
+/* Rows rows[0, n) of view (the aggregation's inputs) to the partitions of
+** lv by their keys' hash. */
+static int agg_spill_rows(struct agg_op *g, struct agg_level *lv,
+                          const struct chv_batch *view, const uint32_t *rows,
+                          int64_t n, struct chv_error *err) {
+  if (n == 0) return CHV_OK;
+  uint8_t *part = malloc((size_t)n + 1);
+  uint32_t *sel = malloc(sizeof *sel * (size_t)n + 1);
+  int rc = part && sel ? CHV_OK : oom(err);
+  if (rc == CHV_OK &&
+      chv_hash_agg_partition(g->h, view, rows, n, lv->level, AGG_PARTS, part,
+                             &g->kb) != CHV_OK)
+    rc = oom(err);
+  for (int p = 0; p < AGG_PARTS && rc == CHV_OK; p++) {
+    int64_t m = 0;
+    for (int64_t i = 0; i < n; i++)
+      if (part[i] == p) sel[m++] = rows ? rows[i] : (uint32_t)i;
+    if (m == 0) continue;
+    if (!lv->f[p]) rc = sql_spill_open(&g->op, &lv->f[p], err);
+    if (rc == CHV_OK)
+      rc = sql_spill_write(lv->f[p], view->cols, g->ncol, sel, m, err);
+  }
+  free(part);
+  free(sel);
+  return rc;
+}
+
+/* Spilling: the rows of groups h holds into h, the others to lv (under
+** mu when shared). */
+static int agg_rows_known(struct agg_op *g, chv_hash_agg *h,
+                          struct agg_level *lv, bool shared,
+                          const struct chv_batch *view, const uint32_t *sel,
+                          int64_t n, struct chv_error *err) {
+  if (n == 0) return CHV_OK;
+  uint32_t *miss = malloc(sizeof *miss * (size_t)n);
+  if (!miss) return oom(err);
+  int64_t nm = 0;
+  int rc = chv_hash_agg_add_known(h, view, sel, n, miss, &nm, err);
+  if (rc == CHV_OK && nm) {
+    if (shared) pthread_mutex_lock(&g->mu);
+    rc = agg_spill_rows(g, lv, view, miss, nm, err);
+    if (shared) pthread_mutex_unlock(&g->mu);
+  }
+  free(miss);
+  return rc;
+}
+
+/* Sets spilling once h passes the bound. */
+static void agg_check_bound(struct agg_op *g, const chv_hash_agg *h) {
+  if (g->bound && chv_hash_agg_memory(h) > g->bound)
+    __atomic_store_n(&g->spilling, 1, __ATOMIC_RELAXED);
+}
+
+/* The view of the aggregation's inputs of rows sel[0, n) of bt: a plain
+** column read where its batch holds it (*vsel: sel) unless an expression
+** must be evaluated over the selected rows, which then all are, densely
+** (*vsel: NULL). */
+static int agg_view(struct agg_op *g, struct chv_batch *inb,
+                    struct chv_batch *view, const struct chv_batch *bt,
+                    const uint32_t *sel, int64_t n, const uint32_t **vsel,
+                    struct chv_error *err) {
   bool borrow = !sel || g->plain;
   for (int i = 0; i < g->ncol; i++) {
     if (borrow && g->inx[i]->kind == CHV_EXPR_COLUMN) {
@@ -692,7 +812,24 @@ static int agg_rows(struct agg_op *g, chv_hash_agg *h, struct chv_batch *inb,
     view->cols[i] = inb->cols[i];
   }
   view->nrows = borrow ? bt->nrows : n;
-  return chv_hash_agg_add(h, view, borrow ? sel : NULL, n, err);
+  *vsel = borrow ? sel : NULL;
+  return CHV_OK;
+}
+
+/* The inputs of rows sel[0, n) of bt into h, or, spilling, to the
+** partitions those of groups h does not hold (shared: from a reader
+** thread); h passing the bound sets spilling. */
+static int agg_rows(struct agg_op *g, chv_hash_agg *h, struct chv_batch *inb,
+                    struct chv_batch *view, const struct chv_batch *bt,
+                    const uint32_t *sel, int64_t n, struct chv_error *err) {
+  const uint32_t *vsel;
+  CHV_RETURN_IF_ERR(agg_view(g, inb, view, bt, sel, n, &vsel, err));
+  if (__atomic_load_n(&g->spilling, __ATOMIC_RELAXED))
+    return agg_rows_known(g, h, &g->top, g->op.node->on_readers, view, vsel,
+                          n, err);
+  CHV_RETURN_IF_ERR(chv_hash_agg_add(h, view, vsel, n, err));
+  agg_check_bound(g, h);
+  return CHV_OK;
 }
 
 static int stage_agg_add(struct stage *g, struct stage_state *st,
@@ -711,7 +848,11 @@ static int stage_agg_add(struct stage *g, struct stage_state *st,
 
 static int stage_agg_merge(struct stage *g, struct stage_state *st,
                            struct chv_error *err) {
-  return st->h ? chv_hash_agg_merge(g->ag->h, st->h, err) : CHV_OK;
+  /* the partials of the splits read before spilling began merge whole */
+  if (!st->h) return CHV_OK;
+  CHV_RETURN_IF_ERR(chv_hash_agg_merge(g->ag->h, st->h, err));
+  agg_check_bound(g->ag, g->ag->h);
+  return CHV_OK;
 }
 
 /* The seed groups of the node (an empty grouping set's, there also for no
@@ -741,6 +882,94 @@ static int agg_seed(struct agg_op *g, struct chv_error *err) {
   return rc;
 }
 
+/* Reader threads spilled the rows of groups their split's partial did
+** not hold, some of which the partials merged into h hold: those rows go
+** into h now, and the partitions keep only groups h does not hold (so
+** that no group is given twice). */
+static int agg_filter_top(struct agg_op *g, struct chv_error *err) {
+  struct agg_level lv = {.level = 0};
+  int rc = CHV_OK;
+  if (!g->pb) rc = chv_batch_open(g->in_type, 0, &g->pb, err);
+  for (int p = 0; p < AGG_PARTS && rc == CHV_OK; p++) {
+    if (!g->top.f[p]) continue;
+    rc = sql_spill_rewind(g->top.f[p], err);
+    while (rc == CHV_OK) {
+      int64_t n = 0;
+      rc = sql_exec_cancelled(g->op.x, err);
+      if (rc == CHV_OK)
+        rc = sql_spill_read(g->top.f[p], g->pb->cols, g->ncol, &n, err);
+      if (rc != CHV_OK || n == 0) break;
+      g->pb->nrows = n;
+      rc = agg_rows_known(g, g->h, &lv, false, g->pb, NULL, n, err);
+    }
+    sql_spill_close(g->top.f[p]);
+    g->top.f[p] = NULL;
+  }
+  for (int p = 0; p < AGG_PARTS; p++) {
+    if (rc == CHV_OK) {
+      g->top.f[p] = lv.f[p];
+    } else {
+      sql_spill_close(lv.f[p]);
+    }
+  }
+  return rc;
+}
+
+/* Aggregates the next waiting partition alone into g->rb: its rows into a
+** fresh aggregate until that passes the bound, then those of groups it
+** does not hold to the partitions of the next level (a different hash). */
+static int agg_part_run(struct agg_op *g, struct chv_error *err) {
+  /* the last pushed first (depth first): the files open at once stay
+  ** within AGG_PARTS a level */
+  struct agg_part pt = g->parts[--g->nparts];
+  struct agg_level lv = {.level = pt.level + 1};
+  int rc = CHV_OK;
+  bool over = false;
+  chv_hash_agg *h = g->h; /* empty: the one the groups in memory left */
+  if (!g->pb) rc = chv_batch_open(g->in_type, 0, &g->pb, err);
+  while (rc == CHV_OK) {
+    int64_t n = 0;
+    rc = sql_exec_cancelled(g->op.x, err);
+    if (rc == CHV_OK) rc = sql_spill_read(pt.f, g->pb->cols, g->ncol, &n, err);
+    if (rc != CHV_OK || n == 0) break;
+    g->pb->nrows = n;
+    if (over) {
+      rc = agg_rows_known(g, h, &lv, false, g->pb, NULL, n, err);
+      continue;
+    }
+    rc = chv_hash_agg_add(h, g->pb, NULL, n, err);
+    if (rc == CHV_OK && chv_hash_agg_memory(h) > g->bound) {
+      if (lv.level >= AGG_MAX_LEVEL)
+        rc = chv_error_set(err, CHV_ENOMEM,
+                           "hash aggregation (GROUP BY): its groups pass its "
+                           "memory limit of %zu bytes after %d levels of "
+                           "partitions (%zu bytes for %lld groups; see "
+                           "chive.exec.operator-memory)",
+                           g->bound, AGG_MAX_LEVEL, chv_hash_agg_memory(h),
+                           (long long)chv_hash_agg_ngroups(h));
+      over = true;
+    }
+  }
+  sql_spill_close(pt.f);
+  for (int p = 0; p < AGG_PARTS; p++) {
+    if (!lv.f[p]) continue;
+    if (rc == CHV_OK) rc = sql_spill_rewind(lv.f[p], err);
+    if (rc == CHV_OK)
+      rc = agg_part_push(g, lv.f[p], lv.level, err);
+    else
+      sql_spill_close(lv.f[p]);
+  }
+  if (rc != CHV_OK) return rc;
+  chv_batch_close(g->rb);
+  g->rb = NULL;
+  chv_hash_agg_close(g->rh); /* the schema of the batch given last */
+  g->rh = NULL;
+  CHV_RETURN_IF_ERR(chv_hash_agg_result(h, &g->rb, err));
+  g->rh = h;
+  g->h = NULL;
+  return chv_hash_agg_open(g->in_type, &g->spec, &g->h, err);
+}
+
 static int agg_next(struct sql_op *op, struct sql_chunk *out,
                     struct chv_error *err) {
   struct agg_op *g = (struct agg_op *)op;
@@ -761,20 +990,59 @@ static int agg_next(struct sql_op *op, struct sql_chunk *out,
     if (op->x->analyze) sql_op_count(op, 0, sql_exec_now() - t0);
     if (rc != CHV_OK) return rc;
   }
-  if (g->given) return CHV_OK;
-  g->given = true;
-  int64_t t0 = op->x->analyze ? sql_exec_now() : 0;
-  if (op->node->u.agg.nseeds) CHV_RETURN_IF_ERR(agg_seed(g, err));
-  rc = chv_hash_agg_result(g->h, &g->rb, err);
-  if (rc != CHV_OK) return rc;
-  if (op->x->analyze) sql_op_count(op, g->rb->nrows, sql_exec_now() - t0);
-  if (g->rb->nrows) *out = (struct sql_chunk){g->rb, NULL, g->rb->nrows};
+  if (!g->given) {
+    g->given = true;
+    int64_t t0 = op->x->analyze ? sql_exec_now() : 0;
+    /* spilling, some row came: the seed groups (grouping sets' grand
+    ** totals, which every row enters) have their rows already */
+    if (op->node->u.agg.nseeds && !g->spilling)
+      CHV_RETURN_IF_ERR(agg_seed(g, err));
+    if (g->spilling && op->node->on_readers)
+      CHV_RETURN_IF_ERR(agg_filter_top(g, err));
+    rc = chv_hash_agg_result(g->h, &g->rb, err);
+    if (rc != CHV_OK) return rc;
+    for (int p = 0; p < AGG_PARTS && rc == CHV_OK; p++) {
+      if (!g->top.f[p]) continue;
+      rc = sql_spill_rewind(g->top.f[p], err);
+      if (rc == CHV_OK) rc = agg_part_push(g, g->top.f[p], 0, err);
+      g->top.f[p] = NULL;
+    }
+    if (rc != CHV_OK) return rc;
+    /* rb's schema is h's: h is kept until rb is given; a fresh one takes
+    ** the partitions */
+    if (g->nparts > 0) {
+      g->rh = g->h;
+      g->h = NULL;
+      CHV_RETURN_IF_ERR(chv_hash_agg_open(g->in_type, &g->spec, &g->h, err));
+    }
+    if (op->x->analyze) sql_op_count(op, g->rb->nrows, sql_exec_now() - t0);
+    if (g->rb->nrows) {
+      *out = (struct sql_chunk){g->rb, NULL, g->rb->nrows};
+      return CHV_OK;
+    }
+  }
+  while (g->at < g->nparts) { /* the partitions, one at a time */
+    int64_t t0 = op->x->analyze ? sql_exec_now() : 0;
+    CHV_RETURN_IF_ERR(agg_part_run(g, err));
+    if (op->x->analyze) sql_op_count(op, g->rb->nrows, sql_exec_now() - t0);
+    if (g->rb->nrows) {
+      *out = (struct sql_chunk){g->rb, NULL, g->rb->nrows};
+      return CHV_OK;
+    }
+  }
   return CHV_OK;
 }
 
 static void agg_close(struct sql_op *op) {
   struct agg_op *g = (struct agg_op *)op;
+  for (int p = 0; p < AGG_PARTS; p++) sql_spill_close(g->top.f[p]);
+  for (int i = g->at; i < g->nparts; i++) sql_spill_close(g->parts[i].f);
+  free(g->parts);
+  chv_batch_close(g->pb);
+  chv_buf_free(&g->kb);
+  if (g->mu_init) pthread_mutex_destroy(&g->mu);
   chv_batch_close(g->rb);
+  chv_hash_agg_close(g->rh);
   chv_hash_agg_close(g->h);
   chv_batch_close(g->inb);
   free(g->view.cols);

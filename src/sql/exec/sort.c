@@ -19,9 +19,14 @@
 ** order they came in.  FLOAT and DOUBLE order NaN above every number, as
 ** Hive's sort keys (BinarySortableSerDe) do.
 **
-** Sort holds every row: once the held columns and keys take more than
-** x->memory bytes (chive.exec.operator-memory; 0: no bound) it fails with
-** CHV_ENOMEM.  TopN holds about 2 * limit + TOPN_SLACK rows at most: when
+** Sort holds its rows until the held columns and keys take more than
+** x->memory bytes (chive.exec.operator-memory; 0: no bound); then they
+** are sorted into a run written to a spill file (spill.h), and so on; at
+** the end the runs are merged, SORT_FANIN neighbours at a time, by a heap
+** whose ties go to the earlier run, so that ties keep input order across
+** runs (an external merge sort giving the in-memory order).  A TopN past
+** the bound first compacts, and sorts as a Sort only when its best limit
+** rows alone pass it.  TopN holds about 2 * limit + TOPN_SLACK rows at most: when
 ** the held rows reach the threshold they are compacted to the best limit
 ** rows, in order; from then on a row enters only when its keys sort
 ** strictly before the last of them (a tie came later, so it loses), which
@@ -40,6 +45,7 @@
 ** INTERFACE: sql_op_sort_new(), sql_sort_cmp(), sql_sort_perm() (op.h).
 */
 #include "sql/exec/op.h"
+#include "sql/exec/spill.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -48,6 +54,24 @@
 #define SORT_CANCEL_EVERY 4096  /* comparisons between looks at the flag */
 #define SORT_RUN 32             /* rows of the insertion-sorted runs */
 #define TOPN_SLACK 4096         /* rows a TopN holds beyond 2 * limit */
+#define SORT_FANIN 16           /* runs merged at once */
+
+/* A run being merged: its file and the frame read last. */
+struct sort_cursor {
+  struct sql_spill *f;          /* borrowed from runs */
+  struct chv_vector **cols;     /* ncols + nkeys: columns, then keys */
+  int64_t n, pos;               /* the frame's rows; the next one */
+  int run;                      /* its place among the merged runs (ties) */
+};
+
+/* A k-way merge of runs: a binary heap of cursors, the least row on top,
+** ties to the earlier run (which holds earlier input rows: stable). */
+struct sort_merge {
+  struct sort_cursor *cur;
+  int ncur;
+  int *heap;                    /* cursors with rows left */
+  int nheap;
+};
 
 struct sort_op {
   struct sql_op op;             /* first: what the executor holds */
@@ -70,6 +94,13 @@ struct sort_op {
   struct chv_type *schema;      /* the output batch's (sql_node_schema()) */
   struct chv_batch *ob;         /* the output batch, reused */
   struct chv_buf text;          /* the bound's value */
+  /* External sort: the sorted runs written (in input order), and the
+  ** merge of the last pass that gives the rows. */
+  struct sql_spill **runs;
+  int nruns, runcap;
+  bool spilling;                /* a TopN past its memory sorts as a Sort */
+  struct sort_merge merge;
+  bool merging;
 };
 
 /* ---- the order ---------------------------------------------------------- */
@@ -416,19 +447,193 @@ static int topn_compact(struct sort_op *s, struct chv_error *err) {
   return CHV_OK;
 }
 
-/* Sort: fails once the held rows take more than the operator's memory. */
-static int sort_check_memory(struct sort_op *s, struct chv_error *err) {
-  size_t limit = s->op.x->memory;
-  if (limit == 0) return CHV_OK;
+/* Bytes the held rows take. */
+static size_t sort_held_bytes(const struct sort_op *s) {
   size_t held = 0;
   for (int c = 0; c < s->ncols + s->nkeys; c++)
     held += sql_vector_bytes(s->held[c]);
-  if (held <= limit) return CHV_OK;
-  return chv_error_set(err, CHV_ENOMEM,
-                       "sort (ORDER BY): more than its memory limit of %zu "
-                       "bytes (%zu bytes for %lld rows; see "
-                       "chive.exec.operator-memory)",
-                       limit, held, (long long)s->nheld);
+  return held;
+}
+
+/* ---- the external sort -------------------------------------------------- */
+
+/* Rows of each frame a run is written in: about the memory bound over
+** twice the fan-in, so that a merge's frames stay within the bound
+** (between 16 and SORT_OUT_ROWS). */
+static int64_t sort_frame_rows(const struct sort_op *s, size_t held) {
+  size_t per_row = s->nheld ? held / (size_t)s->nheld + 1 : 1;
+  size_t rows = s->op.x->memory / (2 * SORT_FANIN) / per_row;
+  return rows < 16 ? 16 : rows > SORT_OUT_ROWS ? SORT_OUT_ROWS : (int64_t)rows;
+}
+
+static int sort_add_run(struct sort_op *s, struct sql_spill *f,
+                        struct chv_error *err) {
+  if (s->nruns == s->runcap) {
+    int cap = s->runcap ? 2 * s->runcap : 8;
+    struct sql_spill **r = chv_realloc(s->runs, sizeof *r * (size_t)cap);
+    if (!r) {
+      sql_spill_close(f);
+      return chv_error_set(err, CHV_ENOMEM, "out of memory");
+    }
+    s->runs = r;
+    s->runcap = cap;
+  }
+  s->runs[s->nruns++] = f;
+  return CHV_OK;
+}
+
+/* The held rows sorted into a new run; nothing is held after. */
+static int sort_spill_run(struct sort_op *s, struct chv_error *err) {
+  if (s->nheld == 0) return CHV_OK;
+  int64_t frame = sort_frame_rows(s, sort_held_bytes(s));
+  CHV_RETURN_IF_ERR(sort_held(s, err));
+  struct sql_spill *f = NULL;
+  CHV_RETURN_IF_ERR(sql_spill_open(&s->op, &f, err));
+  CHV_RETURN_IF_ERR(sort_add_run(s, f, err));
+  for (int64_t at = 0; at < s->nheld; at += frame) {
+    CHV_RETURN_IF_ERR(sql_exec_cancelled(s->op.x, err));
+    int64_t k = s->nheld - at < frame ? s->nheld - at : frame;
+    CHV_RETURN_IF_ERR(sql_spill_write(f, s->held, s->ncols + s->nkeys,
+                                      s->perm + at, k, err));
+  }
+  CHV_RETURN_IF_ERR(sql_spill_rewind(f, err));
+  for (int c = 0; c < s->ncols + s->nkeys; c++) chv_vector_reset(s->held[c]);
+  s->nheld = 0;
+  return CHV_OK;
+}
+
+/* Sort: once the held rows take more than the operator's memory they go
+** to a run (a TopN from then on sorts as a Sort does). */
+static int sort_check_memory(struct sort_op *s, struct chv_error *err) {
+  size_t limit = s->op.x->memory;
+  if (limit == 0 || sort_held_bytes(s) <= limit) return CHV_OK;
+  s->spilling = true;
+  s->full = false;
+  return sort_spill_run(s, err);
+}
+
+static void merge_free(struct sort_merge *m, int ncols) {
+  for (int i = 0; i < m->ncur; i++) {
+    if (m->cur[i].cols)
+      for (int c = 0; c < ncols; c++) chv_vector_close(m->cur[i].cols[c]);
+    chv_free(m->cur[i].cols);
+  }
+  chv_free(m->cur);
+  chv_free(m->heap);
+  memset(m, 0, sizeof *m);
+}
+
+/* a's row before b's (ties: the earlier run). */
+static bool merge_less(const struct sort_op *s, const struct sort_cursor *a,
+                       const struct sort_cursor *b) {
+  int c = sql_sort_cmp(a->cols + s->ncols, a->pos, b->cols + s->ncols, b->pos,
+                       s->keys, s->nkeys);
+  return c < 0 || (c == 0 && a->run < b->run);
+}
+
+static void merge_down(const struct sort_op *s, struct sort_merge *m, int i) {
+  for (;;) {
+    int l = 2 * i + 1, r = l + 1, b = i;
+    if (l < m->nheap && merge_less(s, &m->cur[m->heap[l]], &m->cur[m->heap[b]]))
+      b = l;
+    if (r < m->nheap && merge_less(s, &m->cur[m->heap[r]], &m->cur[m->heap[b]]))
+      b = r;
+    if (b == i) return;
+    int t = m->heap[i];
+    m->heap[i] = m->heap[b];
+    m->heap[b] = t;
+    i = b;
+  }
+}
+
+/* A merge of runs[lo, hi). */
+static int merge_start(struct sort_op *s, struct sort_merge *m, int lo, int hi,
+                       struct chv_error *err) {
+  int nc = s->ncols + s->nkeys, k = hi - lo;
+  m->cur = chv_calloc((size_t)k, sizeof *m->cur);
+  m->heap = chv_calloc((size_t)k, sizeof *m->heap);
+  if (!m->cur || !m->heap) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  m->ncur = k;
+  for (int i = 0; i < k; i++) {
+    struct sort_cursor *c = &m->cur[i];
+    c->f = s->runs[lo + i];
+    c->run = i;
+    c->cols = chv_calloc((size_t)nc, sizeof *c->cols);
+    if (!c->cols) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+    for (int j = 0; j < nc; j++) {
+      const struct chv_type *t =
+          j < s->ncols ? s->held[j]->type : s->keys[j - s->ncols].expr->type;
+      CHV_RETURN_IF_ERR(chv_vector_open(t, 0, &c->cols[j], err));
+    }
+    CHV_RETURN_IF_ERR(sql_spill_read(c->f, c->cols, nc, &c->n, err));
+    if (c->n > 0) m->heap[m->nheap++] = i;
+  }
+  for (int i = m->nheap / 2 - 1; i >= 0; i--) merge_down(s, m, i);
+  return CHV_OK;
+}
+
+/* Up to max rows of the merge, in order, appended to dst (the first ndst
+** columns of the runs); *got of them (0: the merge ended). */
+static int merge_fill(struct sort_op *s, struct sort_merge *m,
+                      struct chv_vector **dst, int ndst, int64_t max,
+                      int64_t *got, struct chv_error *err) {
+  int nc = s->ncols + s->nkeys;
+  int64_t k = 0;
+  while (k < max && m->nheap > 0) {
+    struct sort_cursor *c = &m->cur[m->heap[0]];
+    for (int j = 0; j < ndst; j++)
+      CHV_RETURN_IF_ERR(
+          chv_vector_append_rows(dst[j], c->cols[j], NULL, c->pos, 1, err));
+    k++;
+    if (++c->pos == c->n) {
+      CHV_RETURN_IF_ERR(sql_exec_cancelled(s->op.x, err));
+      CHV_RETURN_IF_ERR(sql_spill_read(c->f, c->cols, nc, &c->n, err));
+      c->pos = 0;
+      if (c->n == 0) m->heap[0] = m->heap[--m->nheap];
+    }
+    merge_down(s, m, 0);
+  }
+  *got = k;
+  return CHV_OK;
+}
+
+/* Merges the runs SORT_FANIN at a time (neighbours, so that ties keep
+** their order) until at most SORT_FANIN are left, then starts the merge
+** that gives the rows. */
+static int sort_merge_runs(struct sort_op *s, struct chv_error *err) {
+  int nc = s->ncols + s->nkeys;
+  while (s->nruns > SORT_FANIN) {
+    int n = 0; /* runs of the next pass, written over the front of runs */
+    for (int lo = 0; lo < s->nruns; lo += SORT_FANIN) {
+      int hi = lo + SORT_FANIN < s->nruns ? lo + SORT_FANIN : s->nruns;
+      struct sql_spill *out = NULL;
+      struct sort_merge m = {0};
+      int rc = sql_spill_open(&s->op, &out, err);
+      if (rc == CHV_OK) rc = merge_start(s, &m, lo, hi, err);
+      int64_t got = 1;
+      while (rc == CHV_OK && got > 0) {
+        for (int c = 0; c < nc; c++) chv_vector_reset(s->held[c]);
+        rc = merge_fill(s, &m, s->held, nc, SORT_OUT_ROWS, &got, err);
+        if (rc == CHV_OK) rc = sql_spill_write(out, s->held, nc, NULL, got, err);
+      }
+      merge_free(&m, nc);
+      if (rc == CHV_OK) rc = sql_spill_rewind(out, err);
+      for (int i = lo; i < hi; i++) {
+        sql_spill_close(s->runs[i]);
+        s->runs[i] = NULL;
+      }
+      s->runs[n++] = out; /* n <= lo: a slot already emptied */
+      if (rc != CHV_OK) {
+        for (int i = hi; i < s->nruns; i++) s->runs[n++] = s->runs[i];
+        s->nruns = n;
+        return rc;
+      }
+    }
+    s->nruns = n;
+  }
+  for (int c = 0; c < nc; c++) chv_vector_reset(s->held[c]);
+  s->merging = true;
+  return merge_start(s, &s->merge, 0, s->nruns, err);
 }
 
 /* TopN, once full: the rows of the chunk's n rows (sel: its rows in the
@@ -493,12 +698,27 @@ static int sort_read(struct sort_op *s, struct chv_error *err) {
       CHV_RETURN_IF_ERR(chv_vector_append_rows(s->held[s->ncols + k],
                                                s->ck[k], enter, 0, n, err));
     s->nheld += n;
-    if (s->limit < 0) {
+    if (s->limit < 0 || s->spilling) {
       CHV_RETURN_IF_ERR(sort_check_memory(s, err));
-    } else if (s->nheld >= (s->full ? 2 * s->limit + TOPN_SLACK
-                                    : CHV_MAX(s->limit, TOPN_SLACK))) {
-      CHV_RETURN_IF_ERR(topn_compact(s, err));
+    } else {
+      /* a TopN past its memory first cuts its rows to the best limit; only
+      ** when those alone pass it does it sort as a Sort */
+      bool over = s->op.x->memory && sort_held_bytes(s) > s->op.x->memory;
+      if (s->nheld >= (s->full ? 2 * s->limit + TOPN_SLACK
+                               : CHV_MAX(s->limit, TOPN_SLACK)) ||
+          (over && s->nheld > s->limit))
+        CHV_RETURN_IF_ERR(topn_compact(s, err));
+      if (over) CHV_RETURN_IF_ERR(sort_check_memory(s, err));
     }
+  }
+  if (s->nruns > 0) { /* the rest as the last run, then merge them */
+    CHV_RETURN_IF_ERR(sort_spill_run(s, err));
+    for (int k = 0; k < s->nkeys; k++) {
+      chv_vector_close(s->ck[k]);
+      s->ck[k] = NULL;
+    }
+    s->ngive = s->limit >= 0 ? s->limit : INT64_MAX;
+    return sort_merge_runs(s, err);
   }
   CHV_RETURN_IF_ERR(sort_held(s, err));
   s->ngive = s->limit >= 0 && s->nheld > s->limit ? s->limit : s->nheld;
@@ -550,6 +770,16 @@ static int sort_give(struct sort_op *s, struct sql_chunk *out,
   int64_t k = s->ngive - s->at < SORT_OUT_ROWS ? s->ngive - s->at
                                                : SORT_OUT_ROWS;
   chv_batch_reset(s->ob);
+  if (s->merging) {
+    CHV_RETURN_IF_ERR(
+        merge_fill(s, &s->merge, s->ob->cols, s->ncols, k, &k, err));
+    if (k == 0) return CHV_OK;
+    s->ob->nrows = k;
+    s->at += k;
+    out->b = s->ob;
+    out->n = k;
+    return CHV_OK;
+  }
   for (int c = 0; c < s->ncols; c++)
     CHV_RETURN_IF_ERR(chv_vector_append_rows(s->ob->cols[c], s->held[c],
                                              s->perm + s->at, 0, k, err));
@@ -578,6 +808,9 @@ static void sort_close(struct sql_op *op) {
     for (int c = 0; c < s->ncols + s->nkeys; c++) chv_vector_close(s->held[c]);
   if (s->ck)
     for (int k = 0; k < s->nkeys; k++) chv_vector_close(s->ck[k]);
+  merge_free(&s->merge, s->ncols + s->nkeys);
+  for (int i = 0; i < s->nruns; i++) sql_spill_close(s->runs[i]);
+  chv_free(s->runs);
   chv_free(s->held);
   chv_free(s->ck);
   chv_free(s->perm);

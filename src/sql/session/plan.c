@@ -44,6 +44,7 @@ struct sql_plan_node {
   struct sql_plan_node *all;           /* every node of the plan (to free) */
   bool counted;                        /* sql_plan_count() was called */
   int64_t rows, ns;                    /* EXPLAIN ANALYZE; atomic adds */
+  int64_t spill_bytes, spill_files;    /* what its operator spilled */
 };
 
 struct sql_plan {
@@ -156,6 +157,12 @@ void sql_plan_count(struct sql_plan_node *n, int64_t rows, int64_t ns) {
   __atomic_add_fetch(&n->ns, ns, __ATOMIC_RELAXED);
 }
 
+void sql_plan_spill(struct sql_plan_node *n, int64_t bytes, int64_t files) {
+  if (!n) return;
+  n->spill_bytes += bytes;
+  n->spill_files += files;
+}
+
 /* The lines of n (at depth d: 0 for a top node) and its children. */
 static void render(struct sql_result *r, const struct sql_plan *p,
                    const struct sql_plan_node *n, int d, struct chv_buf *l) {
@@ -165,8 +172,12 @@ static void render(struct sql_result *r, const struct sql_plan *p,
   if (d) chv_buf_puts(l, "-> ");
   chv_buf_append(l, n->text.data ? n->text.data : "", n->text.len);
   if (p->analyze && n->counted)
-    chv_buf_printf(l, " (rows=%lld time=%.3f ms)", (long long)n->rows,
-                   (double)n->ns / 1e6);
+    chv_buf_printf(l, " (rows=%lld time=%.3f ms%s", (long long)n->rows,
+                   (double)n->ns / 1e6, n->spill_files ? "" : ")");
+  if (p->analyze && n->counted && n->spill_files)
+    chv_buf_printf(l, " spilled=%.1f MB in %lld file%s)",
+                   (double)n->spill_bytes / (1 << 20),
+                   (long long)n->spill_files, n->spill_files == 1 ? "" : "s");
   const char *cell = l->data ? l->data : "";
   sql_result_add(r, &cell); /* out of memory: cut short */
   int dcol = d ? col + 3 : 2;

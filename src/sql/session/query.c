@@ -384,6 +384,8 @@ static void explain_node(struct sql_session *s, struct sql_plan_node *parent,
     pn = sql_plan_node(s, parent, "%s", sql_node_kind_name(nd->kind));
   }
   if (analyze && op) sql_plan_count(pn, op->rows, op->ns);
+  if (analyze && op && op->spill_files)
+    sql_plan_spill(pn, op->spill_bytes, op->spill_files);
   explain_children(s, pn, nd, x, analyze);
 }
 

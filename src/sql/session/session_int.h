@@ -467,6 +467,9 @@ void sql_plan_detail(struct sql_plan_node *n, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Adds rows produced and nanoseconds spent to n (any thread). */
 void sql_plan_count(struct sql_plan_node *n, int64_t rows, int64_t ns);
+/* Adds what n's operator wrote to spill files (EXPLAIN ANALYZE prints
+** "spilled=1.5 MB in 3 files" on its line). */
+void sql_plan_spill(struct sql_plan_node *n, int64_t bytes, int64_t files);
 int64_t sql_plan_now(void);
 /* The plan's lines as the statement's result (CHV_RESULT_PLAN). */
 int sql_plan_emit(struct sql_session *s, struct sql_plan *p,

@@ -11,10 +11,15 @@
 */
 #include "exec_fixture.h"
 #include "sql/exec/op.h"
+#include "sql/exec/spill.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 static chv_scan_bound *test_bound;
 
@@ -40,6 +45,9 @@ struct fake_in {
   int64_t (*gen)(struct fake_in *f, int at);
   void *ctx;
   int ends;                     /* end chunks given */
+  int fail_at;                  /* > 0: chunk fail_at - 1 fails (CHV_EIO) */
+  int cancel_at;                /* > 0: the flag is set at chunk cancel_at - 1 */
+  volatile int *cancel;
 };
 
 static int fake_open(struct sql_op *op, struct chv_error *err) {
@@ -51,10 +59,12 @@ static int fake_open(struct sql_op *op, struct chv_error *err) {
 static int fake_next(struct sql_op *op, struct sql_chunk *out,
                      struct chv_error *err) {
   struct fake_in *f = (struct fake_in *)op;
-  (void)err;
   out->b = NULL;
   out->sel = NULL;
   out->n = 0;
+  if (f->fail_at > 0 && f->at == f->fail_at - 1)
+    return chv_error_set(err, CHV_EIO, "the input failed");
+  if (f->cancel_at > 0 && f->at == f->cancel_at - 1) *f->cancel = 1;
   if (f->gen) {
     int64_t n = f->gen(f, f->at++);
     if (n > 0) {
@@ -94,6 +104,7 @@ struct t {
   struct chv_error err;
   struct chv_buf out;           /* the rows given: "v,v;v,v" */
   int64_t rows, chunks, maxchunk;
+  int64_t spill_files, spill_bytes; /* the last run's */
 };
 
 static int t_open(struct t *t, const char *cols) {
@@ -119,6 +130,7 @@ static int t_open(struct t *t, const char *cols) {
   t->fin.op.x = &t->x;
   t->finp = &t->fin.op;
   t->x.cancel = &t->cancel;
+  t->fin.cancel = &t->cancel;
   t->x.analyze = true;
   test_bound = NULL;
   return CHV_OK;
@@ -227,6 +239,8 @@ static int t_run(struct t *t, int64_t limit) {
     CHV_CHECK(rc == CHV_OK && ch.b == NULL);
     CHV_CHECK_EQ_INT(op->rows, t->rows);
   }
+  t->spill_files = op->spill_files;
+  t->spill_bytes = op->spill_bytes;
   op->vt->close(op);
   chv_free(op);
   return rc;
@@ -602,31 +616,152 @@ static void test_topn_bound(void) {
 
 /* ---- bounds, cancel, chunks ---------------------------------------------- */
 
+/* Entries of folder d (not . and ..). */
+static int dir_entries(const char *d) {
+  DIR *dir = opendir(d);
+  if (!dir) return -1;
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(dir)))
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
+  closedir(dir);
+  return n;
+}
+
+/* Past its memory a Sort spills sorted runs and merges them: the same
+** rows, in the same order (ties in input order), as in memory. */
 static void test_memory_bound(void) {
   struct t t;
   CHV_REQUIRE_OK(t_open(&t, "a int"), &t.err);
   const char *d[] = {"5|4|3|2|1|0|9|8|7|6"};
   for (int i = 0; i < 20; i++) CHV_REQUIRE_OK(t_chunk(&t, d, NULL), &t.err);
   t_key(&t, 0, false, 0);
-  /* the column and its key: 4 bytes a row and a bit, each */
-  t.x.memory = 1000;
-  CHV_CHECK_EQ_INT(t_run(&t, -1), CHV_ENOMEM);
-  CHV_CHECK_STREQ(t.err.msg,
-                  "sort (ORDER BY): more than its memory limit of 1000 bytes "
-                  "(1072 bytes for 130 rows; see chive.exec.operator-memory)");
-  CHV_CHECK_EQ_INT(t.err.code, CHV_ENOMEM);
-  /* the same rows fit a larger bound, and any with none */
-  t.x.memory = 2000;
-  CHV_CHECK_OK(t_run(&t, -1), &t.err);
-  CHV_CHECK_EQ_INT(t.rows, 200);
   t.x.memory = 0;
   CHV_CHECK_OK(t_run(&t, -1), &t.err);
   CHV_CHECK_EQ_INT(t.rows, 200);
-  /* a TopN holds a bounded number of rows: not counted */
+  CHV_CHECK_EQ_INT(t.spill_files, 0);
+  char *want = strdup(t_out(&t));
+  /* the column and its key: 4 bytes a row and a bit, each */
+  t.x.memory = 1000;
+  int64_t opened = sql_spill_files_opened();
+  CHV_CHECK_OK(t_run(&t, -1), &t.err);
+  CHV_CHECK_STREQ(t_out(&t), want);
+  CHV_CHECK_EQ_INT(t.spill_files, 2); /* 130 rows, then 70 */
+  CHV_CHECK_EQ_INT(sql_spill_files_opened() - opened, 2);
+  CHV_CHECK(t.spill_bytes > 200 * 8);
+  CHV_CHECK_EQ_INT(sql_spill_files_live(), 0);
+  /* a TopN holds a bounded number of rows */
   t.x.memory = 100;
   CHV_CHECK_OK(t_run(&t, 3), &t.err);
   CHV_CHECK_STREQ(t_out(&t), "0;0;0");
+  free(want);
   t_close(&t);
+}
+
+/* A sort of 50,000 rows (ties, NULLs, selections) within 4 kb: dozens of
+** runs, merged in two passes; a TopN of a huge limit spills as a Sort;
+** every result equals the unbounded one; the files are counted and none
+** is left in the folder, nor open. */
+static void test_spill_sort(void) {
+  struct t t;
+  CHV_REQUIRE_OK(t_open(&t, "a int, id bigint, s string"), &t.err);
+  struct big g = {60, 11, 50}; /* 40 * 1000 + 20 * 500 rows */
+  CHV_REQUIRE_OK(big_chunks(&t, &g), &t.err);
+  char dir[] = "/tmp/chv-spill-test-XXXXXX";
+  CHV_REQUIRE(mkdtemp(dir) != NULL);
+  t.x.tmp_dirs = dir;
+  for (int keys = 0; keys < 3; keys++) {
+    t.nkeys = 0;
+    if (keys == 0) t_key(&t, 0, false, 0);         /* ties: input order */
+    if (keys == 1) t_key(&t, 0, true, 1);          /* DESC NULLS FIRST */
+    if (keys == 1) t_key(&t, 2, false, 0);
+    if (keys == 2) t_key(&t, 2, true, 0);          /* strings */
+    t.x.memory = 0;
+    CHV_REQUIRE_OK(t_run(&t, -1), &t.err);
+    CHV_CHECK_EQ_INT(t.rows, 50000);
+    char *want = strdup(t_out(&t));
+    t.x.memory = 4096;
+    int64_t opened = sql_spill_files_opened();
+    CHV_CHECK_OK(t_run(&t, -1), &t.err);
+    CHV_CHECK_EQ_INT(t.rows, 50000);
+    CHV_CHECK(strcmp(t_out(&t), want) == 0);
+    CHV_CHECK(t.spill_files > 2 * 16); /* more runs than one merge takes */
+    CHV_CHECK_EQ_INT(sql_spill_files_opened() - opened, t.spill_files);
+    CHV_CHECK_EQ_INT(sql_spill_files_live(), 0);
+    CHV_CHECK_EQ_INT(dir_entries(dir), 0);
+    printf("# sort of 50000 rows in 4 kb: %lld spill files, %lld bytes\n",
+           (long long)t.spill_files, (long long)t.spill_bytes);
+    /* a TopN whose rows pass the bound sorts as a Sort */
+    CHV_CHECK_OK(t_run(&t, 30000), &t.err);
+    char *head = first_rows(want, 30000);
+    CHV_CHECK(strcmp(t_out(&t), head) == 0);
+    CHV_CHECK(t.spill_files > 0);
+    free(head);
+    /* a small one never spills */
+    CHV_CHECK_OK(t_run(&t, 5), &t.err);
+    CHV_CHECK_EQ_INT(t.spill_files, 0);
+    head = first_rows(want, 5);
+    CHV_CHECK_STREQ(t_out(&t), head);
+    free(head);
+    free(want);
+  }
+  /* an error and a cancel mid-way: no file left open or behind */
+  t.fin.fail_at = 40;
+  CHV_CHECK_EQ_INT(t_run(&t, -1), CHV_EIO);
+  CHV_CHECK_STREQ(t.err.msg, "the input failed");
+  CHV_CHECK(t.spill_files > 0);
+  CHV_CHECK_EQ_INT(sql_spill_files_live(), 0);
+  CHV_CHECK_EQ_INT(dir_entries(dir), 0);
+  t.fin.fail_at = 0;
+  t.fin.cancel_at = 40;
+  CHV_CHECK_EQ_INT(t_run(&t, -1), CHV_ECANCELED);
+  CHV_CHECK(t.spill_files > 0);
+  CHV_CHECK_EQ_INT(sql_spill_files_live(), 0);
+  CHV_CHECK_EQ_INT(dir_entries(dir), 0);
+  t.fin.cancel_at = 0;
+  t.cancel = 0;
+  /* a missing folder, a file that is no folder: errors naming them */
+  t.x.tmp_dirs = "/nonexistent/chv-spill";
+  CHV_CHECK_EQ_INT(t_run(&t, -1), CHV_EIO);
+  CHV_CHECK_STREQ(t.err.msg,
+                  "io.tmp.dirs: cannot create a spill file in folder "
+                  "'/nonexistent/chv-spill': No such file or directory");
+  char file[sizeof dir + 8];
+  snprintf(file, sizeof file, "%s/plain", dir);
+  FILE *fp = fopen(file, "w");
+  CHV_REQUIRE(fp != NULL);
+  fclose(fp);
+  t.x.tmp_dirs = file;
+  CHV_CHECK_EQ_INT(t_run(&t, -1), CHV_EIO);
+  CHV_CHECK_CONTAINS(t.err.msg, "/plain': Not a directory");
+  /* several folders are taken in turn: the second file goes to the
+  ** missing one */
+  char two[sizeof dir + 32];
+  snprintf(two, sizeof two, "%s, /nonexistent/b", dir);
+  t.x.tmp_dirs = two;
+  CHV_CHECK_EQ_INT(t_run(&t, -1), CHV_EIO);
+  CHV_CHECK_EQ_INT(t.spill_files, 1);
+  CHV_CHECK_CONTAINS(t.err.msg, "'/nonexistent/b'");
+  CHV_CHECK_EQ_INT(sql_spill_files_live(), 0);
+  unlink(file);
+  CHV_CHECK_EQ_INT(dir_entries(dir), 0);
+  rmdir(dir);
+  t_close(&t);
+}
+
+/* io.tmp.dirs as a list. */
+static void test_tmp_dirs_list(void) {
+  char b[64];
+  CHV_CHECK_EQ_INT(sql_spill_dirs_count("/a"), 1);
+  CHV_CHECK_EQ_INT(sql_spill_dirs_count(" /a , /b:/c,, "), 3);
+  CHV_CHECK_EQ_INT(sql_spill_dirs_count("  "), 0);
+  CHV_CHECK_EQ_INT(sql_spill_dirs_count(""), 0);
+  CHV_CHECK(sql_spill_dir_at(" /a , /b:/c,, ", 1, b, sizeof b));
+  CHV_CHECK_STREQ(b, "/b");
+  CHV_CHECK(sql_spill_dir_at(" /a , /b:/c,, ", 2, b, sizeof b));
+  CHV_CHECK_STREQ(b, "/c");
+  CHV_CHECK(!sql_spill_dir_at(" /a , /b:/c,, ", 3, b, sizeof b));
+  CHV_CHECK(!sql_spill_dir_at("/abcdef", 0, b, 4));
 }
 
 static void test_chunks_and_analyze(void) {
@@ -839,5 +974,6 @@ static void test_bad_nodes(void) {
 
 CHV_TEST_MAIN("exec_sort_op", test_asc_desc_nulls, test_types, test_sort_cmp,
               test_multikey_stable, test_topn_limits, test_topn_many_chunks,
-              test_topn_bound, test_memory_bound, test_chunks_and_analyze,
+              test_topn_bound, test_memory_bound, test_spill_sort,
+              test_tmp_dirs_list, test_chunks_and_analyze,
               test_cancel, test_cancel_long_sort, test_oom, test_bad_nodes)
