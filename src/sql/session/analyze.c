@@ -347,41 +347,6 @@ static int pick_columns(struct analyze *z, const struct chv_sql_stmt *st,
   return CHV_OK;
 }
 
-/* The partitions a (partial) spec names: a key with a value must equal it;
-** one without (Hive's dynamic form) takes every value. */
-static int spec_filter(struct analyze *z, const struct chv_sql_part_spec *spec,
-                       struct chv_sql_pos *pos, struct chv_error *err) {
-  const struct chv_table *t = &z->t;
-  if (spec->n == 0) return CHV_OK;
-  *pos = spec->pos;
-  if (t->npkeys == 0)
-    return sql_err(err, CHV_EINVAL, "table %s.%s is not partitioned", t->db,
-                   t->name);
-  for (size_t i = 0; i < spec->n; i++) {
-    const struct chv_sql_part_kv *kv = &spec->items[i];
-    *pos = kv->pos;
-    int k = 0;
-    while (k < t->npkeys && strcasecmp(t->pkeys[k].name, kv->key)) k++;
-    if (k == t->npkeys)
-      return sql_err(err, CHV_EINVAL, "table %s.%s has no partition key '%s'",
-                     t->db, t->name, kv->key);
-    for (size_t j = 0; j < i; j++)
-      if (!strcasecmp(spec->items[j].key, kv->key))
-        return sql_err(err, CHV_EINVAL, "partition key '%s' given twice",
-                       kv->key);
-    if (!kv->value) continue;
-    const char *text;
-    int rc = sql_check_part_value(&t->pkeys[k], kv->value, z->a, pos, err);
-    if (rc == CHV_OK) rc = sql_literal_text(kv->value, z->a, &text, err);
-    if (rc != CHV_OK) return rc;
-    struct chv_part_filter *c =
-        text ? chv_pf_cmp(z->a, t->pkeys[k].name, CHV_PF_EQ, text)
-             : chv_pf_is_null(z->a, t->pkeys[k].name, false);
-    z->filter = z->filter ? chv_pf_and(z->a, z->filter, c) : c;
-    if (!z->filter) return sql_err(err, CHV_ENOMEM, "out of memory");
-  }
-  return CHV_OK;
-}
 
 /* The statistics of one column from its accumulator. */
 static int col_stats(const struct acol *c, struct col_acc *x, int64_t now,
@@ -588,7 +553,11 @@ int sql_exec_analyze(struct sql_session *s, const struct chv_sql_stmt *st,
                  z.t.db, z.t.name);
     goto out;
   }
-  if ((rc = spec_filter(&z, &st->partition, pos, err)) != CHV_OK) goto out;
+  /* a key with a value must equal it; one without (Hive's dynamic form)
+  ** takes every value */
+  if ((rc = sql_part_spec_filter(&z.t, &st->partition, true, z.a, &z.filter,
+                                 pos, err)) != CHV_OK)
+    goto out;
   if ((rc = pick_columns(&z, st, pos, err)) != CHV_OK) goto out;
   *pos = st->name.pos;
   const char *names[5] = {"partition", "numFiles", "numRows", "totalSize",

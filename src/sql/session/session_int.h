@@ -259,6 +259,14 @@ int sql_recover(struct sql_session *s, chv_catalog *cat,
                 struct chv_error *err);
 /* Makes catalog i current, its default database the current one. */
 void sql_catalog_use(struct sql_session *s, int i);
+/* A filter of the partitions a (perhaps partial) spec names (NULL for an
+** empty spec): each key once, a table key, its value checked against its
+** type; dynamic: a key without a value takes every value (else an
+** error). */
+int sql_part_spec_filter(const struct chv_table *t,
+                         const struct chv_sql_part_spec *spec, bool dynamic,
+                         chv_arena *a, struct chv_part_filter **out,
+                         struct chv_sql_pos *pos, struct chv_error *err);
 /* The values of a PARTITION (...) spec in key order for t (all static). */
 int sql_part_values(const struct chv_table *t,
                     const struct chv_sql_part_spec *spec, chv_arena *a,

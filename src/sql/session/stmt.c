@@ -105,12 +105,17 @@ int sql_part_values(const struct chv_table *t,
   return CHV_OK;
 }
 
-/* A filter matching the partitions a (perhaps partial) spec names. */
-static int spec_filter(const struct chv_table *t,
-                       const struct chv_sql_part_spec *spec, chv_arena *a,
-                       struct chv_part_filter **out, struct chv_sql_pos *pos,
-                       struct chv_error *err) {
+int sql_part_spec_filter(const struct chv_table *t,
+                         const struct chv_sql_part_spec *spec, bool dynamic,
+                         chv_arena *a, struct chv_part_filter **out,
+                         struct chv_sql_pos *pos, struct chv_error *err) {
   struct chv_part_filter *f = NULL;
+  *out = NULL;
+  if (spec->n == 0) return CHV_OK;
+  *pos = spec->pos;
+  if (t->npkeys == 0)
+    return sql_err(err, CHV_EINVAL, "table %s.%s is not partitioned", t->db,
+                   t->name);
   for (size_t i = 0; i < spec->n; i++) {
     const struct chv_sql_part_kv *kv = &spec->items[i];
     int k = 0;
@@ -119,11 +124,17 @@ static int spec_filter(const struct chv_table *t,
     if (k == t->npkeys)
       return sql_err(err, CHV_EINVAL, "table %s.%s has no partition key '%s'",
                      t->db, t->name, kv->key);
+    for (size_t j = 0; j < i; j++)
+      if (!strcasecmp(spec->items[j].key, kv->key))
+        return sql_err(err, CHV_EINVAL, "partition key '%s' given twice",
+                       kv->key);
+    if (!kv->value && dynamic) continue; /* every value */
     if (!kv->value)
       return sql_err(err, CHV_EINVAL,
                      "partition key '%s' needs a value here", kv->key);
     const char *text;
-    int rc = sql_literal_text(kv->value, a, &text, err);
+    int rc = sql_check_part_value(&t->pkeys[k], kv->value, a, pos, err);
+    if (rc == CHV_OK) rc = sql_literal_text(kv->value, a, &text, err);
     if (rc != CHV_OK) return rc;
     struct chv_part_filter *c =
         text ? chv_pf_cmp(a, t->pkeys[k].name, CHV_PF_EQ, text)
@@ -886,7 +897,7 @@ static int exec_partitions(struct sql_session *s, const struct chv_sql_stmt *st,
   }
   if (st->kind == CHV_SQL_STMT_SHOW_PARTITIONS) {
     struct chv_part_filter *f;
-    rc = spec_filter(&t, &st->partition, a, &f, pos, err);
+    rc = sql_part_spec_filter(&t, &st->partition, false, a, &f, pos, err);
     if (rc != CHV_OK) goto out;
     char **names;
     int n;
@@ -927,7 +938,7 @@ static int exec_partitions(struct sql_session *s, const struct chv_sql_stmt *st,
     int total = 0;
     for (size_t i = 0; rc == CHV_OK && i < st->ndrop_parts; i++) {
       struct chv_part_filter *f;
-      rc = spec_filter(&t, &st->drop_parts[i], a, &f, pos, err);
+      rc = sql_part_spec_filter(&t, &st->drop_parts[i], false, a, &f, pos, err);
       if (rc == CHV_OK)
         rc = chv_catalog_list_partitions(cat, t.db, t.name, f, &found[i],
                                          &nfound[i], err);
