@@ -21,18 +21,4 @@
 # Exit 0 on success, 1 on a mismatch or failure, 77 (skipped) without node
 # or DuckDB.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-chive=
-build=$root/build
-args=()
-while [ $# -gt 0 ]; do
-  case "$1" in
-  --build) build=$2; shift 2 ;;
-  --chive) chive=$2; shift 2 ;;
-  *) args+=("$1"); shift ;;
-  esac
-done
-chive=${chive:-$build/chive}
-[ -x "$chive" ] || { echo "lineitem: no chive at $chive (build it, or give --build DIR or --chive PATH)" >&2; exit 2; }
-command -v node > /dev/null || { echo "SKIP: node is not installed"; exit 77; }
-exec node "$root/bench/lineitem.js" --chive "$(cd "$(dirname "$chive")" && pwd)/$(basename "$chive")" "${args[@]}"
+exec "$(dirname "$0")/node_driver.sh" lineitem "$@"
