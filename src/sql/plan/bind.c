@@ -770,6 +770,17 @@ void sql_expr_text(const struct chv_sql_expr *e, struct chv_buf *out) {
   expr_text(e, out, false);
 }
 
+const char *sql_expr_text_in(chv_arena *a, const struct chv_sql_expr *e) {
+  struct chv_buf t;
+  chv_buf_init(&t);
+  sql_expr_text(e, &t);
+  char *p = NULL;
+  if (t.data && (p = chv_arena_alloc(a, t.len + 1)))
+    memcpy(p, t.data, t.len + 1);
+  chv_buf_free(&t);
+  return p;
+}
+
 void sql_expr_text_qualified(const struct chv_sql_expr *e,
                              struct chv_buf *out) {
   expr_text(e, out, true);

@@ -178,16 +178,6 @@ struct agg_ctx {
   int nmatch, id_col;
 };
 
-static const char *expr_text(chv_arena *a, const struct chv_sql_expr *e) {
-  struct chv_buf t;
-  chv_buf_init(&t);
-  sql_expr_text(e, &t);
-  char *p = NULL;
-  if (t.data && (p = chv_arena_alloc(a, t.len + 1)))
-    memcpy(p, t.data, t.len + 1);
-  chv_buf_free(&t);
-  return p;
-}
 
 /* Adds the aggregate calls of e to c (each distinct call once). */
 static int collect_aggs(struct agg_ctx *c, const struct chv_sql_expr *e,
@@ -233,7 +223,7 @@ static int collect_aggs(struct agg_ctx *c, const struct chv_sql_expr *e,
     }
   }
   *pos = e->pos;
-  const char *text = expr_text(c->a, e);
+  const char *text = sql_expr_text_in(c->a, e);
   if (!text) return sql_err(err, CHV_ENOMEM, "out of memory");
   for (int j = 0; j < c->naggs; j++)
     if (!strcmp(c->agg_text[j], text)) return CHV_OK;
@@ -286,7 +276,7 @@ static int post_hook(struct sql_bind *b, const struct chv_sql_expr *e,
                      struct chv_expr **out, bool *done) {
   struct agg_ctx *c = b->hook_ctx;
   if (e->kind == CHV_SQL_EXPR_LITERAL) return CHV_OK;
-  const char *text = expr_text(c->a, e);
+  const char *text = sql_expr_text_in(c->a, e);
   if (!text) return sql_err(b->err, CHV_ENOMEM, "out of memory");
   for (int k = 0; k < c->nmatch; k++)
     if (!strcmp(c->key_text[k], text)) {
@@ -991,7 +981,7 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
                    "GROUP BY a nested type is not supported");
       goto out;
     }
-    if (!(g.key_text[k] = expr_text(a, e))) {
+    if (!(g.key_text[k] = sql_expr_text_in(a, e))) {
       rc = oomc(c);
       goto out;
     }

@@ -44,16 +44,6 @@ static int oom(struct chv_error *err) {
   return sql_err(err, CHV_ENOMEM, "out of memory");
 }
 
-static const char *text_of(chv_arena *a, const struct chv_sql_expr *e) {
-  struct chv_buf t;
-  chv_buf_init(&t);
-  sql_expr_text(e, &t);
-  char *p = NULL;
-  if (t.data && (p = chv_arena_alloc(a, t.len + 1)))
-    memcpy(p, t.data, t.len + 1);
-  chv_buf_free(&t);
-  return p;
-}
 
 /* The key whose text is the text of e, or -1. */
 static int key_of(const struct sql_grouping *g, const char *text) {
@@ -66,7 +56,7 @@ static int key_of(const struct sql_grouping *g, const char *text) {
 static int add_key(chv_arena *a, struct sql_grouping *g,
                    const struct chv_sql_expr *e, bool add, int *out,
                    struct chv_sql_pos *pos, struct chv_error *err) {
-  const char *t = text_of(a, e);
+  const char *t = sql_expr_text_in(a, e);
   if (!t) return oom(err);
   *out = key_of(g, t);
   if (*out >= 0) return CHV_OK;
@@ -357,7 +347,7 @@ int sql_grouping_bind(chv_arena *a, const struct sql_grouping *g,
   struct chv_expr *sum = NULL;
   for (size_t i = 0; i < n; i++) {
     const struct chv_sql_expr *x = e->u.func.args[i];
-    const char *t = text_of(a, x);
+    const char *t = sql_expr_text_in(a, x);
     if (!t) return oom(err);
     int k = -1;
     for (int j = 0; j < nkeys && k < 0; j++)
