@@ -18,6 +18,12 @@
 ** with statistics. */
 bool chv_decimal_parse_exact(const char *s, int scale, chv_i128 *out);
 
+/* 10^k for k in 0..38, from a table (decimal kernels call it per value). */
+extern const chv_i128 chv_decimal_pow10_table[39];
+static inline chv_i128 chv_decimal_pow10(int k) {
+  return chv_decimal_pow10_table[k];
+}
+
 /* Whether a file's values of primitive type f read as the table's type t
 ** under Hive's schema evolution: integers to wider integers, to float,
 ** double and decimals that hold their digits; float to double; decimals to

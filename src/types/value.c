@@ -182,12 +182,24 @@ int chv_timestamp_format(struct chv_timestamp ts, char *buf) {
 
 typedef unsigned __int128 chv_u128;
 
+#define P10_(k) ((chv_i128)10000000000000000000ULL * (chv_i128)k##ULL)
+const chv_i128 chv_decimal_pow10_table[39] = {
+    1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+    10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+    100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+    100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+    100000000000000000ULL, 1000000000000000000ULL,
+    10000000000000000000ULL, P10_(10), P10_(100), P10_(1000), P10_(10000),
+    P10_(100000), P10_(1000000), P10_(10000000), P10_(100000000),
+    P10_(1000000000), P10_(10000000000), P10_(100000000000),
+    P10_(1000000000000), P10_(10000000000000), P10_(100000000000000),
+    P10_(1000000000000000), P10_(10000000000000000),
+    P10_(100000000000000000), P10_(1000000000000000000),
+    P10_(10000000000000000000)};
+#undef P10_
+
 /* 10^k for k in 0..38. */
-static chv_u128 pow10_u128(int k) {
-  chv_u128 v = 1;
-  while (k-- > 0) v *= 10;
-  return v;
-}
+static chv_u128 pow10_u128(int k) { return (chv_u128)chv_decimal_pow10(k); }
 
 int chv_decimal_parse(const char *s, size_t n, int precision, int scale,
                       chv_i128 *out) {

@@ -703,12 +703,6 @@ static int budget(const struct or_col *c, int64_t have, int64_t add,
 #define AS_F64(x) ((double)(x))
 #define AS_I128(x) ((chv_i128)(x))
 
-static chv_i128 pow10_i128(int k) {
-  chv_i128 p = 1;
-  while (k-- > 0) p *= 10;
-  return p;
-}
-
 /* Integers (dense in src) into a vector of an integer, floating point or
 ** decimal type. */
 static void store_ints(struct chv_vector *v, int64_t pos, int64_t n,
@@ -732,7 +726,7 @@ static void store_ints(struct chv_vector *v, int64_t pos, int64_t n,
     break;
   case CHV_TYPE_DECIMAL: {
     SCATTER(chv_i128, AS_I128);
-    chv_i128 m = pow10_i128(v->type->scale);
+    chv_i128 m = chv_decimal_pow10(v->type->scale);
     chv_i128 *d = (chv_i128 *)v->data + pos;
     for (int64_t i = 0; i < n; i++)
       d[i] = (chv_i128)((unsigned __int128)d[i] * (unsigned __int128)m);
@@ -809,7 +803,7 @@ static bool rescale(chv_i128 *v, int64_t from, int to, int precision) {
     int64_t up = (int64_t)to - from;
     if (x != 0) {
       if (up > 38) return false;
-      chv_i128 m = pow10_i128((int)up);
+      chv_i128 m = chv_decimal_pow10((int)up);
       chv_i128 ax = x < 0 ? -x : x;
       if (ax > lim38 / m) return false;
       x *= m;
@@ -819,14 +813,14 @@ static bool rescale(chv_i128 *v, int64_t from, int to, int precision) {
     if (down > 38) {
       x = 0;
     } else {
-      chv_i128 p = pow10_i128((int)down);
+      chv_i128 p = chv_decimal_pow10((int)down);
       chv_i128 q = x / p, r = x % p;
       chv_i128 ar = r < 0 ? -r : r;
       if (ar * 2 >= p) q += x < 0 ? -1 : 1;
       x = q;
     }
   }
-  chv_i128 bound = pow10_i128(precision);
+  chv_i128 bound = chv_decimal_pow10(precision);
   if (x >= bound || x <= -bound) return false;
   *v = x;
   return true;

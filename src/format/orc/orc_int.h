@@ -72,6 +72,7 @@
 #include "common/common.h"
 #include "chive/fs.h"
 #include "chive/types.h"
+#include "types/types.h"
 
 #define CHV_ORC_MAGIC "ORC"  /* first 3 bytes; the PostScript's magic */
 #define CHV_ORC_MAX_DEPTH 64 /* deepest type nesting accepted */

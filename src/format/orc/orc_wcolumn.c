@@ -195,13 +195,6 @@ static bool is_string_kind(int32_t kind) {
          kind == CHV_ORC_KIND_CHAR;
 }
 
-static chv_i128 pow10_i128(int p) {
-  chv_i128 v = 1;
-  for (int i = 0; i < p; i++)
-    v *= 10;
-  return v;
-}
-
 /* A decimal as HiveDecimal prints it: no trailing fraction zeros.  buf: at
 ** least 48 bytes.  Returns the length. */
 static int decimal_text(chv_i128 v, int scale, char *buf) {
@@ -279,7 +272,7 @@ static inline void double_update(struct ow_stats *s, double v) {
 static bool dec_sum_ok(chv_i128 v, int p) {
   static const chv_i128 max18 = (chv_i128)999999999999999999ll;
   if (p <= 18) return v <= max18 && v >= -max18;
-  chv_i128 lim = pow10_i128(38);
+  chv_i128 lim = chv_decimal_pow10(38);
   return v < lim && v > -lim;
 }
 
@@ -811,7 +804,7 @@ int ow_col_init(struct ow_col *c, struct ow_ctx *cx, struct chv_error *err) {
   chv_buf_init(&c->stripe_st.smax);
   chv_buf_init(&c->file_st.smin);
   chv_buf_init(&c->file_st.smax);
-  if (k == CHV_ORC_KIND_DECIMAL) c->dec_limit = pow10_i128(c->type->precision);
+  if (k == CHV_ORC_KIND_DECIMAL) c->dec_limit = chv_decimal_pow10(c->type->precision);
   c->no_dict = !is_string_kind(k) || !(cx->dict_threshold > 0);
   c->smode = c->no_dict ? OW_S_DIRECT : OW_S_UNDECIDED;
   if (c->bloom && cx->stride > 0) {

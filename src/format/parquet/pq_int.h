@@ -66,6 +66,7 @@
 #include "common/common.h"
 #include "chive/fs.h"
 #include "chive/types.h"
+#include "types/types.h"
 
 #define CHV_PQ_MAGIC "PAR1"           /* first and last 4 bytes of a file */
 #define CHV_PQ_MAGIC_ENCRYPTED "PARE" /* last 4 bytes: encrypted footer */

@@ -206,13 +206,6 @@ bool pq_be_to_i128(const uint8_t *p, size_t len, chv_i128 *out) {
   return true;
 }
 
-static unsigned __int128 pow10u(int k) {
-  unsigned __int128 x = 1;
-  while (k-- > 0)
-    x *= 10;
-  return x;
-}
-
 static int store_decimals(struct pq_leaf *lf, const struct pq_phys *ph,
                           struct chv_vector *v, int64_t pos,
                           struct chv_error *err) {
@@ -262,7 +255,7 @@ static int store_decimals(struct pq_leaf *lf, const struct pq_phys *ph,
   int up = v->type->scale - fscale;
   if (up > 0) {
     /* Unsigned arithmetic: out-of-precision values wrap, never trap. */
-    unsigned __int128 m = pow10u(up);
+    unsigned __int128 m = (unsigned __int128)chv_decimal_pow10(up);
     for (size_t i = 0; i < n; i++)
       d[i] = (chv_i128)((unsigned __int128)d[i] * m);
   }

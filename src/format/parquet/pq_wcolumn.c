@@ -183,14 +183,6 @@ static uint32_t hash_bytes(const uint8_t *p, size_t n) {
   return (uint32_t)h;
 }
 
-/* 10^p as a 128-bit integer, p <= 38. */
-static chv_i128 pow10_i128(int p) {
-  chv_i128 v = 1;
-  for (int i = 0; i < p; i++)
-    v *= 10;
-  return v;
-}
-
 static int bit_width_of(uint64_t v) {
   return chv_pq_bit_width(v);
 }
@@ -1455,7 +1447,7 @@ int pq_wcol_init(struct pq_wcol *c, const struct chv_pq_write_options *o) {
   chv_buf_init(&c->cst.bmin);
   chv_buf_init(&c->cst.bmax);
   c->dict_enabled = o->dictionary;
-  if (c->conv == PQ_W_DEC) c->dec_limit = pow10_i128(c->type->precision);
+  if (c->conv == PQ_W_DEC) c->dec_limit = chv_decimal_pow10(c->type->precision);
   pq_wcol_reset(c);
   if (c->ptype == CHV_PQ_TYPE_BYTE_ARRAY) {
     if (grow(&c->voff, &c->voff_cap, 64, sizeof *c->voff)) return CHV_ENOMEM;

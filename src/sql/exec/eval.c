@@ -397,9 +397,9 @@ static bool dec_op(enum chv_fn fn, chv_i128 x, int s1, chv_i128 y, int s2,
     if (y == 0) return false;
     int k = s - s1 + s2;
     if (k >= 0) {
-      if (k > 38 || __builtin_mul_overflow(x, chv_func_pow10(k), &x))
+      if (k > 38 || __builtin_mul_overflow(x, chv_decimal_pow10(k), &x))
         return false;
-    } else if (-k > 38 || __builtin_mul_overflow(y, chv_func_pow10(-k), &y)) {
+    } else if (-k > 38 || __builtin_mul_overflow(y, chv_decimal_pow10(-k), &y)) {
       return false;
     }
     t = chv_func_div_round(x, y);

@@ -109,8 +109,10 @@ static bool round_value(const struct chv_type *from, const struct chv_type *to,
   }
   int keep = d < 0 ? 0 : CHV_MIN(d, scale);
   if (!chv_func_dec_rescale(v, scale, keep, &v)) return false;
-  if (d < 0) {
-    chv_i128 m = chv_func_pow10(-d);
+  if (d < -38) {
+    v = 0; /* |v| < 10^38 rounds to zero at 10^39 and beyond */
+  } else if (d < 0) {
+    chv_i128 m = chv_decimal_pow10(-d);
     if (__builtin_mul_overflow(chv_func_div_round(v, m), m, &v)) return false;
   }
   if (id == CHV_TYPE_DECIMAL) { /* at the result's scale (d) */

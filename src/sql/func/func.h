@@ -31,6 +31,7 @@
 
 #include "common/common.h"
 #include "chive/types.h"
+#include "types/types.h" /* chv_decimal_pow10() */
 
 /* ---- values ------------------------------------------------------------ */
 
@@ -70,13 +71,14 @@ int chv_func_compare_values(const struct chv_type *t,
                             const struct chv_value *a,
                             const struct chv_value *b);
 
-/* 10^k for k in 0..38. */
-chv_i128 chv_func_pow10(int k);
 /* v (unscaled at scale `from`) at scale `to`, rounding half away from zero;
 ** false when it overflows 128 bits. */
 bool chv_func_dec_rescale(chv_i128 v, int from, int to, chv_i128 *out);
 /* |v| < 10^precision */
-bool chv_func_dec_fits(chv_i128 v, int precision);
+static inline bool chv_func_dec_fits(chv_i128 v, int precision) {
+  chv_i128 lim = chv_decimal_pow10(precision);
+  return v < lim && v > -lim;
+}
 /* n / d rounded half away from zero (d != 0). */
 chv_i128 chv_func_div_round(chv_i128 n, chv_i128 d);
 

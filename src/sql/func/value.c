@@ -7,7 +7,7 @@
 ** rounds the digits it prints) need.
 **
 ** INTERFACE: chv_func_type(), chv_func_is_*(), chv_func_get_value(),
-** chv_func_append_value(), chv_func_compare_values(), chv_func_pow10(),
+** chv_func_append_value(), chv_func_compare_values(),
 ** chv_func_dec_rescale(), chv_func_dec_fits(), chv_func_div_round(),
 ** chv_func_format_double()/_float(), chv_func_round_double().
 */
@@ -46,12 +46,6 @@ bool chv_func_is_string(enum chv_type_id id) {
 
 /* ---- decimal arithmetic helpers ----------------------------------------- */
 
-chv_i128 chv_func_pow10(int k) {
-  chv_i128 p = 1;
-  for (int i = 0; i < k; i++) p *= 10;
-  return p;
-}
-
 chv_i128 chv_func_div_round(chv_i128 n, chv_i128 d) {
   chv_i128 q = n / d, r = n % d;
   chv_i128 ar = r < 0 ? -r : r, ad = d < 0 ? -d : d;
@@ -62,20 +56,16 @@ chv_i128 chv_func_div_round(chv_i128 n, chv_i128 d) {
 bool chv_func_dec_rescale(chv_i128 v, int from, int to, chv_i128 *out) {
   if (to >= from) {
     if (to - from > 38) return v == 0 ? (*out = 0, true) : false;
-    return !__builtin_mul_overflow(v, chv_func_pow10(to - from), out);
+    return !__builtin_mul_overflow(v, chv_decimal_pow10(to - from), out);
   }
   if (from - to > 38) {
     *out = 0;
     return true;
   }
-  *out = chv_func_div_round(v, chv_func_pow10(from - to));
+  *out = chv_func_div_round(v, chv_decimal_pow10(from - to));
   return true;
 }
 
-bool chv_func_dec_fits(chv_i128 v, int precision) {
-  chv_i128 lim = chv_func_pow10(precision);
-  return v < lim && v > -lim;
-}
 
 /* ---- Java's floating-point text ----------------------------------------- */
 

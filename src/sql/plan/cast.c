@@ -7,7 +7,7 @@
 ** INTERFACE: chv_exec_cast_value(), chv_func_get_value(),
 ** chv_func_append_value(), chv_func_compare_values(), chv_exec_fold(),
 ** chv_func_format_double()/_float(), chv_exec_parse_double(),
-** chv_func_pow10(), chv_func_dec_rescale(), chv_func_dec_fits(),
+** chv_decimal_pow10(), chv_func_dec_rescale(), chv_func_dec_fits(),
 ** chv_func_div_round().
 */
 #include "sql/plan/expr.h"
@@ -181,7 +181,7 @@ bool chv_exec_cast_value(const struct chv_type *from,
     else if (f == CHV_TYPE_FLOAT || f == CHV_TYPE_DOUBLE)
       out->i64 = double_to_int(t, v->f64);
     else if (f == CHV_TYPE_DECIMAL) {
-      chv_i128 q = v->dec / chv_func_pow10(from->scale); /* toward zero */
+      chv_i128 q = v->dec / chv_decimal_pow10(from->scale); /* toward zero */
       chv_i128 m = int_max(t);
       if (q > m || q < -m - 1) return false;
       out->i64 = (int64_t)q;
