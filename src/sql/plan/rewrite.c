@@ -54,7 +54,6 @@ static int fold_expr(struct sql_rewrite *rw, struct chv_expr *e,
     if (rw->fold(rw->fold_ctx, rw->a, e, &lit) == CHV_OK) *out = lit;
     return CHV_OK;
   }
-  if (e->lowered) return CHV_OK; /* BETWEEN: its lowered tree is evaluated */
   struct chv_expr *c = NULL;
   for (int i = 0; i < e->nargs; i++) {
     struct chv_expr *x;
@@ -70,6 +69,17 @@ static int fold_expr(struct sql_rewrite *rw, struct chv_expr *e,
       c->args = args;
     }
     c->args[i] = x;
+  }
+  if (e->lowered) { /* BETWEEN: its lowered tree is evaluated, folded too */
+    struct chv_expr *l;
+    CHV_RETURN_IF_ERR(fold_expr(rw, (struct chv_expr *)e->lowered, &l));
+    if (l != e->lowered) {
+      if (!c) {
+        if (!(c = chv_arena_alloc(rw->a, sizeof *c))) return oom(rw);
+        *c = *e;
+      }
+      c->lowered = l;
+    }
   }
   if (c) *out = c;
   /* AND and OR with a literal side */
