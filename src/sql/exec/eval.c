@@ -413,6 +413,95 @@ static bool dec_op(enum chv_fn fn, chv_i128 x, int s1, chv_i128 y, int s2,
   return true;
 }
 
+/* The common decimal operations without a call or an overflow test per
+** value: x + y, x - y at one scale and x * y at the scale s1 + s2, when
+** operands within their precisions cannot overflow 128 bits.  The result
+** is still tested against precision p (wrapping unsigned arithmetic keeps a
+** value out of its operand's precision defined, and it fails that test or
+** is as wrong as its input).  1 when done, 0 when the shape is not one of
+** these (the caller takes the general loop), -1 out of memory. */
+/* x * y at the scale s1 + s2 where the types do not rule out an overflow:
+** the product of operands that fit 64 bits cannot overflow, and takes one
+** multiplication; the others take dec_op()'s tests. */
+static int dec_mul_narrow(const struct opnd *a, const struct opnd *b, int p,
+                          int64_t n, chv_i128 *r, struct chv_vector *out) {
+  const chv_i128 *x = a->is_const ? &a->k.dec : a->v->data;
+  const chv_i128 *y = b->is_const ? &b->k.dec : b->v->data;
+  int64_t sx = a->is_const ? 0 : 1, sy = b->is_const ? 0 : 1;
+  chv_i128 lim = chv_decimal_pow10(p);
+  uint8_t *v = out->validity;
+  for (int64_t i = 0; i < n; i++) {
+    if (v && !chv_bit_get(v, i)) {
+      r[i] = 0;
+      continue;
+    }
+    chv_i128 xi = x[i * sx], yi = y[i * sy], t;
+    bool ok;
+    if (xi == (int64_t)xi && yi == (int64_t)yi) {
+      t = (chv_i128)(int64_t)xi * (int64_t)yi;
+      ok = true;
+    } else {
+      ok = !__builtin_mul_overflow(xi, yi, &t);
+    }
+    if (ok && t < lim && t > -lim) {
+      r[i] = t;
+    } else {
+      r[i] = 0;
+      if ((v = out_validity(out)) == NULL) return -1;
+      chv_bit_set(v, i, false);
+    }
+  }
+  return 1;
+}
+
+static int dec_fast(enum chv_fn fn, const struct opnd *a,
+                    const struct opnd *b, int s1, int s2, int p1, int p2,
+                    int p, int s, int64_t n, chv_i128 *r,
+                    struct chv_vector *out) {
+  typedef unsigned __int128 u128;
+  u128 mx = 1, my = 1;
+  switch (fn) {
+  case CHV_FN_ADD:
+  case CHV_FN_SUB: {
+    int sm = CHV_MAX(s1, s2);
+    if (s != sm || CHV_MAX(p1 - s1, p2 - s2) + sm + 1 > 38) return 0;
+    mx = (u128)chv_decimal_pow10(sm - s1);
+    my = (u128)chv_decimal_pow10(sm - s2);
+    if (fn == CHV_FN_SUB) my = -my; /* x*mx + y*(-my), modulo 2^128 */
+    break;
+  }
+  case CHV_FN_MUL:
+    if (s != s1 + s2) return 0;
+    if (p1 + p2 > 38) return dec_mul_narrow(a, b, p, n, r, out);
+    break;
+  default:
+    return 0;
+  }
+  const chv_i128 *x = a->is_const ? &a->k.dec : a->v->data;
+  const chv_i128 *y = b->is_const ? &b->k.dec : b->v->data;
+  int64_t sx = a->is_const ? 0 : 1, sy = b->is_const ? 0 : 1;
+  if (fn == CHV_FN_MUL) {
+    for (int64_t i = 0; i < n; i++)
+      r[i] = (chv_i128)((u128)x[i * sx] * (u128)y[i * sy]);
+  } else {
+    for (int64_t i = 0; i < n; i++)
+      r[i] = (chv_i128)((u128)x[i * sx] * mx + (u128)y[i * sy] * my);
+  }
+  /* NULL operands gave some value: zero them; values past p are NULL */
+  chv_i128 lim = chv_decimal_pow10(p);
+  uint8_t *v = out->validity;
+  for (int64_t i = 0; i < n; i++) {
+    if (v && !chv_bit_get(v, i)) {
+      r[i] = 0;
+    } else if (r[i] >= lim || r[i] <= -lim) {
+      r[i] = 0;
+      if ((v = out_validity(out)) == NULL) return -1;
+      chv_bit_set(v, i, false);
+    }
+  }
+  return 1;
+}
+
 static int eval_arith(const struct chv_expr *e, const struct chv_batch *in,
                       const uint32_t *sel, int64_t n, struct chv_vector *out,
                       struct chv_error *err) {
@@ -466,6 +555,13 @@ static int eval_arith(const struct chv_expr *e, const struct chv_batch *in,
       int64_t sx = a->is_const ? 0 : 1, sy = b->is_const ? 0 : 1;
       chv_i128 *r = out->data;
       uint8_t *ov = out->validity;
+      int fast = dec_fast(fn, a, b, s1, s2, e->args[0]->type->precision,
+                          e->args[1]->type->precision, p, s, n, r, out);
+      if (fast < 0) {
+        rc = oom(err);
+        goto out_free;
+      }
+      if (fast) break;
       for (int64_t i = 0; i < n; i++) {
         if (ov && !chv_bit_get(ov, i)) {
           r[i] = 0;
