@@ -378,4 +378,27 @@ static inline const char *chv_keyset_key(const struct chv_keyset *h,
 int chv_keyset_encode(struct chv_buf *b, const struct chv_vector *v,
                       int64_t i);
 
+/* The keys of a batch's rows, each the bytes chv_keyset_encode() gives for
+** the row's values of the key vectors, back to back, with their hashes
+** (chv_keyset_hash()).  Encoded a vector at a time: a loop per key column
+** and type instead of calls per row and value. */
+struct chv_keyrows {
+  char *data;        /* row i: data[offs[i], offs[i + 1]) */
+  uint32_t *offs;    /* n + 1 */
+  uint64_t *hashes;  /* n */
+  size_t cap;        /* bytes of data */
+  int64_t rcap;      /* rows of offs and hashes */
+};
+/* A zeroed struct is empty. */
+void chv_keyrows_free(struct chv_keyrows *k);
+/* The keys of rows sel[0, n) (NULL: 0..n-1) of the nv vectors v into k
+** (row i of k is row sel[i]); CHV_ENOMEM. */
+int chv_keyrows_encode(struct chv_keyrows *k, const struct chv_vector *const *v,
+                       int nv, const uint32_t *sel, int64_t n);
+static inline const char *chv_keyrows_key(const struct chv_keyrows *k,
+                                          int64_t i, size_t *len) {
+  *len = k->offs[i + 1] - k->offs[i];
+  return k->data + k->offs[i];
+}
+
 #endif /* CHV_SQL_FUNC_H */

@@ -20,11 +20,27 @@ void chv_keyset_free(struct chv_keyset *h) {
   memset(h, 0, sizeof *h);
 }
 
+/* Eight bytes at a time, each word mixed in by a bijection of the state
+** (an odd multiplier, a shift-xor), and the result through MurmurHash3's
+** finalizer: the slot is the low bits. */
 uint64_t chv_keyset_hash(const void *p, size_t n) {
   const unsigned char *s = p;
-  uint64_t h = 1469598103934665603ULL;
-  for (size_t i = 0; i < n; i++) h = (h ^ s[i]) * 1099511628211ULL;
-  return h ^ (h >> 29);
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n, w;
+  for (; n >= 8; s += 8, n -= 8) {
+    memcpy(&w, s, 8);
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  if (n) {
+    w = 0;
+    for (size_t i = 0; i < n; i++) w |= (uint64_t)s[i] << (8 * i);
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
+  return h;
 }
 
 size_t chv_keyset_memory(const struct chv_keyset *h) {
@@ -124,4 +140,166 @@ int chv_keyset_encode(struct chv_buf *b, const struct chv_vector *v,
     }
     return chv_buf_append(b, &x.i64, sizeof x.i64);
   }
+}
+
+/* ---- the keys of a batch ------------------------------------------------ */
+
+void chv_keyrows_free(struct chv_keyrows *k) {
+  chv_free(k->data);
+  chv_free(k->offs);
+  chv_free(k->hashes);
+  memset(k, 0, sizeof *k);
+}
+
+/* Bytes of a non-NULL value of type id after its flag: 0 for the string
+** types (a length, then the bytes), -1 for a type encoded row by row. */
+static int value_width(enum chv_type_id id) {
+  switch (id) {
+  case CHV_TYPE_BOOLEAN: return 1;
+  case CHV_TYPE_TINYINT:
+  case CHV_TYPE_SMALLINT:
+  case CHV_TYPE_INT:
+  case CHV_TYPE_DATE:
+  case CHV_TYPE_BIGINT:
+  case CHV_TYPE_FLOAT:
+  case CHV_TYPE_DOUBLE: return 8;
+  case CHV_TYPE_DECIMAL: return 16;
+  case CHV_TYPE_TIMESTAMP: return 12;
+  default: return chv_type_is_string_like(id) ? 0 : -1;
+  }
+}
+
+/* Row by row, for the types value_width() does not know. */
+static int encode_rows(struct chv_keyrows *k, const struct chv_vector *const *v,
+                       int nv, const uint32_t *sel, int64_t n) {
+  struct chv_buf b;
+  chv_buf_init(&b);
+  int rc = CHV_OK;
+  k->offs[0] = 0;
+  for (int64_t i = 0; i < n && rc == CHV_OK; i++) {
+    int64_t r = sel ? sel[i] : i;
+    for (int c = 0; c < nv && rc == CHV_OK; c++) rc = chv_keyset_encode(&b, v[c], r);
+    if (b.len > UINT32_MAX) rc = CHV_ENOMEM;
+    k->offs[i + 1] = (uint32_t)b.len;
+  }
+  if (rc == CHV_OK) {
+    chv_free(k->data);
+    k->cap = b.cap;
+    k->data = b.data; /* the buffer's bytes are k's now */
+  } else {
+    chv_buf_free(&b);
+  }
+  return rc;
+}
+
+int chv_keyrows_encode(struct chv_keyrows *k, const struct chv_vector *const *v,
+                       int nv, const uint32_t *sel, int64_t n) {
+  if (n + 1 > k->rcap) {
+    int64_t nc = k->rcap ? k->rcap : 1024;
+    while (nc < n + 1) nc *= 2;
+    uint32_t *o = chv_realloc(k->offs, sizeof *o * (size_t)nc);
+    if (o == NULL) return CHV_ENOMEM;
+    k->offs = o;
+    uint64_t *h = chv_realloc(k->hashes, sizeof *h * (size_t)nc);
+    if (h == NULL) return CHV_ENOMEM;
+    k->hashes = h;
+    k->rcap = nc;
+  }
+  bool by_rows = false;
+  for (int c = 0; c < nv; c++) by_rows |= value_width(v[c]->type->id) < 0;
+  if (by_rows) {
+    CHV_RETURN_IF_ERR(encode_rows(k, v, nv, sel, n));
+  } else {
+    /* the lengths, summed into offs[i + 1], then their running sums */
+    uint32_t *restrict offs = k->offs;
+    memset(offs, 0, sizeof *offs * (size_t)(n + 1));
+    for (int c = 0; c < nv; c++) {
+      const struct chv_vector *x = v[c];
+      int w = value_width(x->type->id);
+      for (int64_t i = 0; i < n; i++) {
+        int64_t r = sel ? sel[i] : i;
+        uint32_t len = 1;
+        if (!chv_vector_is_null(x, r))
+          len += w ? (uint32_t)w
+                   : 4 + (uint32_t)(x->offsets[r + 1] - x->offsets[r]);
+        offs[i + 1] += len;
+      }
+    }
+    uint64_t total = 0;
+    for (int64_t i = 0; i <= n; i++) {
+      total += offs[i];
+      if (total > UINT32_MAX) return CHV_ENOMEM;
+      offs[i] = (uint32_t)total;
+    }
+    if (total > k->cap) {
+      size_t nc = k->cap ? k->cap : 4096;
+      while (nc < total) nc *= 2;
+      char *d = chv_realloc(k->data, nc);
+      if (d == NULL) return CHV_ENOMEM;
+      k->data = d;
+      k->cap = nc;
+    }
+    /* each column's bytes at each row's cursor (hashes[i], for now) */
+    uint64_t *restrict at = k->hashes;
+    for (int64_t i = 0; i < n; i++) at[i] = offs[i];
+    char *restrict d = k->data;
+    for (int c = 0; c < nv; c++) {
+      const struct chv_vector *x = v[c];
+      enum chv_type_id id = x->type->id;
+      for (int64_t i = 0; i < n; i++) {
+        int64_t r = sel ? sel[i] : i;
+        char *p = d + at[i];
+        if (chv_vector_is_null(x, r)) {
+          *p = 0;
+          at[i] += 1;
+          continue;
+        }
+        *p++ = 1;
+        int64_t iv;
+        double dv;
+        switch (id) {
+        case CHV_TYPE_BOOLEAN:
+          *p = (char)chv_bit_get(x->data, r);
+          at[i] += 2;
+          continue;
+        case CHV_TYPE_TINYINT: iv = ((const int8_t *)x->data)[r]; break;
+        case CHV_TYPE_SMALLINT: iv = ((const int16_t *)x->data)[r]; break;
+        case CHV_TYPE_INT:
+        case CHV_TYPE_DATE: iv = ((const int32_t *)x->data)[r]; break;
+        case CHV_TYPE_BIGINT: iv = ((const int64_t *)x->data)[r]; break;
+        case CHV_TYPE_FLOAT:
+        case CHV_TYPE_DOUBLE:
+          dv = id == CHV_TYPE_FLOAT ? ((const float *)x->data)[r]
+                                    : ((const double *)x->data)[r];
+          dv = dv == 0 ? 0.0 : isnan(dv) ? NAN : dv; /* -0 = 0 */
+          memcpy(p, &dv, 8);
+          at[i] += 9;
+          continue;
+        case CHV_TYPE_DECIMAL:
+          memcpy(p, (const chv_i128 *)x->data + r, 16);
+          at[i] += 17;
+          continue;
+        case CHV_TYPE_TIMESTAMP: {
+          const struct chv_timestamp *t = (const struct chv_timestamp *)x->data + r;
+          memcpy(p, &t->seconds, 8);
+          memcpy(p + 8, &t->nanos, 4);
+          at[i] += 13;
+          continue;
+        }
+        default: { /* the string types */
+          uint32_t len = (uint32_t)(x->offsets[r + 1] - x->offsets[r]);
+          memcpy(p, &len, 4);
+          if (len) memcpy(p + 4, x->bytes + x->offsets[r], len);
+          at[i] += 5 + len;
+          continue;
+        }
+        }
+        memcpy(p, &iv, 8);
+        at[i] += 9;
+      }
+    }
+  }
+  for (int64_t i = 0; i < n; i++)
+    k->hashes[i] = chv_keyset_hash(k->data + k->offs[i], k->offs[i + 1] - k->offs[i]);
+  return CHV_OK;
 }
