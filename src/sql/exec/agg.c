@@ -146,6 +146,7 @@ struct chv_hash_agg {
   struct chv_vector **keys;        /* first row of each group's keys */
   struct chv_type *out_schema;
   struct chv_buf kb;
+  struct chv_keyrows kr;           /* a batch's keys, for the group table */
   uint32_t *gids;
   int64_t gcap;
   struct gcache gc;                /* one key: packed keys -> group ids */
@@ -164,6 +165,7 @@ void chv_hash_agg_close(chv_hash_agg *h) {
   chv_keyset_free(&h->groups);
   gc_free(&h->gc);
   chv_buf_free(&h->kb);
+  chv_keyrows_free(&h->kr);
   chv_free(h->gids);
   chv_type_free(h->out_schema);
   chv_arena_close(h->arena);
@@ -266,42 +268,70 @@ static void vec_truncate(struct chv_vector *v, int64_t len) {
   if (v->offsets) v->bytes_len = v->offsets[len];
 }
 
+/* Group id of row r of the key vectors vecs, whose key bytes are key[0,
+** len) of hash hv (adding the group if new). */
+static int lookup_key(chv_hash_agg *h, const struct chv_vector *const *vecs,
+                      int64_t r, const char *key, size_t len, uint64_t hv,
+                      uint32_t *gid, struct chv_error *err) {
+  if (chv_keyset_reserve(&h->groups, len) != CHV_OK)
+    return chv_error_set(err, CHV_ENOMEM, "hash aggregation: out of memory");
+  size_t slot;
+  uint32_t e = chv_keyset_find(&h->groups, key, len, hv, &slot);
+  if (e != UINT32_MAX) {
+    *gid = e;
+    return CHV_OK;
+  }
+  int64_t n = (int64_t)h->groups.n;
+  for (int k = 0; k < h->nkeys; k++) {
+    int rc = chv_vector_append_from(h->keys[k], vecs[k], r, err);
+    if (rc != CHV_OK) {
+      for (int j = 0; j <= k; j++) vec_truncate(h->keys[j], n);
+      return rc;
+    }
+  }
+  *gid = chv_keyset_insert(&h->groups, key, len, hv, slot);
+  return CHV_OK;
+}
+
 /* Group id of row r of the key vectors vecs (adding the group if new). */
 static int lookup_group(chv_hash_agg *h, const struct chv_vector *const *vecs,
                         int64_t r, uint32_t *gid, struct chv_error *err) {
   h->kb.len = 0;
   int rc = CHV_OK;
   for (int k = 0; k < h->nkeys && rc == CHV_OK; k++) rc = chv_keyset_encode(&h->kb, vecs[k], r);
-  if (rc == CHV_OK) rc = chv_keyset_reserve(&h->groups, h->kb.len);
   if (rc != CHV_OK)
     return chv_error_set(err, CHV_ENOMEM, "hash aggregation: out of memory");
-  uint64_t hv = chv_keyset_hash(h->kb.data, h->kb.len);
-  size_t slot;
-  uint32_t e = chv_keyset_find(&h->groups, h->kb.data, h->kb.len, hv, &slot);
-  if (e != UINT32_MAX) {
-    *gid = e;
-    return CHV_OK;
+  return lookup_key(h, vecs, r, h->kb.data, h->kb.len,
+                    chv_keyset_hash(h->kb.data, h->kb.len), gid, err);
+}
+
+/* Group ids of rows sel[0, n) of the key vectors into h->gids through the
+** group table, their keys encoded a batch at a time. */
+static int group_ids_table(chv_hash_agg *h, const struct chv_vector *const *vecs,
+                           const uint32_t *sel, int64_t n,
+                           struct chv_error *err) {
+  struct chv_keyrows *kr = &h->kr;
+  if (chv_keyrows_encode(kr, vecs, h->nkeys, sel, n) != CHV_OK)
+    return chv_error_set(err, CHV_ENOMEM, "hash aggregation: out of memory");
+  for (int64_t i = 0; i < n; i++) {
+    size_t len;
+    const char *key = chv_keyrows_key(kr, i, &len);
+    CHV_RETURN_IF_ERR(lookup_key(h, vecs, sel ? sel[i] : i, key, len,
+                                 kr->hashes[i], &h->gids[i], err));
+    if ((i & 1023) == 1023) CHV_RETURN_IF_ERR(check_memory(h, err));
   }
-  int64_t len = (int64_t)h->groups.n;
-  for (int k = 0; k < h->nkeys; k++) {
-    rc = chv_vector_append_from(h->keys[k], vecs[k], r, err);
-    if (rc != CHV_OK) {
-      for (int j = 0; j <= k; j++) vec_truncate(h->keys[j], len);
-      return rc;
-    }
-  }
-  *gid = chv_keyset_insert(&h->groups, h->kb.data, h->kb.len, hv, slot);
   return CHV_OK;
 }
 
 /* Group ids of rows sel[0, n) (NULL: 0..n-1) of the key vectors into
 ** h->gids: through the cache for one packable key, one loop per way of
-** packing, else row by row through the group table. */
+** packing, else through the group table (group_ids_table()). */
 static int group_ids(chv_hash_agg *h, const struct chv_vector *const *vecs,
                      const uint32_t *sel, int64_t n, struct chv_error *err) {
   const struct chv_vector *kv = vecs[0];
   enum chv_type_id kid = kv->type->id;
   enum gc_kind kind = h->nkeys == 1 ? gc_kind_of(kid) : GC_NONE;
+  if (kind == GC_NONE) return group_ids_table(h, vecs, sel, n, err);
   uint32_t *restrict out = h->gids;
   /* The cache in locals, reloaded after each miss (which may grow it). */
   struct gcache c = h->gc;
