@@ -4,7 +4,7 @@
 ** The build side (in[1], or in[0] when the node says build_left) is read
 ** whole first: its rows are kept in one batch, and each row whose keys
 ** hold no NULL (but for <=> keys) joins the chain of its key, a byte
-** string (chv_keyset_encode()) numbered by a chv_keyset; a join without
+** string (chv_keyrows_encode()) numbered by a chv_keyset; a join without
 ** keys (CROSS, or only a residual condition) has one chain of every row.
 ** Then each chunk of the probe side looks its rows' keys up:
 **
@@ -84,7 +84,7 @@ struct join_op {
   uint8_t *bmatched;          /* per build row (keep_build, semi or anti) */
   /* scratch */
   struct chv_vector **kv;
-  struct chv_buf kb;
+  struct chv_keyrows kr;        /* keys of the rows in kv, as bytes */
   /* the probe chunk */
   struct sql_chunk pc;
   int64_t pi;                 /* its row at work */
@@ -177,7 +177,6 @@ static int join_open(struct sql_op *op, struct chv_error *err) {
   for (int k = 0; k < j->nkeys; k++)
     CHV_RETURN_IF_ERR(chv_vector_open(nd->u.join.lkeys[k]->type, 0, &j->kv[k],
                                       err));
-  chv_buf_init(&j->kb);
   return sql_dynfilter_init(&j->dyn, op->x, nd, err);
 }
 
@@ -197,20 +196,21 @@ static int eval_keys(struct join_op *j, struct chv_expr *const *keys,
   return CHV_OK;
 }
 
-/* Row i of j->kv as key bytes in j->kb; false when a key that is not
-** null-safe is NULL (the row matches nothing). */
-static bool encode_key(struct join_op *j, int64_t i, struct chv_error *err,
-                       int *rc) {
+/* Rows [0, n) of j->kv as key bytes and hashes in j->kr. */
+static int encode_keys(struct join_op *j, int64_t n, struct chv_error *err) {
+  if (chv_keyrows_encode(&j->kr, (const struct chv_vector *const *)j->kv,
+                         j->nkeys, NULL, n) != CHV_OK)
+    return oom(err);
+  return CHV_OK;
+}
+
+/* Whether row i of j->kv has a NULL in a key that is not null-safe (it
+** matches nothing). */
+static bool null_key(const struct join_op *j, int64_t i) {
   const bool *ns = j->op.node->u.join.null_safe;
-  j->kb.len = 0;
-  for (int k = 0; k < j->nkeys; k++) {
-    if (chv_vector_is_null(j->kv[k], i) && !(ns && ns[k])) return false;
-    if (chv_keyset_encode(&j->kb, j->kv[k], i) != CHV_OK) {
-      *rc = oom(err);
-      return false;
-    }
-  }
-  return true;
+  for (int k = 0; k < j->nkeys; k++)
+    if (chv_vector_is_null(j->kv[k], i) && !(ns && ns[k])) return true;
+  return false;
 }
 
 static int grow64(int64_t **v, int64_t *cap, int64_t need,
@@ -230,17 +230,16 @@ static int grow64(int64_t **v, int64_t *cap, int64_t need,
 /* The partition of each of rows [0, n) of j->kv at level into part. */
 static int key_parts(struct join_op *j, int64_t n, int level, uint8_t *part,
                      struct chv_error *err) {
+  CHV_RETURN_IF_ERR(encode_keys(j, n, err));
   for (int64_t i = 0; i < n; i++) {
-    int rc = CHV_OK;
-    if (!encode_key(j, i, err, &rc)) {
+    if (null_key(j, i)) {
       /* a NULL key matches nothing: any partition gives it as unmatched,
       ** so they are dealt round, to split as other rows do */
-      if (rc != CHV_OK) return rc;
       if (j->parting_build) j->build_null = true; /* NOT IN sees it */
       part[i] = (uint8_t)(j->nullturn++ % JOIN_PARTS);
       continue;
     }
-    uint64_t x = chv_keyset_hash(j->kb.data, j->kb.len);
+    uint64_t x = j->kr.hashes[i];
     x ^= (uint64_t)(level + 1) * 0x9E3779B97F4A7C15ull;
     x ^= x >> 33;
     x *= 0xff51afd7ed558ccdull;
@@ -462,21 +461,22 @@ static int build(struct join_op *j, struct chv_error *err) {
     CHV_RETURN_IF_ERR(eval_keys(j, j->bkeys, ch.b, ch.sel, ch.n, err));
     if (!j->grace) /* a pair's rows were added as they were partitioned */
       CHV_RETURN_IF_ERR(sql_dynfilter_add(&j->dyn, j->kv, ch.n, err));
+    if (j->nkeys) CHV_RETURN_IF_ERR(encode_keys(j, ch.n, err));
     for (int64_t i = 0; i < ch.n; i++) {
       int64_t r = base + i;
       j->nextrow[r] = -1;
       uint32_t id = 0;
       if (j->nkeys) {
-        int rc = CHV_OK;
-        if (!encode_key(j, i, err, &rc)) {
-          if (rc != CHV_OK) return rc;
+        if (null_key(j, i)) {
           j->build_null = true;
           continue; /* a NULL key: in no chain */
         }
-        bool added;
-        if (chv_keyset_put(&j->ks, j->kb.data, j->kb.len, &id, &added) !=
-            CHV_OK)
-          return oom(err);
+        size_t len, slot;
+        const char *key = chv_keyrows_key(&j->kr, i, &len);
+        uint64_t hv = j->kr.hashes[i];
+        if (chv_keyset_reserve(&j->ks, len) != CHV_OK) return oom(err);
+        id = chv_keyset_find(&j->ks, key, len, hv, &slot);
+        if (id == UINT32_MAX) id = chv_keyset_insert(&j->ks, key, len, hv, slot);
       }
       if ((int64_t)id >= j->nheads) {
         CHV_RETURN_IF_ERR(grow64(&j->head, &j->capheads, id + 1, err));
@@ -596,19 +596,17 @@ static int fetch(struct join_op *j, bool *got, struct chv_error *err) {
     for (int64_t i = 0; i < n; i++) j->first[i] = h;
   } else {
     CHV_RETURN_IF_ERR(eval_keys(j, j->pkeys, j->pc.b, j->pc.sel, n, err));
+    CHV_RETURN_IF_ERR(encode_keys(j, n, err));
     for (int64_t i = 0; i < n; i++) {
       j->first[i] = -1;
-      int rc = CHV_OK;
-      if (!encode_key(j, i, err, &rc)) {
-        if (rc != CHV_OK) return rc;
+      if (null_key(j, i)) {
         /* x NOT IN (rows): NULL, not TRUE, for a NULL x */
         if (j->not_in && (j->bb->nrows || j->build_rows)) j->pmatched[i] = 1;
         continue;
       }
-      size_t slot;
-      uint32_t id = chv_keyset_find(&j->ks, j->kb.data, j->kb.len,
-                                    chv_keyset_hash(j->kb.data, j->kb.len),
-                                    &slot);
+      size_t slot, len;
+      const char *key = chv_keyrows_key(&j->kr, i, &len);
+      uint32_t id = chv_keyset_find(&j->ks, key, len, j->kr.hashes[i], &slot);
       if (id != UINT32_MAX) j->first[i] = j->head[id];
     }
   }
@@ -842,7 +840,7 @@ static void join_close(struct sql_op *op) {
   if (j->kv)
     for (int k = 0; k < j->nkeys; k++) chv_vector_close(j->kv[k]);
   free(j->kv);
-  chv_buf_free(&j->kb);
+  chv_keyrows_free(&j->kr);
   free(j->head);
   free(j->tail);
   free(j->nextrow);
