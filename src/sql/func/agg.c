@@ -460,7 +460,29 @@ static bool sum_fast(chv_agg_state *s, bool avg, const struct chv_vector *col,
   case CHV_TYPE_DOUBLE: DBL_(double);
   case CHV_TYPE_DECIMAL:
     /* An overflow wraps and marks the group, as fold_sum() does. */
-    if (groups) {
+    if (groups && s->ngroups <= BANK_GROUPS) {
+      /* four banks of sums: a row's add does not wait on the row before's
+      ** store to the same group */
+      int64_t ng_ = s->ngroups, cb_[4][BANK_GROUPS];
+      chv_i128 sb_[4][BANK_GROUPS];
+      bool ob_[4][BANK_GROUPS];
+      for (int k_ = 0; k_ < 4; k_++) {
+        memset(cb_[k_], 0, sizeof cb_[k_][0] * (size_t)ng_);
+        memset(sb_[k_], 0, sizeof sb_[k_][0] * (size_t)ng_);
+        memset(ob_[k_], 0, sizeof ob_[k_][0] * (size_t)ng_);
+      }
+      ROWS_(chv_i128, uint32_t g = groups[i]; cb_[i & 3][g]++;
+            ob_[i & 3][g] |= __builtin_add_overflow(sb_[i & 3][g], x,
+                                                    &sb_[i & 3][g]));
+      for (int64_t g = 0; g < ng_; g++) {
+        bool o = false;
+        for (int k_ = 0; k_ < 4; k_++) {
+          cnt[g] += cb_[k_][g];
+          o |= ob_[k_][g] | __builtin_add_overflow(dec[g], sb_[k_][g], &dec[g]);
+        }
+        if (o) ovf[g] = 1;
+      }
+    } else if (groups) {
       ROWS_(chv_i128, uint32_t g = groups[i]; cnt[g]++;
             ovf[g] |= __builtin_add_overflow(dec[g], x, &dec[g]));
     } else {
