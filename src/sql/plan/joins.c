@@ -68,6 +68,56 @@ static double selectivity(const struct chv_expr *e) {
 
 static double clamp1(double x) { return x < 1 ? 1 : x; }
 
+/* At most how many distinct values column c of nd has: its rows, and the
+** rows of the relation the column comes from (a table's, an Aggregate's
+** for a key); no statistics of distinct counts yet. */
+static double col_ndv(const struct sql_node *nd, int c) {
+  double n = sql_node_estimate(nd), up = n;
+  switch (nd->kind) {
+  case SQL_NODE_FILTER:
+  case SQL_NODE_LIMIT:
+  case SQL_NODE_TOPN:
+  case SQL_NODE_SORT:
+    up = col_ndv(nd->in[0], c);
+    break;
+  case SQL_NODE_PROJECT:
+    if (nd->u.project.exprs[c]->kind == CHV_EXPR_COLUMN)
+      up = col_ndv(nd->in[0], nd->u.project.exprs[c]->column);
+    break;
+  case SQL_NODE_DERIVED:
+    up = col_ndv(nd->in[0], nd->u.derived.map ? nd->u.derived.map[c] : c);
+    break;
+  case SQL_NODE_JOIN: {
+    int nl = nd->in[0]->ncols;
+    if (c < nl)
+      up = col_ndv(nd->in[0], c);
+    else if (nd->u.join.kind != CHV_SQL_JOIN_SEMI &&
+             nd->u.join.kind != CHV_SQL_JOIN_ANTI &&
+             nd->u.join.kind != CHV_SQL_JOIN_NOT_IN)
+      up = col_ndv(nd->in[1], c - nl);
+    break;
+  }
+  default:
+    break;
+  }
+  return up < n ? up : n;
+}
+
+/* The rows of an inner join with keys: l * r over the larger of the two
+** sides' distinct counts of its most selective key (each side's rows
+** spread over its keys evenly). */
+static double keyed_rows(const struct sql_node *nd, double l, double r) {
+  double d = 1;
+  for (int k = 0; k < nd->u.join.nkeys; k++) {
+    const struct chv_expr *a = nd->u.join.lkeys[k], *b = nd->u.join.rkeys[k];
+    double da = a->kind == CHV_EXPR_COLUMN ? col_ndv(nd->in[0], a->column) : l;
+    double db = b->kind == CHV_EXPR_COLUMN ? col_ndv(nd->in[1], b->column) : r;
+    double m = da > db ? da : db;
+    if (m > d) d = m;
+  }
+  return l * r / d;
+}
+
 double sql_node_estimate(const struct sql_node *nd) {
   switch (nd->kind) {
   case SQL_NODE_SCAN: {
@@ -106,12 +156,18 @@ double sql_node_estimate(const struct sql_node *nd) {
     case CHV_SQL_JOIN_SEMI: x = l * 0.5; break;
     case CHV_SQL_JOIN_ANTI:
     case CHV_SQL_JOIN_NOT_IN: x = l * 0.5; break;
-    case CHV_SQL_JOIN_LEFT: x = l > r ? l : r; if (x < l) x = l; break;
-    case CHV_SQL_JOIN_RIGHT: x = l > r ? l : r; break;
+    case CHV_SQL_JOIN_LEFT:
+      x = nd->u.join.nkeys ? keyed_rows(nd, l, r) : l > r ? l : r;
+      if (x < l) x = l;
+      break;
+    case CHV_SQL_JOIN_RIGHT:
+      x = nd->u.join.nkeys ? keyed_rows(nd, l, r) : l > r ? l : r;
+      if (x < r) x = r;
+      break;
     case CHV_SQL_JOIN_FULL: x = l + r; break;
     default:
       if (nd->u.join.nkeys) {
-        x = l > r ? l : r; /* a key of one side's rows, mostly */
+        x = keyed_rows(nd, l, r);
       } else {
         x = l * r;
         for (int i = 0; i < nd->u.join.nconj; i++)
@@ -897,9 +953,11 @@ static bool filtered(const struct sql_node *nd) {
   return false;
 }
 
-/* The table Scan under nd through Filters and column Projects whose column
-** *col is nd's column c, or NULL.  A Scan with a pushed limit is not one:
-** other rows would fill its limit. */
+/* The table Scan under nd through Filters, column Projects, derived
+** tables and Aggregates grouping by the column, whose column *col is nd's
+** column c, or NULL: a row of the scan whose value the join's keys do not
+** hold gives no row the join matches.  A Scan with a pushed limit is not
+** one: other rows would fill its limit. */
 static struct sql_node *probe_scan(struct sql_node *nd, int c, int *col) {
   for (;;) {
     switch (nd->kind) {
@@ -908,6 +966,18 @@ static struct sql_node *probe_scan(struct sql_node *nd, int c, int *col) {
       *col = c;
       return nd;
     case SQL_NODE_FILTER: nd = nd->in[0]; break;
+    case SQL_NODE_DERIVED:
+      if (nd->u.derived.map) c = nd->u.derived.map[c];
+      nd = nd->in[0];
+      break;
+    case SQL_NODE_AGGREGATE:
+      /* a key (the first columns), not a grouping set's (an Expand's) */
+      if (c >= nd->u.agg.nkeys || nd->u.agg.keys[c]->kind != CHV_EXPR_COLUMN ||
+          nd->in[0]->kind == SQL_NODE_EXPAND || nd->u.agg.nseeds)
+        return NULL;
+      c = nd->u.agg.keys[c]->column;
+      nd = nd->in[0];
+      break;
     case SQL_NODE_PROJECT:
       if (nd->u.project.exprs[c]->kind != CHV_EXPR_COLUMN) return NULL;
       c = nd->u.project.exprs[c]->column;
@@ -960,10 +1030,8 @@ static int dynamic(struct sql_rewrite *rw, struct sql_node *nd) {
     /* partitions: Flink's rule, a build side that is not its whole table
     ** (not DATE keys, whose folder names need not be the canonical text
     ** the catalog compares); data columns: the range skips row groups of
-    ** columnar files only */
-    if (part ? !build_filtered || e->type->id == CHV_TYPE_DATE
-             : !sql_table_columnar(t))
-      continue;
+    ** columnar files, the keys' set rows of any */
+    if (part && (!build_filtered || e->type->id == CHV_TYPE_DATE)) continue;
     if (!nd->u.join.dyn_cols) {
       size_t n = (size_t)nd->u.join.nkeys + 1;
       nd->u.join.dyn_cols = chv_arena_alloc(rw->a, sizeof *nd->u.join.dyn_cols * n);
