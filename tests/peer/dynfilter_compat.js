@@ -24,7 +24,8 @@ const { check, sql, rowsOf, canon } = peer;
 
 // [name, chive SQL, DuckDB SQL (null: the same), what to count: {parts:
 // DuckDB SQL giving the partitions read, of the table's; rg: [lo, hi] SQL
-// giving the build keys' range of v}, or null: nothing is filtered]
+// giving the build keys' range of v; rows: SQL giving the rows of f the
+// keys' set keeps}, or null: nothing is filtered]
 // (a probe side of many rows is counted by groups: chive prints them all)
 const CASES = [
   ['inner, partitions', "SELECT f.id, d.name FROM f JOIN d ON f.k = d.k WHERE d.name <> 'n9'", null,
@@ -52,6 +53,12 @@ const CASES = [
    "SELECT f.id, d.name FROM f JOIN d ON f.k IS NOT DISTINCT FROM d.k WHERE d.name = 'nnull'", null],
   // a data column's range: every row group holds g0 to g4, none skipped
   ['string key', "SELECT f.k, count(*) AS n FROM f JOIN d ON f.g = d.g WHERE d.name = 'n3' GROUP BY f.k", null, {}],
+  // the keys' set filters rows under an Aggregate grouping by the key: the
+  // sub-query groups only the ids the build side has
+  ['grouped sub-query', "SELECT d.name, s.m FROM d LEFT JOIN (SELECT id, max(v) AS m, count(*) AS c FROM f GROUP BY id) s ON d.w = s.id WHERE d.name <> 'n9'", null,
+   { rows: "SELECT count(*) AS n FROM f WHERE id IN (SELECT w FROM d WHERE name <> 'n9')" }],
+  ['correlated scalar sub-query', 'SELECT d.name, d.w FROM d WHERE d.w * 2 > (SELECT sum(v) FROM f WHERE f.id = d.w)', null,
+   { rows: 'SELECT count(*) AS n FROM f WHERE id IN (SELECT w FROM d)' }],
 ];
 
 const OFF = "SET 'table.optimizer.dynamic-filtering.enabled' = 'false'; ";
@@ -141,6 +148,12 @@ const OFF = "SET 'table.optimizer.dynamic-filtering.enabled' = 'false'; ";
         const m = /row_groups=(\d+)\/(\d+) \((\d+) skipped\)/.exec(under);
         check(name + ': row groups read', m && Number(m[1]) === want && Number(m[2]) === groups.length,
               `want ${want}/${groups.length}: ${m && m[0]}`);
+      }
+      if (count.rows) {
+        const want = Number((await q(count.rows))[0].n);
+        const m = /rows by the keys' set: (\d+) of (\d+) kept/.exec(under);
+        check(name + ': rows the keys keep', m && Number(m[1]) === want,
+              `want ${want}: ${m && m[0]}`);
       }
     }
   } finally {

@@ -149,3 +149,22 @@ SELECT f.id, f.d, x.tag FROM dfact f JOIN ddim x ON f.d = x.d ORDER BY f.id;
 EXPLAIN ANALYZE SELECT f.id FROM dfact f JOIN ddim x ON f.b = x.b WHERE x.tag <> 'q';
 -- run
 SELECT f.id, f.b, x.tag FROM dfact f JOIN ddim x ON f.b = x.b WHERE x.tag <> 'q' ORDER BY f.id, x.tag;
+-- the keys' set filters the probe's rows, also under an Aggregate grouping
+-- by the key and in a derived table: the sub-query groups only the keys
+-- the build side has (the shape of a decorrelated scalar sub-query, whose
+-- LEFT JOIN builds the smaller outer side)
+-- run
+CREATE TABLE gfact (k INT, q INT) STORED AS PARQUET;
+INSERT INTO gfact VALUES (1, 10), (1, 20), (2, 5), (3, 7), (3, NULL), (NULL, 8), (4, 1), (5, 2), (5, 3);
+INSERT INTO gfact SELECT k % 100 + 10, k FROM wide;
+-- run
+EXPLAIN ANALYZE SELECT d.k, s.m FROM dim d LEFT JOIN (SELECT k, max(q) AS m FROM gfact GROUP BY k) s ON d.k = s.k WHERE d.name IN ('one', 'three', 'none');
+-- run
+SELECT d.k, s.m FROM dim d LEFT JOIN (SELECT k, max(q) AS m FROM gfact GROUP BY k) s ON d.k = s.k WHERE d.name IN ('one', 'three', 'none') ORDER BY d.k;
+-- run
+EXPLAIN ANALYZE SELECT count(*) AS n FROM dim d WHERE d.name <> 'two' AND d.v > (SELECT sum(q) FROM gfact g WHERE g.k = d.k);
+-- run
+SELECT d.k, d.v FROM dim d WHERE d.name <> 'two' AND d.v > (SELECT sum(q) FROM gfact g WHERE g.k = d.k) ORDER BY d.k;
+-- run
+SET 'table.optimizer.dynamic-filtering.enabled' = 'false';
+SELECT d.k, d.v FROM dim d WHERE d.name <> 'two' AND d.v > (SELECT sum(q) FROM gfact g WHERE g.k = d.k) ORDER BY d.k;

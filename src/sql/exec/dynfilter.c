@@ -11,8 +11,14 @@
 **                               to SQL_DYN_SET of them, the set of texts
 **   end of the build   --give-> partition key: key IN (set), or BETWEEN
 **                               least AND greatest past SQL_DYN_SET keys;
-**                               data column: key >= least AND key <= greatest
+**                               data column: key >= least AND key <= greatest;
+**                               up to SQL_DYN_ROWS keys, the set itself
 **                           --> sql_op_scan_start(): the scan opens
+**
+** The set then filters the scan's rows (ops.c): a row passes when its
+** value of each such column is among the build keys.  Where most rows
+** pass (the first 64k rows a reader thread tests keep more than 3 in 4),
+** the thread stops testing: the join tests them anyway.
 **
 ** A partition filter is evaluated by the catalog (the partitions the keys
 ** leave out are never listed); the predicates skip Parquet row groups and
@@ -73,8 +79,9 @@ struct sql_dyn_key {
   bool have;                   /* a non-NULL value was seen */
   int64_t lo, hi;              /* the least and greatest (integers, dates) */
   struct chv_buf slo, shi;     /* ... (strings) */
-  struct chv_keyset set;       /* distinct values, up to SQL_DYN_SET + 1 */
+  struct chv_keyset set;       /* distinct values, up to SQL_DYN_ROWS + 1 */
   bool big;                    /* more than SQL_DYN_SET distinct */
+  bool huge;                   /* more than SQL_DYN_ROWS (the set is gone) */
 };
 
 int sql_dynfilter_init(struct sql_dynfilter *d, const struct sql_exec *x,
@@ -127,12 +134,16 @@ static int key_add(struct sql_dyn_key *k, const struct chv_vector *v, int64_t n,
       len = sizeof x;
     }
     k->have = true;
-    if (k->big) continue;
+    if (k->huge) continue;
     uint32_t id;
     bool added;
     if (chv_keyset_put(&k->set, len ? key : "", len, &id, &added))
       return oom(err);
     if (k->set.n > SQL_DYN_SET) k->big = true;
+    if (k->set.n > SQL_DYN_ROWS) {
+      k->huge = true;
+      chv_keyset_free(&k->set);
+    }
   }
   return CHV_OK;
 }
@@ -253,14 +264,30 @@ int sql_dynfilter_give(struct sql_dynfilter *d, struct sql_exec *x,
     if (rc == CHV_OK && f && !(pf = pf ? chv_pf_and(a, pf, f) : f))
       rc = oom(err);
   }
+  /* the sets that filter rows, moved to the scan */
+  struct sql_rowkeys *rk = NULL;
+  int nrk = 0;
+  if (rc == CHV_OK && !(rk = calloc((size_t)d->nkeys + 1, sizeof *rk)))
+    rc = oom(err);
+  for (int k = 0; k < d->nkeys && rc == CHV_OK; k++) {
+    struct sql_dyn_key *dk = &d->keys[k];
+    if (!nd->u.join.dyn_cols[k] || !dk->have || dk->huge) continue;
+    if (nd->u.join.dyn_part[k] && !dk->big) continue; /* pruned exactly */
+    rk[nrk].column = nd->u.join.dyn_cols[k];
+    rk[nrk].id = dk->id;
+    rk[nrk++].set = dk->set;
+    memset(&dk->set, 0, sizeof dk->set);
+  }
   const char *t = NULL;
   if (rc == CHV_OK && !(t = buf_text(a, &text))) rc = oom(err);
   chv_buf_free(&text);
   if (rc != CHV_OK) {
+    for (int i = 0; i < nrk; i++) chv_keyset_free(&rk[i].set);
+    free(rk);
     chv_arena_close(a);
     return rc;
   }
-  return sql_op_scan_start(scan, a, pf, preds, npreds, t, err);
+  return sql_op_scan_start(scan, a, pf, preds, npreds, rk, nrk, t, err);
 }
 
 void sql_dynfilter_free(struct sql_dynfilter *d) {

@@ -153,9 +153,13 @@ chv_scan_bound *sql_op_bound(struct sql_op *op);
 ** range and, when there are at most SQL_DYN_SET of them, their set, go to
 ** the Scan, which opens with them: the partitions of partition keys not
 ** among them pruned (by the catalog), the row groups and stripes of data
-** columns outside their range skipped.  NULL keys are left out (they match
-** nothing).  A zeroed struct does nothing (no dyn_scan, or EXPLAIN). */
-enum { SQL_DYN_SET = 1024 };
+** columns outside their range skipped; and, when there are at most
+** SQL_DYN_ROWS of them, each key's set filters the scan's rows (on the
+** reader threads, before the operators of its stage), so that an
+** Aggregate between the join and the scan groups only rows the join can
+** match.  NULL keys are left out (they match nothing).  A zeroed struct
+** does nothing (no dyn_scan, or EXPLAIN). */
+enum { SQL_DYN_SET = 1024, SQL_DYN_ROWS = 65536 };
 struct sql_dyn_key;
 struct sql_dynfilter {
   const struct sql_node *join;
@@ -173,13 +177,23 @@ int sql_dynfilter_add(struct sql_dynfilter *d, struct chv_vector *const *kv,
 int sql_dynfilter_give(struct sql_dynfilter *d, struct sql_exec *x,
                        struct chv_error *err);
 void sql_dynfilter_free(struct sql_dynfilter *d);
+/* One join key's build values that filter the probe Scan's rows: row r
+** passes when its value of the column is in set (an integer or DATE as its
+** 8 bytes, a string as its bytes: how sql_dyn_key keeps them). */
+struct sql_rowkeys {
+  const char *column;         /* the Scan's column (canonical name) */
+  enum chv_type_id id;
+  struct chv_keyset set;
+};
 /* Opens the Scan operator op deferred for its join (a no-op when it is
-** open), with filter AND-ed to its node's partition filter and preds added
-** to its predicates; a (taken, closed with the operator) holds them and
-** text, what EXPLAIN ANALYZE says of them. */
+** open), with filter AND-ed to its node's partition filter, preds added
+** to its predicates and its rows filtered by the nrk key sets rk; a and rk
+** (an array of malloc(), its sets too; taken, freed with the operator) hold
+** them and text, what EXPLAIN ANALYZE says of them. */
 int sql_op_scan_start(struct sql_op *op, chv_arena *a,
                       struct chv_part_filter *filter,
                       const struct chv_pred *preds, int npreds,
+                      struct sql_rowkeys *rk, int nrk,
                       const char *text, struct chv_error *err);
 /* The text of the run-time filter Scan operator op opened with, or NULL. */
 const char *sql_op_scan_dynamic(const struct sql_op *op);

@@ -194,6 +194,9 @@ struct stage {
 
 struct stage_state {
   struct sql_sel sel;
+  struct sql_sel ksel;         /* the rows the join's keys keep */
+  int64_t kseen, kkept;        /* ... of those tested so far */
+  bool koff;                   /* most passed: no longer tested */
   struct chv_batch *ob;        /* kept while writing; else handed on */
   struct chv_batch view;
   chv_hash_agg *h;             /* the split's partial aggregate */
@@ -206,6 +209,7 @@ struct stage_state {
 static void stage_state_free(struct stage_state *st) {
   if (!st) return;
   free(st->sel.sel);
+  free(st->ksel.sel);
   chv_batch_close(st->ob);
   free(st->view.cols);
   chv_hash_agg_close(st->h);
@@ -221,6 +225,11 @@ static int stage_agg_add(struct stage *g, struct stage_state *st,
 static int stage_agg_merge(struct stage *g, struct stage_state *st,
                            struct chv_error *err);
 
+struct scan_op;
+static int rowkeys_filter(struct scan_op *s, struct stage_state *st,
+                          const struct chv_batch *b, const uint32_t **sel,
+                          int64_t *n, struct chv_error *err);
+
 static int stage_batch(void *ctx, void **state, const struct chv_batch *bt,
                        struct chv_batch **out, struct chv_error *err) {
   struct stage *g = ctx;
@@ -234,10 +243,12 @@ static int stage_batch(void *ctx, void **state, const struct chv_batch *bt,
   const uint32_t *rows = NULL;
   int64_t t0 = g->analyze ? sql_exec_now() : 0, t1 = t0;
   if (g->analyze) sql_op_count(g->scan, n, 0);
+  CHV_RETURN_IF_ERR(rowkeys_filter((struct scan_op *)g->scan, st, bt, &rows,
+                                   &n, err));
   if (g->pred) {
     CHV_RETURN_IF_ERR(sql_sel_reserve(&st->sel, n, err));
     CHV_RETURN_IF_ERR(
-        chv_expr_filter(g->pred, bt, NULL, n, st->sel.sel, &n, err));
+        chv_expr_filter(g->pred, bt, rows, n, st->sel.sel, &n, err));
     rows = st->sel.sel;
     if (g->analyze) {
       t1 = sql_exec_now();
@@ -332,7 +343,78 @@ struct scan_op {
   bool deferred;
   chv_arena *dyn;                /* the run-time filter, predicates, text */
   const char *dyn_text;          /* what EXPLAIN ANALYZE says of them */
+  /* the join's key sets that filter rows, each with its column */
+  struct sql_rowkeys *rk;
+  int *rkcol;
+  int nrk;
+  int64_t rk_in, rk_out;         /* rows tested and kept (atomic) */
+  struct stage_state *nstate;    /* not staged: the consumer's state */
 };
+
+/* ---- rows filtered by a join's build keys (dynamic filtering) ---------------- */
+
+/* Rows sel[0, n) (NULL: all n) of b whose values of the key columns are
+** all among the build keys, into out[0, *m). */
+static void rowkeys_keep(const struct scan_op *s, const struct chv_batch *b,
+                         const uint32_t *sel, int64_t n, uint32_t *out,
+                         int64_t *m) {
+  int64_t k = 0;
+  for (int64_t i = 0; i < n; i++) {
+    uint32_t r = sel ? sel[i] : (uint32_t)i;
+    bool keep = true;
+    for (int f = 0; f < s->nrk && keep; f++) {
+      const struct chv_vector *v = b->cols[s->rkcol[f]];
+      if (chv_vector_is_null(v, r)) {
+        keep = false;
+        break;
+      }
+      const void *key;
+      size_t len;
+      int64_t x;
+      switch (v->type->id) {
+      case CHV_TYPE_TINYINT: x = ((const int8_t *)v->data)[r]; break;
+      case CHV_TYPE_SMALLINT: x = ((const int16_t *)v->data)[r]; break;
+      case CHV_TYPE_INT:
+      case CHV_TYPE_DATE: x = ((const int32_t *)v->data)[r]; break;
+      case CHV_TYPE_BIGINT: x = ((const int64_t *)v->data)[r]; break;
+      default: x = 0; break;
+      }
+      if (v->offsets) {
+        key = v->bytes + v->offsets[r];
+        len = (size_t)(v->offsets[r + 1] - v->offsets[r]);
+        if (!len) key = "";
+      } else {
+        key = &x;
+        len = sizeof x;
+      }
+      size_t slot;
+      const struct chv_keyset *set = &s->rk[f].set;
+      keep = set->n && chv_keyset_find(set, key, len, chv_keyset_hash(key, len),
+                                       &slot) != UINT32_MAX;
+    }
+    if (keep) out[k++] = r;
+  }
+  *m = k;
+}
+
+/* Filters rows *sel[0, *n) of b (*sel NULL: all) by the build keys, unless
+** st has stopped testing: *sel then points into st's selection. */
+static int rowkeys_filter(struct scan_op *s, struct stage_state *st,
+                          const struct chv_batch *b, const uint32_t **sel,
+                          int64_t *n, struct chv_error *err) {
+  if (!s->nrk || st->koff || *n == 0) return CHV_OK;
+  CHV_RETURN_IF_ERR(sql_sel_reserve(&st->ksel, *n, err));
+  int64_t m;
+  rowkeys_keep(s, b, *sel, *n, st->ksel.sel, &m);
+  __atomic_fetch_add(&s->rk_in, *n, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&s->rk_out, m, __ATOMIC_RELAXED);
+  st->kseen += *n;
+  st->kkept += m;
+  if (st->kseen >= 65536 && st->kkept * 4 > st->kseen * 3) st->koff = true;
+  *sel = st->ksel.sel;
+  *n = m;
+  return CHV_OK;
+}
 
 void sql_scan_node_options(const struct sql_node *nd, const struct sql_exec *x,
                            struct chv_scan_options *so) {
@@ -415,6 +497,10 @@ static int scan_next(struct sql_op *op, struct sql_chunk *out,
   out->b = rc == CHV_OK ? b : NULL;
   out->sel = NULL;
   out->n = out->b ? b->nrows : 0;
+  if (out->b && s->nrk && !op->node->u.scan.nstage) {
+    if (!s->nstate && !(s->nstate = calloc(1, sizeof *s->nstate))) rc = oom(err);
+    if (rc == CHV_OK) rc = rowkeys_filter(s, s->nstate, b, &out->sel, &out->n, err);
+  }
   /* staged: the stage counted the rows read */
   if (op->x->analyze)
     sql_op_count(op, op->node->u.scan.nstage ? 0 : out->n,
@@ -425,6 +511,10 @@ static int scan_next(struct sql_op *op, struct sql_chunk *out,
 static void scan_close(struct sql_op *op) {
   struct scan_op *s = (struct scan_op *)op;
   chv_scan_close(s->scan);
+  for (int i = 0; i < s->nrk; i++) chv_keyset_free(&s->rk[i].set);
+  free(s->rk);
+  free(s->rkcol);
+  stage_state_free(s->nstate);
   chv_scan_bound_close(s->bound);
   chv_arena_close(s->dyn);
   chv_type_free(s->stage_schema);
@@ -437,23 +527,55 @@ static const struct sql_op_vt scan_vt = {scan_open, scan_next, scan_close};
 int sql_op_scan_start(struct sql_op *op, chv_arena *a,
                       struct chv_part_filter *filter,
                       const struct chv_pred *preds, int npreds,
+                      struct sql_rowkeys *rk, int nrk,
                       const char *text, struct chv_error *err) {
   struct scan_op *s = op && op->vt == &scan_vt ? (struct scan_op *)op : NULL;
   if (!s || !s->deferred) {
+    for (int i = 0; i < nrk; i++) chv_keyset_free(&rk[i].set);
+    free(rk);
     chv_arena_close(a);
     return CHV_OK;
   }
   chv_arena_close(s->dyn);
   s->dyn = a;
   s->dyn_text = text;
+  /* the key sets, each at its column of the scan's batches */
+  const struct sql_node *nd = op->node;
+  s->rk = rk;
+  s->rkcol = calloc((size_t)nrk + 1, sizeof *s->rkcol);
+  if (!s->rkcol) {
+    s->nrk = nrk; /* freed with the operator */
+    return oom(err);
+  }
+  for (int i = 0; i < nrk; i++) {
+    int c = -1;
+    for (int j = 0; j < nd->ncols && c < 0; j++)
+      if (!strcasecmp(nd->u.scan.columns[j], rk[i].column)) c = j;
+    if (c < 0 || nd->cols[c].type->id != rk[i].id) { /* not this scan's */
+      chv_keyset_free(&rk[i].set);
+      continue;
+    }
+    s->rkcol[s->nrk] = c;
+    s->rk[s->nrk++] = rk[i];
+  }
   int rc = scan_start(s, filter, preds, npreds, err);
   if (rc != CHV_OK && !op->x->failed) op->x->failed = op; /* its WHERE's */
   return rc;
 }
 
 const char *sql_op_scan_dynamic(const struct sql_op *op) {
-  return op && op->vt == &scan_vt ? ((const struct scan_op *)op)->dyn_text
-                                  : NULL;
+  if (!op || op->vt != &scan_vt) return NULL;
+  const struct scan_op *s = (const struct scan_op *)op;
+  if (!s->nrk || !s->dyn_text) return s->dyn_text;
+  char buf[160];
+  snprintf(buf, sizeof buf, "; rows by the keys' set: %lld of %lld kept",
+           (long long)s->rk_out, (long long)s->rk_in);
+  size_t n = strlen(s->dyn_text);
+  char *t = chv_arena_alloc(s->dyn, n + strlen(buf) + 1);
+  if (!t) return s->dyn_text;
+  memcpy(t, s->dyn_text, n);
+  strcpy(t + n, buf);
+  return t;
 }
 
 chv_scan *sql_op_scan(const struct sql_op *op) {

@@ -251,7 +251,9 @@ static void dynamic_explain(struct sql_plan_node *pn, const struct sql_node *nd,
   for (int k = 0; k < j->u.join.nkeys; k++) {
     if (!j->u.join.dyn_cols[k]) continue;
     chv_buf_printf(&b, "%s%s (%s)", b.len ? ", " : "", j->u.join.dyn_cols[k],
-                   j->u.join.dyn_part[k] ? "partitions" : "row groups");
+                   j->u.join.dyn_part[k] ? "partitions"
+                   : sql_table_columnar(nd->u.scan.t) ? "row groups"
+                                                      : "rows");
   }
   const char *got = analyze ? sql_op_scan_dynamic(op) : NULL;
   sql_plan_detail(pn, "Dynamic filter: %s from the build keys of the join on "
