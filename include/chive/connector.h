@@ -212,6 +212,32 @@ CHV_API int chv_table_truncate(chv_catalog *cat, const char *db,
 
 typedef struct chv_scan chv_scan;
 
+/* Hive's TABLESAMPLE of a scan (docs/splits.md, "Sampling"): which part of
+** the input it reads.  A sampled scan reads the splits of its pruned
+** partitions as planned for one reader (min_splits 1), whatever its thread
+** count, so that the sample does not depend on the threads. */
+enum chv_sample_kind {
+  CHV_SAMPLE_NONE = 0,
+  /* at most rows rows of each split (its first ones), as Hive's
+  ** TABLESAMPLE (n ROWS) takes n rows of each input split; the readers
+  ** skip nothing by predicates or bounds then, so that "first" is the
+  ** file's order */
+  CHV_SAMPLE_ROWS,
+  /* whole splits, the first in plan order, until their bytes reach
+  ** percent of the bytes of all the splits (rounded up): 0 reads none,
+  ** 100 every one */
+  CHV_SAMPLE_PERCENT,
+  /* the same, until they reach bytes bytes (Hive's TABLESAMPLE (100M)) */
+  CHV_SAMPLE_BYTES
+};
+
+struct chv_scan_sample {
+  enum chv_sample_kind kind;
+  int64_t rows;    /* CHV_SAMPLE_ROWS, >= 0 */
+  double percent;  /* CHV_SAMPLE_PERCENT, 0 to 100 */
+  int64_t bytes;   /* CHV_SAMPLE_BYTES, >= 0 */
+};
+
 struct chv_scan_options {
   const struct chv_part_filter *filter; /* on partition keys; NULL = all */
   const char *const *columns; /* projection by name (data or partition
@@ -261,6 +287,8 @@ struct chv_scan_options {
   ** progress display moves even while a hook keeps every batch. */
   void (*progress)(void *ctx, const chv_scan *s);
   void *progress_ctx;
+  /* TABLESAMPLE (above); kind CHV_SAMPLE_NONE: every split. */
+  struct chv_scan_sample sample;
 };
 
 /* A comparison of one column with a value that changes while a scan runs:
@@ -316,6 +344,9 @@ struct chv_scan_stats {
   int64_t splits_total;
   int64_t splits_done;
   int64_t rows_read;
+  /* A sampled scan: the splits planned, of which the sample reads
+  ** splits_total; 0 for other scans. */
+  int64_t splits_planned;
 };
 
 /* Open a scan: partitions are pruned by the catalog, files listed lazily,

@@ -325,6 +325,27 @@ enum chv_sql_from_kind {
   CHV_SQL_FROM_JOIN
 };
 
+/* Hive's TABLESAMPLE (...) after a table name: what part of the table's
+** input a query reads (the binder gives it its meaning, docs/sql.md). */
+enum chv_sql_sample_kind {
+  CHV_SQL_SAMPLE_ROWS,    /* (n ROWS): n rows of each split */
+  CHV_SQL_SAMPLE_PERCENT, /* (n PERCENT): n percent of the input's bytes */
+  CHV_SQL_SAMPLE_BYTES,   /* (100M): a length, digits and b, k, m or g */
+  CHV_SQL_SAMPLE_BUCKET   /* (BUCKET x OUT OF y [ON e, ...]) */
+};
+
+struct chv_sql_sample {
+  enum chv_sql_sample_kind kind;
+  struct chv_sql_pos pos;      /* of TABLESAMPLE */
+  /* the number as written: n (10, 0.5, 1e1), the length (100M), BUCKET's
+  ** x; and where it is */
+  const char *value;
+  struct chv_sql_pos value_pos;
+  const char *out_of;          /* BUCKET: y as written; else NULL */
+  struct chv_sql_expr **on;    /* BUCKET ... ON e, ...: non of them */
+  size_t non;
+};
+
 struct chv_sql_from {
   enum chv_sql_from_kind kind;
   struct chv_sql_pos pos;
@@ -341,6 +362,7 @@ struct chv_sql_from {
   ** options).  Other hints stay in hints only. */
   struct chv_sql_props options;
   struct chv_sql_expr *system_time;     /* TABLE: FOR SYSTEM_TIME AS OF e */
+  struct chv_sql_sample *sample;        /* TABLE: TABLESAMPLE (...), or NULL */
   struct chv_sql_query *subquery;       /* SUBQUERY */
   enum chv_sql_join_kind join;          /* JOIN */
   struct chv_sql_from *left, *right;    /* JOIN */

@@ -52,6 +52,14 @@ int conn_split_plan(chv_catalog *cat, const struct chv_table *t,
                     const struct chv_split_options *opts,
                     struct chv_split_plan **out, struct chv_error *err);
 
+/* Cut plan p down to the splits a TABLESAMPLE by size keeps
+** (CHV_SAMPLE_PERCENT, CHV_SAMPLE_BYTES; other kinds keep every split):
+** the first ones in plan order until their lengths add up to the target,
+** ceil(percent / 100 of all the splits' lengths) or the bytes, at least;
+** a target of 0 keeps none.  The splits dropped are freed.  Cannot fail. */
+void conn_split_sample(struct chv_split_plan *p,
+                       const struct chv_scan_sample *sample);
+
 /* chv_source_report_statistics() for a table already read (whose
 ** parameters may carry the builder's table options), the pruned partitions
 ** and a pushed limit (< 0: none).  Needs chive/source.h for the result. */

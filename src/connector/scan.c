@@ -4,7 +4,9 @@
 ** when it is reached (recursively unless read-partition-with-subdirectory
 ** is false, when a sub-folder fails the read), each file read with only the projected data columns,
 ** and partition columns added as constant vectors.  A limit stops the scan
-** as soon as it is met.
+** as soon as it is met.  A TABLESAMPLE reads the splits of a plan made as
+** for one reader: those conn_split_sample() keeps (n PERCENT, a length),
+** or every split up to its first n rows (n ROWS).
 */
 #include "connector/connector.h"
 #include "connector/connector_int.h"
@@ -37,6 +39,7 @@ struct chv_scan {
   int nfile_cols;
   int64_t limit;
   int64_t batch_rows;
+  struct chv_scan_sample sample; /* TABLESAMPLE, from the options */
   const struct chv_pred *preds;  /* borrowed from the options */
   int npreds;
   const volatile int *cancel;    /* borrowed from the options, or NULL */
@@ -264,6 +267,13 @@ static int scan_init(chv_scan *s, const struct chv_scan_options *opts,
   s->progress = opts->progress;
   s->progress_ctx = opts->progress_ctx;
   s->bound = opts->bound;
+  s->sample = opts->sample;
+  if (s->sample.kind == CHV_SAMPLE_ROWS) {
+    /* a split's first rows are the file's: nothing skipped by statistics */
+    s->preds = NULL;
+    s->npreds = 0;
+    s->bound = NULL;
+  }
   struct chv_type *all = NULL;
   const char *inner;
   int rc = conn_table_format(&s->table, NULL, &s->fmt, err);
@@ -384,7 +394,9 @@ int chv_scan_open(chv_catalog *cat, const char *db, const char *table,
     rc = conn_scan_partitions(cat, &s->table, opts->cfg, opts->filter, &s->parts,
                               &s->nparts, &s->stats.partitions_total, err);
   s->hook = opts->hook;
-  if (rc == CHV_OK && (opts->threads > 1 || opts->hook) && !s->done)
+  if (rc == CHV_OK &&
+      (opts->threads > 1 || opts->hook || s->sample.kind != CHV_SAMPLE_NONE) &&
+      !s->done)
     rc = par_open(s, opts, err);
   if (rc != CHV_OK) {
     chv_scan_close(s);
@@ -470,6 +482,7 @@ struct par {
   int nread;                     /* splits whose reader finished */
   int64_t rows_read;             /* by the readers so far (atomic) */
   int slots;                     /* reader threads that took their slot */
+  bool launched;                 /* the reader threads were started */
 };
 
 /* With a hook: the ends of the finished splits that are next in order,
@@ -648,19 +661,39 @@ static void par_close(struct par *p) {
   chv_free(p);
 }
 
+/* Start the reader threads. */
+static int par_launch(struct par *p, struct chv_error *err) {
+  p->launched = true;
+  for (int i = 0; i < p->nthreads; i++) {
+    int rc = pthread_create(&p->threads[i], NULL, par_main, p);
+    if (rc != 0)
+      return chv_error_set(err, CHV_EIO, "starting a reader thread: %s",
+                           strerror(rc));
+    p->started++;
+  }
+  return CHV_OK;
+}
+
 /* Plan the scan's splits and start the reader threads (none when there is
-** at most one split: the scan then reads on the caller's thread). */
+** at most one split: the scan then reads on the caller's thread, unless it
+** is sampled: its splits are then the plan's, read on a reader thread). */
 static int par_open(chv_scan *s, const struct chv_scan_options *opts,
                     struct chv_error *err) {
-  /* A stage's splits are planned as for one reader, so that they (and
-  ** what the stage makes of each) do not depend on the thread count. */
-  struct chv_split_options so = {.filter = opts->filter,
-                                 .min_splits = opts->hook ? 1 : opts->threads,
-                                 .cfg = opts->cfg};
+  /* A stage's and a sample's splits are planned as for one reader, so
+  ** that they (and what the stage makes of each) do not depend on the
+  ** thread count. */
+  bool sampled = s->sample.kind != CHV_SAMPLE_NONE;
+  struct chv_split_options so = {
+      .filter = opts->filter,
+      .min_splits = opts->hook || sampled ? 1 : opts->threads,
+      .cfg = opts->cfg};
   struct chv_split_plan *plan;
   CHV_RETURN_IF_ERR(conn_split_plan(s->cat, &s->table, &so, &plan, err));
+  if (sampled) s->stats.splits_planned = plan->nsplits;
+  conn_split_sample(plan, &s->sample);
   s->stats.splits_total = plan->nsplits;
-  if (plan->nsplits <= 1) {
+  if (plan->nsplits == 0 || (plan->nsplits == 1 && !sampled)) {
+    if (sampled) s->done = true; /* the sample keeps no split */
     chv_split_plan_free(plan);
     return CHV_OK;
   }
@@ -680,6 +713,14 @@ static int par_open(chv_scan *s, const struct chv_scan_options *opts,
   p->opts.hook = NULL;
   p->opts.progress = NULL; /* the split scans' progress is this scan's */
   p->opts.batch_rows = s->batch_rows;
+  p->opts.sample.kind = CHV_SAMPLE_NONE; /* each split is read whole... */
+  if (s->sample.kind == CHV_SAMPLE_ROWS) { /* ...or up to the sample's rows */
+    int64_t n = s->sample.rows;
+    p->opts.limit = opts->limit >= 0 ? CHV_MIN(opts->limit, n) : n;
+    p->opts.preds = NULL;
+    p->opts.npreds = 0;
+    p->opts.bound = NULL;
+  }
   p->hook = opts->hook;
   p->nthreads = CHV_MIN(CHV_MAX(opts->threads, 1), plan->nsplits);
   p->splits = chv_calloc((size_t)plan->nsplits, sizeof *p->splits);
@@ -687,20 +728,16 @@ static int par_open(chv_scan *s, const struct chv_scan_options *opts,
   s->par = p;
   if (p->splits == NULL || p->threads == NULL)
     return chv_error_set(err, CHV_ENOMEM, "out of memory");
-  for (int i = 0; i < p->nthreads; i++) {
-    int rc = pthread_create(&p->threads[i], NULL, par_main, p);
-    if (rc != 0)
-      return chv_error_set(err, CHV_EIO, "starting a reader thread: %s",
-                           strerror(rc));
-    p->started++;
-  }
-  return CHV_OK;
+  /* A sample's readers start at the first chv_scan_next(), so that a scan
+  ** opened to be explained reads nothing of what it chose. */
+  return sampled ? CHV_OK : par_launch(p, err);
 }
 
 /* The next batch in split order. */
 static int par_next(chv_scan *s, struct chv_batch **out,
                     struct chv_error *err) {
   struct par *p = s->par;
+  if (!p->launched) CHV_RETURN_IF_ERR(par_launch(p, err));
   chv_batch_close(p->lent);
   p->lent = NULL;
   pthread_mutex_lock(&p->mu);

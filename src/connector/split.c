@@ -31,13 +31,19 @@
 ** else the splits planned for inference (capped by the bound); then one
 ** reader per thousand rows of a pushed LIMIT at most, and at least one.
 **
+** TABLESAMPLE by size (n PERCENT, a length) keeps the first splits of a
+** plan, in its order, until their lengths reach the target, as Hive's
+** CombineHiveInputFormat keeps the input splits of a sampled table
+** (conn_split_sample()).
+**
 ** INTERFACE: chv_split_plan_open(), chv_split_plan_free(),
-** chv_split_infer_parallelism() (chive/connector.h); conn_split_plan()
-** (connector_int.h).
+** chv_split_infer_parallelism() (chive/connector.h); conn_split_plan(),
+** conn_split_sample() (connector_int.h).
 */
 #include "connector/connector.h"
 #include "connector/connector_int.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -374,6 +380,26 @@ void chv_split_plan_free(struct chv_split_plan *p) {
   chv_free(p->splits);
   chv_partitions_free(p->partitions, p->npartitions);
   chv_free(p);
+}
+
+/* ---- sampling -------------------------------------------------------------- */
+
+void conn_split_sample(struct chv_split_plan *p,
+                       const struct chv_scan_sample *sample) {
+  if (sample->kind != CHV_SAMPLE_PERCENT && sample->kind != CHV_SAMPLE_BYTES)
+    return;
+  int64_t total = 0;
+  for (int i = 0; i < p->nsplits; i++) total += p->splits[i].length;
+  int64_t target = sample->bytes;
+  if (sample->kind == CHV_SAMPLE_PERCENT) {
+    double t = ceil((double)total * sample->percent / 100.0);
+    target = t <= 0 ? 0 : t >= (double)total ? total : (int64_t)t;
+  }
+  int keep = 0;
+  for (int64_t got = 0; keep < p->nsplits && got < target; keep++)
+    got += p->splits[keep].length;
+  for (int i = keep; i < p->nsplits; i++) chv_free(p->splits[i].path);
+  p->nsplits = keep;
 }
 
 /* ---- parallelism inference ---------------------------------------------- */

@@ -435,6 +435,7 @@ void sql_scan_node_options(const struct sql_node *nd, const struct sql_exec *x,
   so->table_options = nd->u.scan.options;
   so->ntable_options = nd->u.scan.noptions;
   so->threads = nd->u.scan.threads;
+  so->sample = nd->u.scan.sample;
 }
 
 /* Opens the scan: the node's options, with filter AND-ed to its partition

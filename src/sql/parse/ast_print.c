@@ -367,6 +367,26 @@ static void put_window(struct printer *w, const struct chv_sql_window *win) {
   put(w, ")");
 }
 
+/* (sample rows 10), (sample percent 0.5), (sample bytes 100M),
+** (sample bucket 3 32 [(on e ...)]) */
+static void put_sample(struct printer *w, const struct chv_sql_sample *sm) {
+  static const char *const kinds[] = {"rows", "percent", "bytes", "bucket"};
+  put(w, " (sample ");
+  put(w, kinds[sm->kind]);
+  put(w, " ");
+  put(w, sm->value);
+  if (sm->out_of) {
+    put(w, " ");
+    put(w, sm->out_of);
+  }
+  if (sm->non) {
+    put(w, " (on");
+    put_exprs(w, sm->on, sm->non);
+    put(w, ")");
+  }
+  put(w, ")");
+}
+
 static void put_from(struct printer *w, const struct chv_sql_from *f) {
   static const char *const joins[] = {"inner", "left", "right", "full",
                                       "cross", "semi", "anti", "not-in"};
@@ -375,6 +395,7 @@ static void put_from(struct printer *w, const struct chv_sql_from *f) {
     put(w, "(table ");
     put_name(w, &f->table);
     put_hints(w, &f->hints);
+    if (f->sample) put_sample(w, f->sample);
     if (f->system_time) {
       put(w, " (system-time ");
       put_expr(w, f->system_time);

@@ -156,6 +156,14 @@ void sql_lex_next(struct sql_lexer *lx, struct sql_token *t) {
     t->msg = "unterminated string";
   } else if (isdigit(c) || (c == '.' && isdigit(peekc(lx, 1)))) {
     while (isdigit(peekc(lx, 0))) advance(lx);
+    int u = peekc(lx, 0);
+    if (u > 0 && strchr("bBkKmMgG", u) != NULL &&
+        !is_ident_char(peekc(lx, 1))) { /* 100M: a byte length */
+      advance(lx);
+      t->kind = TK_BYTES;
+      t->len = (size_t)(lx->cur - t->start);
+      return;
+    }
     if (peekc(lx, 0) == '.') {
       advance(lx);
       while (isdigit(peekc(lx, 0))) advance(lx);

@@ -23,6 +23,8 @@ enum sql_tok_kind {
   TK_DSTRING, /* "text" */
   TK_BINARY,  /* X'0A' */
   TK_NUMBER,  /* 12, 1.5, 1e10, 10Y, 10BD */
+  TK_BYTES,   /* 100M: Hive's byte length (digits, then one of b k m g in
+                 either case), which only TABLESAMPLE takes */
   TK_OP,      /* punctuation and operators: text holds it */
   TK_ERROR    /* lexical error: msg says what */
 };

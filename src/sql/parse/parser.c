@@ -198,7 +198,7 @@ static const char *const reserved_words[] = {
     "NULL",   "TRUE",   "FALSE",   "WITH",    "VALUES", "INSERT", "INTO",
     "OVERWRITE", "TABLE", "PARTITION", "FOR", "DIV",    "EXISTS", "ASC",
     "DESC",   "NULLS",  "INTERVAL", "SET",    "LATERAL", "WINDOW", "CLUSTER",
-    "DISTRIBUTE", "SORT", "INTERSECT", "EXCEPT", "MINUS"};
+    "DISTRIBUTE", "SORT", "INTERSECT", "EXCEPT", "MINUS", "TABLESAMPLE"};
 
 bool sql_is_reserved_word(const char *w) {
   for (size_t i = 0; i < CHV_ARRAY_SIZE(reserved_words); i++)
@@ -1080,6 +1080,80 @@ static int parse_alias(struct parser *p, const char **alias) {
 
 static int parse_from(struct parser *p, struct chv_sql_from **out);
 
+/* A number of TABLESAMPLE as Hive's grammar has it (digits, a fraction, an
+** exponent; no sign and no type suffix), kept as written. */
+static int sample_number(struct parser *p, const char *what, const char **out,
+                         struct chv_sql_pos *pos) {
+  const struct sql_token *t = peek(p, 0);
+  if (t->kind != TK_NUMBER ||
+      (t->start[t->len - 1] >= 'A' && t->start[t->len - 1] <= 'Z') ||
+      (t->start[t->len - 1] >= 'a' && t->start[t->len - 1] <= 'z'))
+    return fail(p, what);
+  if (pos) *pos = t->pos;
+  TRY(copy_text(p, t->start, t->len, out));
+  next(p);
+  return CHV_OK;
+}
+
+/* Hive's TABLESAMPLE (n ROWS | n PERCENT | 100M | BUCKET x OUT OF y [ON e,
+** ...]) after a table's name; the binder checks the numbers. */
+static int parse_sample(struct parser *p, struct chv_sql_sample **out) {
+  struct chv_sql_sample *sm = NULL;
+  TRY(alloc_node(p, sizeof *sm, (void **)&sm));
+  sm->pos = peek(p, 0)->pos;
+  next(p); /* TABLESAMPLE */
+  TRY(expect_op(p, "(", "'(' after TABLESAMPLE"));
+  const struct sql_token *t = peek(p, 0);
+  if (tok_is_kw(t, "BUCKET")) {
+    next(p);
+    sm->kind = CHV_SQL_SAMPLE_BUCKET;
+    TRY(sample_number(p, "the bucket's number after BUCKET", &sm->value,
+                      &sm->value_pos));
+    TRY(expect_kw(p, "OUT", "OUT OF after the bucket's number"));
+    TRY(expect_kw(p, "OF", "OF after OUT"));
+    TRY(sample_number(p, "the number of buckets after OUT OF", &sm->out_of,
+                      NULL));
+    if (accept_kw(p, "ON")) {
+      struct vec v = {0};
+      TRY(parse_expr_list(p, &v));
+      sm->on = v.data;
+      sm->non = v.n;
+    }
+  } else if (t->kind == TK_BYTES) {
+    sm->kind = CHV_SQL_SAMPLE_BYTES;
+    sm->value_pos = t->pos;
+    TRY(copy_text(p, t->start, t->len, &sm->value));
+    next(p);
+  } else {
+    TRY(sample_number(p,
+                      "n ROWS, n PERCENT, a length (100M) or BUCKET x OUT OF "
+                      "y in TABLESAMPLE",
+                      &sm->value, &sm->value_pos));
+    if (accept_kw(p, "ROWS"))
+      sm->kind = CHV_SQL_SAMPLE_ROWS;
+    else if (accept_kw(p, "PERCENT"))
+      sm->kind = CHV_SQL_SAMPLE_PERCENT;
+    else
+      return fail(p, "ROWS or PERCENT after the number in TABLESAMPLE");
+  }
+  TRY(expect_op(p, ")", "')' after the sample in TABLESAMPLE"));
+  *out = sm;
+  return CHV_OK;
+}
+
+/* A TABLESAMPLE where Hive's grammar has none: after a sub-query, or
+** after a table's alias (table: true) instead of before it. */
+static int misplaced_sample(struct parser *p, bool table) {
+  struct chv_sql_pos at = peek(p, 0)->pos;
+  if (p->err_pos) *p->err_pos = at;
+  return chv_error_set(p->err, CHV_ESYNTAX,
+                       table ? "line %d, column %d: TABLESAMPLE comes right "
+                               "after the table's name, before its alias"
+                             : "line %d, column %d: TABLESAMPLE samples a "
+                               "table's files, and a sub-query is not a table",
+                       at.line, at.column);
+}
+
 static int parse_from_item(struct parser *p, struct chv_sql_from **out) {
   struct chv_sql_from *f = NULL;
   TRY(alloc_node(p, sizeof *f, (void **)&f));
@@ -1095,10 +1169,12 @@ static int parse_from_item(struct parser *p, struct chv_sql_from **out) {
     TRY(parse_query(p, &f->subquery));
     TRY(expect_op(p, ")", "')' after the sub-query"));
     TRY(parse_hints(p, &f->hints, &f->options));
+    if (peek_kw(p, 0, "TABLESAMPLE")) return misplaced_sample(p, false);
   } else {
     f->kind = CHV_SQL_FROM_TABLE;
     TRY(parse_name(p, "a table name", &f->table));
     TRY(parse_hints(p, &f->hints, &f->options));
+    if (peek_kw(p, 0, "TABLESAMPLE")) TRY(parse_sample(p, &f->sample));
     if (peek_kw(p, 0, "FOR")) {
       next(p);
       TRY(expect_kw(p, "SYSTEM_TIME", "SYSTEM_TIME after FOR"));
@@ -1108,6 +1184,8 @@ static int parse_from_item(struct parser *p, struct chv_sql_from **out) {
     }
   }
   TRY(parse_alias(p, &f->alias));
+  if (f->alias && peek_kw(p, 0, "TABLESAMPLE"))
+    return misplaced_sample(p, f->kind == CHV_SQL_FROM_TABLE);
   /* a derived table's columns named: (VALUES ...) AS t (a, b) */
   if (f->kind == CHV_SQL_FROM_SUBQUERY && f->alias && accept_op(p, "(")) {
     struct vec v = {0};

@@ -432,6 +432,24 @@ static void put_hints(struct writer *w, const struct chv_sql_hints *hs) {
   put(w, " */");
 }
 
+/* TABLESAMPLE (10 ROWS), (0.5 PERCENT), (100M), (BUCKET 3 OUT OF 32 ON e) */
+static void put_sample(struct writer *w, const struct chv_sql_sample *sm) {
+  put(w, " TABLESAMPLE (");
+  if (sm->kind == CHV_SQL_SAMPLE_BUCKET) put(w, "BUCKET ");
+  put(w, sm->value);
+  if (sm->kind == CHV_SQL_SAMPLE_ROWS) put(w, " ROWS");
+  if (sm->kind == CHV_SQL_SAMPLE_PERCENT) put(w, " PERCENT");
+  if (sm->out_of) {
+    put(w, " OUT OF ");
+    put(w, sm->out_of);
+  }
+  for (size_t i = 0; i < sm->non; i++) {
+    put(w, i ? ", " : " ON ");
+    put_expr(w, sm->on[i]);
+  }
+  put(w, ")");
+}
+
 static void put_from(struct writer *w, const struct chv_sql_from *f) {
   static const char *const joins[] = {" JOIN ", " LEFT JOIN ", " RIGHT JOIN ",
                                       " FULL JOIN ", " CROSS JOIN ",
@@ -441,6 +459,7 @@ static void put_from(struct writer *w, const struct chv_sql_from *f) {
   case CHV_SQL_FROM_TABLE:
     put_name(w, &f->table);
     put_hints(w, &f->hints);
+    if (f->sample) put_sample(w, f->sample);
     if (f->system_time) {
       put(w, " FOR SYSTEM_TIME AS OF ");
       put_operand(w, f->system_time, P_CONCAT);

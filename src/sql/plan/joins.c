@@ -123,6 +123,8 @@ double sql_node_estimate(const struct sql_node *nd) {
   case SQL_NODE_SCAN: {
     /* (the readers' predicates are a Filter's too: counted there) */
     double r = nd->u.scan.est_rows > 0 ? nd->u.scan.est_rows : 1e6;
+    if (nd->u.scan.sample.kind == CHV_SAMPLE_PERCENT)
+      r *= nd->u.scan.sample.percent / 100;
     if (nd->u.scan.limit >= 0 && r > (double)nd->u.scan.limit)
       r = (double)nd->u.scan.limit;
     return clamp1(r);
@@ -939,7 +941,8 @@ static bool filtered(const struct sql_node *nd) {
   case SQL_NODE_VALUES:
     return true;
   case SQL_NODE_SCAN:
-    return nd->u.scan.filter || nd->u.scan.npreds || nd->u.scan.limit >= 0;
+    return nd->u.scan.filter || nd->u.scan.npreds || nd->u.scan.limit >= 0 ||
+           nd->u.scan.sample.kind != CHV_SAMPLE_NONE;
   case SQL_NODE_JOIN:
     if (nd->u.join.nkeys && (nd->u.join.kind == CHV_SQL_JOIN_INNER ||
                              nd->u.join.kind == CHV_SQL_JOIN_SEMI))
@@ -957,12 +960,15 @@ static bool filtered(const struct sql_node *nd) {
 ** tables and Aggregates grouping by the column, whose column *col is nd's
 ** column c, or NULL: a row of the scan whose value the join's keys do not
 ** hold gives no row the join matches.  A Scan with a pushed limit is not
-** one: other rows would fill its limit. */
+** one: other rows would fill its limit; nor a sampled one: the rows and
+** splits a sample keeps are those of the whole input. */
 static struct sql_node *probe_scan(struct sql_node *nd, int c, int *col) {
   for (;;) {
     switch (nd->kind) {
     case SQL_NODE_SCAN:
-      if (nd->u.scan.limit >= 0 || nd->u.scan.dyn_join) return NULL;
+      if (nd->u.scan.limit >= 0 || nd->u.scan.dyn_join ||
+          nd->u.scan.sample.kind != CHV_SAMPLE_NONE)
+        return NULL;
       *col = c;
       return nd;
     case SQL_NODE_FILTER: nd = nd->in[0]; break;

@@ -142,6 +142,12 @@ struct sql_node {
       struct chv_pred *preds;         /* pushed into the readers */
       int npreds;
       int64_t limit;                  /* pushed; -1: none */
+      /* TABLESAMPLE (kind CHV_SAMPLE_NONE: none) and EXPLAIN's text of it
+      ** ("10 ROWS"); a sample by rows takes no reader predicates, top-N
+      ** bound or dynamic filter (they would change a split's first rows),
+      ** a sample by size no dynamic filter (pruning changes the bytes) */
+      struct chv_scan_sample sample;
+      const char *sample_text;
       const struct chv_kv *options;   /* OPTIONS hint */
       int noptions;
       /* the top-N bound (rewrite.c): the column, CHV_PRED_GE or _LE */

@@ -131,7 +131,8 @@ static int pushdown(struct sql_rewrite *rw, struct sql_node **slot) {
     memcpy(ft, text.data, text.len + 1);
     scan->u.scan.filter_text = ft;
   }
-  if (nresid &&
+  /* (a sample of each split's first rows is taken before any is skipped) */
+  if (nresid && scan->u.scan.sample.kind != CHV_SAMPLE_ROWS &&
       sql_where_preds(t, a, resid, nresid, &scan->u.scan.preds,
                       &scan->u.scan.npreds) != CHV_OK) {
     rc = oom(rw);
@@ -378,7 +379,9 @@ static void bound(struct sql_node *nd) {
   if (nd->kind != SQL_NODE_TOPN || nd->u.sort.limit <= 0) return;
   struct sql_node *scan = nd->in[0];
   while (scan->kind == SQL_NODE_FILTER) scan = scan->in[0];
-  if (scan->kind != SQL_NODE_SCAN) return;
+  if (scan->kind != SQL_NODE_SCAN ||
+      scan->u.scan.sample.kind == CHV_SAMPLE_ROWS)
+    return;
   const struct sql_sort_key *k = &nd->u.sort.keys[0];
   const struct chv_expr *e = k->expr;
   /* not on FLOAT or DOUBLE: NaN sorts above every number, and the

@@ -376,6 +376,11 @@ struct bctx {
 /* What a SELECT reads: a catalog table (Scan), a derived relation's rows
 ** (Derived over child, described by rel), or one row of nothing. */
 struct jsrc;
+/* A table's TABLESAMPLE: its scan's sample and EXPLAIN's text of it. */
+struct src_sample {
+  struct chv_scan_sample s;
+  const char *text;
+};
 struct src {
   enum { SRC_TABLE, SRC_DERIVED, SRC_VALUES, SRC_JOIN } kind;
   chv_catalog *cat;
@@ -385,6 +390,7 @@ struct src {
   const struct chv_kv *options;  /* TABLE: its OPTIONS hint */
   int noptions;
   const struct jsrc *j;          /* JOIN: its relations */
+  const struct src_sample *sample; /* TABLE: its TABLESAMPLE, or NULL */
 };
 
 /* A FROM of joins: its relations (leaves, in the order they are written),
@@ -459,6 +465,95 @@ static char *arena_str(chv_arena *a, const char *s) {
 
 static const char *buf_str(struct bctx *c, const struct chv_buf *b) {
   return arena_str(c->a, b->data ? b->data : "");
+}
+
+/* The whole number of TABLESAMPLE's text v (digits only), at most Hive's
+** int (TABLESAMPLE's numbers are Java ints in Hive), into *out; false when
+** it is not one. */
+static bool sample_int(const char *v, size_t n, int64_t *out) {
+  int64_t x = 0;
+  if (n == 0) return false;
+  for (size_t i = 0; i < n; i++) {
+    if (v[i] < '0' || v[i] > '9') return false;
+    x = x * 10 + (v[i] - '0');
+    if (x > INT32_MAX) return false;
+  }
+  *out = x;
+  return true;
+}
+
+/* Hive's TABLESAMPLE of a table (sm, or NULL) as its scan's sample, with
+** the checks of Hive's analyzer: n ROWS a whole number (an int), n PERCENT
+** from 0 to 100, a length's number an int (b, k, m, g: bytes, KiB, MiB,
+** GiB).  Sampling by buckets needs Hive's bucketing hash: not supported. */
+static int table_sample(struct bctx *c, const struct chv_sql_sample *sm,
+                        struct src *sr) {
+  sr->sample = NULL;
+  if (!sm) return CHV_OK;
+  *c->pos = sm->pos;
+  if (sm->kind == CHV_SQL_SAMPLE_BUCKET)
+    return sql_err(c->err, CHV_ENOTSUP,
+                   "TABLESAMPLE (BUCKET %s OUT OF %s) is not supported: it "
+                   "keeps the rows of a bucket by Hive's bucketing hash, "
+                   "which chive does not compute; sample n ROWS, n PERCENT "
+                   "or a length (100M) instead",
+                   sm->value, sm->out_of);
+  *c->pos = sm->value_pos;
+  struct src_sample *ss = chv_arena_alloc(c->a, sizeof *ss);
+  if (!ss) return oomc(c);
+  memset(ss, 0, sizeof *ss);
+  struct chv_scan_sample *o = &ss->s;
+  char text[200];
+  const char *v = sm->value;
+  size_t n = strlen(v);
+  if (sm->kind == CHV_SQL_SAMPLE_ROWS) {
+    if (!sample_int(v, n, &o->rows))
+      return sql_err(c->err, CHV_EINVAL,
+                     "TABLESAMPLE (%s ROWS): the rows of each split are a "
+                     "whole number from 0 to 2147483647",
+                     v);
+    o->kind = CHV_SAMPLE_ROWS;
+    snprintf(text, sizeof text, "%s ROWS per split", v);
+  } else if (sm->kind == CHV_SQL_SAMPLE_PERCENT) {
+    char *end;
+    errno = 0;
+    double pct = strtod(v, &end);
+    if (*end || errno || !(pct >= 0 && pct <= 100))
+      return sql_err(c->err, CHV_EINVAL,
+                     "TABLESAMPLE (%s PERCENT): the percentage must be "
+                     "between 0 and 100",
+                     v);
+    o->kind = CHV_SAMPLE_PERCENT;
+    o->percent = pct;
+    snprintf(text, sizeof text, "%s PERCENT", v);
+  } else {
+    int64_t x;
+    char u = v[n - 1];
+    if (!sample_int(v, n - 1, &x))
+      return sql_err(c->err, CHV_EINVAL,
+                     "TABLESAMPLE (%s): the length's number is a whole "
+                     "number from 0 to 2147483647",
+                     v);
+    int shift = u == 'k' || u == 'K'   ? 10
+                : u == 'm' || u == 'M' ? 20
+                : u == 'g' || u == 'G' ? 30
+                                       : 0; /* b, B: bytes */
+    o->kind = CHV_SAMPLE_BYTES;
+    o->bytes = x << shift;
+    snprintf(text, sizeof text, "%s", v);
+  }
+  if (!(ss->text = arena_str(c->a, text))) return oomc(c);
+  sr->sample = ss;
+  return CHV_OK;
+}
+
+/* TABLESAMPLE where it names no table: a view or a WITH query (what). */
+static int sample_not_table(struct bctx *c, const struct chv_sql_sample *sm,
+                            const char *what, const char *hint) {
+  *c->pos = sm->pos;
+  return sql_err(c->err, CHV_EINVAL,
+                 "TABLESAMPLE samples the files of a table, and %s is %s", what,
+                 hint);
 }
 
 /* SELECT DISTINCT *: q with each * replaced by the columns it names (a
@@ -544,6 +639,10 @@ static int bottom(struct bctx *c, const struct src *sr, struct sql_bind *b,
     nd->u.scan.t = sr->t;
     nd->u.scan.options = sr->options;
     nd->u.scan.noptions = sr->noptions;
+    if (sr->sample) {
+      nd->u.scan.sample = sr->sample->s;
+      nd->u.scan.sample_text = sr->sample->text;
+    }
     nd->u.scan.columns =
         chv_arena_alloc(c->a, sizeof *nd->u.scan.columns * (size_t)(b->ncols + 1));
     if (!nd->u.scan.columns) return oomc(c);
@@ -1525,7 +1624,7 @@ static int select_over(struct bctx *c, const struct chv_sql_query *q,
                                 .order_kind = q->order_kind,
                                 .distribute_by = q->distribute_by,
                                 .ndistribute_by = q->ndistribute_by};
-  struct src sr = {SRC_DERIVED, NULL, &rel->t, NULL, nd, NULL, 0, NULL};
+  struct src sr = {SRC_DERIVED, NULL, &rel->t, NULL, nd, NULL, 0, NULL, NULL};
   return build_select(c, sel, &sr, ins, out);
 }
 
@@ -1653,6 +1752,12 @@ static int from_leaf(struct bctx *c, const struct chv_sql_from *f,
   struct sql_scope *in;
   size_t ci;
   bool cte = f->kind == CHV_SQL_FROM_TABLE && scope_find(s, &f->table, &in, &ci);
+  if (cte && f->sample) {
+    char dn[200];
+    snprintf(dn, sizeof dn, "WITH query %s", in->ctes[ci].name);
+    return sample_not_table(c, f->sample, dn,
+                            "a derived table (the rows of a query)");
+  }
   if ((f->kind == CHV_SQL_FROM_SUBQUERY || cte) && f->hints.n) {
     char dn[200];
     if (cte)
@@ -1715,8 +1820,14 @@ static int from_leaf(struct bctx *c, const struct chv_sql_from *f,
         if (rc != CHV_OK) return rc;
       }
       *out = (struct src){SRC_TABLE, cat, t, f->alias, NULL, topts, ntopts,
-                          NULL};
-      return CHV_OK;
+                          NULL, NULL};
+      return table_sample(c, f->sample, out);
+    }
+    if (f->sample) {
+      char vn[520];
+      snprintf(vn, sizeof vn, "%s.%s", t->db, t->name);
+      return sample_not_table(c, f->sample, vn,
+                              "a view; sample the tables the view reads");
     }
     if (f->options.n) {
       *c->pos = f->options.items[0].pos;
@@ -1729,7 +1840,7 @@ static int from_leaf(struct bctx *c, const struct chv_sql_from *f,
   }
   if (rc != CHV_OK) return rc;
   *out = (struct src){SRC_DERIVED, NULL, &rel->t, f->alias, child, NULL, 0,
-                      NULL};
+                      NULL, NULL};
   return CHV_OK;
 }
 
@@ -1780,7 +1891,7 @@ static int build_from(struct bctx *c, const struct chv_sql_query *q,
       return sql_err(c->err, CHV_ENOTSUP, "LIMIT needs a FROM clause");
     }
     static const struct chv_table none = {0};
-    struct src sr = {SRC_VALUES, s->cat, &none, NULL, NULL, NULL, 0, NULL};
+    struct src sr = {SRC_VALUES, s->cat, &none, NULL, NULL, NULL, 0, NULL, NULL};
     return build_exprs(c, q, &sr, ins, out);
   }
   /* sub-queries of WHERE made joins */
@@ -1881,7 +1992,7 @@ static int join_src(struct bctx *c, const struct chv_sql_from *f,
   j->all.name = ""; /* a FROM: not the no-FROM table */
   j->all.columns = cols;
   j->all.ncols = total;
-  *out = (struct src){SRC_JOIN, NULL, &j->all, NULL, NULL, NULL, 0, j};
+  *out = (struct src){SRC_JOIN, NULL, &j->all, NULL, NULL, NULL, 0, j, NULL};
   return CHV_OK;
 }
 
@@ -2001,6 +2112,10 @@ static int join_node(struct jbuild *jb, const struct chv_sql_from *f,
       nd->u.scan.t = l->t;
       nd->u.scan.options = l->options;
       nd->u.scan.noptions = l->noptions;
+      if (l->sample) {
+        nd->u.scan.sample = l->sample->s;
+        nd->u.scan.sample_text = l->sample->text;
+      }
       nd->u.scan.columns =
           chv_arena_alloc(c->a, sizeof *nd->u.scan.columns * (size_t)(n + 1));
       if (!nd->u.scan.columns) return oomc(c);
@@ -2283,7 +2398,7 @@ int sql_multi_build(struct sql_session *s, const struct chv_sql_stmt *st,
   struct bctx cx = {s, qp, qp->a, st->pos, pos, err}, *c = &cx;
   const struct chv_sql_from *f = st->source;
   size_t nb = st->ninserts;
-  struct src sr = {SRC_TABLE, NULL, NULL, f->alias, NULL, NULL, 0, NULL};
+  struct src sr = {SRC_TABLE, NULL, NULL, f->alias, NULL, NULL, 0, NULL, NULL};
   struct sql_rel *rel = NULL;
   int rc;
   /* The source: a table (with its OPTIONS hint) or a sub-query. */
@@ -2320,6 +2435,14 @@ int sql_multi_build(struct sql_session *s, const struct chv_sql_stmt *st,
     }
     sr.cat = cat;
     sr.t = t;
+    if (f->sample && t->type == CHV_VIRTUAL_VIEW) {
+      char vn[520];
+      snprintf(vn, sizeof vn, "%s.%s", t->db, t->name);
+      return sample_not_table(c, f->sample, vn,
+                              "a view; sample the tables the view reads");
+    }
+    CHV_RETURN_IF_ERR(table_sample(c, f->sample, &sr));
+    *pos = f->pos;
     if (f->options.n) {
       char tn[512];
       snprintf(tn, sizeof tn, "%s.%s", t->db, t->name);

@@ -173,7 +173,8 @@ static void scan_explain(struct sql_session *s, struct sql_plan_node *n,
                          chv_catalog *cat, const struct chv_table *t,
                          chv_scan *scan, const struct chv_scan_options *so,
                          const char *const *scols, int nscols,
-                         const char *where, bool analyze) {
+                         const char *where, const char *sample,
+                         bool analyze) {
   if (n && !scan) /* a scan its join never opened (dynamic filtering) */
     sql_plan_text(n, "Scan %s.%s: not read", t->db, t->name);
   if (!n || !scan) return;
@@ -191,6 +192,10 @@ static void scan_explain(struct sql_session *s, struct sql_plan_node *n,
   }
   chv_buf_putc(&line, ']');
   if (limit >= 0) chv_buf_printf(&line, " limit=%lld", (long long)limit);
+  if (sample)
+    chv_buf_printf(&line, " sample=[%s: %lld of %lld split%s]", sample,
+                   (long long)ss.splits_total, (long long)ss.splits_planned,
+                   ss.splits_planned == 1 ? "" : "s");
   if (where && *where) chv_buf_printf(&line, " partition_filter=%s", where);
   for (int i = 0; i < so->npreds; i++) {
     static const char *const ops[] = {"=", "<>", "<", "<=", ">", ">=",
@@ -378,7 +383,7 @@ static void explain_node(struct sql_session *s, struct sql_plan_node *parent,
     sql_scan_node_options(nd, x, &so);
     scan_explain(s, pn, nd->u.scan.cat, nd->u.scan.t, sql_op_scan(op), &so,
                  nd->u.scan.columns, nd->ncols, nd->u.scan.filter_text,
-                 analyze);
+                 nd->u.scan.sample_text, analyze);
     dynamic_explain(pn, nd, op, analyze);
     break;
   }

@@ -7,7 +7,8 @@
 ** boundary, with empty, compressed and hidden files and the default block
 ** size; splits read back through the connector's readers give every row
 ** once.  Parallelism inference (chv_split_infer_parallelism) in each of
-** its branches.
+** its branches.  TABLESAMPLE's choice of splits and what a sampled scan
+** reads.
 */
 #include "chv_test.h"
 #include "chive/orc.h"
@@ -899,5 +900,215 @@ static void test_infer_parallelism(void) {
   chv_catalog_close(cat);
 }
 
+/* ---- TABLESAMPLE ---------------------------------------------------------- */
+
+/* The ids of split sp read through the ORC reader with its range, in file
+** order, appended to ids (at most max of them: the split's first ones). */
+static void split_ids(const struct chv_split *sp, int64_t max, int64_t *ids,
+                      int64_t *n) {
+  struct chv_orc_read_options o;
+  chv_orc_read_options_init(&o);
+  o.range_start = sp->start;
+  o.range_length = sp->length;
+  static const char *const cols[] = {"id"};
+  o.columns = cols;
+  o.ncolumns = 1;
+  chv_orc_reader *r;
+  struct chv_error err;
+  CHV_REQUIRE_OK(chv_orc_reader_open(chv_fs_local(), sp->path, &o, &r, &err),
+                 &err);
+  struct chv_batch *b;
+  CHV_REQUIRE_OK(chv_batch_open(chv_orc_reader_schema(r), 1000, &b, &err),
+                 &err);
+  int64_t got, taken = 0;
+  while (taken < max && chv_orc_reader_next(r, b, &got, &err) == CHV_OK &&
+         got > 0) {
+    const int64_t *v = b->cols[0]->data;
+    for (int64_t k = 0; k < got && taken < max; k++, taken++)
+      ids[(*n)++] = v[k];
+  }
+  chv_batch_close(b);
+  chv_orc_reader_close(r);
+}
+
+/* The ids a sampled scan of default.o gives, in order (n of them). */
+static int64_t *sample_scan(chv_catalog *cat, const chv_config *cfg,
+                            struct chv_scan_sample sm, int threads,
+                            const struct chv_pred *preds, int npreds,
+                            int64_t limit, int64_t *n, int64_t *planned,
+                            int64_t *read) {
+  struct chv_scan_options so;
+  chv_scan_options_init(&so);
+  static const char *const cols[] = {"id"};
+  so.columns = cols;
+  so.ncolumns = 1;
+  so.cfg = cfg;
+  so.sample = sm;
+  so.threads = threads;
+  so.preds = preds;
+  so.npreds = npreds;
+  so.limit = limit;
+  so.batch_rows = 777;
+  chv_scan *sc;
+  struct chv_error err;
+  *n = 0;
+  if (chv_scan_open(cat, "default", "o", &so, &sc, &err) != CHV_OK) {
+    fprintf(stderr, "scan: %s\n", err.msg);
+    exit(1);
+  }
+  int64_t *ids = chv_calloc(3 * ROWS_PER_PART + 1, sizeof *ids);
+  struct chv_batch *b;
+  int rc;
+  while ((rc = chv_scan_next(sc, &b, &err)) == CHV_OK && b) {
+    const int64_t *v = b->cols[0]->data;
+    for (int64_t k = 0; k < b->nrows; k++) ids[(*n)++] = v[k];
+  }
+  CHV_CHECK_OK(rc, &err);
+  struct chv_scan_stats st;
+  chv_scan_stats(sc, &st);
+  *planned = st.splits_planned;
+  *read = st.splits_total;
+  chv_scan_close(sc);
+  return ids;
+}
+
+static void check_ids(const int64_t *got, int64_t ngot, const int64_t *want,
+                      int64_t nwant) {
+  CHV_CHECK_EQ_INT(ngot, nwant);
+  for (int64_t i = 0; i < ngot && i < nwant; i++)
+    if (got[i] != want[i]) {
+      CHV_CHECK_EQ_INT(got[i], want[i]);
+      return;
+    }
+}
+
+/* TABLESAMPLE: conn_split_sample() keeps the first splits until their
+** bytes reach the target (every percentage's cut worked out here), and a
+** sampled scan reads them, on one thread or three alike; n ROWS gives the
+** first n rows of each split, whatever predicates the scan is given, and
+** a limit over it the first rows of that. */
+static void test_sample(void) {
+  struct chv_error err;
+  const char *wh = chv_test_tmpdir();
+  chv_catalog *cat;
+  orc_table(wh, &cat, &err);
+  CHV_REQUIRE(cat != NULL);
+  chv_config *cfg;
+  CHV_REQUIRE_OK(chv_config_open(&cfg, &err), &err);
+  set(cfg, "table.exec.hive.split-max-size", "1"); /* a split per stripe */
+  struct chv_split_plan *p = plan_with(cat, cfg, 1, NULL);
+  CHV_REQUIRE(p->nsplits >= 8);
+  int64_t total = 0;
+  for (int i = 0; i < p->nsplits; i++) total += p->splits[i].length;
+
+  /* the cut, for percentages and lengths */
+  static const double pcts[] = {0, 0.0001, 10, 33.3, 50, 99.99, 100};
+  for (size_t k = 0; k < CHV_ARRAY_SIZE(pcts); k++) {
+    struct chv_split_plan *q = plan_with(cat, cfg, 1, NULL);
+    struct chv_scan_sample sm = {.kind = CHV_SAMPLE_PERCENT,
+                                 .percent = pcts[k]};
+    conn_split_sample(q, &sm);
+    double target = (double)total * pcts[k] / 100;
+    int64_t got = 0;
+    for (int i = 0; i < q->nsplits; i++) {
+      CHV_CHECK(got < target); /* each one kept was still needed */
+      CHV_CHECK_STREQ(q->splits[i].path, p->splits[i].path);
+      CHV_CHECK_EQ_INT(q->splits[i].start, p->splits[i].start);
+      got += q->splits[i].length;
+    }
+    CHV_CHECK(got >= target); /* at least the percentage */
+    if (pcts[k] == 0) CHV_CHECK_EQ_INT(q->nsplits, 0);
+    if (pcts[k] == 100) CHV_CHECK_EQ_INT(q->nsplits, p->nsplits);
+    if (pcts[k] > 0) CHV_CHECK(q->nsplits >= 1);
+    chv_split_plan_free(q);
+  }
+  int64_t two = p->splits[0].length + p->splits[1].length;
+  const int64_t lens[] = {0, 1, two - 1, two, two + 1, total, total * 2};
+  const int want[] = {0, 1, 2, 2, 3, p->nsplits, p->nsplits};
+  for (size_t k = 0; k < CHV_ARRAY_SIZE(lens); k++) {
+    struct chv_split_plan *q = plan_with(cat, cfg, 1, NULL);
+    struct chv_scan_sample sm = {.kind = CHV_SAMPLE_BYTES, .bytes = lens[k]};
+    conn_split_sample(q, &sm);
+    CHV_CHECK_EQ_INT(q->nsplits, want[k]);
+    chv_split_plan_free(q);
+  }
+  { /* rows and none keep every split */
+    struct chv_split_plan *q = plan_with(cat, cfg, 1, NULL);
+    struct chv_scan_sample sm = {.kind = CHV_SAMPLE_ROWS, .rows = 0};
+    conn_split_sample(q, &sm);
+    CHV_CHECK_EQ_INT(q->nsplits, p->nsplits);
+    chv_split_plan_free(q);
+  }
+
+  /* what the scan reads: 5 rows of each split, in split order */
+  int64_t *want_ids = chv_calloc(3 * ROWS_PER_PART + 1, sizeof *want_ids);
+  int64_t nwant = 0;
+  for (int i = 0; i < p->nsplits; i++)
+    split_ids(&p->splits[i], 5, want_ids, &nwant);
+  CHV_CHECK_EQ_INT(nwant, 5 * p->nsplits);
+  struct chv_pred high = {"id", CHV_PRED_GE, "50000"}; /* skips stripes */
+  for (int threads = 1; threads <= 3; threads += 2) {
+    struct chv_scan_sample sm = {.kind = CHV_SAMPLE_ROWS, .rows = 5};
+    int64_t n, planned, read;
+    int64_t *ids = sample_scan(cat, cfg, sm, threads, NULL, 0, -1, &n,
+                               &planned, &read);
+    check_ids(ids, n, want_ids, nwant);
+    CHV_CHECK_EQ_INT(planned, p->nsplits);
+    CHV_CHECK_EQ_INT(read, p->nsplits);
+    chv_free(ids);
+    /* predicates skip nothing: the first rows are the file's */
+    ids = sample_scan(cat, cfg, sm, threads, &high, 1, -1, &n, &planned,
+                      &read);
+    check_ids(ids, n, want_ids, nwant);
+    chv_free(ids);
+    /* a limit: the first rows of the sample */
+    ids = sample_scan(cat, cfg, sm, threads, NULL, 0, 12, &n, &planned,
+                      &read);
+    check_ids(ids, n, want_ids, 12);
+    chv_free(ids);
+    /* more rows than a split has: all of it */
+    sm.rows = 1 << 30;
+    ids = sample_scan(cat, cfg, sm, threads, NULL, 0, -1, &n, &planned,
+                      &read);
+    CHV_CHECK_EQ_INT(n, 3 * ROWS_PER_PART);
+    chv_free(ids);
+    sm.rows = 0;
+    ids = sample_scan(cat, cfg, sm, threads, NULL, 0, -1, &n, &planned,
+                      &read);
+    CHV_CHECK_EQ_INT(n, 0);
+    chv_free(ids);
+  }
+
+  /* 40 PERCENT: every row of the splits kept, in order; 0: none */
+  struct chv_split_plan *q = plan_with(cat, cfg, 1, NULL);
+  struct chv_scan_sample forty = {.kind = CHV_SAMPLE_PERCENT, .percent = 40};
+  conn_split_sample(q, &forty);
+  CHV_CHECK(q->nsplits > 1 && q->nsplits < p->nsplits);
+  nwant = 0;
+  for (int i = 0; i < q->nsplits; i++)
+    split_ids(&q->splits[i], INT64_MAX, want_ids, &nwant);
+  for (int threads = 1; threads <= 3; threads += 2) {
+    int64_t n, planned, read;
+    int64_t *ids = sample_scan(cat, cfg, forty, threads, NULL, 0, -1, &n,
+                               &planned, &read);
+    check_ids(ids, n, want_ids, nwant);
+    CHV_CHECK_EQ_INT(planned, p->nsplits);
+    CHV_CHECK_EQ_INT(read, q->nsplits);
+    chv_free(ids);
+    struct chv_scan_sample none = {.kind = CHV_SAMPLE_PERCENT, .percent = 0};
+    ids = sample_scan(cat, cfg, none, threads, NULL, 0, -1, &n, &planned,
+                      &read);
+    CHV_CHECK_EQ_INT(n, 0);
+    CHV_CHECK_EQ_INT(read, 0);
+    chv_free(ids);
+  }
+  chv_split_plan_free(q);
+  chv_free(want_ids);
+  chv_split_plan_free(p);
+  chv_config_close(cfg);
+  chv_catalog_close(cat);
+}
+
 CHV_TEST_MAIN("split", test_orc_split_size, test_text_sizing,
-              test_slop_and_block, test_parquet_sizing, test_infer_parallelism)
+              test_slop_and_block, test_parquet_sizing, test_infer_parallelism,
+              test_sample)
