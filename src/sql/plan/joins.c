@@ -135,9 +135,11 @@ double sql_node_estimate(const struct sql_node *nd) {
                   selectivity(nd->u.filter.pred));
   case SQL_NODE_AGGREGATE: {
     if (!nd->u.agg.nkeys) return 1;
-    double r = sql_node_estimate(nd->in[0]);
-    for (int k = 0; k < nd->u.agg.nkeys && r > 1; k++) r *= 0.1;
-    return clamp1(r);
+    /* each key halves the rows left to group (1 key: a half of the
+    ** input, 2 keys: three quarters, ...) */
+    double r = sql_node_estimate(nd->in[0]), f = 1;
+    for (int k = 0; k < nd->u.agg.nkeys; k++) f *= 0.5;
+    return clamp1(r * (1 - f));
   }
   case SQL_NODE_TOPN:
     return clamp1((double)nd->u.sort.limit);
