@@ -11,10 +11,10 @@
 **           side (of a WHERE); a WHERE over an inner join is its ON.
 **   order   each group of inner and cross joins is joined again, left
 **           deep, from its largest relation (estimated: sql_node_estimate())
-**           on, adding at each step the smallest relation an equality
-**           connects to that first one, else the smallest an equality
-**           connects to those joined (the smallest of all when none is),
-**           so that every hash table holds the smaller side and no cross
+**           on, adding at each step the relation an equality connects
+**           to those joined whose join is estimated to give the fewest
+**           rows (the smallest of all when none is), so that the
+**           intermediate results stay small and no cross
 **           product is made that a condition could avoid.  The group's
 **           conditions go to the first join that has their columns.
 **   keys    each join's conditions split into equi-keys (a = b, a <=> b
@@ -27,7 +27,8 @@
 **           and stripes of a Parquet or ORC data column (docs/plan.md)
 **
 ** The estimates: a table's numRows (the session's scan_rows), a filter's
-** rough selectivity per condition, an equi-join the larger input's rows.
+** rough selectivity per condition, the columns' distinct counts from the
+** metastore's column statistics (scan_ndv) for joins and aggregates.
 */
 #include "sql/plan/plan.h"
 
@@ -68,33 +69,45 @@ static double selectivity(const struct chv_expr *e) {
 
 static double clamp1(double x) { return x < 1 ? 1 : x; }
 
-/* At most how many distinct values column c of nd has: its rows, and the
-** rows of the relation the column comes from (a table's, an Aggregate's
-** for a key); no statistics of distinct counts yet. */
-static double col_ndv(const struct sql_node *nd, int c) {
+/* How many distinct values column c of nd has.  *known: as the column
+** statistics of the table it comes from say (bounded by nd's rows); else
+** at most nd's rows and the rows of the relation the column comes from
+** (a table's, an Aggregate's for a key). */
+static double col_ndv(const struct sql_node *nd, int c, bool *known) {
   double n = sql_node_estimate(nd), up = n;
+  *known = false;
   switch (nd->kind) {
+  case SQL_NODE_SCAN:
+    if (nd->u.scan.est_ndv && nd->u.scan.est_ndv[c] > 0)
+      up = nd->u.scan.est_ndv[c], *known = true;
+    break;
   case SQL_NODE_FILTER:
   case SQL_NODE_LIMIT:
   case SQL_NODE_TOPN:
   case SQL_NODE_SORT:
-    up = col_ndv(nd->in[0], c);
+    up = col_ndv(nd->in[0], c, known);
     break;
   case SQL_NODE_PROJECT:
     if (nd->u.project.exprs[c]->kind == CHV_EXPR_COLUMN)
-      up = col_ndv(nd->in[0], nd->u.project.exprs[c]->column);
+      up = col_ndv(nd->in[0], nd->u.project.exprs[c]->column, known);
     break;
   case SQL_NODE_DERIVED:
-    up = col_ndv(nd->in[0], nd->u.derived.map ? nd->u.derived.map[c] : c);
+    up = col_ndv(nd->in[0], nd->u.derived.map ? nd->u.derived.map[c] : c,
+                 known);
+    break;
+  case SQL_NODE_AGGREGATE:
+    if (c < nd->u.agg.nkeys && nd->u.agg.keys[c]->kind == CHV_EXPR_COLUMN &&
+        nd->in[0]->kind != SQL_NODE_EXPAND)
+      up = col_ndv(nd->in[0], nd->u.agg.keys[c]->column, known);
     break;
   case SQL_NODE_JOIN: {
     int nl = nd->in[0]->ncols;
     if (c < nl)
-      up = col_ndv(nd->in[0], c);
+      up = col_ndv(nd->in[0], c, known);
     else if (nd->u.join.kind != CHV_SQL_JOIN_SEMI &&
              nd->u.join.kind != CHV_SQL_JOIN_ANTI &&
              nd->u.join.kind != CHV_SQL_JOIN_NOT_IN)
-      up = col_ndv(nd->in[1], c - nl);
+      up = col_ndv(nd->in[1], c - nl, known);
     break;
   }
   default:
@@ -103,19 +116,46 @@ static double col_ndv(const struct sql_node *nd, int c) {
   return up < n ? up : n;
 }
 
-/* The rows of an inner join with keys: l * r over the larger of the two
-** sides' distinct counts of its most selective key (each side's rows
-** spread over its keys evenly). */
+/* The distinct count of a join's key k on side s (0 left, 1 right) of
+** rows, as col_ndv() tells it: an expression's is unknown. */
+static double key_ndv(const struct sql_node *nd, int k, int s, double rows,
+                      bool *known) {
+  const struct chv_expr *e = s ? nd->u.join.rkeys[k] : nd->u.join.lkeys[k];
+  *known = false;
+  return e->kind == CHV_EXPR_COLUMN ? col_ndv(nd->in[s], e->column, known)
+                                    : rows;
+}
+
+/* The rows of an inner join with keys: l * r over the distinct count of
+** its most selective key, each side's rows spread over its keys evenly.
+** That count is the larger of the two sides' where the column statistics
+** give them; without, the smaller of their bounds (a key's values on the
+** smaller side are taken to be among the larger's, as a foreign key's
+** among its table's). */
 static double keyed_rows(const struct sql_node *nd, double l, double r) {
   double d = 1;
   for (int k = 0; k < nd->u.join.nkeys; k++) {
-    const struct chv_expr *a = nd->u.join.lkeys[k], *b = nd->u.join.rkeys[k];
-    double da = a->kind == CHV_EXPR_COLUMN ? col_ndv(nd->in[0], a->column) : l;
-    double db = b->kind == CHV_EXPR_COLUMN ? col_ndv(nd->in[1], b->column) : r;
-    double m = da > db ? da : db;
+    bool ka, kb;
+    double da = key_ndv(nd, k, 0, l, &ka), db = key_ndv(nd, k, 1, r, &kb);
+    double m = ka && kb ? (da > db ? da : db)
+               : ka     ? da
+               : kb     ? db
+                        : (da < db ? da : db);
     if (m > d) d = m;
   }
   return l * r / d;
+}
+
+/* The rows of a semi join: the left's share whose key values the right
+** has, where the statistics give both sides' distinct counts; else half. */
+static double semi_rows(const struct sql_node *nd, double l, double r) {
+  double f = 0.5;
+  for (int k = 0; k < nd->u.join.nkeys; k++) {
+    bool ka, kb;
+    double da = key_ndv(nd, k, 0, l, &ka), db = key_ndv(nd, k, 1, r, &kb);
+    if (ka && kb && db / da < f) f = db / da;
+  }
+  return l * f;
 }
 
 double sql_node_estimate(const struct sql_node *nd) {
@@ -135,11 +175,19 @@ double sql_node_estimate(const struct sql_node *nd) {
                   selectivity(nd->u.filter.pred));
   case SQL_NODE_AGGREGATE: {
     if (!nd->u.agg.nkeys) return 1;
-    /* each key halves the rows left to group (1 key: a half of the
-    ** input, 2 keys: three quarters, ...) */
-    double r = sql_node_estimate(nd->in[0]), f = 1;
-    for (int k = 0; k < nd->u.agg.nkeys; k++) f *= 0.5;
-    return clamp1(r * (1 - f));
+    /* the product of the keys' distinct counts where the statistics give
+    ** them all; else each key halves the rows left to group (1 key: a
+    ** half of the input, 2 keys: three quarters, ...) */
+    double r = sql_node_estimate(nd->in[0]), f = 1, p = 1;
+    bool all = nd->in[0]->kind != SQL_NODE_EXPAND;
+    for (int k = 0; k < nd->u.agg.nkeys; k++) {
+      bool known = false;
+      if (all && nd->u.agg.keys[k]->kind == CHV_EXPR_COLUMN)
+        p *= col_ndv(nd->in[0], nd->u.agg.keys[k]->column, &known);
+      all &= known;
+      f *= 0.5;
+    }
+    return clamp1(all && p < r ? p : r * (1 - f));
   }
   case SQL_NODE_TOPN:
     return clamp1((double)nd->u.sort.limit);
@@ -157,7 +205,9 @@ double sql_node_estimate(const struct sql_node *nd) {
     double l = sql_node_estimate(nd->in[0]), r = sql_node_estimate(nd->in[1]);
     double x;
     switch (nd->u.join.kind) {
-    case CHV_SQL_JOIN_SEMI: x = l * 0.5; break;
+    case CHV_SQL_JOIN_SEMI:
+      x = nd->u.join.nkeys ? semi_rows(nd, l, r) : l * 0.5;
+      break;
     case CHV_SQL_JOIN_ANTI:
     case CHV_SQL_JOIN_NOT_IN: x = l * 0.5; break;
     case CHV_SQL_JOIN_LEFT:
@@ -685,6 +735,46 @@ static bool connects(const struct group *g, const struct chv_expr *e,
   return ((l & ~a) == 0 && (r & ~b) == 0) || ((l & ~b) == 0 && (r & ~a) == 0);
 }
 
+/* The relation of the group's column c, and its column there. */
+static int rel_of(const struct group *g, int c, int *col) {
+  for (int r = 0; r < g->nrel; r++)
+    if (c >= g->off[r] && c < g->off[r] + g->rel[r]->ncols)
+      return *col = c - g->off[r], r;
+  return -1;
+}
+
+/* The rows of joining relation r (est[r] rows) to those joined (cur rows)
+** by the equalities of columns between them, estimated as keyed_rows()
+** does; the rows of a cross product without one. */
+static double step_rows(const struct group *g, uint64_t joined, int r,
+                        double cur, const double *est) {
+  double d = 1;
+  for (int i = 0; i < g->nconj; i++) {
+    const struct chv_expr *e = g->conj[i].bound;
+    uint64_t m = g->mask[i], rm = 1ull << r;
+    if (!(m & rm) || !(m & joined) || (m & ~(joined | rm)) ||
+        e->kind != CHV_EXPR_CALL || (e->fn != CHV_FN_EQ && e->fn != CHV_FN_NSEQ) ||
+        e->args[0]->kind != CHV_EXPR_COLUMN || e->args[1]->kind != CHV_EXPR_COLUMN)
+      continue;
+    int ca = 0, cb = 0, ra = rel_of(g, e->args[0]->column, &ca),
+                rb = rel_of(g, e->args[1]->column, &cb);
+    if (ra < 0 || rb < 0 || ra == rb) continue;
+    if (rb != r) {
+      int t = ra;
+      ra = rb, rb = t, t = ca, ca = cb, cb = t;
+    }
+    bool ka, kb;
+    double da = col_ndv(g->rel[ra], ca, &ka), db = col_ndv(g->rel[rb], cb, &kb);
+    if (da > cur) da = cur;
+    double x = ka && kb ? (da > db ? da : db)
+               : ka     ? da
+               : kb     ? db
+                        : (da < db ? da : db);
+    if (x > d) d = x;
+  }
+  return cur * est[r] / d;
+}
+
 /* The group under the inner join at slot, joined again left deep. */
 static int reorder(struct sql_rewrite *rw, struct sql_node **slot) {
   struct sql_node *top = *slot;
@@ -700,7 +790,8 @@ static int reorder(struct sql_rewrite *rw, struct sql_node **slot) {
     g->mask[i] = rel_mask(g, g->conj[i].bound, scratch);
   double est[MAXREL];
   for (int r = 0; r < g->nrel; r++) est[r] = sql_node_estimate(g->rel[r]);
-  /* the order: the largest first, then the smallest connected */
+  /* the order: the largest first, then the connected relation whose join
+  ** gives the fewest rows (the smaller on a tie) */
   int order[MAXREL], n = 0;
   uint64_t joined = 0;
   int first = 0;
@@ -708,27 +799,24 @@ static int reorder(struct sql_rewrite *rw, struct sql_node **slot) {
     if (est[r] > est[first]) first = r;
   order[n++] = first;
   joined |= 1ull << first;
+  double rows = est[first], best_rows = 0;
   while (n < g->nrel) {
-    int fact = -1, best = -1, any = -1;
+    int best = -1, any = -1;
     for (int r = 0; r < g->nrel; r++) {
       if (joined & (1ull << r)) continue;
       if (any < 0 || est[r] < est[any]) any = r;
-      bool conn = false, to_first = false;
-      for (int i = 0; i < g->nconj; i++) {
-        if (!(g->mask[i] & (1ull << r))) continue;
-        if (connects(g, g->conj[i].bound, 1ull << first, 1ull << r, scratch))
-          to_first = conn = true;
-        else if (connects(g, g->conj[i].bound, joined, 1ull << r, scratch))
-          conn = true;
-      }
-      if (to_first && (fact < 0 || est[r] < est[fact])) fact = r;
-      if (conn && (best < 0 || est[r] < est[best])) best = r;
+      bool conn = false;
+      for (int i = 0; i < g->nconj && !conn; i++)
+        conn = (g->mask[i] & (1ull << r)) &&
+               connects(g, g->conj[i].bound, joined, 1ull << r, scratch);
+      if (!conn) continue;
+      double x = step_rows(g, joined, r, rows, est);
+      if (best < 0 || x < best_rows * 0.999 ||
+          (x <= best_rows * 1.001 && est[r] < est[best]))
+        best = r, best_rows = x;
     }
-    /* the relations an equality ties to the largest first (a star's
-    ** dimensions off its facts), then those tied to the others: without
-    ** distinct counts, a relation tied only to another dimension (by a
-    ** key such as a nation's) may multiply the rows instead */
-    int r = fact >= 0 ? fact : best >= 0 ? best : any;
+    int r = best >= 0 ? best : any;
+    rows = best >= 0 ? (best_rows < 1 ? 1 : best_rows) : rows * est[r];
     order[n++] = r;
     joined |= 1ull << r;
   }
@@ -899,15 +987,22 @@ static bool has_join(const struct sql_node *nd) {
   return false;
 }
 
-static void scan_rows(struct sql_rewrite *rw, struct sql_node *nd) {
+static int scan_rows(struct sql_rewrite *rw, struct sql_node *nd) {
   if (nd->kind == SQL_NODE_SCAN && rw->scan_rows)
     nd->u.scan.est_rows = rw->scan_rows(rw->threads_ctx, nd);
-  for (int i = 0; i < nd->nin; i++) scan_rows(rw, nd->in[i]);
+  if (nd->kind == SQL_NODE_SCAN && rw->scan_ndv && nd->ncols) {
+    double *v = chv_arena_alloc(rw->a, sizeof *v * (size_t)nd->ncols);
+    if (!v) return oom(rw);
+    rw->scan_ndv(rw->threads_ctx, nd, v);
+    nd->u.scan.est_ndv = v;
+  }
+  for (int i = 0; i < nd->nin; i++) CHV_RETURN_IF_ERR(scan_rows(rw, nd->in[i]));
+  return CHV_OK;
 }
 
 int sql_rewrite_join_order(struct sql_rewrite *rw, struct sql_node **root) {
   if (!has_join(*root)) return CHV_OK;
-  scan_rows(rw, *root);
+  CHV_RETURN_IF_ERR(scan_rows(rw, *root));
   return order(rw, root);
 }
 

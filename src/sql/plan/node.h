@@ -159,6 +159,9 @@ struct sql_node {
       int threads;                    /* physical: reader threads; 0 */
       double est_rows;                /* its table's rows, as the
                                       ** statistics say; 0: unknown */
+      /* per column read: its distinct values as the column statistics
+      ** say (ANALYZE ... FOR COLUMNS), 0 where unknown; NULL: none */
+      double *est_ndv;
       /* the join whose build keys filter it at run time (joins.c,
       ** dynamic filtering), or NULL: the scan opens once that join has
       ** built, with the keys' partitions and range (sql/exec/dynfilter.c) */

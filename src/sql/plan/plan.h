@@ -157,6 +157,9 @@ struct sql_rewrite {
   /* The rows of a Scan's table (its partitions the filter keeps) as the
   ** statistics say, or 0: unknown (threads_ctx); NULL: unknown. */
   double (*scan_rows)(void *ctx, const struct sql_node *scan);
+  /* The distinct values of each of a Scan's ncols columns as the column
+  ** statistics say, into ndv (0: unknown) (threads_ctx); NULL: unknown. */
+  void (*scan_ndv)(void *ctx, const struct sql_node *scan, double *ndv);
   struct chv_error *err;
   /* table.optimizer.dynamic-filtering.enabled: joins filter their probe
   ** side's scan by their build keys at run time (joins.c) */

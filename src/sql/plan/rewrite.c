@@ -264,6 +264,8 @@ static int prune_scan(struct sql_rewrite *rw, struct sql_node **chain, int n) {
     if (used[c]) {
       scan->cols[k] = scan->cols[c];
       scan->u.scan.columns[k] = scan->u.scan.columns[c];
+      if (scan->u.scan.est_ndv)
+        scan->u.scan.est_ndv[k] = scan->u.scan.est_ndv[c];
       k++;
     }
   }

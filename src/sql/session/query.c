@@ -67,6 +67,28 @@ static double scan_rows(void *ctx, const struct sql_node *scan) {
   return st.total_size > 0 ? (double)st.total_size / 100 : 0;
 }
 
+/* The distinct counts the metastore keeps of a scan's columns (ANALYZE
+** ... FOR COLUMNS; a partitioned table's merged over its partitions), 0
+** where it keeps none. */
+static void scan_ndv(void *ctx, const struct sql_node *scan, double *ndv) {
+  (void)ctx;
+  const struct chv_table *t = scan->u.scan.t;
+  for (int c = 0; c < scan->ncols; c++) ndv[c] = 0;
+  if (!t->name || !scan->u.scan.cat) return;
+  struct chv_column_stats *v = NULL;
+  int n = 0;
+  struct chv_error err;
+  if (chv_catalog_column_stats(scan->u.scan.cat, t->db, t->name, NULL, NULL, 0,
+                               &v, &n, &err) != CHV_OK)
+    return;
+  for (int i = 0; i < n; i++)
+    for (int c = 0; c < scan->ncols; c++)
+      if (v[i].num_distincts > 0 &&
+          !strcasecmp(v[i].column, scan->u.scan.columns[c]))
+        ndv[c] = (double)v[i].num_distincts;
+  chv_column_stats_free(v, n);
+}
+
 static bool shared_sink(void *ctx, const struct sql_node *sink) {
   (void)ctx;
   const struct sql_target *tg = sink->u.sink.target;
@@ -101,7 +123,7 @@ int sql_operator_memory(struct sql_session *s, size_t *out,
 static int finish_plan(struct sql_session *s, struct sql_qplan *qp, bool run,
                        struct chv_error *err) {
   struct sql_rewrite rw = {qp->a, fold_const, s, scan_threads, s,
-                           shared_sink, scan_rows, err, false};
+                           shared_sink, scan_rows, scan_ndv, err, false};
   struct chv_opt_value v;
   chv_opt_value_init(&v);
   int rc = chv_config_get(s->cfg, "table.optimizer.dynamic-filtering.enabled",
