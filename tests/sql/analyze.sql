@@ -92,3 +92,17 @@ DESCRIBE FORMATTED pq nope;
 DESCRIBE FORMATTED pq PARTITION (dt='d7', hr=1) a;
 -- run
 ANALYZE TABLE pq COMPUTE STATISTICS NOSCAN FOR COLUMNS;
+-- The planner sizes joins by the distinct counts: jf's 8 rows hold 2 keys,
+-- so its aggregate by k gives 2 rows, fewer than jd's 3, and builds once
+-- the statistics say so (without them, 8 rows grouped by one key are
+-- taken to give 4, and jd builds)
+-- run
+CREATE TABLE jf (k INT, v INT) STORED AS PARQUET;
+INSERT INTO jf VALUES (1, 1), (1, 2), (2, 3), (2, 4), (1, NULL), (2, 6), (1, 7), (NULL, 8);
+CREATE TABLE jd (k INT, name STRING) STORED AS PARQUET;
+INSERT INTO jd VALUES (1, 'one'), (2, 'two'), (NULL, 'none');
+EXPLAIN SELECT jd.name, g.c FROM jd JOIN (SELECT k, count(*) AS c FROM jf GROUP BY k) g ON jd.k = g.k;
+ANALYZE TABLE jf COMPUTE STATISTICS FOR COLUMNS;
+ANALYZE TABLE jd COMPUTE STATISTICS FOR COLUMNS;
+EXPLAIN SELECT jd.name, g.c FROM jd JOIN (SELECT k, count(*) AS c FROM jf GROUP BY k) g ON jd.k = g.k;
+SELECT jd.name, g.c FROM jd JOIN (SELECT k, count(*) AS c FROM jf GROUP BY k) g ON jd.k = g.k ORDER BY jd.name;
