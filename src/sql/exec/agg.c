@@ -275,7 +275,7 @@ static int lookup_key(chv_hash_agg *h, const struct chv_vector *const *vecs,
                       uint32_t *gid, struct chv_error *err) {
   if (chv_keyset_reserve(&h->groups, len) != CHV_OK)
     return chv_error_set(err, CHV_ENOMEM, "hash aggregation: out of memory");
-  size_t slot;
+  size_t slot = 0;
   uint32_t e = chv_keyset_find(&h->groups, key, len, hv, &slot);
   if (e != UINT32_MAX) {
     *gid = e;
@@ -313,9 +313,19 @@ static int group_ids_table(chv_hash_agg *h, const struct chv_vector *const *vecs
   struct chv_keyrows *kr = &h->kr;
   if (chv_keyrows_encode(kr, vecs, h->nkeys, sel, n) != CHV_OK)
     return chv_error_set(err, CHV_ENOMEM, "hash aggregation: out of memory");
+  const char *pkey = NULL; /* the row before's key */
+  size_t plen = 0;
   for (int64_t i = 0; i < n; i++) {
     size_t len;
     const char *key = chv_keyrows_key(kr, i, &len);
+    if (i + 64 < n) chv_keyset_prefetch(&h->groups, kr->hashes[i + 64]);
+    if (pkey && len == plen && kr->hashes[i] == kr->hashes[i - 1] &&
+        memcmp(key, pkey, len) == 0) { /* a run of one key (sorted input) */
+      h->gids[i] = h->gids[i - 1];
+      continue;
+    }
+    pkey = key;
+    plen = len;
     CHV_RETURN_IF_ERR(lookup_key(h, vecs, sel ? sel[i] : i, key, len,
                                  kr->hashes[i], &h->gids[i], err));
     if ((i & 1023) == 1023) CHV_RETURN_IF_ERR(check_memory(h, err));
@@ -331,7 +341,9 @@ static int group_ids(chv_hash_agg *h, const struct chv_vector *const *vecs,
   const struct chv_vector *kv = vecs[0];
   enum chv_type_id kid = kv->type->id;
   enum gc_kind kind = h->nkeys == 1 ? gc_kind_of(kid) : GC_NONE;
-  if (kind == GC_NONE) return group_ids_table(h, vecs, sel, n, err);
+  /* Past GC_MAX * 4 groups, most rows miss a full cache: the table alone. */
+  if (kind == GC_NONE || h->groups.n > GC_MAX * 4)
+    return group_ids_table(h, vecs, sel, n, err);
   uint32_t *restrict out = h->gids;
   /* The cache in locals, reloaded after each miss (which may grow it). */
   struct gcache c = h->gc;
@@ -434,9 +446,14 @@ int chv_hash_agg_merge(chv_hash_agg *h, const chv_hash_agg *o,
   if (h->nkeys > 0 && ng > 0) {
     map = chv_malloc(sizeof *map * (size_t)ng);
     if (map == NULL) return chv_error_set(err, CHV_ENOMEM, "hash aggregation: out of memory");
+    /* o's group table holds each group's key bytes and hash */
+    const uint64_t *hs = o->groups.hashes;
     for (int64_t g = 0; g < ng; g++) {
-      int rc = lookup_group(h, (const struct chv_vector *const *)o->keys, g,
-                            &map[g], err);
+      if (g + 16 < ng) chv_keyset_prefetch(&h->groups, hs[g + 16]);
+      size_t len;
+      const char *key = chv_keyset_key(&o->groups, (uint32_t)g, &len);
+      int rc = lookup_key(h, (const struct chv_vector *const *)o->keys, g, key,
+                          len, hs[g], &map[g], err);
       if (rc != CHV_OK) {
         chv_free(map);
         return rc;

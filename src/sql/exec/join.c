@@ -464,6 +464,7 @@ static int build(struct join_op *j, struct chv_error *err) {
     if (j->nkeys) CHV_RETURN_IF_ERR(encode_keys(j, ch.n, err));
     for (int64_t i = 0; i < ch.n; i++) {
       int64_t r = base + i;
+      if (j->nkeys && i + 16 < ch.n) chv_keyset_prefetch(&j->ks, j->kr.hashes[i + 16]);
       j->nextrow[r] = -1;
       uint32_t id = 0;
       if (j->nkeys) {
@@ -471,7 +472,7 @@ static int build(struct join_op *j, struct chv_error *err) {
           j->build_null = true;
           continue; /* a NULL key: in no chain */
         }
-        size_t len, slot;
+        size_t len, slot = 0;
         const char *key = chv_keyrows_key(&j->kr, i, &len);
         uint64_t hv = j->kr.hashes[i];
         if (chv_keyset_reserve(&j->ks, len) != CHV_OK) return oom(err);
@@ -598,6 +599,7 @@ static int fetch(struct join_op *j, bool *got, struct chv_error *err) {
     CHV_RETURN_IF_ERR(eval_keys(j, j->pkeys, j->pc.b, j->pc.sel, n, err));
     CHV_RETURN_IF_ERR(encode_keys(j, n, err));
     for (int64_t i = 0; i < n; i++) {
+      if (i + 16 < n) chv_keyset_prefetch(&j->ks, j->kr.hashes[i + 16]);
       j->first[i] = -1;
       if (null_key(j, i)) {
         /* x NOT IN (rows): NULL, not TRUE, for a NULL x */

@@ -973,7 +973,17 @@ static int stage_agg_merge(struct stage *g, struct stage_state *st,
                            struct chv_error *err) {
   /* the partials of the splits read before spilling began merge whole */
   if (!st->h) return CHV_OK;
-  CHV_RETURN_IF_ERR(chv_hash_agg_merge(g->ag->h, st->h, err));
+  if (g->ag->spec.nkeys && chv_hash_agg_ngroups(g->ag->h) == 0) {
+    /* the first partial becomes the operator's (the same spec), whole;
+    ** under the lock of the spilling rows, which read the pointer */
+    pthread_mutex_lock(&g->ag->mu);
+    chv_hash_agg *t = g->ag->h;
+    g->ag->h = st->h;
+    st->h = t;
+    pthread_mutex_unlock(&g->ag->mu);
+  } else {
+    CHV_RETURN_IF_ERR(chv_hash_agg_merge(g->ag->h, st->h, err));
+  }
   agg_check_bound(g->ag, g->ag->h);
   return CHV_OK;
 }

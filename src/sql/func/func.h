@@ -341,14 +341,19 @@ int chv_func_resolve(chv_arena *a, const struct chv_func *f,
 
 /* ---- hash set of byte keys ------------------------------------------------ */
 
-/* Keys (byte strings) numbered 0, 1, ... in order of insertion. */
+/* Keys (byte strings) numbered 0, 1, ... in order of insertion.  A slot
+** holds an entry's id + 1 in its low 32 bits (0: empty) and the high 32
+** bits of its hash above, so a probe passing other keys reads only the
+** slots; while every key has one length (klen), an entry's bytes are at
+** id * klen and the offsets are not read. */
 struct chv_keyset {
-  uint32_t *slots;   /* entry id + 1; 0 = empty */
-  uint64_t *hashes;  /* per entry */
+  uint64_t *slots;   /* hash >> 32 << 32 | (entry id + 1); 0 = empty */
+  uint64_t *hashes;  /* per entry (read when the slots grow) */
   uint32_t *offs;    /* per entry + 1: key offsets into keys */
   size_t nslots;     /* power of two */
   size_t n;          /* entries */
   size_t ecap;       /* entries allocated */
+  size_t klen;       /* every key's length, or SIZE_MAX: not all one */
   struct chv_buf keys;
 };
 
@@ -360,8 +365,34 @@ size_t chv_keyset_memory(const struct chv_keyset *h);
 ** cannot fail); CHV_ENOMEM. */
 int chv_keyset_reserve(struct chv_keyset *h, size_t len);
 /* Id of key, or UINT32_MAX with *slot where it would go. */
-uint32_t chv_keyset_find(const struct chv_keyset *h, const void *key,
-                         size_t len, uint64_t hv, size_t *slot);
+static inline uint32_t chv_keyset_find(const struct chv_keyset *h,
+                                       const void *key, size_t len,
+                                       uint64_t hv, size_t *slot) {
+  size_t mask = h->nslots - 1, j = hv & mask;
+  uint64_t tag = hv >> 32 << 32, x;
+  bool fixed = h->klen == len;
+  while ((x = h->slots[j]) != 0) {
+    if ((x & 0xffffffff00000000ull) == tag) {
+      uint32_t e = (uint32_t)x - 1;
+      const char *k;
+      if (fixed) {
+        k = h->keys.data + (size_t)e * len;
+      } else {
+        k = h->keys.data + h->offs[e];
+        if (h->offs[e + 1] - h->offs[e] != len) k = NULL;
+      }
+      if (k && memcmp(k, key, len) == 0) return e;
+    }
+    j = (j + 1) & mask;
+  }
+  *slot = j;
+  return UINT32_MAX;
+}
+/* Start loading the slot a key of hash hv is looked up at (find() on a
+** batch of hashes runs faster with this a few rows ahead). */
+static inline void chv_keyset_prefetch(const struct chv_keyset *h, uint64_t hv) {
+  if (h->nslots) __builtin_prefetch(&h->slots[hv & (h->nslots - 1)]);
+}
 /* Add key at slot (from find, after reserve); returns its id. */
 uint32_t chv_keyset_insert(struct chv_keyset *h, const void *key, size_t len,
                            uint64_t hv, size_t slot);

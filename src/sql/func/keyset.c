@@ -50,12 +50,13 @@ size_t chv_keyset_memory(const struct chv_keyset *h) {
 
 static int grow(struct chv_keyset *h) {
   size_t ns = h->nslots ? h->nslots * 2 : 64;
-  uint32_t *s = chv_calloc(ns, sizeof *s);
+  uint64_t *s = chv_calloc(ns, sizeof *s);
   if (s == NULL) return CHV_ENOMEM;
   for (size_t e = 0; e < h->n; e++) {
-    size_t j = h->hashes[e] & (ns - 1);
+    uint64_t hv = h->hashes[e];
+    size_t j = hv & (ns - 1);
     while (s[j]) j = (j + 1) & (ns - 1);
-    s[j] = (uint32_t)e + 1;
+    s[j] = hv >> 32 << 32 | (e + 1);
   }
   chv_free(h->slots);
   h->slots = s;
@@ -80,27 +81,15 @@ int chv_keyset_reserve(struct chv_keyset *h, size_t len) {
   return chv_buf_reserve(&h->keys, len);
 }
 
-uint32_t chv_keyset_find(const struct chv_keyset *h, const void *key,
-                         size_t len, uint64_t hv, size_t *slot) {
-  size_t j = hv & (h->nslots - 1);
-  while (h->slots[j]) {
-    uint32_t e = h->slots[j] - 1;
-    if (h->hashes[e] == hv && h->offs[e + 1] - h->offs[e] == len &&
-        memcmp(h->keys.data + h->offs[e], key, len) == 0)
-      return e;
-    j = (j + 1) & (h->nslots - 1);
-  }
-  *slot = j;
-  return UINT32_MAX;
-}
-
 uint32_t chv_keyset_insert(struct chv_keyset *h, const void *key, size_t len,
                            uint64_t hv, size_t slot) {
+  if (h->n == 0) h->klen = len;
+  else if (h->klen != len) h->klen = SIZE_MAX;
   memcpy(h->keys.data + h->keys.len, key, len);
   h->keys.len += len;
   h->hashes[h->n] = hv;
   h->offs[h->n + 1] = (uint32_t)h->keys.len;
-  h->slots[slot] = (uint32_t)h->n + 1;
+  h->slots[slot] = hv >> 32 << 32 | (h->n + 1);
   return (uint32_t)h->n++;
 }
 
@@ -108,7 +97,7 @@ int chv_keyset_put(struct chv_keyset *h, const void *key, size_t len,
                    uint32_t *id, bool *added) {
   CHV_RETURN_IF_ERR(chv_keyset_reserve(h, len));
   uint64_t hv = chv_keyset_hash(key, len);
-  size_t slot;
+  size_t slot = 0;
   uint32_t e = chv_keyset_find(h, key, len, hv, &slot);
   *added = e == UINT32_MAX;
   *id = *added ? chv_keyset_insert(h, key, len, hv, slot) : e;
