@@ -123,3 +123,14 @@ SELECT id FROM fact WHERE k IN (SELECT k, tag FROM tiny);
 EXPLAIN SELECT f.id FROM fact f, dim d WHERE (f.k = d.k AND f.v > 2 AND d.name = 'one') OR (d.k = f.k AND f.v < 2 AND d.name = 'two');
 -- run
 SELECT f.id, d.name FROM fact f, dim d WHERE (f.k = d.k AND f.v > 2 AND d.name = 'one') OR (d.k = f.k AND f.v < 2 AND d.name = 'two') OR (f.k = d.k AND d.name IS NULL) ORDER BY f.id;
+-- A semi, anti or NOT IN join whose condition reads one relation of a
+-- group of inner joins goes down onto that relation: fact is filtered by
+-- the sub-query before it joins dim (TPC-H Q18), the results as written
+-- run
+EXPLAIN SELECT f.id, d.name FROM fact f JOIN dim d ON f.k = d.k WHERE f.id IN (SELECT k FROM tiny);
+-- run
+SELECT f.id, d.name FROM fact f JOIN dim d ON f.k = d.k WHERE f.id IN (SELECT k FROM tiny) ORDER BY f.id, d.name;
+-- run
+SELECT f.id, d.name FROM fact f JOIN dim d ON f.k = d.k WHERE f.id NOT IN (SELECT k FROM tiny WHERE k IS NOT NULL) AND NOT EXISTS (SELECT 1 FROM tiny t WHERE t.k = d.k) ORDER BY f.id, d.name;
+-- run
+SELECT f.id, d.name FROM fact f JOIN dim d ON f.k = d.k WHERE f.id NOT IN (SELECT k FROM tiny) ORDER BY f.id, d.name;

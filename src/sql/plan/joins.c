@@ -980,6 +980,80 @@ static int order(struct sql_rewrite *rw, struct sql_node **slot) {
   return CHV_OK;
 }
 
+/* ---- semi joins ------------------------------------------------------------------ */
+
+static bool semi_like(const struct sql_node *nd) {
+  return nd->kind == SQL_NODE_JOIN && (nd->u.join.kind == CHV_SQL_JOIN_SEMI ||
+                                       nd->u.join.kind == CHV_SQL_JOIN_ANTI ||
+                                       nd->u.join.kind == CHV_SQL_JOIN_NOT_IN);
+}
+
+/* The slot, under the inner joins at slot, of the relation that gives
+** their column c, and that relation's first column there (*off). */
+static struct sql_node **rel_slot(struct sql_node **slot, int c, int *off) {
+  *off = 0;
+  while (inner(*slot)) {
+    int nl = (*slot)->in[0]->ncols;
+    if (c < nl) {
+      slot = &(*slot)->in[0];
+    } else {
+      c -= nl;
+      *off += nl;
+      slot = &(*slot)->in[1];
+    }
+  }
+  return slot;
+}
+
+/* A semi, anti or NOT IN join over a group of inner joins whose condition
+** reads the columns of one relation of the group goes down onto that
+** relation: it keeps or drops each of its rows by their own values, so the
+** group joins fewer rows (x IN (sub-query) filters its table before the
+** joins, not their result).  Bottom-up, so stacked ones all go down. */
+static int sink_semi(struct sql_rewrite *rw, struct sql_node **slot) {
+  struct sql_node *nd = *slot;
+  for (int i = 0; i < nd->nin; i++) CHV_RETURN_IF_ERR(sink_semi(rw, &nd->in[i]));
+  if (!semi_like(nd) || !inner(nd->in[0]) || !nd->u.join.nconj) return CHV_OK;
+  struct sql_node *l = nd->in[0];
+  int nl = l->ncols, n = nl + nd->in[1]->ncols;
+  bool *used = chv_arena_alloc(rw->a, (size_t)n + 1);
+  if (!used) return oom(rw);
+  memset(used, 0, (size_t)n + 1);
+  for (int i = 0; i < nd->u.join.nconj; i++) sql_expr_columns(nd->u.join.conj[i].bound, used);
+  int lo = -1, hi = -1;
+  for (int c = 0; c < nl; c++)
+    if (used[c]) {
+      if (lo < 0) lo = c;
+      hi = c;
+    }
+  if (lo < 0) return CHV_OK; /* reads nothing of the left: stays */
+  int off, off2;
+  struct sql_node **rs = rel_slot(&nd->in[0], lo, &off);
+  if (rel_slot(&nd->in[0], hi, &off2) != rs) return CHV_OK; /* two relations */
+  struct sql_node *rel = *rs, *in[2] = {rel, nd->in[1]}, *sj;
+  CHV_RETURN_IF_ERR(sql_node_new(rw->a, SQL_NODE_JOIN, in, 2, &sj, rw->err));
+  CHV_RETURN_IF_ERR(sql_node_cols(rw->a, sj, rel->ncols, rw->err));
+  memcpy(sj->cols, rel->cols, sizeof *sj->cols * (size_t)rel->ncols);
+  sj->text = nd->text;
+  sj->pos = nd->pos;
+  sj->u.join = nd->u.join;
+  int *map = chv_arena_alloc(rw->a, sizeof *map * (size_t)(n + 1));
+  sj->u.join.conj =
+      chv_arena_alloc(rw->a, sizeof *sj->u.join.conj * (size_t)(nd->u.join.nconj + 1));
+  if (!map || !sj->u.join.conj) return oom(rw);
+  for (int c = 0; c < n; c++)
+    map[c] = c < nl ? (c >= off && c < off + rel->ncols ? c - off : -1)
+                    : c - nl + rel->ncols;
+  for (int i = 0; i < nd->u.join.nconj; i++) {
+    sj->u.join.conj[i].ast = nd->u.join.conj[i].ast;
+    CHV_RETURN_IF_ERR(sql_expr_remap(rw->a, nd->u.join.conj[i].bound, map,
+                                     &sj->u.join.conj[i].bound, rw->err));
+  }
+  *rs = sj;
+  *slot = l;
+  return CHV_OK;
+}
+
 static bool has_join(const struct sql_node *nd) {
   if (nd->kind == SQL_NODE_JOIN) return true;
   for (int i = 0; i < nd->nin; i++)
@@ -1003,6 +1077,7 @@ static int scan_rows(struct sql_rewrite *rw, struct sql_node *nd) {
 int sql_rewrite_join_order(struct sql_rewrite *rw, struct sql_node **root) {
   if (!has_join(*root)) return CHV_OK;
   CHV_RETURN_IF_ERR(scan_rows(rw, *root));
+  CHV_RETURN_IF_ERR(sink_semi(rw, root));
   return order(rw, root);
 }
 
