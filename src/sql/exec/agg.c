@@ -149,7 +149,9 @@ struct chv_hash_agg {
   struct chv_keyrows kr;           /* a batch's keys, for the group table */
   uint32_t *gids;
   int64_t gcap;
-  struct gcache gc;                /* one key: packed keys -> group ids */
+  struct gcache gc;                /* packed keys -> group ids */
+  uint64_t *packed;                /* a batch's packed keys (several keys) */
+  int64_t pcap;
 };
 
 void chv_hash_agg_close(chv_hash_agg *h) {
@@ -164,6 +166,7 @@ void chv_hash_agg_close(chv_hash_agg *h) {
   chv_free(h->fns);
   chv_keyset_free(&h->groups);
   gc_free(&h->gc);
+  chv_free(h->packed);
   chv_buf_free(&h->kb);
   chv_keyrows_free(&h->kr);
   chv_free(h->gids);
@@ -239,6 +242,7 @@ int64_t chv_hash_agg_ngroups(const chv_hash_agg *h) {
 
 static size_t hash_agg_memory(const chv_hash_agg *h) {
   size_t m = chv_keyset_memory(&h->groups) + h->kb.cap + (size_t)h->gcap * 4 +
+             (size_t)h->pcap * 8 +
              (size_t)h->gc.nslots * (sizeof *h->gc.keys + sizeof *h->gc.ids);
   for (int k = 0; k < h->nkeys; k++) {
     const struct chv_vector *v = h->keys[k];
@@ -333,17 +337,93 @@ static int group_ids_table(chv_hash_agg *h, const struct chv_vector *const *vecs
   return CHV_OK;
 }
 
+/* Field of w bits (w = 64 / keys, 2 to 4 keys) of non-NULL row r of a
+** key column of kind: an integer whose value fits w bits signed, or a
+** string of at most (w - 2) / 8 bytes (3, 2 or 1) with its length above
+** them; false when it does not fit. */
+static inline bool gc_field(const struct chv_vector *v, enum gc_kind kind,
+                            int64_t r, int w, uint64_t *f) {
+  if (kind == GC_INT) {
+    uint64_t x = gc_pack_int(v, v->type->id, r);
+    if ((int64_t)(x << (64 - w)) >> (64 - w) != (int64_t)x) return false;
+    *f = x & ((1ull << w) - 1);
+    return true;
+  }
+  int maxlen = (w - 2) / 8;
+  int32_t off = v->offsets[r], len = v->offsets[r + 1] - off;
+  if (len > maxlen) return false;
+  uint64_t x = 0;
+  for (int32_t j = 0; j < len; j++)
+    x |= (uint64_t)(unsigned char)v->bytes[off + j] << (8 * j);
+  *f = x | (uint64_t)len << (8 * maxlen);
+  return true;
+}
+
+/* Group ids of rows sel[0, n) of 2 to 4 key vectors of packable kinds
+** through the cache, their keys packed into one word of a field each;
+** through the group table when a row's do not pack (a NULL, a value too
+** wide) or the groups are many. */
+static int group_ids_packed(chv_hash_agg *h, const struct chv_vector *const *vecs,
+                            const uint32_t *sel, int64_t n,
+                            struct chv_error *err) {
+  int nk = h->nkeys, w = 64 / nk;
+  enum gc_kind kinds[4];
+  for (int c = 0; c < nk; c++) kinds[c] = gc_kind_of(vecs[c]->type->id);
+  if (n > h->pcap) {
+    uint64_t *p = chv_realloc(h->packed, sizeof *p * (size_t)n);
+    if (p == NULL) return chv_error_set(err, CHV_ENOMEM, "hash aggregation: out of memory");
+    h->packed = p;
+    h->pcap = n;
+  }
+  uint64_t *restrict pk = h->packed;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t r = sel ? sel[i] : i;
+    uint64_t k = 0, f;
+    for (int c = 0; c < nk; c++) {
+      if (chv_vector_is_null(vecs[c], r) || !gc_field(vecs[c], kinds[c], r, w, &f))
+        return group_ids_table(h, vecs, sel, n, err);
+      k |= f << (w * c);
+    }
+    pk[i] = k;
+  }
+  uint32_t *restrict out = h->gids;
+  struct gcache c = h->gc;
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t k = pk[i];
+    if (c.nslots) {
+      uint32_t t = gc_slot(&c, k), id;
+      while ((id = c.ids[t]) != GC_EMPTY && c.keys[t] != k)
+        t = (t + 1) & (c.nslots - 1);
+      if (id != GC_EMPTY) {
+        out[i] = id;
+        continue;
+      }
+    }
+    CHV_RETURN_IF_ERR(lookup_group(h, vecs, sel ? sel[i] : i, &out[i], err));
+    gc_put(&h->gc, k, out[i]);
+    c = h->gc;
+    if ((i & 1023) == 1023) CHV_RETURN_IF_ERR(check_memory(h, err));
+  }
+  return CHV_OK;
+}
+
 /* Group ids of rows sel[0, n) (NULL: 0..n-1) of the key vectors into
 ** h->gids: through the cache for one packable key, one loop per way of
-** packing, else through the group table (group_ids_table()). */
+** packing, or for 2 to 4 (group_ids_packed()), else through the group
+** table (group_ids_table()). */
 static int group_ids(chv_hash_agg *h, const struct chv_vector *const *vecs,
                      const uint32_t *sel, int64_t n, struct chv_error *err) {
   const struct chv_vector *kv = vecs[0];
   enum chv_type_id kid = kv->type->id;
   enum gc_kind kind = h->nkeys == 1 ? gc_kind_of(kid) : GC_NONE;
   /* Past GC_MAX * 4 groups, most rows miss a full cache: the table alone. */
-  if (kind == GC_NONE || h->groups.n > GC_MAX * 4)
-    return group_ids_table(h, vecs, sel, n, err);
+  if (h->groups.n > GC_MAX * 4) return group_ids_table(h, vecs, sel, n, err);
+  if (h->nkeys >= 2 && h->nkeys <= 4) {
+    bool all = true;
+    for (int c = 0; c < h->nkeys; c++) all &= gc_kind_of(vecs[c]->type->id) != GC_NONE;
+    if (all) return group_ids_packed(h, vecs, sel, n, err);
+  }
+  if (kind == GC_NONE) return group_ids_table(h, vecs, sel, n, err);
   uint32_t *restrict out = h->gids;
   /* The cache in locals, reloaded after each miss (which may grow it). */
   struct gcache c = h->gc;
