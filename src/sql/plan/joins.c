@@ -1007,9 +1007,10 @@ static struct sql_node **rel_slot(struct sql_node **slot, int c, int *off) {
 
 /* A semi, anti or NOT IN join over a group of inner joins whose condition
 ** reads the columns of one relation of the group goes down onto that
-** relation: it keeps or drops each of its rows by their own values, so the
-** group joins fewer rows (x IN (sub-query) filters its table before the
-** joins, not their result).  Bottom-up, so stacked ones all go down. */
+** relation when its right side is estimated at most half that relation's
+** rows: it keeps or drops each of the relation's rows by their own values,
+** so the group joins fewer rows (x IN (sub-query) filters its table before
+** the joins, not their result).  Bottom-up, so stacked ones all go down. */
 static int sink_semi(struct sql_rewrite *rw, struct sql_node **slot) {
   struct sql_node *nd = *slot;
   for (int i = 0; i < nd->nin; i++) CHV_RETURN_IF_ERR(sink_semi(rw, &nd->in[i]));
@@ -1031,6 +1032,10 @@ static int sink_semi(struct sql_rewrite *rw, struct sql_node **slot) {
   struct sql_node **rs = rel_slot(&nd->in[0], lo, &off);
   if (rel_slot(&nd->in[0], hi, &off2) != rs) return CHV_OK; /* two relations */
   struct sql_node *rel = *rs, *in[2] = {rel, nd->in[1]}, *sj;
+  /* only a sub-query side of at most half the relation's rows, which
+  ** likely drops many of them; a large one (TPC-H Q21's EXISTS over
+  ** lineitem) keeps most, and the group's joins filter better first */
+  if (sql_node_estimate(nd->in[1]) > 0.5 * sql_node_estimate(rel)) return CHV_OK;
   CHV_RETURN_IF_ERR(sql_node_new(rw->a, SQL_NODE_JOIN, in, 2, &sj, rw->err));
   CHV_RETURN_IF_ERR(sql_node_cols(rw->a, sj, rel->ncols, rw->err));
   memcpy(sj->cols, rel->cols, sizeof *sj->cols * (size_t)rel->ncols);
