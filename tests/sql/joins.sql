@@ -134,3 +134,10 @@ SELECT f.id, d.name FROM fact f JOIN dim d ON f.k = d.k WHERE f.id IN (SELECT k 
 SELECT f.id, d.name FROM fact f JOIN dim d ON f.k = d.k WHERE f.id NOT IN (SELECT k FROM tiny WHERE k IS NOT NULL) AND NOT EXISTS (SELECT 1 FROM tiny t WHERE t.k = d.k) ORDER BY f.id, d.name;
 -- run
 SELECT f.id, d.name FROM fact f JOIN dim d ON f.k = d.k WHERE f.id NOT IN (SELECT k FROM tiny) ORDER BY f.id, d.name;
+-- The joins of a group are chosen pair by pair, the pair giving the
+-- fewest rows first: the two small tables join each other before the big
+-- one probes their result
+-- run
+EXPLAIN SELECT count(*) FROM big b JOIN ten t1 ON b.k = t1.x JOIN ten t2 ON t1.x = t2.x JOIN fact f ON f.k = b.k;
+-- run
+SELECT count(*), sum(f.id) FROM big b JOIN ten t1 ON b.k = t1.x JOIN ten t2 ON t1.x = t2.x JOIN fact f ON f.k = b.k;

@@ -9,14 +9,16 @@
 **           prunes partitions and row groups by), unless the input is an
 **           outer join's preserved side (of an ON) or its NULL-extended
 **           side (of a WHERE); a WHERE over an inner join is its ON.
-**   order   each group of inner and cross joins is joined again, left
-**           deep, from its largest relation (estimated: sql_node_estimate())
-**           on, adding at each step the relation an equality connects
-**           to those joined whose join is estimated to give the fewest
-**           rows (the smallest of all when none is), so that the
-**           intermediate results stay small and no cross
-**           product is made that a condition could avoid.  The group's
+**   order   each group of inner and cross joins is joined again pair by
+**           pair: of its parts joined so far (at first each relation),
+**           the two an equality connects whose join is estimated
+**           (sql_node_estimate(), pair_rows()) to give the fewest rows
+**           join next, the larger on the left, so that the intermediate
+**           results stay small and no cross product is made that a
+**           condition could avoid; the tree may be bushy.  The group's
 **           conditions go to the first join that has their columns.
+**           Before, a semi or anti join over a group whose condition reads
+**           one relation goes down onto it when its right side is small.
 **   keys    each join's conditions split into equi-keys (a = b, a <=> b
 **           with one side over each input) and the residual condition;
 **           the build side is the input estimated smaller.
@@ -743,39 +745,53 @@ static int rel_of(const struct group *g, int c, int *col) {
   return -1;
 }
 
-/* The rows of joining relation r (est[r] rows) to those joined (cur rows)
-** by the equalities of columns between them, estimated as keyed_rows()
-** does; the rows of a cross product without one. */
-static double step_rows(const struct group *g, uint64_t joined, int r,
-                        double cur, const double *est) {
+/* The rows of joining a set of relations (mask a, ra rows) to another (b,
+** rb rows) by the equalities of columns between them, estimated as
+** keyed_rows() does, each side's distinct count at most its rows; the rows
+** of a cross product without one. */
+static double pair_rows(const struct group *g, uint64_t a, double ra,
+                        uint64_t b, double rb) {
   double d = 1;
   for (int i = 0; i < g->nconj; i++) {
     const struct chv_expr *e = g->conj[i].bound;
-    uint64_t m = g->mask[i], rm = 1ull << r;
-    if (!(m & rm) || !(m & joined) || (m & ~(joined | rm)) ||
-        e->kind != CHV_EXPR_CALL || (e->fn != CHV_FN_EQ && e->fn != CHV_FN_NSEQ) ||
+    uint64_t m = g->mask[i];
+    if (!(m & a) || !(m & b) || (m & ~(a | b)) || e->kind != CHV_EXPR_CALL ||
+        (e->fn != CHV_FN_EQ && e->fn != CHV_FN_NSEQ) ||
         e->args[0]->kind != CHV_EXPR_COLUMN || e->args[1]->kind != CHV_EXPR_COLUMN)
       continue;
-    int ca = 0, cb = 0, ra = rel_of(g, e->args[0]->column, &ca),
-                rb = rel_of(g, e->args[1]->column, &cb);
-    if (ra < 0 || rb < 0 || ra == rb) continue;
-    if (rb != r) {
-      int t = ra;
-      ra = rb, rb = t, t = ca, ca = cb, cb = t;
+    int ca = 0, cb = 0, xa = rel_of(g, e->args[0]->column, &ca),
+                xb = rel_of(g, e->args[1]->column, &cb);
+    if (xa < 0 || xb < 0) continue;
+    if (!(a & (1ull << xa))) {
+      int t = xa;
+      xa = xb, xb = t, t = ca, ca = cb, cb = t;
     }
+    if (!(a & (1ull << xa)) || !(b & (1ull << xb))) continue;
     bool ka, kb;
-    double da = col_ndv(g->rel[ra], ca, &ka), db = col_ndv(g->rel[rb], cb, &kb);
-    if (da > cur) da = cur;
+    double da = col_ndv(g->rel[xa], ca, &ka), db = col_ndv(g->rel[xb], cb, &kb);
+    if (da > ra) da = ra;
+    if (db > rb) db = rb;
     double x = ka && kb ? (da > db ? da : db)
                : ka     ? da
                : kb     ? db
                         : (da < db ? da : db);
     if (x > d) d = x;
   }
-  return cur * est[r] / d;
+  return ra * rb / d;
 }
 
-/* The group under the inner join at slot, joined again left deep. */
+/* A part of a group joined so far: its node, the relations it joins, its
+** estimated rows and where each group column is in its output (-1: not
+** there). */
+struct part {
+  struct sql_node *nd;
+  uint64_t mask;
+  double rows;
+  int *pos;
+};
+
+/* The group under the inner join at slot, joined again in the order the
+** estimates choose. */
 static int reorder(struct sql_rewrite *rw, struct sql_node **slot) {
   struct sql_node *top = *slot;
   struct group *g = calloc(1, sizeof *g);
@@ -788,62 +804,70 @@ static int reorder(struct sql_rewrite *rw, struct sql_node **slot) {
   if (rc != CHV_OK) goto out;
   for (int i = 0; i < g->nconj; i++)
     g->mask[i] = rel_mask(g, g->conj[i].bound, scratch);
-  double est[MAXREL];
-  for (int r = 0; r < g->nrel; r++) est[r] = sql_node_estimate(g->rel[r]);
-  /* the order: the largest first, then the connected relation whose join
-  ** gives the fewest rows (the smaller on a tie) */
-  int order[MAXREL], n = 0;
-  uint64_t joined = 0;
-  int first = 0;
-  for (int r = 1; r < g->nrel; r++)
-    if (est[r] > est[first]) first = r;
-  order[n++] = first;
-  joined |= 1ull << first;
-  double rows = est[first], best_rows = 0;
-  while (n < g->nrel) {
-    int best = -1, any = -1;
-    for (int r = 0; r < g->nrel; r++) {
-      if (joined & (1ull << r)) continue;
-      if (any < 0 || est[r] < est[any]) any = r;
-      bool conn = false;
-      for (int i = 0; i < g->nconj && !conn; i++)
-        conn = (g->mask[i] & (1ull << r)) &&
-               connects(g, g->conj[i].bound, joined, 1ull << r, scratch);
-      if (!conn) continue;
-      double x = step_rows(g, joined, r, rows, est);
-      if (best < 0 || x < best_rows * 0.999 ||
-          (x <= best_rows * 1.001 && est[r] < est[best]))
-        best = r, best_rows = x;
-    }
-    int r = best >= 0 ? best : any;
-    rows = best >= 0 ? (best_rows < 1 ? 1 : best_rows) : rows * est[r];
-    order[n++] = r;
-    joined |= 1ull << r;
-  }
-  /* the joins, left deep; pos[c]: group column c in the current output */
-  int *pos = chv_arena_alloc(rw->a, sizeof *pos * (size_t)(g->ncols + 1));
+  /* Greedy: the two parts an equality connects whose join is estimated
+  ** to give the fewest rows join (the larger on the left), until one is
+  ** left; parts no equality connects, the two smallest, by a cross
+  ** product.  Each join takes the conditions over its relations. */
+  struct part parts[MAXREL];
+  int np = g->nrel;
   bool *used = chv_arena_alloc(rw->a, (size_t)g->nconj + 1);
-  if (!pos || !used) {
+  if (!used) {
     rc = oom(rw);
     goto out;
   }
   memset(used, 0, (size_t)g->nconj + 1);
-  for (int c = 0; c < g->ncols; c++) pos[c] = -1;
-  struct sql_node *cur = g->rel[order[0]];
-  for (int c = 0; c < cur->ncols; c++) pos[g->off[order[0]] + c] = c;
-  joined = 1ull << order[0];
-  for (int s = 1; s < n; s++) {
-    int r = order[s];
-    struct sql_node *in[2] = {cur, g->rel[r]}, *jn;
+  for (int r = 0; r < g->nrel; r++) {
+    int *pos = chv_arena_alloc(rw->a, sizeof *pos * (size_t)(g->ncols + 1));
+    if (!pos) {
+      rc = oom(rw);
+      goto out;
+    }
+    for (int c = 0; c < g->ncols; c++) pos[c] = -1;
+    for (int c = 0; c < g->rel[r]->ncols; c++) pos[g->off[r] + c] = c;
+    parts[r] = (struct part){g->rel[r], 1ull << r, sql_node_estimate(g->rel[r]), pos};
+  }
+  while (np > 1) {
+    int bi = -1, bj = -1;
+    double best = 0;
+    for (int x = 0; x < np; x++)
+      for (int y = x + 1; y < np; y++) {
+        bool conn = false;
+        for (int i = 0; i < g->nconj && !conn; i++)
+          conn = (g->mask[i] & parts[x].mask) && (g->mask[i] & parts[y].mask) &&
+                 connects(g, g->conj[i].bound, parts[x].mask, parts[y].mask, scratch);
+        if (!conn) continue;
+        double e = pair_rows(g, parts[x].mask, parts[x].rows, parts[y].mask,
+                             parts[y].rows);
+        if (bi < 0 || e < best * 0.999) bi = x, bj = y, best = e;
+      }
+    if (bi < 0) { /* nothing connects: the two smallest */
+      for (int x = 0; x < np; x++)
+        if (bi < 0 || parts[x].rows < parts[bi].rows) bi = x;
+      for (int x = 0; x < np; x++)
+        if (x != bi && (bj < 0 || parts[x].rows < parts[bj].rows)) bj = x;
+      best = parts[bi].rows * parts[bj].rows;
+      if (bj < bi) {
+        int t = bi;
+        bi = bj, bj = t;
+      }
+    }
+    struct part *a = &parts[bi], *b = &parts[bj];
+    if (b->rows > a->rows) { /* the larger probes, on the left */
+      struct part t = *a;
+      *a = *b;
+      *b = t;
+    }
+    struct sql_node *in[2] = {a->nd, b->nd}, *jn;
     if ((rc = sql_node_new(rw->a, SQL_NODE_JOIN, in, 2, &jn, rw->err)) != CHV_OK)
       goto out;
-    int nl = cur->ncols;
-    if ((rc = sql_node_cols(rw->a, jn, nl + in[1]->ncols, rw->err)) != CHV_OK)
+    int nl = a->nd->ncols;
+    if ((rc = sql_node_cols(rw->a, jn, nl + b->nd->ncols, rw->err)) != CHV_OK)
       goto out;
-    memcpy(jn->cols, cur->cols, sizeof *jn->cols * (size_t)nl);
-    memcpy(jn->cols + nl, in[1]->cols, sizeof *jn->cols * (size_t)in[1]->ncols);
-    for (int c = 0; c < in[1]->ncols; c++) pos[g->off[r] + c] = nl + c;
-    joined |= 1ull << r;
+    memcpy(jn->cols, a->nd->cols, sizeof *jn->cols * (size_t)nl);
+    memcpy(jn->cols + nl, b->nd->cols, sizeof *jn->cols * (size_t)b->nd->ncols);
+    for (int c = 0; c < g->ncols; c++)
+      if (a->pos[c] < 0 && b->pos[c] >= 0) a->pos[c] = b->pos[c] + nl;
+    uint64_t joined = a->mask | b->mask;
     jn->u.join.kind = CHV_SQL_JOIN_CROSS;
     jn->u.join.ordered = true;
     jn->pos = top->pos;
@@ -858,13 +882,23 @@ static int reorder(struct sql_rewrite *rw, struct sql_node **slot) {
       if (used[i] || (g->mask[i] & ~joined)) continue;
       used[i] = true;
       struct sql_conj c = {g->conj[i].ast, NULL};
-      if ((rc = sql_expr_remap(rw->a, g->conj[i].bound, pos, &c.bound,
+      if ((rc = sql_expr_remap(rw->a, g->conj[i].bound, a->pos, &c.bound,
                                rw->err)) != CHV_OK)
         goto out;
       jn->u.join.conj[jn->u.join.nconj++] = c;
     }
-    cur = jn;
+    a->nd = jn;
+    a->mask = joined;
+    a->rows = best < 1 ? 1 : best;
+    /* the merged part at the lower index, the last moved into the hole */
+    int keep = bi < bj ? bi : bj, drop = bi < bj ? bj : bi;
+    struct part merged = *a;
+    parts[keep] = merged;
+    parts[drop] = parts[np - 1];
+    np--;
   }
+  struct sql_node *cur = parts[0].nd;
+  int *pos = parts[0].pos;
   /* the group's columns in their order again */
   struct sql_node *p;
   if ((rc = sql_node_new(rw->a, SQL_NODE_PROJECT, &cur, 1, &p, rw->err)) != CHV_OK)
