@@ -324,7 +324,7 @@ static int group_ids_table(chv_hash_agg *h, const struct chv_vector *const *vecs
     const char *key = chv_keyrows_key(kr, i, &len);
     if (i + 64 < n) chv_keyset_prefetch(&h->groups, kr->hashes[i + 64]);
     if (pkey && len == plen && kr->hashes[i] == kr->hashes[i - 1] &&
-        memcmp(key, pkey, len) == 0) { /* a run of one key (sorted input) */
+        chv_key_eq(key, pkey, len)) { /* a run of one key (sorted input) */
       h->gids[i] = h->gids[i - 1];
       continue;
     }

@@ -184,6 +184,11 @@ struct sql_rowkeys {
   const char *column;         /* the Scan's column (canonical name) */
   enum chv_type_id id;
   struct chv_keyset set;
+  /* one bit per hash value (bits 20 up, masked) of the set's keys, 16
+  ** bits a key: most rows not in the set are told by it without a probe
+  ** (the Scan builds it; NULL: none) */
+  uint64_t *bloom;
+  uint64_t bmask;
 };
 /* Opens the Scan operator op deferred for its join (a no-op when it is
 ** open), with filter AND-ed to its node's partition filter, preds added

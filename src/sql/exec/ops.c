@@ -388,9 +388,10 @@ static void rowkeys_keep(const struct scan_op *s, const struct chv_batch *b,
         len = sizeof x;
       }
       size_t slot;
-      const struct chv_keyset *set = &s->rk[f].set;
-      keep = set->n && chv_keyset_find(set, key, len, chv_keyset_hash(key, len),
-                                       &slot) != UINT32_MAX;
+      const struct sql_rowkeys *rk = &s->rk[f];
+      uint64_t hv = chv_keyset_hash(key, len), bit = (hv >> 20) & rk->bmask;
+      keep = rk->set.n && (!rk->bloom || (rk->bloom[bit >> 6] >> (bit & 63) & 1)) &&
+             chv_keyset_find(&rk->set, key, len, hv, &slot) != UINT32_MAX;
     }
     if (keep) out[k++] = r;
   }
@@ -512,7 +513,10 @@ static int scan_next(struct sql_op *op, struct sql_chunk *out,
 static void scan_close(struct sql_op *op) {
   struct scan_op *s = (struct scan_op *)op;
   chv_scan_close(s->scan);
-  for (int i = 0; i < s->nrk; i++) chv_keyset_free(&s->rk[i].set);
+  for (int i = 0; i < s->nrk; i++) {
+    chv_keyset_free(&s->rk[i].set);
+    free(s->rk[i].bloom);
+  }
   free(s->rk);
   free(s->rkcol);
   stage_state_free(s->nstate);
@@ -555,6 +559,18 @@ int sql_op_scan_start(struct sql_op *op, chv_arena *a,
     if (c < 0 || nd->cols[c].type->id != rk[i].id) { /* not this scan's */
       chv_keyset_free(&rk[i].set);
       continue;
+    }
+    /* a set past the caches gets its bloom bits (a small one needs none) */
+    size_t nk = rk[i].set.n;
+    if (nk > 1024) {
+      uint64_t bits = 1u << 12;
+      while (bits < nk * 16 && bits < (1u << 24)) bits <<= 1;
+      rk[i].bloom = calloc(bits / 64, sizeof *rk[i].bloom);
+      rk[i].bmask = bits - 1;
+      for (size_t e = 0; rk[i].bloom && e < nk; e++) {
+        uint64_t bit = (rk[i].set.hashes[e] >> 20) & rk[i].bmask;
+        rk[i].bloom[bit >> 6] |= 1ull << (bit & 63);
+      }
     }
     s->rkcol[s->nrk] = c;
     s->rk[s->nrk++] = rk[i];
