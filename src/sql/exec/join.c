@@ -101,6 +101,10 @@ struct join_op {
   enum jstate state;
   int64_t rest;               /* J_REST: the next build row */
   struct sql_dynfilter dyn;   /* the build keys for the probe's scan */
+  /* staged: the probe runs on the scan's reader threads (the build held
+  ** in memory), each batch joined as a batch of oschema */
+  bool staged_on;
+  struct chv_type *oschema;
   /* the partitioned join: the pairs waiting (parts[at, nparts), a stack), the one
   ** being joined, and its frames as they are read */
   bool grace;
@@ -533,6 +537,11 @@ static int build(struct join_op *j, struct chv_error *err) {
     if (!j->bmatched) return oom(err);
   }
   j->built = true;
+  /* staged: the reader threads probe from here on (before the scan opens) */
+  if (j->op.node->u.join.staged && !j->grace && !j->nl) {
+    CHV_RETURN_IF_ERR(sql_node_schema(j->op.node, &j->oschema, err));
+    j->staged_on = true;
+  }
   /* dynamic filtering: the probe side's scan opens with the build keys
   ** (partitioned: it opened before the probe side was partitioned) */
   if (!j->grace) CHV_RETURN_IF_ERR(sql_dynfilter_give(&j->dyn, x, err));
@@ -815,6 +824,17 @@ static int join_next(struct sql_op *op, struct sql_chunk *out,
   struct join_op *j = (struct join_op *)op;
   int64_t t0 = op->x->analyze ? sql_exec_now() : 0;
   if (!j->built) CHV_RETURN_IF_ERR(build(j, err));
+  if (j->staged_on) { /* the stage joined the probe side's batches */
+    if (j->state == J_REST) { /* nothing to match */
+      out->b = NULL;
+      return CHV_OK;
+    }
+    /* from the scan itself: the staged Filter and Project between were
+    ** counted by the stage */
+    struct sql_op *src = op->in[j->pside];
+    while (src->node->on_readers && src->nin) src = src->in[0];
+    return sql_op_next(src, out, err);
+  }
   CHV_RETURN_IF_ERR(join_step(j, out, err));
   j->view.nrows = j->cb->nrows;
   if (op->x->analyze && out->b) sql_op_count(op, out->n, sql_exec_now() - t0);
@@ -836,6 +856,7 @@ static void join_close(struct sql_op *op) {
   chv_type_free(j->pschema);
   chv_batch_close(j->bb);
   chv_batch_close(j->cb);
+  chv_type_free(j->oschema);
   chv_type_free(j->bschema);
   chv_type_free(j->cschema);
   chv_keyset_free(&j->ks);
@@ -856,6 +877,203 @@ static void join_close(struct sql_op *op) {
 }
 
 static const struct sql_op_vt join_vt = {join_open, join_next, join_close};
+
+/* ---- the probe on the reader threads ----------------------------------------- */
+
+/* A reader thread's probe: its batch's keys, their chains, the pairs. */
+struct join_probe {
+  struct chv_vector **kv;
+  int nkeys;
+  struct chv_keyrows kr;
+  int64_t *first;
+  uint8_t *pmatched;
+  int64_t cap;
+  uint32_t *pi, *pr, *bp;     /* pairs: probe index, its row of b, build row */
+  int64_t pcap;
+  uint32_t *rows;             /* a selection */
+  int64_t scap;
+  struct chv_batch *cb;       /* pairs, both sides' columns (a residual) */
+};
+
+void sql_join_probe_free(void *state) {
+  struct join_probe *p = state;
+  if (!p) return;
+  for (int k = 0; p->kv && k < p->nkeys; k++) chv_vector_close(p->kv[k]);
+  free(p->kv);
+  chv_keyrows_free(&p->kr);
+  free(p->first);
+  free(p->pmatched);
+  free(p->pi);
+  free(p->pr);
+  free(p->bp);
+  free(p->rows);
+  chv_batch_close(p->cb);
+  free(p);
+}
+
+bool sql_join_probe_staged(const struct sql_op *op) {
+  return op->vt == &join_vt && ((const struct join_op *)op)->staged_on;
+}
+
+static int grow32(uint32_t **v, int64_t cap, int64_t nc, struct chv_error *err) {
+  if (nc <= cap) return CHV_OK;
+  uint32_t *nv = realloc(*v, sizeof *nv * (size_t)nc);
+  if (!nv) return oom(err);
+  *v = nv;
+  return CHV_OK;
+}
+
+/* Room for need pairs. */
+static int pairs_room(struct join_probe *p, int64_t need, struct chv_error *err) {
+  if (need <= p->pcap) return CHV_OK;
+  int64_t nc = p->pcap ? p->pcap : 1024;
+  while (nc < need) nc *= 2;
+  CHV_RETURN_IF_ERR(grow32(&p->pi, p->pcap, nc, err));
+  CHV_RETURN_IF_ERR(grow32(&p->pr, p->pcap, nc, err));
+  CHV_RETURN_IF_ERR(grow32(&p->bp, p->pcap, nc, err));
+  p->pcap = nc;
+  return CHV_OK;
+}
+
+/* Columns [c0, c0 + nc) of d: rows[0, n) of b, or n NULLs (b NULL). */
+static int put_side(struct chv_batch *d, int c0, int nc, const struct chv_batch *b,
+                    const uint32_t *rows, int64_t n, struct chv_error *err) {
+  for (int c = 0; c < nc; c++) {
+    if (b) {
+      CHV_RETURN_IF_ERR(chv_vector_append_rows(d->cols[c0 + c], b->cols[c],
+                                               rows, 0, n, err));
+      continue;
+    }
+    for (int64_t i = 0; i < n; i++)
+      CHV_RETURN_IF_ERR(chv_vector_append_null(d->cols[c0 + c], err));
+  }
+  return CHV_OK;
+}
+
+/* Rows prow[0, n) of b (the probe side's) beside build rows brow[0, n), or
+** beside NULLs (brow NULL), into d's columns: the left side's, then the
+** right's. */
+static int put_rows(const struct join_op *j, struct chv_batch *d,
+                    const struct chv_batch *b, const uint32_t *prow,
+                    const uint32_t *brow, int64_t n, struct chv_error *err) {
+  const struct chv_batch *bs = brow ? j->bb : NULL;
+  int lc = j->ncol[0], rc = j->ncol[1];
+  if (j->pside == 0) {
+    CHV_RETURN_IF_ERR(put_side(d, 0, lc, b, prow, n, err));
+    return put_side(d, lc, rc, bs, brow, n, err);
+  }
+  CHV_RETURN_IF_ERR(put_side(d, 0, lc, bs, brow, n, err));
+  return put_side(d, lc, rc, b, prow, n, err);
+}
+
+int sql_join_probe_batch(struct sql_op *op, void **state,
+                         const struct chv_batch *b, const uint32_t *sel,
+                         int64_t n, struct chv_batch **out,
+                         struct chv_error *err) {
+  struct join_op *j = (struct join_op *)op;
+  const struct sql_node *nd = op->node;
+  const struct chv_expr *cond = nd->u.join.cond;
+  struct join_probe *p = *state;
+  *out = NULL;
+  if (!p) {
+    if (!(p = calloc(1, sizeof *p))) return oom(err);
+    *state = p;
+    p->kv = calloc((size_t)j->nkeys + 1, sizeof *p->kv);
+    if (!p->kv) return oom(err);
+    p->nkeys = j->nkeys;
+    for (int k = 0; k < j->nkeys; k++)
+      CHV_RETURN_IF_ERR(chv_vector_open(nd->u.join.lkeys[k]->type, 0, &p->kv[k], err));
+    if (cond) CHV_RETURN_IF_ERR(chv_batch_open(j->cschema, 0, &p->cb, err));
+  }
+  int64_t t0 = op->x->analyze ? sql_exec_now() : 0;
+  /* each row's chain */
+  for (int k = 0; k < j->nkeys; k++)
+    CHV_RETURN_IF_ERR(chv_expr_eval(j->pkeys[k], b, sel, n, p->kv[k], err));
+  if (chv_keyrows_encode(&p->kr, (const struct chv_vector *const *)p->kv,
+                         j->nkeys, NULL, n) != CHV_OK)
+    return oom(err);
+  if (n > p->cap) {
+    int64_t *f = realloc(p->first, sizeof *f * (size_t)n);
+    if (!f) return oom(err);
+    p->first = f;
+    uint8_t *m = realloc(p->pmatched, (size_t)n);
+    if (!m) return oom(err);
+    p->pmatched = m;
+    p->cap = n;
+  }
+  if (n > p->scap) {
+    CHV_RETURN_IF_ERR(grow32(&p->rows, p->scap, n, err));
+    p->scap = n;
+  }
+  memset(p->pmatched, 0, (size_t)n);
+  const bool *ns = nd->u.join.null_safe;
+  for (int64_t i = 0; i < n; i++) {
+    if (i + 16 < n && j->nheads) chv_keyset_prefetch(&j->ks, p->kr.hashes[i + 16]);
+    p->first[i] = -1;
+    bool null = false;
+    for (int k = 0; k < j->nkeys && !null; k++)
+      null = chv_vector_is_null(p->kv[k], i) && !(ns && ns[k]);
+    if (null || !j->nheads) continue;
+    size_t slot, len;
+    const char *key = chv_keyrows_key(&p->kr, i, &len);
+    uint32_t id = chv_keyset_find(&j->ks, key, len, p->kr.hashes[i], &slot);
+    if (id != UINT32_MAX) p->first[i] = j->head[id];
+  }
+  /* the pairs, in probe then build order (a semi or anti row's first match
+  ** alone when there is no residual: it is the row's mark) */
+  bool one = j->semi || j->anti;
+  int64_t np = 0;
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t c = p->first[i]; c >= 0; c = j->nextrow[c]) {
+      p->pmatched[i] = 1;
+      if (one && !cond) break;
+      CHV_RETURN_IF_ERR(pairs_room(p, np + 1, err));
+      p->pi[np] = (uint32_t)i;
+      p->pr[np] = sel ? sel[i] : (uint32_t)i;
+      p->bp[np++] = (uint32_t)c;
+    }
+  struct chv_batch *r;
+  CHV_RETURN_IF_ERR(chv_batch_open(j->oschema, n, &r, err));
+  int rc = CHV_OK;
+  int64_t nr = 0;
+  if (cond && np) { /* the pairs that match, and the rows that have one */
+    memset(p->pmatched, 0, (size_t)n);
+    chv_batch_reset(p->cb);
+    rc = put_rows(j, p->cb, b, p->pr, p->bp, np, err);
+    p->cb->nrows = np;
+    int64_t m = 0;
+    uint32_t *ms = p->bp; /* the build rows are in cb now */
+    if (rc == CHV_OK) rc = chv_expr_filter(cond, p->cb, NULL, np, ms, &m, err);
+    for (int64_t i = 0; rc == CHV_OK && i < m; i++) p->pmatched[p->pi[ms[i]]] = 1;
+    for (int c = 0; rc == CHV_OK && !one && c < r->ncols; c++)
+      rc = chv_vector_append_rows(r->cols[c], p->cb->cols[c], ms, 0, m, err);
+    if (!one) nr = m;
+  } else if (!one && np) {
+    rc = put_rows(j, r, b, p->pr, p->bp, np, err);
+    nr = np;
+  }
+  /* the probe rows the kind keeps by their mark: a semi join's matched,
+  ** an anti join's and a preserved side's unmatched (beside NULLs) */
+  if (rc == CHV_OK && (one || j->keep_probe)) {
+    bool want = one && j->semi;
+    int64_t m = 0;
+    for (int64_t i = 0; i < n; i++)
+      if ((bool)p->pmatched[i] == want) p->rows[m++] = sel ? sel[i] : (uint32_t)i;
+    if (m && one)
+      rc = put_side(r, 0, j->ncol[0], b, p->rows, m, err);
+    else if (m)
+      rc = put_rows(j, r, b, p->rows, NULL, m, err);
+    nr += m;
+  }
+  if (rc != CHV_OK) {
+    chv_batch_close(r);
+    return rc;
+  }
+  r->nrows = nr;
+  if (op->x->analyze) sql_op_count(op, nr, sql_exec_now() - t0);
+  *out = r;
+  return CHV_OK;
+}
 
 int sql_op_join_new(struct sql_exec *x, const struct sql_node *nd,
                     struct sql_op **out, struct chv_error *err) {

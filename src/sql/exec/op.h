@@ -204,6 +204,18 @@ int sql_op_scan_start(struct sql_op *op, chv_arena *a,
 const char *sql_op_scan_dynamic(const struct sql_op *op);
 
 /* The hash join of a Join node (join.c). */
+/* A Join node staged by the physical plan probes on the reader threads of
+** the scan below its probe side: once its build side is held in memory
+** (not partitioned), sql_join_probe_staged() is true and the scan's stage
+** gives each batch's rows sel[0, n) of b (the probe side's columns)
+** joined, as a batch of the join's columns the caller owns; *state is the
+** reader thread's (NULL at first, freed by sql_join_probe_free()). */
+bool sql_join_probe_staged(const struct sql_op *op);
+int sql_join_probe_batch(struct sql_op *op, void **state,
+                         const struct chv_batch *b, const uint32_t *sel,
+                         int64_t n, struct chv_batch **out,
+                         struct chv_error *err);
+void sql_join_probe_free(void *state);
 int sql_op_join_new(struct sql_exec *x, const struct sql_node *nd,
                     struct sql_op **out, struct chv_error *err);
 

@@ -184,6 +184,7 @@ struct agg_op;
 struct stage {
   struct sql_op *scan, *filt, *proj, *agg, *sink; /* the staged operators */
   struct sql_op *expand;       /* an Expand under the Aggregate, or NULL */
+  struct sql_op *join;         /* a Join probing the rows, or NULL */
   const struct chv_expr *pred;
   struct chv_expr **ex;        /* the projection, or the identity */
   int nout;
@@ -204,6 +205,7 @@ struct stage_state {
   struct chv_batch aview;
   struct expand_state es;      /* the Expand's, when staged */
   bool es_open;
+  void *jstate;                /* the Join's probe, when staged */
 };
 
 static void stage_state_free(struct stage_state *st) {
@@ -216,6 +218,7 @@ static void stage_state_free(struct stage_state *st) {
   chv_batch_close(st->inb);
   free(st->aview.cols);
   expand_state_free(&st->es);
+  sql_join_probe_free(st->jstate);
   free(st);
 }
 
@@ -281,6 +284,27 @@ static int stage_batch(void *ctx, void **state, const struct chv_batch *bt,
     return rc;
   }
   if (n == 0) return CHV_OK;
+  if (g->join && sql_join_probe_staged(g->join)) {
+    /* the rows (projected) probe the join's table: its rows go on */
+    if (!g->proj) {
+      return sql_join_probe_batch(g->join, &st->jstate, bt, rows, n, out, err);
+    }
+    if (!st->ob) CHV_RETURN_IF_ERR(chv_batch_open(g->out_schema, n, &st->ob, err));
+    if (!st->view.cols) {
+      st->view = *st->ob;
+      st->view.cols = calloc((size_t)g->nout + 1, sizeof *st->view.cols);
+      if (!st->view.cols) return oom(err);
+      st->view.schema = g->out_schema;
+      st->view.ncols = g->nout;
+    }
+    CHV_RETURN_IF_ERR(project_rows(g->ex, g->nout, bt, rows, n, st->ob,
+                                   &st->view, true, err));
+    if (g->analyze) {
+      int64_t t2 = sql_exec_now();
+      sql_op_count(g->proj, n, t2 - t1);
+    }
+    return sql_join_probe_batch(g->join, &st->jstate, &st->view, NULL, n, out, err);
+  }
   struct chv_batch *ob = st->ob;
   if (!ob) CHV_RETURN_IF_ERR(chv_batch_open(g->out_schema, n, &ob, err));
   if (!st->view.cols) {
@@ -481,7 +505,10 @@ static int scan_start(struct scan_op *s, struct chv_part_filter *filter,
 ** (sql_op_scan_start()); under EXPLAIN at once. */
 static int scan_open(struct sql_op *op, struct chv_error *err) {
   struct scan_op *s = (struct scan_op *)op;
-  if (op->node->u.scan.dyn_join && !op->x->explain) {
+  bool probe = false; /* a join probes in its stage: not before it built */
+  for (int i = 0; i < op->node->u.scan.nstage; i++)
+    probe |= op->node->u.scan.stage[i]->kind == SQL_NODE_JOIN;
+  if ((op->node->u.scan.dyn_join || probe) && !op->x->explain) {
     s->deferred = true;
     return CHV_OK;
   }
@@ -1633,6 +1660,7 @@ static int stage_init(struct sql_exec *x, struct scan_op *s,
       break;
     case SQL_NODE_SINK: g->sink = op; break;
     case SQL_NODE_EXPAND: g->expand = op; break;
+    case SQL_NODE_JOIN: g->join = op; break;
     default:
       return chv_error_set(err, CHV_EINTERNAL, "%s in a scan's stage",
                            sql_node_kind_name(op->node->kind));

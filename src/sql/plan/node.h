@@ -239,6 +239,9 @@ struct sql_node {
       bool build_left;                /* in[0] is the hash table's side */
       double est[2];                  /* the inputs' rows as estimated */
       bool ordered;                   /* made by the order pass */
+      /* physical: the probe runs in the stage of the scan below its probe
+      ** side, on the reader threads (the build held in memory) */
+      bool staged;
       /* dynamic filtering: the probe side's table Scan its build keys
       ** filter at run time, or NULL; per key, the Scan's column (a
       ** canonical name) the key is, or NULL: not used; dyn_part[i]: that

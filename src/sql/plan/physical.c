@@ -10,12 +10,35 @@
 **                                     grouping set       INSERT's rows
 **                                                        written where read
 **
+** or, with several threads, Scan -> [Filter] -> [Project] -> Join: the
+** probe of a join whose probe side they are (probe_stages()), each batch
+** joined to the build side's table once that is held in memory.
+**
 ** The stage hands its batches back in split order, so what a query gives
 ** does not depend on the threads: an Aggregate's partials fold in split
 ** order, a Sink writes on the readers only when nothing above it counts
 ** rows (no Limit) and the scan has several threads.
 */
 #include "sql/plan/plan.h"
+
+/* Whether join nd's probe of input `below` can run on the reader threads:
+** a join with keys whose probe side is below and which keeps nothing of
+** its build side (INNER, a LEFT or RIGHT join preserving the probe side,
+** a SEMI or ANTI join probing its left side); not NOT IN, whose NULLs
+** the whole build side tells. */
+static bool probe_stages(const struct sql_node *nd, const struct sql_node *below) {
+  if (nd->kind != SQL_NODE_JOIN || !nd->u.join.nkeys) return false;
+  int pside = nd->u.join.build_left ? 1 : 0;
+  if (nd->in[pside] != below) return false;
+  switch (nd->u.join.kind) {
+  case CHV_SQL_JOIN_INNER: return true;
+  case CHV_SQL_JOIN_LEFT:
+  case CHV_SQL_JOIN_SEMI:
+  case CHV_SQL_JOIN_ANTI: return pside == 0;
+  case CHV_SQL_JOIN_RIGHT: return pside == 1;
+  default: return false;
+  }
+}
 
 static void stage(struct sql_rewrite *rw, struct sql_node *scan,
                   struct sql_node **above, int nabove) {
@@ -37,7 +60,16 @@ static void stage(struct sql_rewrite *rw, struct sql_node *scan,
     agg = above[i]->kind == SQL_NODE_AGGREGATE;
     st[n++] = above[i--];
   }
-  if (!agg && i >= 0 && above[i]->kind == SQL_NODE_SINK &&
+  /* a join probing these rows with its build held in memory, when the scan
+  ** reads on several threads: the probe runs there too */
+  struct sql_node *below = n ? st[n - 1] : scan;
+  bool join = !agg && i >= 0 && scan->u.scan.threads > 1 &&
+              probe_stages(above[i], below);
+  if (join) {
+    above[i]->u.join.staged = true;
+    st[n++] = above[i--];
+  }
+  if (!agg && !join && i >= 0 && above[i]->kind == SQL_NODE_SINK &&
       scan->u.scan.threads > 1 && rw->shared_sink &&
       rw->shared_sink(rw->threads_ctx, above[i]))
     st[n++] = above[i--];

@@ -366,11 +366,12 @@ static void explain_node(struct sql_session *s, struct sql_plan_node *parent,
     pn = sql_plan_node(s, parent, "Hash Join %s:%s%s%s%s%s", kinds[nd->u.join.kind],
                        kt ? " keys=[" : "", kt ? kt : "", kt ? "]" : "",
                        ct ? " condition=" : "", ct ? ct : "");
-    sql_plan_detail(pn, "build=%s (est. %.0f rows) probe=%s (est. %.0f rows)",
+    sql_plan_detail(pn, "build=%s (est. %.0f rows) probe=%s (est. %.0f rows)%s",
                     nd->u.join.build_left ? "left" : "right",
                     nd->u.join.est[nd->u.join.build_left ? 0 : 1],
                     nd->u.join.build_left ? "right" : "left",
-                    nd->u.join.est[nd->u.join.build_left ? 1 : 0]);
+                    nd->u.join.est[nd->u.join.build_left ? 1 : 0],
+                    nd->u.join.staged ? " on the reader threads" : "");
     break;
   }
   case SQL_NODE_REPEAT:
