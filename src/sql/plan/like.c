@@ -4,7 +4,8 @@
 ** with '\' escaping the next character ('\%', '\_', '\\'); a trailing lone
 ** '\' stands for itself.  Matching is the usual greedy wildcard walk that
 ** backtracks to the last '%', linear for patterns with one '%', O(n*m) at
-** worst; common shapes (exact, 'abc%', '%abc', '%abc%') take shortcuts.
+** worst; common shapes (exact, 'abc%', '%abc', '%abc%', and literals
+** between '%'s without '_') take shortcuts.
 **
 ** INTERFACE: chv_like_compile(), chv_like_match().
 */
@@ -19,7 +20,7 @@ struct step {
 };
 
 enum like_shape { SHAPE_GENERIC, SHAPE_EXACT, SHAPE_PREFIX, SHAPE_SUFFIX,
-                  SHAPE_CONTAINS };
+                  SHAPE_CONTAINS, SHAPE_SEGMENTS };
 
 struct chv_like {
   int nsteps;
@@ -64,7 +65,10 @@ int chv_like_compile(chv_arena *a, const char *p, size_t n,
              st[2].kind == STEP_ANY) {
     lk->shape = SHAPE_CONTAINS;
   }
-  if (lk->shape != SHAPE_GENERIC) {
+  bool one = false;
+  for (int i = 0; i < ns; i++) one |= st[i].kind == STEP_ONE;
+  if (lk->shape == SHAPE_GENERIC && !one) lk->shape = SHAPE_SEGMENTS;
+  if (lk->shape != SHAPE_GENERIC && lk->shape != SHAPE_SEGMENTS) {
     const struct step *l = NULL;
     for (int i = 0; i < ns; i++)
       if (st[i].kind == STEP_LIT) l = &st[i];
@@ -118,6 +122,35 @@ static bool match_steps(const struct step *st, int ns, const char *s,
   }
 }
 
+/* Literals and '%' only ('%special%requests%'): an anchored first and
+** last literal where the pattern starts or ends with one, and each literal
+** between found leftmost after the one before (memmem), which is a match
+** exactly when one exists. */
+static bool match_segments(const struct step *st, int ns, const char *s,
+                           size_t n) {
+  size_t pos = 0, end = n;
+  int lo = 0, hi = ns;
+  if (st[0].kind == STEP_LIT) {
+    if (n < st[0].len || memcmp(s, st[0].lit, st[0].len) != 0) return false;
+    pos = st[0].len;
+    lo = 1;
+  }
+  if (hi > lo && st[hi - 1].kind == STEP_LIT) {
+    size_t len = st[hi - 1].len;
+    if (end - pos < len || memcmp(s + end - len, st[hi - 1].lit, len) != 0)
+      return false;
+    end -= len;
+    hi--;
+  }
+  for (int i = lo; i < hi; i++) {
+    if (st[i].kind != STEP_LIT) continue;
+    const char *f = memmem(s + pos, end - pos, st[i].lit, st[i].len);
+    if (!f) return false;
+    pos = (size_t)(f - s) + st[i].len;
+  }
+  return true;
+}
+
 bool chv_like_match(const struct chv_like *lk, const char *s, size_t n) {
   switch (lk->shape) {
   case SHAPE_EXACT:
@@ -128,6 +161,7 @@ bool chv_like_match(const struct chv_like *lk, const char *s, size_t n) {
     return n >= lk->len && memcmp(s + n - lk->len, lk->lit, lk->len) == 0;
   case SHAPE_CONTAINS:
     return lk->len == 0 || (n >= lk->len && memmem(s, n, lk->lit, lk->len));
+  case SHAPE_SEGMENTS: return match_segments(lk->steps, lk->nsteps, s, n);
   default:
     return match_steps(lk->steps, lk->nsteps, s, n);
   }

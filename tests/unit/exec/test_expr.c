@@ -328,6 +328,15 @@ static void test_like(void) {
       {"%\\%%", "5 off", false},   {"a%%%b", "ab", true},
       {"%a_", "bab", true},        {"%a_", "ba", false},
       {"ab\\", "ab\\", true},
+      /* literals between '%'s: leftmost after the one before, anchored ends */
+      {"%special%requests%", "x special y requests z", true},
+      {"%special%requests%", "x requests y special z", false},
+      {"%special%requests%", "specialrequests", true},
+      {"%aa%aa%", "aaa", false},   {"%aa%aa%", "aaaa", true},
+      {"ab%ab", "ab", false},      {"ab%ab", "abab", true},
+      {"ab%b%ab", "abbab", true},  {"ab%b%ab", "abab", false},
+      {"a%b%", "acb", true},       {"%a%b", "xaxb", true},
+      {"%a%b", "xaxbx", false},    {"a%%b%", "ab", true},
   };
   struct fx f;
   const char *data[] = {"x"};
