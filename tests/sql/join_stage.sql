@@ -50,3 +50,18 @@ SET 'chive.exec.operator-memory' = '64kb';
 SELECT count(*), sum(b1.k), count(DISTINCT b2.name) FROM bb b1 JOIN bb b2 ON b1.k = b2.k JOIN pf ON pf.id = b2.k % 100;
 SELECT count(*), sum(b1.k) FROM bb b1 LEFT SEMI JOIN bb b2 ON b1.k = b2.k + 1;
 EXPLAIN ANALYZE SELECT count(*) FROM bb b1 LEFT SEMI JOIN bb b2 ON b1.k = b2.k + 1;
+-- A chain of joins probes on the reader threads, each join the rows of the
+-- one below; when one's build side is partitioned, the stage ends below it
+-- and it and what is above it run on the main thread: the same rows
+-- run
+SET 'table.exec.hive.infer-source-parallelism.max' = '4';
+EXPLAIN ANALYZE SELECT count(*), sum(b1.k), count(DISTINCT b2.name), sum(pf.id) FROM bb b1 JOIN pf ON pf.id = b1.k % 100 + 1 JOIN bb b2 ON b2.k = b1.k - 1;
+SELECT count(*), sum(b1.k), count(DISTINCT b2.name), sum(pf.id) FROM bb b1 JOIN pf ON pf.id = b1.k % 100 + 1 JOIN bb b2 ON b2.k = b1.k - 1;
+SET 'chive.exec.operator-memory' = '64kb';
+EXPLAIN ANALYZE SELECT count(*), sum(b1.k), count(DISTINCT b2.name), sum(pf.id) FROM bb b1 JOIN pf ON pf.id = b1.k % 100 + 1 JOIN bb b2 ON b2.k = b1.k - 1;
+SELECT count(*), sum(b1.k), count(DISTINCT b2.name), sum(pf.id) FROM bb b1 JOIN pf ON pf.id = b1.k % 100 + 1 JOIN bb b2 ON b2.k = b1.k - 1;
+SELECT count(*), sum(b1.k), count(DISTINCT b2.name), sum(pf.id) FROM bb b1 JOIN bb b2 ON b2.k = b1.k - 1 JOIN pf ON pf.id = b1.k % 100 + 1 LEFT JOIN bd ON bd.k = pf.k;
+SET 'table.exec.hive.infer-source-parallelism.max' = '1';
+SET 'chive.exec.operator-memory' = '64mb';
+SELECT count(*), sum(b1.k), count(DISTINCT b2.name), sum(pf.id) FROM bb b1 JOIN pf ON pf.id = b1.k % 100 + 1 JOIN bb b2 ON b2.k = b1.k - 1;
+SELECT count(*), sum(b1.k), count(DISTINCT b2.name), sum(pf.id) FROM bb b1 JOIN bb b2 ON b2.k = b1.k - 1 JOIN pf ON pf.id = b1.k % 100 + 1 LEFT JOIN bd ON bd.k = pf.k;

@@ -104,6 +104,7 @@ struct join_op {
   /* staged: the probe runs on the scan's reader threads (the build held
   ** in memory), each batch joined as a batch of oschema */
   bool staged_on;
+  bool prepared;              /* the staged joins below have built */
   struct chv_type *oschema;
   /* the partitioned join: the pairs waiting (parts[at, nparts), a stack), the one
   ** being joined, and its frames as they are read */
@@ -447,6 +448,39 @@ static int nested_next(struct join_op *j, struct chv_error *err) {
 
 /* Reads the build side whole into the hash table (the input's, or the
 ** pair's file once partitioned). */
+static const struct sql_op_vt join_vt;
+
+/* The operator below op on its probe side, through the staged nodes. */
+static struct sql_op *probe_input(struct sql_op *op) {
+  const struct sql_node *nd = op->node;
+  if (nd->kind == SQL_NODE_JOIN) return op->in[nd->u.join.build_left ? 1 : 0];
+  return op->nin ? op->in[0] : NULL;
+}
+
+/* A staged join whose build side is partitioned: it and the nodes above it
+** in its scan's stage run on the consuming thread (their operators
+** unstaged), the stage ending below it. */
+static void unstage(struct join_op *j) {
+  struct sql_op *s = &j->op;
+  while (s && s->node->kind != SQL_NODE_SCAN) s = probe_input(s);
+  if (!s) return;
+  const struct sql_node *sn = s->node;
+  bool above = false;
+  for (int i = 0; i < sn->u.scan.nstage; i++) {
+    above |= sn->u.scan.stage[i] == j->op.node;
+    if (above) j->op.x->ops[sn->u.scan.stage[i]->id]->unstaged = true;
+  }
+}
+
+
+int sql_stage_prepare(struct sql_op *op, struct chv_error *err) {
+  for (struct sql_op *in = probe_input(op); in && in->node->on_readers;
+       in = probe_input(in))
+    if (in->vt == &join_vt && !((struct join_op *)in)->built)
+      CHV_RETURN_IF_ERR(build((struct join_op *)in, err));
+  return CHV_OK;
+}
+
 static int build(struct join_op *j, struct chv_error *err) {
   struct sql_op *in = j->op.in[j->bside];
   struct sql_exec *x = j->op.x;
@@ -537,10 +571,13 @@ static int build(struct join_op *j, struct chv_error *err) {
     if (!j->bmatched) return oom(err);
   }
   j->built = true;
-  /* staged: the reader threads probe from here on (before the scan opens) */
+  /* staged: the reader threads probe from here on (before the scan opens);
+  ** partitioned, this join and the stage's nodes above it run here */
   if (j->op.node->u.join.staged && !j->grace && !j->nl) {
     CHV_RETURN_IF_ERR(sql_node_schema(j->op.node, &j->oschema, err));
     j->staged_on = true;
+  } else if (j->op.node->u.join.staged) {
+    unstage(j);
   }
   /* dynamic filtering: the probe side's scan opens with the build keys
   ** (partitioned: it opened before the probe side was partitioned) */
@@ -824,16 +861,16 @@ static int join_next(struct sql_op *op, struct sql_chunk *out,
   struct join_op *j = (struct join_op *)op;
   int64_t t0 = op->x->analyze ? sql_exec_now() : 0;
   if (!j->built) CHV_RETURN_IF_ERR(build(j, err));
-  if (j->staged_on) { /* the stage joined the probe side's batches */
+  if (j->staged_on && !j->prepared) {
+    j->prepared = true;
+    CHV_RETURN_IF_ERR(sql_stage_prepare(op, err));
+  }
+  if (j->staged_on && !op->unstaged) { /* the stage joined the batches */
     if (j->state == J_REST) { /* nothing to match */
       out->b = NULL;
       return CHV_OK;
     }
-    /* from the scan itself: the staged Filter and Project between were
-    ** counted by the stage */
-    struct sql_op *src = op->in[j->pside];
-    while (src->node->on_readers && src->nin) src = src->in[0];
-    return sql_op_next(src, out, err);
+    return sql_op_next(op->in[j->pside], out, err);
   }
   CHV_RETURN_IF_ERR(join_step(j, out, err));
   j->view.nrows = j->cb->nrows;
@@ -912,7 +949,8 @@ void sql_join_probe_free(void *state) {
 }
 
 bool sql_join_probe_staged(const struct sql_op *op) {
-  return op->vt == &join_vt && ((const struct join_op *)op)->staged_on;
+  return op->vt == &join_vt && ((const struct join_op *)op)->staged_on &&
+         !op->unstaged;
 }
 
 static int grow32(uint32_t **v, int64_t cap, int64_t nc, struct chv_error *err) {

@@ -94,6 +94,9 @@ struct sql_op {
   struct sql_op **in;
   int nin;
   bool opened;
+  /* a node of a scan's stage that runs here instead: a staged join below
+  ** it (or it) partitioned its build side (join.c) before the scan began */
+  bool unstaged;
   /* EXPLAIN ANALYZE: rows given and nanoseconds spent (atomic adds) */
   int64_t rows, ns;
   /* what the operator wrote to spill files (spill.h; atomic adds) */
@@ -216,6 +219,12 @@ int sql_join_probe_batch(struct sql_op *op, void **state,
                          int64_t n, struct chv_batch **out,
                          struct chv_error *err);
 void sql_join_probe_free(void *state);
+/* The staged joins below staged node op's operator on its probe side build
+** their tables (not yet built), so that each knows, and has marked the
+** nodes above it unstaged where it does not probe on the reader threads,
+** before the scan begins: a staged operator calls it before it first
+** passes its input on. */
+int sql_stage_prepare(struct sql_op *op, struct chv_error *err);
 int sql_op_join_new(struct sql_exec *x, const struct sql_node *nd,
                     struct sql_op **out, struct chv_error *err);
 

@@ -184,7 +184,11 @@ struct agg_op;
 struct stage {
   struct sql_op *scan, *filt, *proj, *agg, *sink; /* the staged operators */
   struct sql_op *expand;       /* an Expand under the Aggregate, or NULL */
-  struct sql_op *join;         /* a Join probing the rows, or NULL */
+  /* after the filter and projection: the joins probing the rows, each the
+  ** one below's, and Projects of theirs (steps[0] a Join), or none */
+  struct sql_op *steps[SQL_STAGE_MAX];
+  struct chv_type *step_schema[SQL_STAGE_MAX]; /* a Project step's */
+  int nsteps;
   const struct chv_expr *pred;
   struct chv_expr **ex;        /* the projection, or the identity */
   int nout;
@@ -205,7 +209,9 @@ struct stage_state {
   struct chv_batch aview;
   struct expand_state es;      /* the Expand's, when staged */
   bool es_open;
-  void *jstate;                /* the Join's probe, when staged */
+  /* per step: a Join's probe, a Project's batch and view of it */
+  void *jstate[SQL_STAGE_MAX];
+  struct chv_batch *pob[SQL_STAGE_MAX], pview[SQL_STAGE_MAX];
 };
 
 static void stage_state_free(struct stage_state *st) {
@@ -218,7 +224,11 @@ static void stage_state_free(struct stage_state *st) {
   chv_batch_close(st->inb);
   free(st->aview.cols);
   expand_state_free(&st->es);
-  sql_join_probe_free(st->jstate);
+  for (int k = 0; k < SQL_STAGE_MAX; k++) {
+    sql_join_probe_free(st->jstate[k]);
+    chv_batch_close(st->pob[k]);
+    free(st->pview[k].cols);
+  }
   free(st);
 }
 
@@ -232,6 +242,89 @@ struct scan_op;
 static int rowkeys_filter(struct scan_op *s, struct stage_state *st,
                           const struct chv_batch *b, const uint32_t **sel,
                           int64_t *n, struct chv_error *err);
+
+/* The rows sel[0, n) of bt (filtered), projected, through the steps of g
+** the joins below run (up to the first unstaged one): each Join's probe
+** gives a batch of its own (owned), a Project its view of the rows; the
+** last is handed back whole. */
+static int stage_steps(struct stage *g, struct stage_state *st,
+                       const struct chv_batch *bt, const uint32_t *sel,
+                       int64_t n, int64_t t1, struct chv_batch **out,
+                       struct chv_error *err) {
+  const struct chv_batch *cur = bt;
+  if (g->proj) { /* the first projection, lending the read columns */
+    if (!st->ob) CHV_RETURN_IF_ERR(chv_batch_open(g->out_schema, n, &st->ob, err));
+    if (!st->view.cols) {
+      st->view = *st->ob;
+      st->view.cols = calloc((size_t)g->nout + 1, sizeof *st->view.cols);
+      if (!st->view.cols) return oom(err);
+      st->view.schema = g->out_schema;
+      st->view.ncols = g->nout;
+    }
+    CHV_RETURN_IF_ERR(project_rows(g->ex, g->nout, bt, sel, n, st->ob,
+                                   &st->view, true, err));
+    if (g->analyze) sql_op_count(g->proj, n, sql_exec_now() - t1);
+    cur = &st->view;
+    sel = NULL;
+  }
+  struct chv_batch *owned = NULL; /* the last join's rows */
+  int last = 0;                   /* the steps that run */
+  while (last < g->nsteps && !g->steps[last]->unstaged &&
+         (g->steps[last]->node->kind != SQL_NODE_JOIN ||
+          sql_join_probe_staged(g->steps[last])))
+    last++;
+  /* the last step a Project: its batch is handed back, not lent */
+  int rc = CHV_OK;
+  for (int k = 0; k < last && rc == CHV_OK; k++) {
+    struct sql_op *op = g->steps[k];
+    const struct sql_node *nd = op->node;
+    if (nd->kind == SQL_NODE_JOIN) {
+      struct chv_batch *jb;
+      rc = sql_join_probe_batch(op, &st->jstate[k], cur, sel, n, &jb, err);
+      if (rc != CHV_OK) break;
+      chv_batch_close(owned);
+      owned = jb;
+      cur = jb;
+      sel = NULL;
+      n = jb->nrows;
+      continue;
+    }
+    int64_t t0 = g->analyze ? sql_exec_now() : 0;
+    bool final = k == last - 1;
+    struct chv_batch *pb = final ? NULL : st->pob[k];
+    if (!pb) rc = chv_batch_open(g->step_schema[k], n, &pb, err);
+    if (rc == CHV_OK && !final) st->pob[k] = pb;
+    struct chv_batch *v = &st->pview[k];
+    if (rc == CHV_OK && !v->cols) {
+      *v = *pb;
+      v->cols = calloc((size_t)nd->ncols + 1, sizeof *v->cols);
+      if (!v->cols) rc = oom(err);
+    }
+    if (rc == CHV_OK) {
+      v->schema = pb->schema;
+      v->ncols = nd->ncols;
+      rc = project_rows(nd->u.project.exprs, nd->ncols, cur, sel, n, pb, v,
+                        !final, err);
+    }
+    if (final) { /* its batch holds every column: it goes on */
+      if (rc == CHV_OK) {
+        chv_batch_close(owned);
+        owned = pb;
+      } else {
+        chv_batch_close(pb);
+      }
+    }
+    cur = final ? owned : v;
+    sel = NULL;
+    if (g->analyze) sql_op_count(op, n, sql_exec_now() - t0);
+  }
+  if (rc != CHV_OK) {
+    chv_batch_close(owned);
+    return rc;
+  }
+  *out = owned;
+  return CHV_OK;
+}
 
 static int stage_batch(void *ctx, void **state, const struct chv_batch *bt,
                        struct chv_batch **out, struct chv_error *err) {
@@ -284,27 +377,8 @@ static int stage_batch(void *ctx, void **state, const struct chv_batch *bt,
     return rc;
   }
   if (n == 0) return CHV_OK;
-  if (g->join && sql_join_probe_staged(g->join)) {
-    /* the rows (projected) probe the join's table: its rows go on */
-    if (!g->proj) {
-      return sql_join_probe_batch(g->join, &st->jstate, bt, rows, n, out, err);
-    }
-    if (!st->ob) CHV_RETURN_IF_ERR(chv_batch_open(g->out_schema, n, &st->ob, err));
-    if (!st->view.cols) {
-      st->view = *st->ob;
-      st->view.cols = calloc((size_t)g->nout + 1, sizeof *st->view.cols);
-      if (!st->view.cols) return oom(err);
-      st->view.schema = g->out_schema;
-      st->view.ncols = g->nout;
-    }
-    CHV_RETURN_IF_ERR(project_rows(g->ex, g->nout, bt, rows, n, st->ob,
-                                   &st->view, true, err));
-    if (g->analyze) {
-      int64_t t2 = sql_exec_now();
-      sql_op_count(g->proj, n, t2 - t1);
-    }
-    return sql_join_probe_batch(g->join, &st->jstate, &st->view, NULL, n, out, err);
-  }
+  if (g->nsteps && sql_join_probe_staged(g->steps[0]))
+    return stage_steps(g, st, bt, rows, n, t1, out, err);
   struct chv_batch *ob = st->ob;
   if (!ob) CHV_RETURN_IF_ERR(chv_batch_open(g->out_schema, n, &ob, err));
   if (!st->view.cols) {
@@ -550,6 +624,7 @@ static void scan_close(struct sql_op *op) {
   chv_scan_bound_close(s->bound);
   chv_arena_close(s->dyn);
   chv_type_free(s->stage_schema);
+  for (int k = 0; k < s->stage.nsteps; k++) chv_type_free(s->stage.step_schema[k]);
   free(s->ident);
   free(s->identp);
 }
@@ -742,14 +817,29 @@ static const struct sql_op_vt filter_vt = {NULL, filter_next, filter_close};
 
 struct project_op {
   struct sql_op op;
+  bool prepared;               /* staged over a join: sql_stage_prepare() */
   struct chv_type *schema;
   struct chv_batch *ob, view;
 };
 
+/* Whether a staged Project's rows are counted by the stage: in a stage
+** with a join (its steps count each node), not in one without (the rows
+** it hands back are the Project's). */
+static bool project_counted(const struct sql_op *op) {
+  const struct sql_node *nd = op->node;
+  while (nd->kind != SQL_NODE_SCAN && nd->nin)
+    nd = nd->kind == SQL_NODE_JOIN ? nd->in[nd->u.join.build_left ? 1 : 0] : nd->in[0];
+  if (nd->kind != SQL_NODE_SCAN) return false;
+  for (int i = 0; i < nd->u.scan.nstage; i++)
+    if (nd->u.scan.stage[i]->kind == SQL_NODE_JOIN) return true;
+  return false;
+}
+
 static int project_open(struct sql_op *op, struct chv_error *err) {
   struct project_op *p = (struct project_op *)op;
   CHV_RETURN_IF_ERR(sql_node_schema(op->node, &p->schema, err));
-  if (op->node->on_readers) return CHV_OK;
+  /* (staged above a join, it may come to run here: unstaged) */
+  if (op->node->on_readers && op->node->in[0]->kind != SQL_NODE_JOIN) return CHV_OK;
   CHV_RETURN_IF_ERR(chv_batch_open(p->schema, 0, &p->ob, err));
   p->view = *p->ob;
   p->view.cols = calloc((size_t)op->node->ncols + 1, sizeof *p->view.cols);
@@ -759,9 +849,16 @@ static int project_open(struct sql_op *op, struct chv_error *err) {
 static int project_next(struct sql_op *op, struct sql_chunk *out,
                         struct chv_error *err) {
   struct project_op *p = (struct project_op *)op;
-  if (op->node->on_readers) {
+  if (op->node->on_readers && op->node->in[0]->kind == SQL_NODE_JOIN &&
+      !p->prepared) {
+    p->prepared = true;
+    CHV_RETURN_IF_ERR(sql_stage_prepare(op, err));
+  }
+  if (op->node->on_readers && !op->unstaged) {
     int rc = sql_op_next(op->in[0], out, err);
-    if (rc == CHV_OK && out->b && op->x->analyze) sql_op_count(op, out->n, 0);
+    /* the stage counted it, but for a Project it hands back as it is */
+    if (rc == CHV_OK && out->b && op->x->analyze && !project_counted(op))
+      sql_op_count(op, out->n, 0);
     return rc;
   }
   struct sql_chunk in;
@@ -1650,6 +1747,11 @@ static int stage_init(struct sql_exec *x, struct scan_op *s,
       g->pred = op->node->u.filter.pred;
       break;
     case SQL_NODE_PROJECT:
+      if (g->nsteps) { /* over a join: a step of its own */
+        CHV_RETURN_IF_ERR(sql_node_schema(op->node, &g->step_schema[g->nsteps], err));
+        g->steps[g->nsteps++] = op;
+        break;
+      }
       g->proj = op;
       g->ex = op->node->u.project.exprs;
       g->nout = op->node->ncols;
@@ -1660,7 +1762,7 @@ static int stage_init(struct sql_exec *x, struct scan_op *s,
       break;
     case SQL_NODE_SINK: g->sink = op; break;
     case SQL_NODE_EXPAND: g->expand = op; break;
-    case SQL_NODE_JOIN: g->join = op; break;
+    case SQL_NODE_JOIN: g->steps[g->nsteps++] = op; break;
     default:
       return chv_error_set(err, CHV_EINTERNAL, "%s in a scan's stage",
                            sql_node_kind_name(op->node->kind));

@@ -116,6 +116,9 @@ struct sql_sort_key {
   int nulls;                   /* 0: Hive's (FIRST for ASC), 1 FIRST, 2 LAST */
 };
 
+/* Nodes at most in a scan's stage (physical.c). */
+enum { SQL_STAGE_MAX = 16 };
+
 struct sql_node {
   enum sql_node_kind kind;
   struct sql_node **in;        /* inputs */
@@ -167,7 +170,7 @@ struct sql_node {
       ** built, with the keys' partitions and range (sql/exec/dynfilter.c) */
       const struct sql_node *dyn_join;
       /* physical: the nodes above run in its stage, lowest first */
-      struct sql_node *stage[4];
+      struct sql_node *stage[SQL_STAGE_MAX];
       int nstage;
     } scan;
     struct {

@@ -10,9 +10,12 @@
 **                                     grouping set       INSERT's rows
 **                                                        written where read
 **
-** or, with several threads, Scan -> [Filter] -> [Project] -> Join: the
-** probe of a join whose probe side they are (probe_stages()), each batch
-** joined to the build side's table once that is held in memory.
+** or, with several threads, Scan -> [Filter] -> [Project] -> Join ->
+** [Project] -> Join ...: the probes of a chain of joins, each of whose
+** probe side is what the stage gives below it (probe_stages()), each batch
+** joined to each build side's table; once a join's build side is past the
+** memory bound, the stage ends below it and the nodes from it up run on
+** the consuming thread (sql/exec: the ops "unstaged").
 **
 ** The stage hands its batches back in split order, so what a query gives
 ** does not depend on the threads: an Aggregate's partials fold in split
@@ -62,12 +65,15 @@ static void stage(struct sql_rewrite *rw, struct sql_node *scan,
   }
   /* a join probing these rows with its build held in memory, when the scan
   ** reads on several threads: the probe runs there too */
-  struct sql_node *below = n ? st[n - 1] : scan;
-  bool join = !agg && i >= 0 && scan->u.scan.threads > 1 &&
-              probe_stages(above[i], below);
-  if (join) {
+  /* then the joins of a chain probing the rows each gives, a Project of
+  ** their columns between or after them */
+  bool join = false;
+  while (!agg && i >= 0 && scan->u.scan.threads > 1 && n + 2 <= SQL_STAGE_MAX &&
+         probe_stages(above[i], n ? st[n - 1] : scan)) {
+    join = true;
     above[i]->u.join.staged = true;
     st[n++] = above[i--];
+    if (i >= 0 && above[i]->kind == SQL_NODE_PROJECT) st[n++] = above[i--];
   }
   if (!agg && !join && i >= 0 && above[i]->kind == SQL_NODE_SINK &&
       scan->u.scan.threads > 1 && rw->shared_sink &&
