@@ -65,3 +65,17 @@ SET 'table.exec.hive.infer-source-parallelism.max' = '1';
 SET 'chive.exec.operator-memory' = '64mb';
 SELECT count(*), sum(b1.k), count(DISTINCT b2.name), sum(pf.id) FROM bb b1 JOIN pf ON pf.id = b1.k % 100 + 1 JOIN bb b2 ON b2.k = b1.k - 1;
 SELECT count(*), sum(b1.k), count(DISTINCT b2.name), sum(pf.id) FROM bb b1 JOIN bb b2 ON b2.k = b1.k - 1 JOIN pf ON pf.id = b1.k % 100 + 1 LEFT JOIN bd ON bd.k = pf.k;
+-- The Aggregate of a staged chain's rows takes a partial per split on the
+-- reader threads, merged in split order; unstaged, the main thread's
+-- run
+SET 'table.exec.hive.infer-source-parallelism.max' = '4';
+SELECT bd.name, count(*), sum(pf.id), min(pf.s) FROM pf JOIN bd ON pf.k = bd.k GROUP BY bd.name ORDER BY bd.name;
+SELECT pf.s, count(bd.k), count(*) FROM pf LEFT JOIN bd ON pf.k = bd.k GROUP BY pf.s ORDER BY pf.s;
+SELECT b2.k % 7, count(*), sum(b1.k) FROM bb b1 JOIN pf ON pf.id = b1.k % 100 + 1 JOIN bb b2 ON b2.k = b1.k - 1 GROUP BY b2.k % 7 ORDER BY 1;
+SET 'chive.exec.operator-memory' = '64kb';
+SELECT b2.k % 7, count(*), sum(b1.k) FROM bb b1 JOIN pf ON pf.id = b1.k % 100 + 1 JOIN bb b2 ON b2.k = b1.k - 1 GROUP BY b2.k % 7 ORDER BY 1;
+SET 'table.exec.hive.infer-source-parallelism.max' = '1';
+SET 'chive.exec.operator-memory' = '64mb';
+SELECT bd.name, count(*), sum(pf.id), min(pf.s) FROM pf JOIN bd ON pf.k = bd.k GROUP BY bd.name ORDER BY bd.name;
+SELECT pf.s, count(bd.k), count(*) FROM pf LEFT JOIN bd ON pf.k = bd.k GROUP BY pf.s ORDER BY pf.s;
+SELECT b2.k % 7, count(*), sum(b1.k) FROM bb b1 JOIN pf ON pf.id = b1.k % 100 + 1 JOIN bb b2 ON b2.k = b1.k - 1 GROUP BY b2.k % 7 ORDER BY 1;

@@ -318,6 +318,14 @@ static int stage_steps(struct stage *g, struct stage_state *st,
     sel = NULL;
     if (g->analyze) sql_op_count(op, n, sql_exec_now() - t0);
   }
+  if (rc == CHV_OK && last == g->nsteps && g->agg && !g->agg->unstaged) {
+    /* the rows into the split's partial aggregate: nothing handed back */
+    int64_t t0 = g->analyze ? sql_exec_now() : 0;
+    if (n) rc = stage_agg_add(g, st, cur, NULL, n, err);
+    if (g->analyze) sql_op_count(g->agg, 0, sql_exec_now() - t0);
+    chv_batch_close(owned);
+    return rc;
+  }
   if (rc != CHV_OK) {
     chv_batch_close(owned);
     return rc;
@@ -351,7 +359,10 @@ static int stage_batch(void *ctx, void **state, const struct chv_batch *bt,
       sql_op_count(g->filt, n, t1 - t0);
     }
   }
-  if (g->agg && g->expand) { /* each grouping set of the rows, aggregated */
+  if (g->nsteps) { /* joins probe the rows (when the first does here) */
+    if (sql_join_probe_staged(g->steps[0]))
+      return stage_steps(g, st, bt, rows, n, t1, out, err);
+  } else if (g->agg && g->expand) { /* each grouping set, aggregated */
     const struct sql_node *en = g->expand->node;
     int rc = CHV_OK;
     if (!st->es_open) {
@@ -371,7 +382,7 @@ static int stage_batch(void *ctx, void **state, const struct chv_batch *bt,
     if (g->analyze) sql_op_count(g->agg, 0, sql_exec_now() - t1);
     return rc;
   }
-  if (g->agg) {
+  if (g->agg && !g->nsteps) {
     int rc = stage_agg_add(g, st, bt, rows, n, err);
     if (g->analyze) sql_op_count(g->agg, 0, sql_exec_now() - t1);
     return rc;
@@ -971,7 +982,9 @@ static int agg_open(struct sql_op *op, struct chv_error *err) {
   if (pthread_mutex_init(&g->mu, NULL) != 0) return oom(err);
   g->mu_init = true;
   CHV_RETURN_IF_ERR(chv_hash_agg_open(g->in_type, &g->spec, &g->h, err));
-  if (nd->on_readers) return CHV_OK;
+  if (nd->on_readers && nd->in[0]->kind != SQL_NODE_JOIN &&
+      nd->in[0]->kind != SQL_NODE_PROJECT)
+    return CHV_OK; /* (over a staged join it may come to run here) */
   CHV_RETURN_IF_ERR(chv_batch_open(g->in_type, 0, &g->inb, err));
   g->view = *g->inb;
   g->view.cols = calloc((size_t)g->ncol + 1, sizeof *g->view.cols);
@@ -1050,6 +1063,12 @@ static int agg_rows_known(struct agg_op *g, chv_hash_agg *h,
 }
 
 /* Sets spilling once h passes the bound. */
+/* Whether the aggregation runs in a scan's stage (partials on the reader
+** threads): its node there, not unstaged by a join below it. */
+static bool agg_staged(const struct agg_op *g) {
+  return g->op.node->on_readers && !g->op.unstaged;
+}
+
 static void agg_check_bound(struct agg_op *g, const chv_hash_agg *h) {
   if (g->bound && chv_hash_agg_memory(h) > g->bound)
     __atomic_store_n(&g->spilling, 1, __ATOMIC_RELAXED);
@@ -1088,7 +1107,7 @@ static int agg_rows(struct agg_op *g, chv_hash_agg *h, struct chv_batch *inb,
   const uint32_t *vsel;
   CHV_RETURN_IF_ERR(agg_view(g, inb, view, bt, sel, n, &vsel, err));
   if (__atomic_load_n(&g->spilling, __ATOMIC_RELAXED))
-    return agg_rows_known(g, h, &g->top, g->op.node->on_readers, view, vsel,
+    return agg_rows_known(g, h, &g->top, agg_staged(g), view, vsel,
                           n, err);
   CHV_RETURN_IF_ERR(chv_hash_agg_add(h, view, vsel, n, err));
   agg_check_bound(g, h);
@@ -1257,7 +1276,7 @@ static int agg_next(struct sql_op *op, struct sql_chunk *out,
       g->done = true;
       break;
     }
-    if (op->node->on_readers) continue; /* the stage aggregates */
+    if (agg_staged(g)) continue; /* the stage aggregates */
     int64_t t0 = op->x->analyze ? sql_exec_now() : 0;
     rc = agg_rows(g, g->h, g->inb, &g->view, in.b, in.sel, in.n, err);
     if (op->x->analyze) sql_op_count(op, 0, sql_exec_now() - t0);
@@ -1270,7 +1289,7 @@ static int agg_next(struct sql_op *op, struct sql_chunk *out,
     ** totals, which every row enters) have their rows already */
     if (op->node->u.agg.nseeds && !g->spilling)
       CHV_RETURN_IF_ERR(agg_seed(g, err));
-    if (g->spilling && op->node->on_readers)
+    if (g->spilling && agg_staged(g))
       CHV_RETURN_IF_ERR(agg_filter_top(g, err));
     rc = chv_hash_agg_result(g->h, &g->rb, err);
     if (rc != CHV_OK) return rc;
@@ -1768,7 +1787,7 @@ static int stage_init(struct sql_exec *x, struct scan_op *s,
                            sql_node_kind_name(op->node->kind));
     }
   }
-  if (!g->proj && !g->agg) { /* a Filter alone: the rows it keeps */
+  if (!g->proj && (!g->agg || g->nsteps)) { /* a Filter alone: its rows */
     g->nout = nd->ncols;
     s->ident = calloc((size_t)g->nout + 1, sizeof *s->ident);
     s->identp = calloc((size_t)g->nout + 1, sizeof *s->identp);
@@ -1782,7 +1801,7 @@ static int stage_init(struct sql_exec *x, struct scan_op *s,
   }
   if (g->sink) {
     g->out_schema = g->sink->node->u.sink.schema;
-  } else if (!g->agg) {
+  } else if (!g->agg || g->nsteps) {
     const struct sql_node *top = g->proj ? g->proj->node : nd;
     CHV_RETURN_IF_ERR(sql_node_schema(top, &s->stage_schema, err));
     g->out_schema = s->stage_schema;

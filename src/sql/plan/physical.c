@@ -11,9 +11,10 @@
 **                                                        written where read
 **
 ** or, with several threads, Scan -> [Filter] -> [Project] -> Join ->
-** [Project] -> Join ...: the probes of a chain of joins, each of whose
-** probe side is what the stage gives below it (probe_stages()), each batch
-** joined to each build side's table; once a join's build side is past the
+** [Project] -> Join ... -> [Aggregate]: the probes of a chain of joins,
+** each of whose probe side is what the stage gives below it
+** (probe_stages()), each batch joined to each build side's table, and
+** their rows' partial aggregates; once a join's build side is past the
 ** memory bound, the stage ends below it and the nodes from it up run on
 ** the consuming thread (sql/exec: the ops "unstaged").
 **
@@ -75,6 +76,8 @@ static void stage(struct sql_rewrite *rw, struct sql_node *scan,
     st[n++] = above[i--];
     if (i >= 0 && above[i]->kind == SQL_NODE_PROJECT) st[n++] = above[i--];
   }
+  /* and the Aggregate of their rows, a partial per split */
+  if (join && i >= 0 && above[i]->kind == SQL_NODE_AGGREGATE) st[n++] = above[i--];
   if (!agg && !join && i >= 0 && above[i]->kind == SQL_NODE_SINK &&
       scan->u.scan.threads > 1 && rw->shared_sink &&
       rw->shared_sink(rw->threads_ctx, above[i]))
