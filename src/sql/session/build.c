@@ -401,13 +401,19 @@ struct jsrc {
   int nleaves;
   struct chv_table all;          /* every leaf's columns, in order */
   struct sql_rels rels;
+  /* what * gives: table columns (>= 0) and merges -1 - m (USING), as the
+  ** joins give them; the join of each merge */
+  int *outs;
+  int nouts;
+  const struct chv_sql_from **mjoin;
 };
 
 static int bottom_join(struct bctx *c, const struct src *sr,
                        struct sql_bind *b, struct sql_node **out);
 
 /* The table columns a * (or r.*) of a SELECT over sr names, into tc[*n]
-** (room for every column); CHV_ENOENT for an unknown qualifier. */
+** (room for every column; over a USING join, merge m is -1 - m);
+** CHV_ENOENT for an unknown qualifier. */
 static int star_tcols(struct bctx *c, const struct src *sr,
                       const struct chv_sql_expr *e, int *tc, int *n) {
   const struct chv_sql_name *nm = &e->u.star;
@@ -416,6 +422,15 @@ static int star_tcols(struct bctx *c, const struct src *sr,
   if (sr->kind != SRC_JOIN) {
     if (!qualifier_ok(nm, nm->nparts, t, sr->alias)) goto unknown;
     for (int k = 0; k < t->ncols + t->npkeys; k++) tc[(*n)++] = k;
+    return CHV_OK;
+  }
+  if (!nm->nparts && sr->j->rels.nm) { /* the USING columns once, first */
+    for (int i = 0; i < sr->j->nouts; i++) {
+      int x = sr->j->outs[i];
+      if (x >= 0 && sr->j->rels.r[sql_rels_find(&sr->j->rels, x)].qualified_only)
+        continue;
+      tc[(*n)++] = x;
+    }
     return CHV_OK;
   }
   bool named = false;
@@ -593,7 +608,15 @@ static int expand_stars(struct bctx *c, const struct chv_sql_query *q,
       memset(&cols[m], 0, sizeof cols[m]);
       cols[m].kind = CHV_SQL_EXPR_COLUMN;
       cols[m].pos = e->pos;
-      if (sr->kind == SRC_JOIN) { /* qualified: names repeat across them */
+      if (tc[j] < 0) { /* a USING column: the merge itself */
+        char num[16];
+        snprintf(num, sizeof num, "%d", -1 - tc[j]);
+        nm->nparts = 3;
+        nm->parts[0] = sql_merge_qual;
+        nm->parts[1] = arena_str(c->a, num);
+        nm->parts[2] = sr->j->rels.m[-1 - tc[j]].name;
+        if (!nm->parts[1]) return oomc(c);
+      } else if (sr->kind == SRC_JOIN) { /* qualified: names repeat */
         const struct sql_rel_name *rn =
             &sr->j->rels.r[sql_rels_find(&sr->j->rels, tc[j])];
         if (rn->alias) {
@@ -929,18 +952,26 @@ static int build_exprs(struct bctx *c, const struct chv_sql_query *q,
       }
       if ((rc = star_tcols(c, sr, e, tc, &ntc)) != CHV_OK) goto out;
       for (int k = 0; k < ntc; k++) {
-        rc = sql_bind_column(&b, tc[k], &ex[nout]);
+        if (tc[k] < 0) { /* a USING column */
+          rc = sql_bind_merge(&b, -1 - tc[k], &ex[nout]);
+          heads[nout] = sr->j->rels.m[-1 - tc[k]].name;
+        } else {
+          rc = sql_bind_column(&b, tc[k], &ex[nout]);
+          if (rc == CHV_OK) heads[nout] = b.cols[ex[nout]->column];
+        }
         if (rc != CHV_OK) goto out;
-        heads[nout] = b.cols[ex[nout]->column];
         ipos[nout++] = e->pos;
       }
       continue;
     }
     rc = sql_bind_expr(&b, e, &ex[nout]);
     if (rc != CHV_OK) goto out;
+    /* a column's name; a USING column's may be COALESCE of two */
     rc = item_head(c, &q->items[i], nout,
-                   e->kind == CHV_SQL_EXPR_COLUMN ? b.cols[ex[nout]->column]
-                                                  : NULL,
+                   e->kind != CHV_SQL_EXPR_COLUMN ? NULL
+                   : ex[nout]->kind == CHV_EXPR_COLUMN
+                       ? b.cols[ex[nout]->column]
+                       : e->u.column.parts[e->u.column.nparts - 1],
                    &heads[nout]);
     if (rc != CHV_OK) goto out;
     ipos[nout++] = e->pos;
@@ -1948,6 +1979,95 @@ static const struct chv_sql_from *temporal(const struct chv_sql_from *f) {
   return l ? l : temporal(f->right);
 }
 
+/* The name of output x of a join (a table column, or merge -1 - m). */
+static const char *out_name(const struct jsrc *j, int x) {
+  return x >= 0 ? j->all.columns[x].name : j->rels.m[-1 - x].name;
+}
+
+/* Where name n is among v[0, nv): its place, -1 when missing, -2 when
+** there twice. */
+static int out_find(const struct jsrc *j, const int *v, int nv,
+                    const char *n) {
+  int at = -1;
+  for (int i = 0; i < nv; i++)
+    if (!strcasecmp(out_name(j, v[i]), n)) {
+      if (at >= 0) return -2;
+      at = i;
+    }
+  return at;
+}
+
+/* The columns f gives, in order (*out, *nout): a leaf's own; an ON
+** join's the left's then the right's (a SEMI or ANTI join's the left's);
+** a USING or NATURAL join's the merges of its columns first (the
+** standard's order), then the other columns of the left and the right.
+** Each USING column makes merge *nm of j->rels, the join's in mjoin. */
+static int join_outs(struct bctx *c, struct jsrc *j,
+                     const struct chv_sql_from *f, int *next, int *nm,
+                     int **out, int *nout) {
+  if (f->kind != CHV_SQL_FROM_JOIN) {
+    const struct sql_rel_name *rn = &j->rels.r[(*next)++];
+    int *v = chv_arena_alloc(c->a, sizeof *v * (size_t)(rn->ncols + 1));
+    if (!v) return oomc(c);
+    for (int i = 0; i < rn->ncols; i++) v[i] = rn->first + i;
+    *out = v;
+    *nout = rn->ncols;
+    return CHV_OK;
+  }
+  int lo = *next, *l, *r, nl, nr;
+  CHV_RETURN_IF_ERR(join_outs(c, j, f->left, next, nm, &l, &nl));
+  CHV_RETURN_IF_ERR(join_outs(c, j, f->right, next, nm, &r, &nr));
+  bool semi = f->join == CHV_SQL_JOIN_SEMI || f->join == CHV_SQL_JOIN_ANTI ||
+              f->join == CHV_SQL_JOIN_NOT_IN;
+  int *v = chv_arena_alloc(c->a, sizeof *v * (size_t)(nl + nr + 1));
+  bool *lu = chv_arena_alloc(c->a, (size_t)nl + 1);
+  bool *ru = chv_arena_alloc(c->a, (size_t)nr + 1);
+  if (!v || !lu || !ru) return oomc(c);
+  memset(lu, 0, (size_t)nl + 1);
+  memset(ru, 0, (size_t)nr + 1);
+  int n = 0;
+  /* NATURAL: the names the two sides share, in the left's order */
+  size_t nu = f->natural ? (size_t)nl : f->nusing;
+  for (size_t i = 0; i < nu; i++) {
+    const char *name = f->natural ? out_name(j, l[i]) : f->using_cols[i];
+    if (f->natural && out_find(j, r, nr, name) == -1) continue;
+    *c->pos = f->natural ? f->pos : f->using_pos[i];
+    int li = out_find(j, l, nl, name), ri = out_find(j, r, nr, name);
+    if (li < 0 || ri < 0)
+      return sql_err(c->err, li == -1 || ri == -1 ? CHV_ENOENT : CHV_EINVAL,
+                     "column '%s' of %s is %s the %s side of the join", name,
+                     f->natural ? "NATURAL JOIN" : "USING",
+                     (li < 0 ? li : ri) == -1 ? "not on" : "ambiguous on",
+                     li < 0 ? "left" : "right");
+    if (lu[li])
+      return sql_err(c->err, CHV_EINVAL,
+                     "column '%s' appears more than once in USING", name);
+    lu[li] = ru[ri] = true;
+    struct sql_rel_merge *m = &j->rels.m[*nm];
+    m->name = out_name(j, l[li]);
+    m->kind = f->join;
+    m->side[0] = l[li];
+    m->side[1] = r[ri];
+    m->lo = lo;
+    m->hi = *next;
+    j->mjoin[*nm] = f;
+    v[n++] = -1 - (*nm)++;
+  }
+  if (f->natural && !n) {
+    *c->pos = f->pos;
+    return sql_err(c->err, CHV_EINVAL,
+                   "NATURAL JOIN: the two sides have no column name in "
+                   "common (a CROSS JOIN joins every row with every row)");
+  }
+  for (int i = 0; i < nl; i++)
+    if (!lu[i]) v[n++] = l[i];
+  for (int i = 0; i < nr && !semi; i++)
+    if (!ru[i]) v[n++] = r[i];
+  *out = v;
+  *nout = n;
+  return CHV_OK;
+}
+
 /* The relations of a FROM of joins, and the binder's table of all their
 ** columns (each leaf's data columns, then its partition keys). */
 static int join_src(struct bctx *c, const struct chv_sql_from *f,
@@ -1992,6 +2112,13 @@ static int join_src(struct bctx *c, const struct chv_sql_from *f,
   j->all.name = ""; /* a FROM: not the no-FROM table */
   j->all.columns = cols;
   j->all.ncols = total;
+  int nm = 0;
+  j->rels.m = chv_arena_alloc(c->a, sizeof *j->rels.m * (size_t)(total + 1));
+  j->mjoin = chv_arena_alloc(c->a, sizeof *j->mjoin * (size_t)(total + 1));
+  if (!j->rels.m || !j->mjoin) return oomc(c);
+  k = 0;
+  CHV_RETURN_IF_ERR(join_outs(c, j, f, &k, &nm, &j->outs, &j->nouts));
+  j->rels.nm = nm;
   *out = (struct src){SRC_JOIN, NULL, &j->all, NULL, NULL, NULL, 0, j, NULL};
   return CHV_OK;
 }
@@ -2011,6 +2138,81 @@ struct jbuild {
   int nons;
   bool *out_rels;  /* scratch: per relation */
 };
+
+/* The text of side x of a merge (a table column, or merge -1 - m) as a
+** column reference qualified by its relation, or COALESCE of a FULL
+** join's: what EXPLAIN shows of a USING join's condition. */
+static struct chv_sql_expr *side_ast(struct bctx *c, const struct jsrc *j,
+                                     int x, struct chv_sql_pos pos) {
+  struct chv_sql_expr *e = chv_arena_alloc(c->a, sizeof *e);
+  if (!e) return NULL;
+  memset(e, 0, sizeof *e);
+  e->pos = pos;
+  if (x >= 0) {
+    const struct sql_rel_name *rn = &j->rels.r[sql_rels_find(&j->rels, x)];
+    e->kind = CHV_SQL_EXPR_COLUMN;
+    e->u.column.nparts = 2;
+    e->u.column.parts[0] = rn->alias ? rn->alias : rn->name;
+    e->u.column.parts[1] = j->all.columns[x].name;
+    e->u.column.pos = pos;
+    return e;
+  }
+  const struct sql_rel_merge *m = &j->rels.m[-1 - x];
+  if (m->kind != CHV_SQL_JOIN_FULL)
+    return side_ast(c, j, m->side[m->kind == CHV_SQL_JOIN_RIGHT], pos);
+  struct chv_sql_expr **args = chv_arena_alloc(c->a, sizeof *args * 2);
+  if (!args || !(args[0] = side_ast(c, j, m->side[0], pos)) ||
+      !(args[1] = side_ast(c, j, m->side[1], pos)))
+    return NULL;
+  e->kind = CHV_SQL_EXPR_FUNC;
+  e->u.func.name = "coalesce";
+  e->u.func.args = args;
+  e->u.func.n = 2;
+  return e;
+}
+
+/* The condition of a USING or NATURAL join f: each of its columns' left
+** value equal to its right value (NULLs match nothing). */
+static int using_conj(struct jbuild *jb, const struct chv_sql_from *f,
+                      const bool *seen, struct jon *on) {
+  struct bctx *c = jb->c;
+  const struct jsrc *j = jb->sr->j;
+  struct sql_bind *b = jb->b;
+  on->conj = chv_arena_alloc(c->a, sizeof *on->conj * (size_t)(j->rels.nm + 1));
+  if (!on->conj) return oomc(c);
+  const bool *saved = b->on_seen;
+  b->on_seen = seen;
+  int rc = CHV_OK;
+  for (int m = 0; m < j->rels.nm && rc == CHV_OK; m++) {
+    if (j->mjoin[m] != f) continue;
+    const struct sql_rel_merge *mg = &j->rels.m[m];
+    struct chv_expr **v = chv_arena_alloc(c->a, sizeof *v * 2);
+    struct chv_sql_expr *e = chv_arena_alloc(c->a, sizeof *e);
+    if (!v || !e) {
+      rc = oomc(c);
+      break;
+    }
+    memset(e, 0, sizeof *e);
+    e->kind = CHV_SQL_EXPR_BINARY;
+    e->pos = f->pos;
+    e->u.binary.op = CHV_SQL_OP_EQ;
+    if (!(e->u.binary.left = side_ast(c, j, mg->side[0], f->pos)) ||
+        !(e->u.binary.right = side_ast(c, j, mg->side[1], f->pos))) {
+      rc = oomc(c);
+      break;
+    }
+    for (int i = 0; i < 2 && rc == CHV_OK; i++)
+      rc = mg->side[i] >= 0 ? sql_bind_column(b, mg->side[i], &v[i])
+                            : sql_bind_merge(b, -1 - mg->side[i], &v[i]);
+    struct chv_expr *x;
+    *c->pos = f->pos;
+    if (rc == CHV_OK &&
+        (rc = chv_expr_call(c->a, CHV_FN_EQ, v, 2, &x, c->err)) == CHV_OK)
+      on->conj[on->nconj++] = (struct sql_conj){e, x};
+  }
+  b->on_seen = saved;
+  return rc;
+}
 
 /* Binds the ON of every join of f (inner joins first); [*lo, *hi) are f's
 ** relations and out[] the ones whose rows f gives. */
@@ -2039,6 +2241,7 @@ static int bind_ons(struct jbuild *jb, const struct chv_sql_from *f, int *next,
   }
   struct jon *on = &jb->ons[jb->nons++];
   on->f = f;
+  if (f->nusing || f->natural) return using_conj(jb, f, seen, on);
   if (!f->on) {
     if (semi) {
       *c->pos = f->pos;
