@@ -76,7 +76,12 @@ SELECT * FROM vu ORDER BY k, g, v, w;
 CREATE VIEW vn AS SELECT k, v, w FROM l NATURAL RIGHT JOIN r WHERE k IS NOT NULL;
 SHOW CREATE VIEW vn;
 SELECT * FROM vn ORDER BY k, v, w;
+-- DISTINCT * groups by each side's g apart (both are named g)
+-- run
+SELECT DISTINCT * FROM l RIGHT JOIN r USING (k) ORDER BY k, w, r.g;
 -- errors
+-- run
+SELECT l.k, count(*) FROM l FULL JOIN r USING (k) GROUP BY k;
 -- run
 SELECT * FROM l JOIN r USING (zz);
 -- run

@@ -38,6 +38,11 @@ EXPLAIN SELECT f.id, d.name FROM fact f LEFT JOIN dim d ON f.k = d.k AND f.v > 2
 EXPLAIN SELECT f.id FROM fact f LEFT SEMI JOIN dim d ON f.k = d.k AND d.name = 'two';
 -- run
 EXPLAIN ANALYZE SELECT f.id, d.name FROM fact f JOIN dim d ON f.k = d.k;
+-- GROUP BY and DISTINCT tell columns of one name apart by their relation
+-- run
+SELECT DISTINCT f.k, d.k FROM fact f FULL JOIN tiny d ON f.k = d.k ORDER BY f.k, d.k;
+-- run
+SELECT f.k, count(*) AS n FROM fact f JOIN dim d ON f.k = d.k GROUP BY d.k;
 -- errors
 -- run
 SELECT k FROM fact JOIN dim ON fact.k = dim.k;

@@ -271,6 +271,30 @@ static int collect_aggs(struct agg_ctx *c, const struct chv_sql_expr *e,
   return CHV_OK;
 }
 
+/* Whether column reference e, of the text of key k, reads what the key
+** does over the aggregation's input (the text leaves out qualifiers: a.k
+** and b.k of a join are both "k").  Bound on a copy of the input's binder,
+** which takes no column into it; what it cannot bind is left to the
+** text. */
+static bool same_column(struct agg_ctx *c, const struct chv_sql_expr *e,
+                        int k) {
+  /* grouping sets: the keys are the Expand's columns, told apart by name */
+  if (e->kind != CHV_SQL_EXPR_COLUMN || c->gs || !c->key_expr ||
+      !c->key_expr[k])
+    return true;
+  struct sql_bind tmp = *c->in;
+  struct chv_sql_pos pos = *tmp.pos;
+  struct chv_error err;
+  tmp.hook = NULL;
+  tmp.on_seen = NULL;
+  tmp.err = &err;
+  struct chv_expr *x;
+  bool same = sql_bind_expr(&tmp, e, &x) != CHV_OK ||
+              sql_expr_same(x, c->key_expr[k]);
+  *tmp.pos = pos;
+  return same;
+}
+
 /* Binds keys and aggregates over the aggregation's result batch. */
 static int post_hook(struct sql_bind *b, const struct chv_sql_expr *e,
                      struct chv_expr **out, bool *done) {
@@ -280,6 +304,7 @@ static int post_hook(struct sql_bind *b, const struct chv_sql_expr *e,
   if (!text) return sql_err(b->err, CHV_ENOMEM, "out of memory");
   for (int k = 0; k < c->nmatch; k++)
     if (!strcmp(c->key_text[k], text)) {
+      if (!same_column(c, e, k)) continue; /* a.k is not b.k */
       *done = true;
       return chv_expr_column(c->a, k, c->rtypes[k], out, b->err);
     }
@@ -293,10 +318,16 @@ static int post_hook(struct sql_bind *b, const struct chv_sql_expr *e,
         return chv_expr_column(c->a, c->nkeys + j, c->rtypes[c->nkeys + j],
                                out, b->err);
       }
-  if (e->kind == CHV_SQL_EXPR_COLUMN)
-    return sql_err(b->err, CHV_EINVAL,
-                   "column %s is neither in GROUP BY nor inside an aggregate",
-                   text);
+  if (e->kind == CHV_SQL_EXPR_COLUMN) {
+    struct chv_buf q;
+    chv_buf_init(&q);
+    sql_expr_text_qualified(e, &q);
+    int rc2 = sql_err(b->err, CHV_EINVAL,
+                      "column %s is neither in GROUP BY nor inside an "
+                      "aggregate", q.data ? q.data : text);
+    chv_buf_free(&q);
+    return rc2;
+  }
   return CHV_OK;
 }
 
