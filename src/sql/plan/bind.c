@@ -716,7 +716,8 @@ static void bound_text(enum chv_sql_frame_bound b, const struct chv_sql_expr *n,
 }
 
 /* " OVER w" or " OVER ([w ]PARTITION BY ... ORDER BY ... ROWS ...)". */
-static void window_text(const struct chv_sql_window *w, struct chv_buf *out) {
+static void window_text(const struct chv_sql_window *w, struct chv_buf *out,
+                        bool qual) {
   chv_buf_puts(out, " OVER ");
   if (w->name && !w->npartition_by && !w->norder_by &&
       w->frame == CHV_SQL_FRAME_NONE) {
@@ -731,14 +732,14 @@ static void window_text(const struct chv_sql_window *w, struct chv_buf *out) {
   }
   if (w->npartition_by) {
     chv_buf_printf(out, "%sPARTITION BY ", sep);
-    list_text(w->partition_by, w->npartition_by, out, false);
+    list_text(w->partition_by, w->npartition_by, out, qual);
     sep = " ";
   }
   if (w->norder_by) {
     chv_buf_printf(out, "%sORDER BY ", sep);
     for (size_t i = 0; i < w->norder_by; i++) {
       if (i) chv_buf_puts(out, ", ");
-      sql_expr_text(w->order_by[i].expr, out);
+      expr_text(w->order_by[i].expr, out, qual);
       if (w->order_by[i].desc) chv_buf_puts(out, " DESC");
       if (w->order_by[i].nulls)
         chv_buf_puts(out, w->order_by[i].nulls == 1 ? " NULLS FIRST"
@@ -847,7 +848,7 @@ static void expr_text(const struct chv_sql_expr *e, struct chv_buf *out,
     if (e->u.func.star) chv_buf_putc(out, '*');
     list_text(e->u.func.args, e->u.func.n, out, qual);
     chv_buf_putc(out, ')');
-    if (e->u.func.over) window_text(e->u.func.over, out);
+    if (e->u.func.over) window_text(e->u.func.over, out, qual);
     break;
   case CHV_SQL_EXPR_SUBQUERY:
     chv_buf_puts(out, "(SELECT ...)");

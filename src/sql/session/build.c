@@ -168,6 +168,7 @@ struct agg_ctx {
   struct chv_expr **key_expr;
   int naggs, cap;
   const char **agg_text;
+  const char **agg_qtext;    /* the same, qualified as written (a.s) */
   enum chv_agg_fn *fns;
   struct chv_expr **agg_arg; /* NULL for COUNT(*) */
   const struct chv_type **rtypes; /* the Aggregate's columns' types */
@@ -178,6 +179,18 @@ struct agg_ctx {
   int nmatch, id_col;
 };
 
+
+/* e's text with its columns qualified as written, in a. */
+static const char *agg_qualified(chv_arena *a, const struct chv_sql_expr *e) {
+  struct chv_buf t;
+  chv_buf_init(&t);
+  sql_expr_text_qualified(e, &t);
+  char *p = NULL;
+  if (t.data && (p = chv_arena_alloc(a, t.len + 1)))
+    memcpy(p, t.data, t.len + 1);
+  chv_buf_free(&t);
+  return p;
+}
 
 /* Adds the aggregate calls of e to c (each distinct call once). */
 static int collect_aggs(struct agg_ctx *c, const struct chv_sql_expr *e,
@@ -225,8 +238,6 @@ static int collect_aggs(struct agg_ctx *c, const struct chv_sql_expr *e,
   *pos = e->pos;
   const char *text = sql_expr_text_in(c->a, e);
   if (!text) return sql_err(err, CHV_ENOMEM, "out of memory");
-  for (int j = 0; j < c->naggs; j++)
-    if (!strcmp(c->agg_text[j], text)) return CHV_OK;
   const char *n = e->u.func.name;
   enum chv_agg_fn fn;
   if (!strcasecmp(n, "count"))
@@ -244,27 +255,40 @@ static int collect_aggs(struct agg_ctx *c, const struct chv_sql_expr *e,
     return sql_err(err, CHV_EINVAL, "%s takes one argument", n);
   if (fn != CHV_AGG_COUNT_STAR && has_agg(e->u.func.args[0]))
     return sql_err(err, CHV_EINVAL, "an aggregate inside %s", n);
+  struct chv_expr *arg = NULL;
+  if (fn != CHV_AGG_COUNT_STAR) {
+    CHV_RETURN_IF_ERR(sql_bind_expr(c->in, e->u.func.args[0], &arg));
+    *pos = e->pos;
+  }
+  /* each distinct call once, by its text qualified as written (a.s and
+  ** b.s are both "s" unqualified) */
+  const char *qtext = agg_qualified(c->a, e);
+  if (!qtext) return sql_err(err, CHV_ENOMEM, "out of memory");
+  for (int j = 0; j < c->naggs; j++)
+    if (!strcmp(c->agg_qtext[j], qtext)) return CHV_OK;
   if (c->naggs == c->cap) {
     int cap = c->cap ? 2 * c->cap : 8;
     const char **t = chv_arena_alloc(c->a, sizeof *t * (size_t)cap);
     enum chv_agg_fn *f = chv_arena_alloc(c->a, sizeof *f * (size_t)cap);
     struct chv_expr **x = chv_arena_alloc(c->a, sizeof *x * (size_t)cap);
-    if (!t || !f || !x) return sql_err(err, CHV_ENOMEM, "out of memory");
+    const char **qt = chv_arena_alloc(c->a, sizeof *qt * (size_t)cap);
+    if (!t || !f || !x || !qt)
+      return sql_err(err, CHV_ENOMEM, "out of memory");
     if (c->naggs) {
       memcpy(t, c->agg_text, sizeof *t * (size_t)c->naggs);
+      memcpy(qt, c->agg_qtext, sizeof *qt * (size_t)c->naggs);
       memcpy(f, c->fns, sizeof *f * (size_t)c->naggs);
       memcpy(x, c->agg_arg, sizeof *x * (size_t)c->naggs);
     }
     c->agg_text = t, c->fns = f, c->agg_arg = x, c->cap = cap;
+    c->agg_qtext = qt;
   }
-  struct chv_expr *arg = NULL;
-  if (fn != CHV_AGG_COUNT_STAR) {
-    CHV_RETURN_IF_ERR(sql_bind_expr(c->in, e->u.func.args[0], &arg));
+  if (arg) {
     const struct chv_type *rt;
-    *pos = e->pos;
     CHV_RETURN_IF_ERR(chv_agg_result_type(c->a, fn, arg->type, &rt, err));
   }
   c->agg_text[c->naggs] = text;
+  c->agg_qtext[c->naggs] = qtext;
   c->fns[c->naggs] = fn;
   c->agg_arg[c->naggs] = arg;
   c->naggs++;
@@ -295,6 +319,22 @@ static bool same_column(struct agg_ctx *c, const struct chv_sql_expr *e,
   return same;
 }
 
+/* Whether aggregate call e, of the text of call j, has j's argument. */
+static bool same_arg(struct agg_ctx *c, const struct chv_sql_expr *e, int j) {
+  if (!c->agg_arg[j] || e->u.func.n != 1) return false;
+  struct sql_bind tmp = *c->in;
+  struct chv_sql_pos pos = *tmp.pos;
+  struct chv_error err;
+  tmp.hook = NULL;
+  tmp.on_seen = NULL;
+  tmp.err = &err;
+  struct chv_expr *x;
+  bool same = sql_bind_expr(&tmp, e->u.func.args[0], &x) != CHV_OK ||
+              sql_expr_same(x, c->agg_arg[j]);
+  *tmp.pos = pos;
+  return same;
+}
+
 /* Binds keys and aggregates over the aggregation's result batch. */
 static int post_hook(struct sql_bind *b, const struct chv_sql_expr *e,
                      struct chv_expr **out, bool *done) {
@@ -311,13 +351,28 @@ static int post_hook(struct sql_bind *b, const struct chv_sql_expr *e,
   int rc = sql_grouping_bind(c->a, c->gs, c->key_text, c->nmatch, c->id_col,
                              e, out, done, b->pos, b->err);
   if (rc != CHV_OK || *done) return rc;
-  if (e->kind == CHV_SQL_EXPR_FUNC && sql_is_aggregate(e->u.func.name))
+  if (e->kind == CHV_SQL_EXPR_FUNC && sql_is_aggregate(e->u.func.name)) {
+    /* the call of its text; of several (sum(a.v), sum(b.v)), the one
+    ** written the same, else the one of the same argument */
+    const char *qtext = NULL;
+    int at = -1, n = 0;
     for (int j = 0; j < c->naggs; j++)
-      if (!strcmp(c->agg_text[j], text)) {
-        *done = true;
-        return chv_expr_column(c->a, c->nkeys + j, c->rtypes[c->nkeys + j],
-                               out, b->err);
-      }
+      if (!strcmp(c->agg_text[j], text) && n++ == 0) at = j;
+    if (n > 1) {
+      if (!(qtext = agg_qualified(c->a, e)))
+        return sql_err(b->err, CHV_ENOMEM, "out of memory");
+      at = -1;
+      for (int j = 0; j < c->naggs && at < 0; j++)
+        if (!strcmp(c->agg_qtext[j], qtext)) at = j;
+      for (int j = 0; j < c->naggs && at < 0; j++)
+        if (!strcmp(c->agg_text[j], text) && same_arg(c, e, j)) at = j;
+    }
+    if (at >= 0) {
+      *done = true;
+      return chv_expr_column(c->a, c->nkeys + at, c->rtypes[c->nkeys + at],
+                             out, b->err);
+    }
+  }
   if (e->kind == CHV_SQL_EXPR_COLUMN) {
     struct chv_buf q;
     chv_buf_init(&q);

@@ -61,15 +61,25 @@ static const char *arena_text(chv_arena *a, const struct chv_buf *b) {
   return p;
 }
 
-static const char *text_of(struct sql_wins *w, const struct chv_sql_expr *e) {
+/* e's text: qualified (t.a, as written) where it tells calls and keys
+** apart (a.s and b.s of a join are two), else as EXPLAIN shows it. */
+static const char *text_in(struct sql_wins *w, const struct chv_sql_expr *e,
+                           bool qualified) {
   struct chv_buf t;
   chv_buf_init(&t);
-  sql_expr_text(e, &t);
+  if (qualified)
+    sql_expr_text_qualified(e, &t);
+  else
+    sql_expr_text(e, &t);
   char *p = NULL;
   if (t.data && (p = chv_arena_alloc(w->a, t.len + 1)))
     memcpy(p, t.data, t.len + 1);
   chv_buf_free(&t);
   return p;
+}
+
+static const char *text_of(struct sql_wins *w, const struct chv_sql_expr *e) {
+  return text_in(w, e, true);
 }
 
 /* A non-negative integer literal (what: how the error names it). */
@@ -508,7 +518,8 @@ static int win_hook(struct sql_bind *b, const struct chv_sql_expr *e,
   struct sql_win_item *it = &w->items[w->n];
   memset(it, 0, sizeof *it);
   it->text = text;
-  it->call.text = text;
+  it->call.text = text_in(w, e, false); /* EXPLAIN's */
+  if (!it->call.text) return oomw(w);
   w->inside = true;
   int rc = bind_call(w, e, it);
   w->inside = false;
@@ -616,9 +627,10 @@ int sql_wins_nodes(struct sql_wins *w, struct sql_node **at) {
       struct sql_win_item *it = &w->items[i];
       if (it->group != g) continue;
       nd->u.window.calls[j] = it->call;
-      nd->cols[in->ncols + j] = (struct sql_col){it->text, it->type, nd->pos};
+      nd->cols[in->ncols + j] =
+          (struct sql_col){it->call.text, it->type, nd->pos};
       it->col->column = col++;
-      chv_buf_printf(&t, "%s%s", j ? ", " : "", it->text);
+      chv_buf_printf(&t, "%s%s", j ? ", " : "", it->call.text);
       j++;
     }
     nd->u.window.ncalls = nc;
