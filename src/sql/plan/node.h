@@ -99,7 +99,7 @@ struct sql_win_call {
     chv_i128 n;      /* integers; decimals: unscaled at the key's scale */
     double d;        /* FLOAT, DOUBLE */
     int32_t months;  /* DATE, TIMESTAMP: an INTERVAL's months, */
-    int64_t nanos;   /* or its days, hours, ... in nanoseconds */
+    chv_i128 nanos;  /* and its weeks, days, ... in nanoseconds */
   } off[2];          /* the start's, the end's */
   const char *text;             /* EXPLAIN: "rank() OVER (...)" */
 };

@@ -26,7 +26,7 @@
 ** BY and the whole partition without, as in Hive and SQL; a RANGE
 ** frame's n PRECEDING or FOLLOWING needs one ORDER BY key, a number (the
 ** offset a literal the key's type holds exactly) or a DATE or TIMESTAMP
-** (an INTERVAL of one unit), and becomes its offset in the key's terms.
+** (an INTERVAL), and becomes its offset in the key's terms.
 **
 ** INTERFACE: sql_wins_on(), sql_wins_off(), sql_wins_nodes()
 ** (session_int.h).
@@ -236,7 +236,8 @@ static int frame_of(struct sql_wins *w, const struct chv_sql_window *win,
 /* Offset e of a RANGE frame over an ORDER BY key of type kt into *o: a
 ** non-negative number (an integer for integer keys, of at most the
 ** key's decimal places for decimals) or, for DATE and TIMESTAMP, an
-** INTERVAL of one unit. */
+** INTERVAL of one unit or of a range of them (YEAR TO MONTH, DAY TO
+** SECOND ...). */
 static int range_offset(struct sql_wins *w, const struct chv_sql_expr *e,
                         const struct chv_type *kt, struct sql_win_offset *o) {
   char tn[64];
@@ -263,42 +264,69 @@ static int range_offset(struct sql_wins *w, const struct chv_sql_expr *e,
                  {"HOUR", 0, 3600LL * 1000000000},
                  {"MINUTE", 0, 60LL * 1000000000},
                  {"SECOND", 0, 1000000000}};
+    /* the unit, or the units of "DAY TO SECOND", "YEAR TO MONTH" ... */
     const char *u = e->u.lit.unit ? e->u.lit.unit : "";
-    size_t ul = strlen(u);
-    if (ul > 1 && (u[ul - 1] == 's' || u[ul - 1] == 'S')) ul--;
-    size_t k = 0;
-    while (k < CHV_ARRAY_SIZE(units) &&
-           (strlen(units[k].unit) != ul || strncasecmp(units[k].unit, u, ul)))
-      k++;
-    if (k == CHV_ARRAY_SIZE(units))
+    int from = -1, to = -1;
+    for (int part = 0; part < 2; part++) {
+      const char *end = part ? u + strlen(u) : strchr(u, ' ');
+      if (!end) end = u + strlen(u);
+      size_t ul = (size_t)(end - u);
+      if (ul > 1 && (u[ul - 1] == 's' || u[ul - 1] == 'S')) ul--;
+      int k = 0;
+      while (k < (int)CHV_ARRAY_SIZE(units) &&
+             (strlen(units[k].unit) != ul || strncasecmp(units[k].unit, u, ul)))
+        k++;
+      if (k == (int)CHV_ARRAY_SIZE(units)) break;
+      *(part ? &to : &from) = k;
+      if (!*end) {
+        if (!part) to = from;
+        break;
+      }
+      if (strncasecmp(end, " TO ", 4)) break;
+      u = end + 4;
+    }
+    u = e->u.lit.unit ? e->u.lit.unit : "";
+    if (from < 0 || to < 0 || to < from || (from == 2) != (to == 2) ||
+        (from <= 1 && to > 1) || (from > 2 && to <= 2))
       return sql_err(w->err, CHV_ENOTSUP,
                      "a RANGE frame's INTERVAL of %s is not supported yet "
-                     "(one unit: YEAR, MONTH, WEEK, DAY, HOUR, MINUTE or "
-                     "SECOND)", u);
-    /* digits, and for SECOND a fraction of up to nine */
-    int64_t whole = 0, frac = 0;
-    int nf = 0;
+                     "(YEAR, MONTH, WEEK, DAY, HOUR, MINUTE, SECOND, YEAR TO "
+                     "MONTH, or DAY, HOUR or MINUTE TO a smaller unit)", u);
+    /* one field of digits per unit, apart by ' ', ':' or '-' ('1 02:30'
+    ** DAY TO MINUTE), and for SECOND a fraction of up to nine digits */
+    chv_i128 nanos = 0;
+    int64_t months = 0;
     const char *c = v;
     while (*c == ' ') c++;
-    bool ok = *c >= '0' && *c <= '9';
-    for (; *c >= '0' && *c <= '9'; c++)
-      if (ok && (whole = whole * 10 + (*c - '0')) > INT32_MAX) ok = false;
-    if (!ok) whole = 0;
-    if (ok && *c == '.' && units[k].nanos == 1000000000)
-      for (c++; *c >= '0' && *c <= '9'; c++)
-        if (nf < 9) frac = frac * 10 + (*c - '0'), nf++;
+    bool ok = true;
+    for (int k = from; k <= to && ok; k++) {
+      if (k > from) ok = *c == ' ' || *c == ':' || *c == '-';
+      if (k > from) c++;
+      int64_t f = 0;
+      ok = ok && *c >= '0' && *c <= '9';
+      for (; ok && *c >= '0' && *c <= '9'; c++)
+        if ((f = f * 10 + (*c - '0')) > INT32_MAX) ok = false;
+      int64_t frac = 0;
+      int nf = 0;
+      if (ok && *c == '.' && k == to && units[k].nanos == 1000000000)
+        for (c++; *c >= '0' && *c <= '9'; c++)
+          if (nf < 9) frac = frac * 10 + (*c - '0'), nf++;
+      while (nf < 9) frac *= 10, nf++;
+      months += f * units[k].months;
+      nanos += (chv_i128)f * units[k].nanos + (units[k].nanos == 1000000000
+                                                   ? frac : 0);
+    }
     while (*c == ' ') c++;
-    if (!ok || *c || whole > INT32_MAX)
+    if (!ok || *c)
       return sql_err(w->err, CHV_EINVAL,
                      "a RANGE frame's offset is a non-negative INTERVAL of "
-                     "whole %ss (up to %d), not '%s'", units[k].unit,
-                     INT32_MAX, v);
-    while (nf < 9) frac *= 10, nf++;
-    o->months = (int32_t)(whole * units[k].months);
-    o->nanos = whole * units[k].nanos + frac;
-    if (units[k].months && whole * units[k].months > INT32_MAX)
+                     "whole numbers (each up to %d), not '%s' %s", INT32_MAX,
+                     v, u);
+    if (months > INT32_MAX)
       return sql_err(w->err, CHV_ERANGE, "a RANGE frame's INTERVAL is too "
                      "large");
+    o->months = (int32_t)months;
+    o->nanos = nanos;
     return CHV_OK;
   }
   bool isint = id == CHV_TYPE_TINYINT || id == CHV_TYPE_SMALLINT ||
