@@ -104,6 +104,7 @@ const CASES = [
   ['using over a full using join', 'SELECT * FROM (SELECT k, id FROM f) a FULL JOIN (SELECT k, w FROM d) b USING (k) FULL JOIN (SELECT x AS k, big FROM s) c USING (k)'],
   ['aggregates of columns of one name', 'SELECT max(f.g) AS a, max(d.g) AS b, count(DISTINCT f.g) AS c, count(DISTINCT d.g) AS e, min(f.k) AS m, min(d.k) AS n FROM f FULL JOIN d ON f.k = d.k'],
   ['windows of columns of one name', 'SELECT id, max(f.g) OVER (PARTITION BY k) AS a, max(d.g) OVER (PARTITION BY k) AS b, count(*) OVER (PARTITION BY f.g) AS c, count(*) OVER (PARTITION BY d.g) AS e FROM f JOIN d USING (k)'],
+  ['grouping sets of columns of one name', 'SELECT f.g, d.g AS dg, count(*) AS n, GROUPING(d.g) AS gd, GROUPING(f.g, d.g) AS gg FROM f JOIN d ON f.k = d.k GROUP BY ROLLUP (f.g, d.g)'],
   ['distinct of columns of one name', 'SELECT DISTINCT f.g, d.g AS dg FROM f RIGHT JOIN d ON f.k = d.k'],
   // sub-queries: NULLs in the tested values and in the sub-queries' rows
   ['in', 'SELECT id, k FROM f WHERE k IN (SELECT k FROM d WHERE w > 1)'],

@@ -46,6 +46,8 @@ SELECT min(f.k) AS a, min(t.k) AS b, count(DISTINCT f.k) AS c, count(DISTINCT t.
 -- run
 SELECT f.id, max(f.k) OVER () AS a, max(t.k) OVER () AS b, count(*) OVER (PARTITION BY f.k) AS n, count(*) OVER (PARTITION BY t.k) AS m FROM fact f LEFT JOIN tiny t ON f.k = t.k ORDER BY f.id;
 -- run
+SELECT f.k, t.k, count(*) AS n, GROUPING(t.k) AS gt FROM fact f FULL JOIN tiny t ON f.k = t.k GROUP BY ROLLUP (f.k, t.k) ORDER BY f.k, t.k, gt;
+-- run
 SELECT f.k, count(*) AS n FROM fact f JOIN dim d ON f.k = d.k GROUP BY d.k;
 -- errors
 -- run

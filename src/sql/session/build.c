@@ -166,6 +166,9 @@ struct agg_ctx {
   int nkeys;
   const char **key_text;
   struct chv_expr **key_expr;
+  /* with grouping sets, the keys over the input (key_expr: the Expand's
+  ** columns); NULL: key_expr */
+  struct chv_expr **key_in;
   int naggs, cap;
   const char **agg_text;
   const char **agg_qtext;    /* the same, qualified as written (a.s) */
@@ -302,10 +305,10 @@ static int collect_aggs(struct agg_ctx *c, const struct chv_sql_expr *e,
 ** text. */
 static bool same_column(struct agg_ctx *c, const struct chv_sql_expr *e,
                         int k) {
-  /* grouping sets: the keys are the Expand's columns, told apart by name */
-  if (e->kind != CHV_SQL_EXPR_COLUMN || c->gs || !c->key_expr ||
-      !c->key_expr[k])
-    return true;
+  const struct chv_expr *kx =
+      !c->key_in ? (c->key_expr ? c->key_expr[k] : NULL)
+                 : k < c->nkeys ? c->key_in[k] : NULL;
+  if (e->kind != CHV_SQL_EXPR_COLUMN || !kx) return true;
   struct sql_bind tmp = *c->in;
   struct chv_sql_pos pos = *tmp.pos;
   struct chv_error err;
@@ -314,7 +317,7 @@ static bool same_column(struct agg_ctx *c, const struct chv_sql_expr *e,
   tmp.err = &err;
   struct chv_expr *x;
   bool same = sql_bind_expr(&tmp, e, &x) != CHV_OK ||
-              sql_expr_same(x, c->key_expr[k]);
+              sql_expr_same(x, kx);
   *tmp.pos = pos;
   return same;
 }
@@ -1106,6 +1109,9 @@ static int grouping_keys(struct bctx *c, struct agg_ctx *g,
                          int *nseeds) {
   struct sql_node *ex;
   int nin = (*at)->ncols;
+  g->key_in = chv_arena_alloc(c->a, sizeof *g->key_in * (size_t)(g->nkeys + 1));
+  if (!g->key_in) return oomc(c);
+  memcpy(g->key_in, g->key_expr, sizeof *g->key_in * (size_t)g->nkeys);
   CHV_RETURN_IF_ERR(sql_grouping_expand(c->a, g->gs, *at, g->key_expr, &ex,
                                         seeds, nseeds, c->err));
   ex->pos = (*at)->pos;
