@@ -367,6 +367,13 @@ struct chv_sql_from {
   enum chv_sql_join_kind join;          /* JOIN */
   struct chv_sql_from *left, *right;    /* JOIN */
   struct chv_sql_expr *on;              /* JOIN; NULL for CROSS or none */
+  /* JOIN ... USING (c, ...): the columns both sides have, joined on their
+  ** equality and given once (on is NULL); NATURAL JOIN: natural set, the
+  ** columns left to the binder (every name the two sides share) */
+  const char **using_cols;
+  struct chv_sql_pos *using_pos;        /* where each of using_cols is */
+  size_t nusing;
+  bool natural;
   /* JOIN: its right side is a sub-query's, made a join (never parsed):
   ** only qualified names name its columns */
   bool from_subquery;

@@ -38,6 +38,17 @@ EXPLAIN SELECT f.id, d.name FROM fact f LEFT JOIN dim d ON f.k = d.k AND f.v > 2
 EXPLAIN SELECT f.id FROM fact f LEFT SEMI JOIN dim d ON f.k = d.k AND d.name = 'two';
 -- run
 EXPLAIN ANALYZE SELECT f.id, d.name FROM fact f JOIN dim d ON f.k = d.k;
+-- GROUP BY and DISTINCT tell columns of one name apart by their relation
+-- run
+SELECT DISTINCT f.k, d.k FROM fact f FULL JOIN tiny d ON f.k = d.k ORDER BY f.k, d.k;
+-- run
+SELECT min(f.k) AS a, min(t.k) AS b, count(DISTINCT f.k) AS c, count(DISTINCT t.k) AS d FROM fact f FULL JOIN tiny t ON f.k = t.k HAVING max(t.k) > max(f.k) - 10 ORDER BY min(t.k);
+-- run
+SELECT f.id, max(f.k) OVER () AS a, max(t.k) OVER () AS b, count(*) OVER (PARTITION BY f.k) AS n, count(*) OVER (PARTITION BY t.k) AS m FROM fact f LEFT JOIN tiny t ON f.k = t.k ORDER BY f.id;
+-- run
+SELECT f.k, t.k, count(*) AS n, GROUPING(t.k) AS gt FROM fact f FULL JOIN tiny t ON f.k = t.k GROUP BY ROLLUP (f.k, t.k) ORDER BY f.k, t.k, gt;
+-- run
+SELECT f.k, count(*) AS n FROM fact f JOIN dim d ON f.k = d.k GROUP BY d.k;
 -- errors
 -- run
 SELECT k FROM fact JOIN dim ON fact.k = dim.k;

@@ -25,8 +25,11 @@
 ** keys (diff[i], the first key in which row i differs from row i - 1).
 **
 ** The frame of row i is a range [lo, hi] of the sorted rows (empty when
-** lo > hi): ROWS counts rows from i, RANGE takes i's peers (CURRENT ROW)
-** or the partition's ends (UNBOUNDED).  Aggregates over it use the
+** lo > hi): ROWS counts rows from i, RANGE takes i's peers (CURRENT ROW),
+** the partition's ends (UNBOUNDED) or the rows whose one order key is
+** within n of i's (n PRECEDING, n FOLLOWING: range_frames(), by binary
+** search; a frame that only moves forward, as ROWS frames do).
+** Aggregates over it use the
 ** registry's states (chv_agg_*(), sql/func):
 **   - a frame that starts at the partition's first row grows row by row:
 **     one state takes the rows as the frame's end reaches them and is
@@ -186,9 +189,139 @@ static bool is_int_type(enum chv_type_id id) {
          id == CHV_TYPE_INT || id == CHV_TYPE_BIGINT;
 }
 
+/* ---- RANGE frames with an offset ---------------------------------------- */
+
+static int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+/* Date days shifted by months (the day kept, or the month's last). */
+static int32_t add_months(int32_t days, int64_t months) {
+  int y, m, d;
+  chv_date_to_ymd(days, &y, &m, &d);
+  int64_t t = (int64_t)y * 12 + (m - 1) + months;
+  int ny = (int)floor_div(t, 12), nm = (int)(t - (int64_t)ny * 12) + 1;
+  int32_t first = chv_date_from_ymd(ny, nm, 1);
+  int32_t next = nm == 12 ? chv_date_from_ymd(ny + 1, 1, 1)
+                          : chv_date_from_ymd(ny, nm + 1, 1);
+  return first + (d - 1 < next - first ? d - 1 : next - first - 1);
+}
+
+/* A DATE's or TIMESTAMP's row i as nanoseconds since 1970, its date first
+** shifted by months. */
+static chv_i128 time_at(const struct chv_vector *v, int64_t i, int64_t months) {
+  int32_t days;
+  int64_t in_day = 0; /* nanoseconds */
+  if (v->type->id == CHV_TYPE_DATE) {
+    days = ((const int32_t *)v->data)[i];
+  } else {
+    const struct chv_timestamp *t = &((const struct chv_timestamp *)v->data)[i];
+    int64_t dd = floor_div(t->seconds, 86400);
+    days = (int32_t)dd;
+    in_day = (t->seconds - dd * 86400) * 1000000000LL + t->nanos;
+  }
+  if (months) days = add_months(days, months);
+  return (chv_i128)days * 86400 * 1000000000LL + in_day;
+}
+
+static int cmp_i128(chv_i128 a, chv_i128 b) { return (a > b) - (a < b); }
+
+/* How sorted row j's key compares with row i's shifted by offset o, s = 1
+** toward larger values, -1 toward smaller: < 0, 0, > 0 in value order
+** (NaN above every number and equal to NaN).  Neither key NULL. */
+static int range_cmp(const struct chv_vector *k, int64_t j, int64_t i,
+                     const struct sql_win_offset *o, int s) {
+  switch (k->type->id) {
+  case CHV_TYPE_FLOAT:
+  case CHV_TYPE_DOUBLE: {
+    double kj = real_at(k, j), t = real_at(k, i) + s * o->d;
+    if (isnan(kj) || isnan(t)) return isnan(kj) - isnan(t);
+    return (kj > t) - (kj < t);
+  }
+  case CHV_TYPE_DECIMAL: {
+    chv_i128 kj = ((const chv_i128 *)k->data)[j], t;
+    chv_i128 ki = ((const chv_i128 *)k->data)[i];
+    if (s > 0 ? __builtin_add_overflow(ki, o->n, &t)
+              : __builtin_sub_overflow(ki, o->n, &t))
+      return -s; /* past every value */
+    return cmp_i128(kj, t);
+  }
+  case CHV_TYPE_DATE:
+  case CHV_TYPE_TIMESTAMP:
+    return cmp_i128(time_at(k, j, 0),
+                    time_at(k, i, s * (int64_t)o->months) + s * o->nanos);
+  default: /* integers: the offset fits 38 digits, the key 19 */
+    return cmp_i128(int_at(k, j), (chv_i128)int_at(k, i) + s * o->n);
+  }
+}
+
+/* The frames of partition [ps, pe) of a RANGE call with an offset, over
+** its one order key (sort key sk): row i's n PRECEDING starts at the first
+** row whose key is at least key - n (at most key + n for DESC), n
+** FOLLOWING ends at the last row whose key is at most key + n; NULL keys
+** are no row's, and a NULL row's offsets are its peers'.  Bounds without
+** an offset are frames()'s. */
+static void range_frames(const struct sql_win_call *wc, struct wctx *c,
+                         int64_t ps, int64_t pe) {
+  const struct chv_vector *k = c->w->hkeys[wc->npart];
+  const struct sql_sort_key *sk = &c->w->keys[wc->npart];
+  int dir = sk->desc ? -1 : 1;
+  /* the rows of non-NULL keys: [ns, ne), NULLs all before or after */
+  int64_t ns = ps, ne = pe;
+  while (ns < ne && chv_vector_is_null(k, ns)) ns++;
+  while (ne > ns && chv_vector_is_null(k, ne - 1)) ne--;
+  for (int b = 0; b < 2; b++) {
+    int bound = b ? wc->end : wc->start;
+    if (bound != CHV_SQL_FRAME_PRECEDING && bound != CHV_SQL_FRAME_FOLLOWING)
+      continue;
+    int s = (bound == CHV_SQL_FRAME_PRECEDING ? -1 : 1) * dir;
+    const struct sql_win_offset *o = &wc->off[b];
+    for (int64_t i = ps; i < pe; i++) {
+      int64_t at;
+      if (i < ns || i >= ne) { /* a NULL key: its peers */
+        at = b ? c->ge[i] - 1 : c->gs[i];
+      } else if (!b) { /* the first row of [ns, ne) not before the value */
+        int64_t l = ns, h = ne;
+        while (l < h) {
+          int64_t m = l + (h - l) / 2;
+          if (range_cmp(k, m, i, o, s) * dir < 0) l = m + 1;
+          else h = m;
+        }
+        at = l;
+      } else { /* the last row not after it */
+        int64_t l = ns, h = ne;
+        while (l < h) {
+          int64_t m = l + (h - l) / 2;
+          if (range_cmp(k, m, i, o, s) * dir <= 0) l = m + 1;
+          else h = m;
+        }
+        at = l - 1;
+      }
+      if (b) c->hi[i] = at;
+      else c->lo[i] = at;
+    }
+  }
+}
+
 /* The frames of the rows of partition [ps, pe). */
 static void frames(const struct sql_win_call *wc, struct wctx *c, int64_t ps,
                    int64_t pe) {
+  if (wc->range && (wc->start == CHV_SQL_FRAME_PRECEDING ||
+                    wc->start == CHV_SQL_FRAME_FOLLOWING ||
+                    wc->end == CHV_SQL_FRAME_PRECEDING ||
+                    wc->end == CHV_SQL_FRAME_FOLLOWING)) {
+    struct sql_win_call rest = *wc; /* the bounds without an offset */
+    if (rest.start == CHV_SQL_FRAME_PRECEDING ||
+        rest.start == CHV_SQL_FRAME_FOLLOWING)
+      rest.start = CHV_SQL_FRAME_CURRENT_ROW;
+    if (rest.end == CHV_SQL_FRAME_PRECEDING ||
+        rest.end == CHV_SQL_FRAME_FOLLOWING)
+      rest.end = CHV_SQL_FRAME_CURRENT_ROW;
+    frames(&rest, c, ps, pe);
+    range_frames(wc, c, ps, pe);
+    return;
+  }
   for (int64_t i = ps; i < pe; i++) {
     int64_t lo, hi;
     switch (wc->start) {

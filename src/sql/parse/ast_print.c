@@ -409,6 +409,7 @@ static void put_from(struct printer *w, const struct chv_sql_from *f) {
     break;
   case CHV_SQL_FROM_JOIN:
     put(w, "(join ");
+    if (f->natural) put(w, "natural ");
     put(w, joins[f->join]);
     put(w, " ");
     put_from(w, f->left);
@@ -417,6 +418,14 @@ static void put_from(struct printer *w, const struct chv_sql_from *f) {
     if (f->on) {
       put(w, " (on ");
       put_expr(w, f->on);
+      put(w, ")");
+    }
+    if (f->nusing) {
+      put(w, " (using");
+      for (size_t i = 0; i < f->nusing; i++) {
+        put(w, " ");
+        put(w, f->using_cols[i]);
+      }
       put(w, ")");
     }
     break;

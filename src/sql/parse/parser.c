@@ -1079,6 +1079,7 @@ static int parse_alias(struct parser *p, const char **alias) {
 }
 
 static int parse_from(struct parser *p, struct chv_sql_from **out);
+static bool join_word(struct parser *p);
 
 /* A number of TABLESAMPLE as Hive's grammar has it (digits, a fraction, an
 ** exponent; no sign and no type suffix), kept as written. */
@@ -1183,7 +1184,7 @@ static int parse_from_item(struct parser *p, struct chv_sql_from **out) {
       TRY(parse_concat(p, &f->system_time));
     }
   }
-  TRY(parse_alias(p, &f->alias));
+  if (!join_word(p)) TRY(parse_alias(p, &f->alias));
   if (f->alias && peek_kw(p, 0, "TABLESAMPLE"))
     return misplaced_sample(p, f->kind == CHV_SQL_FROM_TABLE);
   /* a derived table's columns named: (VALUES ...) AS t (a, b) */
@@ -1202,6 +1203,34 @@ static int parse_from_item(struct parser *p, struct chv_sql_from **out) {
   return CHV_OK;
 }
 
+/* NATURAL before a join, USING after one: not a table's alias. */
+static bool join_word(struct parser *p) {
+  if (peek_kw(p, 0, "USING")) return true;
+  return peek_kw(p, 0, "NATURAL") &&
+         (peek_kw(p, 1, "JOIN") || peek_kw(p, 1, "INNER") ||
+          peek_kw(p, 1, "LEFT") || peek_kw(p, 1, "RIGHT") ||
+          peek_kw(p, 1, "FULL") || peek_kw(p, 1, "CROSS"));
+}
+
+/* USING (c, ...) after a join. */
+static int parse_using(struct parser *p, struct chv_sql_from *j) {
+  struct vec v = {0}, at = {0};
+  TRY(expect_op(p, "(", "'(' after USING"));
+  do {
+    const char **name = NULL;
+    struct chv_sql_pos *pos = NULL;
+    TRY(vec_push(p, &at, sizeof *pos, (void **)&pos));
+    *pos = peek(p, 0)->pos;
+    TRY(vec_push(p, &v, sizeof *name, (void **)&name));
+    TRY(parse_ident(p, "a column name in USING", name));
+  } while (accept_op(p, ","));
+  TRY(expect_op(p, ")", "')' or ',' in USING"));
+  j->using_cols = v.data;
+  j->using_pos = at.data;
+  j->nusing = v.n;
+  return CHV_OK;
+}
+
 static int parse_from(struct parser *p, struct chv_sql_from **out) {
   struct chv_sql_from *l = NULL;
   TRY(parse_from_item(p, &l));
@@ -1210,7 +1239,12 @@ static int parse_from(struct parser *p, struct chv_sql_from **out) {
     TRY(enter(p));
     enum chv_sql_join_kind k;
     struct chv_sql_pos pos = peek(p, 0)->pos;
-    if (accept_op(p, ",")) {
+    bool natural = false;
+    if (peek_kw(p, 0, "NATURAL") && join_word(p)) {
+      next(p);
+      natural = true;
+    }
+    if (!natural && accept_op(p, ",")) {
       k = CHV_SQL_JOIN_CROSS;
     } else if (accept_kw(p, "JOIN")) {
       k = CHV_SQL_JOIN_INNER;
@@ -1230,9 +1264,11 @@ static int parse_from(struct parser *p, struct chv_sql_from **out) {
       else
         accept_kw(p, "OUTER");
       TRY(expect_kw(p, "JOIN", "JOIN"));
-    } else if (accept_kw(p, "CROSS")) {
+    } else if (!natural && accept_kw(p, "CROSS")) {
       TRY(expect_kw(p, "JOIN", "JOIN after CROSS"));
       k = CHV_SQL_JOIN_CROSS;
+    } else if (natural) {
+      return fail(p, "JOIN after NATURAL");
     } else {
       break;
     }
@@ -1242,11 +1278,17 @@ static int parse_from(struct parser *p, struct chv_sql_from **out) {
     j->pos = pos;
     j->join = k;
     j->left = l;
+    j->natural = natural;
     TRY(parse_from_item(p, &j->right));
-    if (k != CHV_SQL_JOIN_CROSS && accept_kw(p, "ON"))
+    if (natural) {
+      /* no ON or USING: the shared columns are the condition */
+    } else if (k != CHV_SQL_JOIN_CROSS && accept_kw(p, "ON")) {
       TRY(parse_expr(p, &j->on));
-    else if (k != CHV_SQL_JOIN_CROSS)
-      return fail(p, "ON after the joined table");
+    } else if (k != CHV_SQL_JOIN_CROSS && accept_kw(p, "USING")) {
+      TRY(parse_using(p, j));
+    } else if (k != CHV_SQL_JOIN_CROSS) {
+      return fail(p, "ON or USING after the joined table");
+    }
     l = j;
   }
   p->depth = depth0;

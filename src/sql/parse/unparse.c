@@ -473,6 +473,7 @@ static void put_from(struct writer *w, const struct chv_sql_from *f) {
     break;
   case CHV_SQL_FROM_JOIN:
     put_from(w, f->left);
+    if (f->natural) put(w, " NATURAL");
     put(w, joins[f->join]);
     if (f->right->kind == CHV_SQL_FROM_JOIN) put(w, "(");
     put_from(w, f->right);
@@ -481,6 +482,11 @@ static void put_from(struct writer *w, const struct chv_sql_from *f) {
       put(w, " ON ");
       put_expr(w, f->on);
     }
+    for (size_t i = 0; i < f->nusing; i++) {
+      put(w, i ? ", " : " USING (");
+      put_ident(w, f->using_cols[i]);
+    }
+    if (f->nusing) put(w, ")");
     return;
   }
   if (f->alias) {

@@ -174,6 +174,95 @@ static int resolve_rels(struct sql_bind *b, const struct chv_sql_name *nm,
   return rc;
 }
 
+const char sql_merge_qual[] = "$using";
+
+/* Whether merge m takes side x (a table column >= 0, merge -1 - m'). */
+static bool merge_has(const struct sql_rels *rs, int m, int x) {
+  for (int i = 0; i < 2; i++) {
+    int s = rs->m[m].side[i];
+    if (s == x || (s < 0 && merge_has(rs, -1 - s, x))) return true;
+  }
+  return false;
+}
+
+/* Whether merge m is seen where b binds: in an ON, every relation of its
+** join is one the ON sees; elsewhere one of them is not hidden. */
+static bool merge_seen(const struct sql_bind *b, int m) {
+  const struct sql_rels *rs = b->rels;
+  bool any = false;
+  for (int r = rs->m[m].lo; r < rs->m[m].hi; r++) {
+    if (b->on_seen && !b->on_seen[r]) return false;
+    any |= b->on_seen || !rs->r[r].hidden;
+  }
+  return any;
+}
+
+/* The merge an unqualified name n names (*m, -1: none): the outermost seen
+** merge of that name; CHV_EINVAL when another relation seen has a column n
+** the merge does not take, or two merges of the name are outermost. */
+static int merge_named(struct sql_bind *b, const char *n, int *m) {
+  const struct sql_rels *rs = b->rels;
+  *m = -1;
+  for (int i = 0; i < rs->nm; i++) {
+    if (strcasecmp(rs->m[i].name, n) || !merge_seen(b, i)) continue;
+    bool inner = false;
+    for (int k = 0; k < rs->nm && !inner; k++)
+      inner = k != i && !strcasecmp(rs->m[k].name, n) && merge_seen(b, k) &&
+              merge_has(rs, k, -1 - i);
+    if (inner) continue;
+    if (*m >= 0)
+      return chv_error_set(b->err, CHV_EINVAL,
+                           "column reference '%s' is ambiguous: two joins "
+                           "USING it give it", n);
+    *m = i;
+  }
+  if (*m < 0) return CHV_OK;
+  for (int r = 0; r < rs->n; r++) {
+    const struct sql_rel_name *rn = &rs->r[r];
+    bool seen = b->on_seen ? b->on_seen[r] : !rn->hidden;
+    if (!seen || rn->qualified_only) continue;
+    for (int c = 0; c < rn->ncols; c++)
+      if (!strcasecmp(b->t->columns[rn->first + c].name, n) &&
+          !merge_has(rs, *m, rn->first + c)) {
+        char t1[256];
+        rel_text(rn, t1, sizeof t1);
+        return chv_error_set(b->err, CHV_EINVAL,
+                             "column reference '%s' is ambiguous: a column "
+                             "of a join USING it and of %s", n, t1);
+      }
+  }
+  return CHV_OK;
+}
+
+static int bind_side(struct sql_bind *b, int x, struct chv_expr **out) {
+  return x >= 0 ? sql_bind_column(b, x, out) : sql_bind_merge(b, -1 - x, out);
+}
+
+int sql_bind_merge(struct sql_bind *b, int m, struct chv_expr **out) {
+  const struct sql_rel_merge *mg = &b->rels->m[m];
+  if (mg->kind == CHV_SQL_JOIN_RIGHT) return bind_side(b, mg->side[1], out);
+  if (mg->kind != CHV_SQL_JOIN_FULL) return bind_side(b, mg->side[0], out);
+  struct chv_expr **args = chv_arena_alloc(b->a, sizeof *args * 2);
+  if (!args) return oom(b);
+  CHV_RETURN_IF_ERR(bind_side(b, mg->side[0], &args[0]));
+  CHV_RETURN_IF_ERR(bind_side(b, mg->side[1], &args[1]));
+  return chv_expr_coalesce(b->a, args, 2, out, b->err);
+}
+
+/* A column reference to a merge of a USING join (*m; -1: not one). */
+static int column_merge(struct sql_bind *b, const struct chv_sql_expr *e,
+                        int *m) {
+  const struct chv_sql_name *nm = &e->u.column;
+  *m = -1;
+  if (!b->rels || !b->rels->nm) return CHV_OK;
+  if (nm->nparts == 3 && nm->parts[0] == sql_merge_qual) {
+    *m = atoi(nm->parts[1]);
+    return CHV_OK;
+  }
+  if (nm->nparts != 1) return CHV_OK;
+  return merge_named(b, nm->parts[0], m);
+}
+
 /* The table column a column reference names (data columns first). */
 static int resolve(struct sql_bind *b, const struct chv_sql_expr *e,
                    int *tcol) {
@@ -482,7 +571,9 @@ int sql_bind_expr(struct sql_bind *b, const struct chv_sql_expr *e,
   case CHV_SQL_EXPR_LITERAL:
     return bind_literal(b, e, out);
   case CHV_SQL_EXPR_COLUMN: {
-    int tcol = 0;
+    int tcol = 0, m;
+    CHV_RETURN_IF_ERR(column_merge(b, e, &m));
+    if (m >= 0) return sql_bind_merge(b, m, out);
     CHV_RETURN_IF_ERR(resolve(b, e, &tcol));
     return sql_bind_column(b, tcol, out);
   }
@@ -625,7 +716,8 @@ static void bound_text(enum chv_sql_frame_bound b, const struct chv_sql_expr *n,
 }
 
 /* " OVER w" or " OVER ([w ]PARTITION BY ... ORDER BY ... ROWS ...)". */
-static void window_text(const struct chv_sql_window *w, struct chv_buf *out) {
+static void window_text(const struct chv_sql_window *w, struct chv_buf *out,
+                        bool qual) {
   chv_buf_puts(out, " OVER ");
   if (w->name && !w->npartition_by && !w->norder_by &&
       w->frame == CHV_SQL_FRAME_NONE) {
@@ -640,14 +732,14 @@ static void window_text(const struct chv_sql_window *w, struct chv_buf *out) {
   }
   if (w->npartition_by) {
     chv_buf_printf(out, "%sPARTITION BY ", sep);
-    list_text(w->partition_by, w->npartition_by, out, false);
+    list_text(w->partition_by, w->npartition_by, out, qual);
     sep = " ";
   }
   if (w->norder_by) {
     chv_buf_printf(out, "%sORDER BY ", sep);
     for (size_t i = 0; i < w->norder_by; i++) {
       if (i) chv_buf_puts(out, ", ");
-      sql_expr_text(w->order_by[i].expr, out);
+      expr_text(w->order_by[i].expr, out, qual);
       if (w->order_by[i].desc) chv_buf_puts(out, " DESC");
       if (w->order_by[i].nulls)
         chv_buf_puts(out, w->order_by[i].nulls == 1 ? " NULLS FIRST"
@@ -679,6 +771,7 @@ static void expr_text(const struct chv_sql_expr *e, struct chv_buf *out,
       chv_buf_puts(out, e->u.lit.text);
     break;
   case CHV_SQL_EXPR_COLUMN: /* qual: as written, t.a (a join's) */
+    if (e->u.column.parts[0] == sql_merge_qual) qual = false;
     for (int i = qual ? 0 : e->u.column.nparts - 1; i < e->u.column.nparts; i++)
       chv_buf_printf(out, "%s%s", i && qual ? "." : "", e->u.column.parts[i]);
     break;
@@ -755,7 +848,7 @@ static void expr_text(const struct chv_sql_expr *e, struct chv_buf *out,
     if (e->u.func.star) chv_buf_putc(out, '*');
     list_text(e->u.func.args, e->u.func.n, out, qual);
     chv_buf_putc(out, ')');
-    if (e->u.func.over) window_text(e->u.func.over, out);
+    if (e->u.func.over) window_text(e->u.func.over, out, qual);
     break;
   case CHV_SQL_EXPR_SUBQUERY:
     chv_buf_puts(out, "(SELECT ...)");

@@ -464,6 +464,10 @@ static bool expr_eq(const struct chv_expr *a, const struct chv_expr *b) {
   return true;
 }
 
+bool sql_expr_same(const struct chv_expr *a, const struct chv_expr *b) {
+  return expr_eq(a, b);
+}
+
 /* The AND-ed (or, with or, OR-ed) parts of c, the parsed and the bound
 ** trees walked together (the binder makes one of the other), into v. */
 static int split_tree(struct sql_rewrite *rw, struct sql_conj c, bool or,

@@ -93,6 +93,14 @@ struct sql_win_call {
   bool range;
   int start, end;
   int64_t start_n, end_n;
+  /* RANGE with n PRECEDING or FOLLOWING (its one ORDER BY key, the
+  ** call's order key): each offset in the terms of the key's type */
+  struct sql_win_offset {
+    chv_i128 n;      /* integers; decimals: unscaled at the key's scale */
+    double d;        /* FLOAT, DOUBLE */
+    int32_t months;  /* DATE, TIMESTAMP: an INTERVAL's months, */
+    chv_i128 nanos;  /* and its weeks, days, ... in nanoseconds */
+  } off[2];          /* the start's, the end's */
   const char *text;             /* EXPLAIN: "rank() OVER (...)" */
 };
 

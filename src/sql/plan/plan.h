@@ -83,7 +83,28 @@ struct sql_rels {
     ** the rewrite gives its columns) names its columns */
     bool qualified_only;
   } *r;
+  /* The columns JOIN ... USING and NATURAL JOIN give once: merge m is the
+  ** left side's value of its column (INNER, LEFT, SEMI, ANTI), the right
+  ** side's (RIGHT) or COALESCE of both (FULL).  An unqualified name of
+  ** one is not ambiguous: it names the outermost merge that takes the
+  ** columns of both sides (a qualified one still reads its relation). */
+  int nm;
+  struct sql_rel_merge {
+    const char *name;            /* the left side's name of the column */
+    enum chv_sql_join_kind kind; /* of its join */
+    /* each side's column: a table column (>= 0) or merge -1 - m */
+    int side[2];
+    int lo, hi;                  /* the relations its join spans [lo, hi) */
+  } *m;
 };
+/* The qualifier of a column reference that names merge m of the binder's
+** rels directly (parts: this, m in decimal, its name): a * expanded over
+** a USING join.  Its text is the name alone. */
+extern const char sql_merge_qual[];
+/* Whether two bound expressions are the same computation (joins.c). */
+bool sql_expr_same(const struct chv_expr *a, const struct chv_expr *b);
+/* Merge m of b->rels, bound: its side's column or COALESCE of both. */
+int sql_bind_merge(struct sql_bind *b, int m, struct chv_expr **out);
 /* count, sum, min, max, avg */
 bool sql_is_aggregate(const char *name);
 int sql_bind_init(struct sql_bind *b, const struct chv_table *t,

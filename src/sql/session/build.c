@@ -166,8 +166,12 @@ struct agg_ctx {
   int nkeys;
   const char **key_text;
   struct chv_expr **key_expr;
+  /* with grouping sets, the keys over the input (key_expr: the Expand's
+  ** columns); NULL: key_expr */
+  struct chv_expr **key_in;
   int naggs, cap;
   const char **agg_text;
+  const char **agg_qtext;    /* the same, qualified as written (a.s) */
   enum chv_agg_fn *fns;
   struct chv_expr **agg_arg; /* NULL for COUNT(*) */
   const struct chv_type **rtypes; /* the Aggregate's columns' types */
@@ -178,6 +182,18 @@ struct agg_ctx {
   int nmatch, id_col;
 };
 
+
+/* e's text with its columns qualified as written, in a. */
+static const char *agg_qualified(chv_arena *a, const struct chv_sql_expr *e) {
+  struct chv_buf t;
+  chv_buf_init(&t);
+  sql_expr_text_qualified(e, &t);
+  char *p = NULL;
+  if (t.data && (p = chv_arena_alloc(a, t.len + 1)))
+    memcpy(p, t.data, t.len + 1);
+  chv_buf_free(&t);
+  return p;
+}
 
 /* Adds the aggregate calls of e to c (each distinct call once). */
 static int collect_aggs(struct agg_ctx *c, const struct chv_sql_expr *e,
@@ -225,8 +241,6 @@ static int collect_aggs(struct agg_ctx *c, const struct chv_sql_expr *e,
   *pos = e->pos;
   const char *text = sql_expr_text_in(c->a, e);
   if (!text) return sql_err(err, CHV_ENOMEM, "out of memory");
-  for (int j = 0; j < c->naggs; j++)
-    if (!strcmp(c->agg_text[j], text)) return CHV_OK;
   const char *n = e->u.func.name;
   enum chv_agg_fn fn;
   if (!strcasecmp(n, "count"))
@@ -244,31 +258,84 @@ static int collect_aggs(struct agg_ctx *c, const struct chv_sql_expr *e,
     return sql_err(err, CHV_EINVAL, "%s takes one argument", n);
   if (fn != CHV_AGG_COUNT_STAR && has_agg(e->u.func.args[0]))
     return sql_err(err, CHV_EINVAL, "an aggregate inside %s", n);
+  struct chv_expr *arg = NULL;
+  if (fn != CHV_AGG_COUNT_STAR) {
+    CHV_RETURN_IF_ERR(sql_bind_expr(c->in, e->u.func.args[0], &arg));
+    *pos = e->pos;
+  }
+  /* each distinct call once, by its text qualified as written (a.s and
+  ** b.s are both "s" unqualified) */
+  const char *qtext = agg_qualified(c->a, e);
+  if (!qtext) return sql_err(err, CHV_ENOMEM, "out of memory");
+  for (int j = 0; j < c->naggs; j++)
+    if (!strcmp(c->agg_qtext[j], qtext)) return CHV_OK;
   if (c->naggs == c->cap) {
     int cap = c->cap ? 2 * c->cap : 8;
     const char **t = chv_arena_alloc(c->a, sizeof *t * (size_t)cap);
     enum chv_agg_fn *f = chv_arena_alloc(c->a, sizeof *f * (size_t)cap);
     struct chv_expr **x = chv_arena_alloc(c->a, sizeof *x * (size_t)cap);
-    if (!t || !f || !x) return sql_err(err, CHV_ENOMEM, "out of memory");
+    const char **qt = chv_arena_alloc(c->a, sizeof *qt * (size_t)cap);
+    if (!t || !f || !x || !qt)
+      return sql_err(err, CHV_ENOMEM, "out of memory");
     if (c->naggs) {
       memcpy(t, c->agg_text, sizeof *t * (size_t)c->naggs);
+      memcpy(qt, c->agg_qtext, sizeof *qt * (size_t)c->naggs);
       memcpy(f, c->fns, sizeof *f * (size_t)c->naggs);
       memcpy(x, c->agg_arg, sizeof *x * (size_t)c->naggs);
     }
     c->agg_text = t, c->fns = f, c->agg_arg = x, c->cap = cap;
+    c->agg_qtext = qt;
   }
-  struct chv_expr *arg = NULL;
-  if (fn != CHV_AGG_COUNT_STAR) {
-    CHV_RETURN_IF_ERR(sql_bind_expr(c->in, e->u.func.args[0], &arg));
+  if (arg) {
     const struct chv_type *rt;
-    *pos = e->pos;
     CHV_RETURN_IF_ERR(chv_agg_result_type(c->a, fn, arg->type, &rt, err));
   }
   c->agg_text[c->naggs] = text;
+  c->agg_qtext[c->naggs] = qtext;
   c->fns[c->naggs] = fn;
   c->agg_arg[c->naggs] = arg;
   c->naggs++;
   return CHV_OK;
+}
+
+/* Whether column reference e, of the text of key k, reads what the key
+** does over the aggregation's input (the text leaves out qualifiers: a.k
+** and b.k of a join are both "k").  Bound on a copy of the input's binder,
+** which takes no column into it; what it cannot bind is left to the
+** text. */
+static bool same_column(struct agg_ctx *c, const struct chv_sql_expr *e,
+                        int k) {
+  const struct chv_expr *kx =
+      !c->key_in ? (c->key_expr ? c->key_expr[k] : NULL)
+                 : k < c->nkeys ? c->key_in[k] : NULL;
+  if (e->kind != CHV_SQL_EXPR_COLUMN || !kx) return true;
+  struct sql_bind tmp = *c->in;
+  struct chv_sql_pos pos = *tmp.pos;
+  struct chv_error err;
+  tmp.hook = NULL;
+  tmp.on_seen = NULL;
+  tmp.err = &err;
+  struct chv_expr *x;
+  bool same = sql_bind_expr(&tmp, e, &x) != CHV_OK ||
+              sql_expr_same(x, kx);
+  *tmp.pos = pos;
+  return same;
+}
+
+/* Whether aggregate call e, of the text of call j, has j's argument. */
+static bool same_arg(struct agg_ctx *c, const struct chv_sql_expr *e, int j) {
+  if (!c->agg_arg[j] || e->u.func.n != 1) return false;
+  struct sql_bind tmp = *c->in;
+  struct chv_sql_pos pos = *tmp.pos;
+  struct chv_error err;
+  tmp.hook = NULL;
+  tmp.on_seen = NULL;
+  tmp.err = &err;
+  struct chv_expr *x;
+  bool same = sql_bind_expr(&tmp, e->u.func.args[0], &x) != CHV_OK ||
+              sql_expr_same(x, c->agg_arg[j]);
+  *tmp.pos = pos;
+  return same;
 }
 
 /* Binds keys and aggregates over the aggregation's result batch. */
@@ -280,23 +347,45 @@ static int post_hook(struct sql_bind *b, const struct chv_sql_expr *e,
   if (!text) return sql_err(b->err, CHV_ENOMEM, "out of memory");
   for (int k = 0; k < c->nmatch; k++)
     if (!strcmp(c->key_text[k], text)) {
+      if (!same_column(c, e, k)) continue; /* a.k is not b.k */
       *done = true;
       return chv_expr_column(c->a, k, c->rtypes[k], out, b->err);
     }
   int rc = sql_grouping_bind(c->a, c->gs, c->key_text, c->nmatch, c->id_col,
                              e, out, done, b->pos, b->err);
   if (rc != CHV_OK || *done) return rc;
-  if (e->kind == CHV_SQL_EXPR_FUNC && sql_is_aggregate(e->u.func.name))
+  if (e->kind == CHV_SQL_EXPR_FUNC && sql_is_aggregate(e->u.func.name)) {
+    /* the call of its text; of several (sum(a.v), sum(b.v)), the one
+    ** written the same, else the one of the same argument */
+    const char *qtext = NULL;
+    int at = -1, n = 0;
     for (int j = 0; j < c->naggs; j++)
-      if (!strcmp(c->agg_text[j], text)) {
-        *done = true;
-        return chv_expr_column(c->a, c->nkeys + j, c->rtypes[c->nkeys + j],
-                               out, b->err);
-      }
-  if (e->kind == CHV_SQL_EXPR_COLUMN)
-    return sql_err(b->err, CHV_EINVAL,
-                   "column %s is neither in GROUP BY nor inside an aggregate",
-                   text);
+      if (!strcmp(c->agg_text[j], text) && n++ == 0) at = j;
+    if (n > 1) {
+      if (!(qtext = agg_qualified(c->a, e)))
+        return sql_err(b->err, CHV_ENOMEM, "out of memory");
+      at = -1;
+      for (int j = 0; j < c->naggs && at < 0; j++)
+        if (!strcmp(c->agg_qtext[j], qtext)) at = j;
+      for (int j = 0; j < c->naggs && at < 0; j++)
+        if (!strcmp(c->agg_text[j], text) && same_arg(c, e, j)) at = j;
+    }
+    if (at >= 0) {
+      *done = true;
+      return chv_expr_column(c->a, c->nkeys + at, c->rtypes[c->nkeys + at],
+                             out, b->err);
+    }
+  }
+  if (e->kind == CHV_SQL_EXPR_COLUMN) {
+    struct chv_buf q;
+    chv_buf_init(&q);
+    sql_expr_text_qualified(e, &q);
+    int rc2 = sql_err(b->err, CHV_EINVAL,
+                      "column %s is neither in GROUP BY nor inside an "
+                      "aggregate", q.data ? q.data : text);
+    chv_buf_free(&q);
+    return rc2;
+  }
   return CHV_OK;
 }
 
@@ -401,13 +490,19 @@ struct jsrc {
   int nleaves;
   struct chv_table all;          /* every leaf's columns, in order */
   struct sql_rels rels;
+  /* what * gives: table columns (>= 0) and merges -1 - m (USING), as the
+  ** joins give them; the join of each merge */
+  int *outs;
+  int nouts;
+  const struct chv_sql_from **mjoin;
 };
 
 static int bottom_join(struct bctx *c, const struct src *sr,
                        struct sql_bind *b, struct sql_node **out);
 
 /* The table columns a * (or r.*) of a SELECT over sr names, into tc[*n]
-** (room for every column); CHV_ENOENT for an unknown qualifier. */
+** (room for every column; over a USING join, merge m is -1 - m);
+** CHV_ENOENT for an unknown qualifier. */
 static int star_tcols(struct bctx *c, const struct src *sr,
                       const struct chv_sql_expr *e, int *tc, int *n) {
   const struct chv_sql_name *nm = &e->u.star;
@@ -416,6 +511,15 @@ static int star_tcols(struct bctx *c, const struct src *sr,
   if (sr->kind != SRC_JOIN) {
     if (!qualifier_ok(nm, nm->nparts, t, sr->alias)) goto unknown;
     for (int k = 0; k < t->ncols + t->npkeys; k++) tc[(*n)++] = k;
+    return CHV_OK;
+  }
+  if (!nm->nparts && sr->j->rels.nm) { /* the USING columns once, first */
+    for (int i = 0; i < sr->j->nouts; i++) {
+      int x = sr->j->outs[i];
+      if (x >= 0 && sr->j->rels.r[sql_rels_find(&sr->j->rels, x)].qualified_only)
+        continue;
+      tc[(*n)++] = x;
+    }
     return CHV_OK;
   }
   bool named = false;
@@ -593,7 +697,15 @@ static int expand_stars(struct bctx *c, const struct chv_sql_query *q,
       memset(&cols[m], 0, sizeof cols[m]);
       cols[m].kind = CHV_SQL_EXPR_COLUMN;
       cols[m].pos = e->pos;
-      if (sr->kind == SRC_JOIN) { /* qualified: names repeat across them */
+      if (tc[j] < 0) { /* a USING column: the merge itself */
+        char num[16];
+        snprintf(num, sizeof num, "%d", -1 - tc[j]);
+        nm->nparts = 3;
+        nm->parts[0] = sql_merge_qual;
+        nm->parts[1] = arena_str(c->a, num);
+        nm->parts[2] = sr->j->rels.m[-1 - tc[j]].name;
+        if (!nm->parts[1]) return oomc(c);
+      } else if (sr->kind == SRC_JOIN) { /* qualified: names repeat */
         const struct sql_rel_name *rn =
             &sr->j->rels.r[sql_rels_find(&sr->j->rels, tc[j])];
         if (rn->alias) {
@@ -929,18 +1041,26 @@ static int build_exprs(struct bctx *c, const struct chv_sql_query *q,
       }
       if ((rc = star_tcols(c, sr, e, tc, &ntc)) != CHV_OK) goto out;
       for (int k = 0; k < ntc; k++) {
-        rc = sql_bind_column(&b, tc[k], &ex[nout]);
+        if (tc[k] < 0) { /* a USING column */
+          rc = sql_bind_merge(&b, -1 - tc[k], &ex[nout]);
+          heads[nout] = sr->j->rels.m[-1 - tc[k]].name;
+        } else {
+          rc = sql_bind_column(&b, tc[k], &ex[nout]);
+          if (rc == CHV_OK) heads[nout] = b.cols[ex[nout]->column];
+        }
         if (rc != CHV_OK) goto out;
-        heads[nout] = b.cols[ex[nout]->column];
         ipos[nout++] = e->pos;
       }
       continue;
     }
     rc = sql_bind_expr(&b, e, &ex[nout]);
     if (rc != CHV_OK) goto out;
+    /* a column's name; a USING column's may be COALESCE of two */
     rc = item_head(c, &q->items[i], nout,
-                   e->kind == CHV_SQL_EXPR_COLUMN ? b.cols[ex[nout]->column]
-                                                  : NULL,
+                   e->kind != CHV_SQL_EXPR_COLUMN ? NULL
+                   : ex[nout]->kind == CHV_EXPR_COLUMN
+                       ? b.cols[ex[nout]->column]
+                       : e->u.column.parts[e->u.column.nparts - 1],
                    &heads[nout]);
     if (rc != CHV_OK) goto out;
     ipos[nout++] = e->pos;
@@ -989,6 +1109,9 @@ static int grouping_keys(struct bctx *c, struct agg_ctx *g,
                          int *nseeds) {
   struct sql_node *ex;
   int nin = (*at)->ncols;
+  g->key_in = chv_arena_alloc(c->a, sizeof *g->key_in * (size_t)(g->nkeys + 1));
+  if (!g->key_in) return oomc(c);
+  memcpy(g->key_in, g->key_expr, sizeof *g->key_in * (size_t)g->nkeys);
   CHV_RETURN_IF_ERR(sql_grouping_expand(c->a, g->gs, *at, g->key_expr, &ex,
                                         seeds, nseeds, c->err));
   ex->pos = (*at)->pos;
@@ -1948,6 +2071,95 @@ static const struct chv_sql_from *temporal(const struct chv_sql_from *f) {
   return l ? l : temporal(f->right);
 }
 
+/* The name of output x of a join (a table column, or merge -1 - m). */
+static const char *out_name(const struct jsrc *j, int x) {
+  return x >= 0 ? j->all.columns[x].name : j->rels.m[-1 - x].name;
+}
+
+/* Where name n is among v[0, nv): its place, -1 when missing, -2 when
+** there twice. */
+static int out_find(const struct jsrc *j, const int *v, int nv,
+                    const char *n) {
+  int at = -1;
+  for (int i = 0; i < nv; i++)
+    if (!strcasecmp(out_name(j, v[i]), n)) {
+      if (at >= 0) return -2;
+      at = i;
+    }
+  return at;
+}
+
+/* The columns f gives, in order (*out, *nout): a leaf's own; an ON
+** join's the left's then the right's (a SEMI or ANTI join's the left's);
+** a USING or NATURAL join's the merges of its columns first (the
+** standard's order), then the other columns of the left and the right.
+** Each USING column makes merge *nm of j->rels, the join's in mjoin. */
+static int join_outs(struct bctx *c, struct jsrc *j,
+                     const struct chv_sql_from *f, int *next, int *nm,
+                     int **out, int *nout) {
+  if (f->kind != CHV_SQL_FROM_JOIN) {
+    const struct sql_rel_name *rn = &j->rels.r[(*next)++];
+    int *v = chv_arena_alloc(c->a, sizeof *v * (size_t)(rn->ncols + 1));
+    if (!v) return oomc(c);
+    for (int i = 0; i < rn->ncols; i++) v[i] = rn->first + i;
+    *out = v;
+    *nout = rn->ncols;
+    return CHV_OK;
+  }
+  int lo = *next, *l, *r, nl, nr;
+  CHV_RETURN_IF_ERR(join_outs(c, j, f->left, next, nm, &l, &nl));
+  CHV_RETURN_IF_ERR(join_outs(c, j, f->right, next, nm, &r, &nr));
+  bool semi = f->join == CHV_SQL_JOIN_SEMI || f->join == CHV_SQL_JOIN_ANTI ||
+              f->join == CHV_SQL_JOIN_NOT_IN;
+  int *v = chv_arena_alloc(c->a, sizeof *v * (size_t)(nl + nr + 1));
+  bool *lu = chv_arena_alloc(c->a, (size_t)nl + 1);
+  bool *ru = chv_arena_alloc(c->a, (size_t)nr + 1);
+  if (!v || !lu || !ru) return oomc(c);
+  memset(lu, 0, (size_t)nl + 1);
+  memset(ru, 0, (size_t)nr + 1);
+  int n = 0;
+  /* NATURAL: the names the two sides share, in the left's order */
+  size_t nu = f->natural ? (size_t)nl : f->nusing;
+  for (size_t i = 0; i < nu; i++) {
+    const char *name = f->natural ? out_name(j, l[i]) : f->using_cols[i];
+    if (f->natural && out_find(j, r, nr, name) == -1) continue;
+    *c->pos = f->natural ? f->pos : f->using_pos[i];
+    int li = out_find(j, l, nl, name), ri = out_find(j, r, nr, name);
+    if (li < 0 || ri < 0)
+      return sql_err(c->err, li == -1 || ri == -1 ? CHV_ENOENT : CHV_EINVAL,
+                     "column '%s' of %s is %s the %s side of the join", name,
+                     f->natural ? "NATURAL JOIN" : "USING",
+                     (li < 0 ? li : ri) == -1 ? "not on" : "ambiguous on",
+                     li < 0 ? "left" : "right");
+    if (lu[li])
+      return sql_err(c->err, CHV_EINVAL,
+                     "column '%s' appears more than once in USING", name);
+    lu[li] = ru[ri] = true;
+    struct sql_rel_merge *m = &j->rels.m[*nm];
+    m->name = out_name(j, l[li]);
+    m->kind = f->join;
+    m->side[0] = l[li];
+    m->side[1] = r[ri];
+    m->lo = lo;
+    m->hi = *next;
+    j->mjoin[*nm] = f;
+    v[n++] = -1 - (*nm)++;
+  }
+  if (f->natural && !n) {
+    *c->pos = f->pos;
+    return sql_err(c->err, CHV_EINVAL,
+                   "NATURAL JOIN: the two sides have no column name in "
+                   "common (a CROSS JOIN joins every row with every row)");
+  }
+  for (int i = 0; i < nl; i++)
+    if (!lu[i]) v[n++] = l[i];
+  for (int i = 0; i < nr && !semi; i++)
+    if (!ru[i]) v[n++] = r[i];
+  *out = v;
+  *nout = n;
+  return CHV_OK;
+}
+
 /* The relations of a FROM of joins, and the binder's table of all their
 ** columns (each leaf's data columns, then its partition keys). */
 static int join_src(struct bctx *c, const struct chv_sql_from *f,
@@ -1992,6 +2204,13 @@ static int join_src(struct bctx *c, const struct chv_sql_from *f,
   j->all.name = ""; /* a FROM: not the no-FROM table */
   j->all.columns = cols;
   j->all.ncols = total;
+  int nm = 0;
+  j->rels.m = chv_arena_alloc(c->a, sizeof *j->rels.m * (size_t)(total + 1));
+  j->mjoin = chv_arena_alloc(c->a, sizeof *j->mjoin * (size_t)(total + 1));
+  if (!j->rels.m || !j->mjoin) return oomc(c);
+  k = 0;
+  CHV_RETURN_IF_ERR(join_outs(c, j, f, &k, &nm, &j->outs, &j->nouts));
+  j->rels.nm = nm;
   *out = (struct src){SRC_JOIN, NULL, &j->all, NULL, NULL, NULL, 0, j, NULL};
   return CHV_OK;
 }
@@ -2011,6 +2230,81 @@ struct jbuild {
   int nons;
   bool *out_rels;  /* scratch: per relation */
 };
+
+/* The text of side x of a merge (a table column, or merge -1 - m) as a
+** column reference qualified by its relation, or COALESCE of a FULL
+** join's: what EXPLAIN shows of a USING join's condition. */
+static struct chv_sql_expr *side_ast(struct bctx *c, const struct jsrc *j,
+                                     int x, struct chv_sql_pos pos) {
+  struct chv_sql_expr *e = chv_arena_alloc(c->a, sizeof *e);
+  if (!e) return NULL;
+  memset(e, 0, sizeof *e);
+  e->pos = pos;
+  if (x >= 0) {
+    const struct sql_rel_name *rn = &j->rels.r[sql_rels_find(&j->rels, x)];
+    e->kind = CHV_SQL_EXPR_COLUMN;
+    e->u.column.nparts = 2;
+    e->u.column.parts[0] = rn->alias ? rn->alias : rn->name;
+    e->u.column.parts[1] = j->all.columns[x].name;
+    e->u.column.pos = pos;
+    return e;
+  }
+  const struct sql_rel_merge *m = &j->rels.m[-1 - x];
+  if (m->kind != CHV_SQL_JOIN_FULL)
+    return side_ast(c, j, m->side[m->kind == CHV_SQL_JOIN_RIGHT], pos);
+  struct chv_sql_expr **args = chv_arena_alloc(c->a, sizeof *args * 2);
+  if (!args || !(args[0] = side_ast(c, j, m->side[0], pos)) ||
+      !(args[1] = side_ast(c, j, m->side[1], pos)))
+    return NULL;
+  e->kind = CHV_SQL_EXPR_FUNC;
+  e->u.func.name = "coalesce";
+  e->u.func.args = args;
+  e->u.func.n = 2;
+  return e;
+}
+
+/* The condition of a USING or NATURAL join f: each of its columns' left
+** value equal to its right value (NULLs match nothing). */
+static int using_conj(struct jbuild *jb, const struct chv_sql_from *f,
+                      const bool *seen, struct jon *on) {
+  struct bctx *c = jb->c;
+  const struct jsrc *j = jb->sr->j;
+  struct sql_bind *b = jb->b;
+  on->conj = chv_arena_alloc(c->a, sizeof *on->conj * (size_t)(j->rels.nm + 1));
+  if (!on->conj) return oomc(c);
+  const bool *saved = b->on_seen;
+  b->on_seen = seen;
+  int rc = CHV_OK;
+  for (int m = 0; m < j->rels.nm && rc == CHV_OK; m++) {
+    if (j->mjoin[m] != f) continue;
+    const struct sql_rel_merge *mg = &j->rels.m[m];
+    struct chv_expr **v = chv_arena_alloc(c->a, sizeof *v * 2);
+    struct chv_sql_expr *e = chv_arena_alloc(c->a, sizeof *e);
+    if (!v || !e) {
+      rc = oomc(c);
+      break;
+    }
+    memset(e, 0, sizeof *e);
+    e->kind = CHV_SQL_EXPR_BINARY;
+    e->pos = f->pos;
+    e->u.binary.op = CHV_SQL_OP_EQ;
+    if (!(e->u.binary.left = side_ast(c, j, mg->side[0], f->pos)) ||
+        !(e->u.binary.right = side_ast(c, j, mg->side[1], f->pos))) {
+      rc = oomc(c);
+      break;
+    }
+    for (int i = 0; i < 2 && rc == CHV_OK; i++)
+      rc = mg->side[i] >= 0 ? sql_bind_column(b, mg->side[i], &v[i])
+                            : sql_bind_merge(b, -1 - mg->side[i], &v[i]);
+    struct chv_expr *x;
+    *c->pos = f->pos;
+    if (rc == CHV_OK &&
+        (rc = chv_expr_call(c->a, CHV_FN_EQ, v, 2, &x, c->err)) == CHV_OK)
+      on->conj[on->nconj++] = (struct sql_conj){e, x};
+  }
+  b->on_seen = saved;
+  return rc;
+}
 
 /* Binds the ON of every join of f (inner joins first); [*lo, *hi) are f's
 ** relations and out[] the ones whose rows f gives. */
@@ -2039,6 +2333,7 @@ static int bind_ons(struct jbuild *jb, const struct chv_sql_from *f, int *next,
   }
   struct jon *on = &jb->ons[jb->nons++];
   on->f = f;
+  if (f->nusing || f->natural) return using_conj(jb, f, seen, on);
   if (!f->on) {
     if (semi) {
       *c->pos = f->pos;

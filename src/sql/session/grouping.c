@@ -45,11 +45,23 @@ static int oom(struct chv_error *err) {
 }
 
 
-/* The key whose text is the text of e, or -1. */
-static int key_of(const struct sql_grouping *g, const char *text) {
+/* The key whose qualified text is qtext, or -1. */
+static int key_of(const struct sql_grouping *g, const char *qtext) {
   for (int k = 0; k < g->nkeys; k++)
-    if (!strcmp(g->key_text[k], text)) return k;
+    if (!strcmp(g->key_qtext[k], qtext)) return k;
   return -1;
+}
+
+/* e's text qualified as written (a.s), in a. */
+static const char *qualified_text(chv_arena *a, const struct chv_sql_expr *e) {
+  struct chv_buf t;
+  chv_buf_init(&t);
+  sql_expr_text_qualified(e, &t);
+  char *p = NULL;
+  if (t.data && (p = chv_arena_alloc(a, t.len + 1)))
+    memcpy(p, t.data, t.len + 1);
+  chv_buf_free(&t);
+  return p;
 }
 
 /* e as a key of g: the one of its text, or a new one (add). */
@@ -57,8 +69,9 @@ static int add_key(chv_arena *a, struct sql_grouping *g,
                    const struct chv_sql_expr *e, bool add, int *out,
                    struct chv_sql_pos *pos, struct chv_error *err) {
   const char *t = sql_expr_text_in(a, e);
-  if (!t) return oom(err);
-  *out = key_of(g, t);
+  const char *qt = qualified_text(a, e);
+  if (!t || !qt) return oom(err);
+  *out = key_of(g, qt);
   if (*out >= 0) return CHV_OK;
   *pos = e->pos;
   if (!add)
@@ -69,6 +82,7 @@ static int add_key(chv_arena *a, struct sql_grouping *g,
                    "most %d expressions", MAX_KEYS);
   g->keys[g->nkeys] = e;
   g->key_text[g->nkeys] = t;
+  g->key_qtext[g->nkeys] = qt;
   *out = g->nkeys++;
   return CHV_OK;
 }
@@ -150,7 +164,9 @@ int sql_grouping_sets(chv_arena *a, const struct chv_sql_query *q,
   memset(g, 0, sizeof *g);
   g->keys = chv_arena_alloc(a, sizeof *g->keys * (q->ngroup_by + 1));
   g->key_text = chv_arena_alloc(a, sizeof *g->key_text * (q->ngroup_by + 1));
-  if (!g->keys || !g->key_text) return oom(err);
+  g->key_qtext =
+      chv_arena_alloc(a, sizeof *g->key_qtext * (q->ngroup_by + 1));
+  if (!g->keys || !g->key_text || !g->key_qtext) return oom(err);
   const struct chv_sql_group_elem *last = &q->group_elems[q->ngroup_elems - 1];
   bool hive = last->kind >= CHV_SQL_GROUP_WITH_ROLLUP;
   size_t nel = q->ngroup_elems - (hive ? 1 : 0);
@@ -349,9 +365,16 @@ int sql_grouping_bind(chv_arena *a, const struct sql_grouping *g,
     const struct chv_sql_expr *x = e->u.func.args[i];
     const char *t = sql_expr_text_in(a, x);
     if (!t) return oom(err);
-    int k = -1;
-    for (int j = 0; j < nkeys && k < 0; j++)
-      if (!strcmp(key_text[j], t)) k = j;
+    /* the key of its text; of several (a.s, b.s), the one written so */
+    int k = -1, same = 0;
+    for (int j = 0; j < nkeys; j++)
+      if (!strcmp(key_text[j], t) && same++ == 0) k = j;
+    if (same > 1 && g && g->key_qtext) {
+      const char *qt = qualified_text(a, x);
+      if (!qt) return oom(err);
+      for (int j = 0; j < g->nkeys && j < nkeys; j++)
+        if (!strcmp(g->key_qtext[j], qt)) k = j;
+    }
     if (k < 0) {
       *pos = x->pos;
       return sql_err(err, CHV_EINVAL, "GROUPING() of %s, which is not a GROUP "

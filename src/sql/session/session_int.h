@@ -574,6 +574,8 @@ struct sql_grouping {
   int nkeys;                          /* the distinct GROUP BY expressions */
   const struct chv_sql_expr **keys;   /* each as first written */
   const char **key_text;
+  /* the same qualified as written: what tells keys apart (a.s, b.s) */
+  const char **key_qtext;
   int nsets;
   int64_t *id;    /* set s's GROUPING__ID: bit nkeys-1-k set when it leaves
                   ** key k out */

@@ -305,10 +305,18 @@ static struct chv_sql_expr *column(struct sql_decor *d, const char *qual,
 
 /* ---- the rewrites ---------------------------------------------------------------- */
 
+/* Whether f has a JOIN ... USING or NATURAL JOIN (whose columns given
+** once the sub-query's rewrites do not name). */
+static bool has_using(const struct chv_sql_from *f) {
+  if (f->kind != CHV_SQL_FROM_JOIN) return false;
+  return f->nusing || f->natural || has_using(f->left) || has_using(f->right);
+}
+
 /* Why a sub-query cannot become a SEMI or ANTI join (NULL: it can). */
 static const char *not_joinable(const struct chv_sql_query *q) {
   if (q->kind != CHV_SQL_QUERY_SELECT) return "a set operation";
   if (!q->from) return "a sub-query without FROM";
+  if (has_using(q->from)) return "JOIN ... USING";
   if (q->ngroup_by || q->ngroup_elems || q->having) return "GROUP BY";
   if (q->distinct) return NULL; /* DISTINCT changes nothing for a match */
   for (size_t i = 0; i < q->nitems; i++)

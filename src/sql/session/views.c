@@ -134,6 +134,18 @@ struct qsrc {
   ** a SEMI or ANTI join, which * leaves out */
   const struct qsrc *next;
   bool hidden;
+  /* a FROM of joins with USING or NATURAL (merges set): the columns * gives,
+  ** each a qualified column or a USING column's value (COALESCE for FULL) */
+  const struct qout *outs;
+  int nouts;
+  bool merges;
+};
+
+/* A column a FROM gives: its name and the expression that reads it. */
+struct qout {
+  const char *name;
+  struct chv_sql_expr *expr;
+  bool merge; /* a USING column: named by an alias */
 };
 
 /* The WITH queries in scope, with the columns each gives. */
@@ -282,6 +294,108 @@ static bool qscope_find(const struct qscope *sc, const struct chv_sql_name *n,
   return false;
 }
 
+/* A column reference of src's column c, qualified as * expands it. */
+static struct chv_sql_expr *src_col(struct qual *Q, const struct qsrc *s, int c,
+                                    struct chv_sql_pos pos) {
+  struct chv_sql_expr *col = chv_arena_alloc(Q->a, sizeof *col);
+  if (!col) return NULL;
+  memset(col, 0, sizeof *col);
+  col->kind = CHV_SQL_EXPR_COLUMN;
+  col->pos = pos;
+  col->u.column.pos = pos;
+  col->u.column.nparts = s->qual ? 2 : 1;
+  col->u.column.parts[0] = s->qual ? s->qual : s->cols[c];
+  if (s->qual) col->u.column.parts[1] = s->cols[c];
+  return col;
+}
+
+/* The columns a FROM source gives (a join's outs, or a relation's). */
+static int src_outs(struct qual *Q, const struct qsrc *s, const struct qout **out,
+                    int *n) {
+  if (s->outs) {
+    *out = s->outs;
+    *n = s->nouts;
+    return CHV_OK;
+  }
+  struct qout *v = chv_arena_alloc(Q->a, sizeof *v * (size_t)(s->ncols + 1));
+  if (!v) return qual_oom(Q);
+  for (int c = 0; c < s->ncols; c++) {
+    v[c] = (struct qout){s->cols[c], src_col(Q, s, c, *Q->pos), false};
+    if (!v[c].expr) return qual_oom(Q);
+  }
+  *out = v;
+  *n = s->ncols;
+  return CHV_OK;
+}
+
+/* Where name n is among v[0, nv): its place, -1 missing, -2 twice. */
+static int qout_find(const struct qout *v, int nv, const char *n) {
+  int at = -1;
+  for (int i = 0; i < nv; i++)
+    if (!strcasecmp(v[i].name, n)) {
+      if (at >= 0) return -2;
+      at = i;
+    }
+  return at;
+}
+
+/* The columns join f gives from its sides' l and r (build.c's
+** join_outs(): a USING join's columns first, once); NATURAL made USING of
+** the names the sides share, in nf. */
+static int join_qouts(struct qual *Q, const struct chv_sql_from *f,
+                      struct chv_sql_from *nf, const struct qsrc *l,
+                      const struct qsrc *r, struct qsrc *src) {
+  const struct qout *lv, *rv;
+  int nl, nr;
+  CHV_RETURN_IF_ERR(src_outs(Q, l, &lv, &nl));
+  CHV_RETURN_IF_ERR(src_outs(Q, r, &rv, &nr));
+  bool semi = f->join == CHV_SQL_JOIN_SEMI || f->join == CHV_SQL_JOIN_ANTI ||
+              f->join == CHV_SQL_JOIN_NOT_IN;
+  struct qout *v = chv_arena_alloc(Q->a, sizeof *v * (size_t)(nl + nr + 1));
+  bool *lu = chv_arena_alloc(Q->a, (size_t)nl + 1);
+  bool *ru = chv_arena_alloc(Q->a, (size_t)nr + 1);
+  const char **names = chv_arena_alloc(Q->a, sizeof *names * (size_t)(nl + 1));
+  if (!v || !lu || !ru || !names) return qual_oom(Q);
+  memset(lu, 0, (size_t)nl + 1);
+  memset(ru, 0, (size_t)nr + 1);
+  int n = 0;
+  size_t nu = f->natural ? (size_t)nl : f->nusing, nn = 0;
+  for (size_t i = 0; i < nu; i++) {
+    const char *name = f->natural ? lv[i].name : f->using_cols[i];
+    int li = qout_find(lv, nl, name), ri = qout_find(rv, nr, name);
+    if (f->natural && ri == -1) continue;
+    if (li < 0 || ri < 0 || lu[li]) return CHV_OK; /* the binder says so */
+    lu[li] = ru[ri] = true;
+    names[nn++] = lv[li].name;
+    struct chv_sql_expr *e = f->join == CHV_SQL_JOIN_RIGHT ? rv[ri].expr
+                                                           : lv[li].expr;
+    if (f->join == CHV_SQL_JOIN_FULL) {
+      struct chv_sql_expr **args = chv_arena_alloc(Q->a, sizeof *args * 2);
+      if (!args || !(e = chv_arena_alloc(Q->a, sizeof *e))) return qual_oom(Q);
+      memset(e, 0, sizeof *e);
+      args[0] = lv[li].expr;
+      args[1] = rv[ri].expr;
+      e->kind = CHV_SQL_EXPR_FUNC;
+      e->pos = f->pos;
+      e->u.func.name = "coalesce";
+      e->u.func.args = args;
+      e->u.func.n = 2;
+    }
+    v[n++] = (struct qout){lv[li].name, e, true};
+  }
+  for (int i = 0; i < nl; i++)
+    if (!lu[i]) v[n++] = lv[i];
+  for (int i = 0; i < nr && !semi; i++)
+    if (!ru[i]) v[n++] = rv[i];
+  nf->natural = false;
+  nf->using_cols = names;
+  nf->nusing = nn;
+  src->outs = v;
+  src->nouts = n;
+  src->merges = l->merges || r->merges || nn > 0;
+  return CHV_OK;
+}
+
 /* The FROM of a SELECT, qualified, and the source its columns come from. */
 static int qualify_from(struct qual *Q, const struct chv_sql_from *f,
                         const struct qscope *scope, struct chv_sql_from **out,
@@ -318,6 +432,8 @@ static int qualify_from(struct qual *Q, const struct chv_sql_from *f,
     }
     *tail = NULL;
     *src = *copy;
+    src->outs = NULL;
+    CHV_RETURN_IF_ERR(join_qouts(Q, f, nf, &l, &r, src));
     return qualify_expr(Q, f->on, src, scope, &nf->on);
   }
   if (f->kind == CHV_SQL_FROM_SUBQUERY) {
@@ -400,10 +516,18 @@ static int qualify_items(struct qual *Q, const struct chv_sql_query *q,
   size_t n = 0;
   bool *star = chv_arena_alloc(Q->a, q->nitems + 1);
   if (!star) return qual_oom(Q);
+  /* over USING joins, * gives the join's columns, the USING ones once */
+  bool outs = src && src->merges;
   for (size_t i = 0; i < q->nitems; i++) {
     const struct chv_sql_expr *e = q->items[i].expr;
     width[i] = 0;
     star[i] = false;
+    if (outs && e->kind == CHV_SQL_EXPR_STAR && !e->u.star.nparts) {
+      star[i] = true;
+      width[i] = src->nouts;
+      n += (size_t)width[i];
+      continue;
+    }
     for (const struct qsrc *s = src; s && e->kind == CHV_SQL_EXPR_STAR;
          s = s->next)
       if (qual_matches(s, &e->u.star, e->u.star.nparts) &&
@@ -424,6 +548,13 @@ static int qualify_items(struct qual *Q, const struct chv_sql_query *q,
       items[k].alias = q->items[i].alias;
       CHV_RETURN_IF_ERR(qualify_expr(Q, e, src, scope, &items[k].expr));
       k++;
+      continue;
+    }
+    if (outs && !e->u.star.nparts) {
+      for (int c = 0; c < src->nouts; c++, k++) {
+        items[k].expr = src->outs[c].expr;
+        items[k].alias = src->outs[c].merge ? src->outs[c].name : NULL;
+      }
       continue;
     }
     for (const struct qsrc *s = src; s; s = s->next) {

@@ -23,7 +23,10 @@
 ** ORDER BY; no ranking function, NTILE, LAG or LEAD takes a frame; NTILE's
 ** count and LAG's and LEAD's offset are integer literals; the default
 ** frame is RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW with an ORDER
-** BY and the whole partition without, as in Hive and SQL.
+** BY and the whole partition without, as in Hive and SQL; a RANGE
+** frame's n PRECEDING or FOLLOWING needs one ORDER BY key, a number (the
+** offset a literal the key's type holds exactly) or a DATE or TIMESTAMP
+** (an INTERVAL), and becomes its offset in the key's terms.
 **
 ** INTERFACE: sql_wins_on(), sql_wins_off(), sql_wins_nodes()
 ** (session_int.h).
@@ -58,15 +61,25 @@ static const char *arena_text(chv_arena *a, const struct chv_buf *b) {
   return p;
 }
 
-static const char *text_of(struct sql_wins *w, const struct chv_sql_expr *e) {
+/* e's text: qualified (t.a, as written) where it tells calls and keys
+** apart (a.s and b.s of a join are two), else as EXPLAIN shows it. */
+static const char *text_in(struct sql_wins *w, const struct chv_sql_expr *e,
+                           bool qualified) {
   struct chv_buf t;
   chv_buf_init(&t);
-  sql_expr_text(e, &t);
+  if (qualified)
+    sql_expr_text_qualified(e, &t);
+  else
+    sql_expr_text(e, &t);
   char *p = NULL;
   if (t.data && (p = chv_arena_alloc(w->a, t.len + 1)))
     memcpy(p, t.data, t.len + 1);
   chv_buf_free(&t);
   return p;
+}
+
+static const char *text_of(struct sql_wins *w, const struct chv_sql_expr *e) {
+  return text_in(w, e, true);
 }
 
 /* A non-negative integer literal (what: how the error names it). */
@@ -211,15 +224,167 @@ static int frame_of(struct sql_wins *w, const struct chv_sql_window *win,
                                                          : "CURRENT ROW",
                    win->end == CHV_SQL_FRAME_PRECEDING ? "PRECEDING"
                                                        : "CURRENT ROW");
-  if (wc->range && (win->start_n || win->end_n))
-    return sql_err(w->err, CHV_ENOTSUP,
-                   "RANGE frames with an offset (n PRECEDING or n FOLLOWING) "
-                   "are not supported yet; use ROWS");
+  if (wc->range) return CHV_OK; /* offsets: range_offsets() */
   if (win->start_n)
     CHV_RETURN_IF_ERR(
         int_literal(w, win->start_n, "a ROWS frame", 0, &wc->start_n));
   if (win->end_n)
     CHV_RETURN_IF_ERR(int_literal(w, win->end_n, "a ROWS frame", 0, &wc->end_n));
+  return CHV_OK;
+}
+
+/* Offset e of a RANGE frame over an ORDER BY key of type kt into *o: a
+** non-negative number (an integer for integer keys, of at most the
+** key's decimal places for decimals) or, for DATE and TIMESTAMP, an
+** INTERVAL of one unit or of a range of them (YEAR TO MONTH, DAY TO
+** SECOND ...). */
+static int range_offset(struct sql_wins *w, const struct chv_sql_expr *e,
+                        const struct chv_type *kt, struct sql_win_offset *o) {
+  char tn[64];
+  sql_type_name(kt, tn, sizeof tn);
+  *w->pos = e->pos;
+  memset(o, 0, sizeof *o);
+  enum chv_type_id id = kt->id;
+  bool lit = e->kind == CHV_SQL_EXPR_LITERAL && e->u.lit.value;
+  enum chv_sql_lit_kind lk = lit ? e->u.lit.kind : CHV_SQL_LIT_NULL;
+  const char *v = lit ? e->u.lit.value : "";
+  if (id == CHV_TYPE_DATE || id == CHV_TYPE_TIMESTAMP) {
+    if (lk != CHV_SQL_LIT_INTERVAL)
+      return sql_err(w->err, CHV_EINVAL,
+                     "a RANGE frame over an ORDER BY key of type %s takes an "
+                     "INTERVAL offset (INTERVAL '1' DAY)", tn);
+    static const struct {
+      const char *unit;
+      int32_t months;
+      int64_t nanos;
+    } units[] = {{"YEAR", 12, 0},
+                 {"MONTH", 1, 0},
+                 {"WEEK", 0, 7 * 86400LL * 1000000000},
+                 {"DAY", 0, 86400LL * 1000000000},
+                 {"HOUR", 0, 3600LL * 1000000000},
+                 {"MINUTE", 0, 60LL * 1000000000},
+                 {"SECOND", 0, 1000000000}};
+    /* the unit, or the units of "DAY TO SECOND", "YEAR TO MONTH" ... */
+    const char *u = e->u.lit.unit ? e->u.lit.unit : "";
+    int from = -1, to = -1;
+    for (int part = 0; part < 2; part++) {
+      const char *end = part ? u + strlen(u) : strchr(u, ' ');
+      if (!end) end = u + strlen(u);
+      size_t ul = (size_t)(end - u);
+      if (ul > 1 && (u[ul - 1] == 's' || u[ul - 1] == 'S')) ul--;
+      int k = 0;
+      while (k < (int)CHV_ARRAY_SIZE(units) &&
+             (strlen(units[k].unit) != ul || strncasecmp(units[k].unit, u, ul)))
+        k++;
+      if (k == (int)CHV_ARRAY_SIZE(units)) break;
+      *(part ? &to : &from) = k;
+      if (!*end) {
+        if (!part) to = from;
+        break;
+      }
+      if (strncasecmp(end, " TO ", 4)) break;
+      u = end + 4;
+    }
+    u = e->u.lit.unit ? e->u.lit.unit : "";
+    if (from < 0 || to < 0 || to < from || (from == 2) != (to == 2) ||
+        (from <= 1 && to > 1) || (from > 2 && to <= 2))
+      return sql_err(w->err, CHV_ENOTSUP,
+                     "a RANGE frame's INTERVAL of %s is not supported yet "
+                     "(YEAR, MONTH, WEEK, DAY, HOUR, MINUTE, SECOND, YEAR TO "
+                     "MONTH, or DAY, HOUR or MINUTE TO a smaller unit)", u);
+    /* one field of digits per unit, apart by ' ', ':' or '-' ('1 02:30'
+    ** DAY TO MINUTE), and for SECOND a fraction of up to nine digits */
+    chv_i128 nanos = 0;
+    int64_t months = 0;
+    const char *c = v;
+    while (*c == ' ') c++;
+    bool ok = true;
+    for (int k = from; k <= to && ok; k++) {
+      if (k > from) ok = *c == ' ' || *c == ':' || *c == '-';
+      if (k > from) c++;
+      int64_t f = 0;
+      ok = ok && *c >= '0' && *c <= '9';
+      for (; ok && *c >= '0' && *c <= '9'; c++)
+        if ((f = f * 10 + (*c - '0')) > INT32_MAX) ok = false;
+      int64_t frac = 0;
+      int nf = 0;
+      if (ok && *c == '.' && k == to && units[k].nanos == 1000000000)
+        for (c++; *c >= '0' && *c <= '9'; c++)
+          if (nf < 9) frac = frac * 10 + (*c - '0'), nf++;
+      while (nf < 9) frac *= 10, nf++;
+      months += f * units[k].months;
+      nanos += (chv_i128)f * units[k].nanos + (units[k].nanos == 1000000000
+                                                   ? frac : 0);
+    }
+    while (*c == ' ') c++;
+    if (!ok || *c)
+      return sql_err(w->err, CHV_EINVAL,
+                     "a RANGE frame's offset is a non-negative INTERVAL of "
+                     "whole numbers (each up to %d), not '%s' %s", INT32_MAX,
+                     v, u);
+    if (months > INT32_MAX)
+      return sql_err(w->err, CHV_ERANGE, "a RANGE frame's INTERVAL is too "
+                     "large");
+    o->months = (int32_t)months;
+    o->nanos = nanos;
+    return CHV_OK;
+  }
+  bool isint = id == CHV_TYPE_TINYINT || id == CHV_TYPE_SMALLINT ||
+               id == CHV_TYPE_INT || id == CHV_TYPE_BIGINT;
+  if (!isint && id != CHV_TYPE_DECIMAL && id != CHV_TYPE_FLOAT &&
+      id != CHV_TYPE_DOUBLE)
+    return sql_err(w->err, CHV_EINVAL,
+                   "a RANGE frame with an offset orders by a number, a DATE "
+                   "or a TIMESTAMP, not by %s", tn);
+  bool num = lk == CHV_SQL_LIT_INTEGER || lk == CHV_SQL_LIT_DECIMAL ||
+             lk == CHV_SQL_LIT_DOUBLE;
+  if (!num || (isint && lk != CHV_SQL_LIT_INTEGER) ||
+      (id == CHV_TYPE_DECIMAL && lk == CHV_SQL_LIT_DOUBLE))
+    return sql_err(w->err, CHV_EINVAL,
+                   "a RANGE frame over an ORDER BY key of type %s takes a "
+                   "non-negative %s literal as its offset", tn,
+                   isint ? "integer" : id == CHV_TYPE_DECIMAL
+                                           ? "integer or decimal"
+                                           : "number");
+  if (id == CHV_TYPE_FLOAT || id == CHV_TYPE_DOUBLE) {
+    o->d = strtod(v, NULL);
+    return CHV_OK;
+  }
+  int scale = isint ? 0 : kt->scale;
+  const char *dot = strchr(v, '.');
+  int places = 0;
+  for (const char *c = dot ? dot + 1 : v + strlen(v); *c >= '0' && *c <= '9';
+       c++)
+    places++;
+  if (places > scale)
+    return sql_err(w->err, CHV_EINVAL,
+                   "the offset %s of a RANGE frame has more decimal places "
+                   "than its ORDER BY key of type %s", e->u.lit.text, tn);
+  if (chv_decimal_parse(v, strlen(v), CHV_DECIMAL_MAX_PRECISION, scale,
+                        &o->n) != CHV_OK)
+    return sql_err(w->err, CHV_ERANGE,
+                   "the offset %s of a RANGE frame is out of range for its "
+                   "ORDER BY key of type %s", e->u.lit.text, tn);
+  return CHV_OK;
+}
+
+/* A RANGE frame's n PRECEDING and n FOLLOWING, over the call's one ORDER
+** BY key (the standard's rule: with more keys, or none, an error). */
+static int range_offsets(struct sql_wins *w, const struct chv_sql_window *win,
+                         struct sql_win_item *it) {
+  struct sql_win_call *wc = &it->call;
+  if (!wc->range || (!win->start_n && !win->end_n)) return CHV_OK;
+  *w->pos = win->frame_pos;
+  if (win->norder_by != 1)
+    return sql_err(w->err, CHV_EINVAL,
+                   "a RANGE frame with an offset (n PRECEDING or n "
+                   "FOLLOWING) needs exactly one ORDER BY key, not %zu",
+                   win->norder_by);
+  const struct chv_type *kt = it->order[0].expr->type;
+  if (win->start_n)
+    CHV_RETURN_IF_ERR(range_offset(w, win->start_n, kt, &wc->off[0]));
+  if (win->end_n)
+    CHV_RETURN_IF_ERR(range_offset(w, win->end_n, kt, &wc->off[1]));
   return CHV_OK;
 }
 
@@ -341,7 +506,8 @@ static int bind_call(struct sql_wins *w, const struct chv_sql_expr *e,
   if (fn == SQL_WIN_AGG || fn == SQL_WIN_FIRST_VALUE ||
       fn == SQL_WIN_LAST_VALUE)
     CHV_RETURN_IF_ERR(frame_of(w, &win, wc));
-  return bind_keys(w, &win, it);
+  CHV_RETURN_IF_ERR(bind_keys(w, &win, it));
+  return range_offsets(w, &win, it);
 }
 
 /* The binder's hook: a window call becomes its item's COLUMN; anything
@@ -380,7 +546,8 @@ static int win_hook(struct sql_bind *b, const struct chv_sql_expr *e,
   struct sql_win_item *it = &w->items[w->n];
   memset(it, 0, sizeof *it);
   it->text = text;
-  it->call.text = text;
+  it->call.text = text_in(w, e, false); /* EXPLAIN's */
+  if (!it->call.text) return oomw(w);
   w->inside = true;
   int rc = bind_call(w, e, it);
   w->inside = false;
@@ -488,9 +655,10 @@ int sql_wins_nodes(struct sql_wins *w, struct sql_node **at) {
       struct sql_win_item *it = &w->items[i];
       if (it->group != g) continue;
       nd->u.window.calls[j] = it->call;
-      nd->cols[in->ncols + j] = (struct sql_col){it->text, it->type, nd->pos};
+      nd->cols[in->ncols + j] =
+          (struct sql_col){it->call.text, it->type, nd->pos};
       it->col->column = col++;
-      chv_buf_printf(&t, "%s%s", j ? ", " : "", it->text);
+      chv_buf_printf(&t, "%s%s", j ? ", " : "", it->call.text);
       j++;
     }
     nd->u.window.ncalls = nc;

@@ -387,8 +387,8 @@ static const struct error_case error_cases[] = {
     {"CREATE CATALOG c ('type'='hive')", 1, 18,
      "line 1, column 18: expected WITH after the catalog name, found '('"},
     {"SELECT a FROM t1 JOIN t2", 1, 25,
-     "line 1, column 25: expected ON after the joined table, found end of "
-     "input"},
+     "line 1, column 25: expected ON or USING after the joined table, found "
+     "end of input"},
     {"SELECT CASE WHEN a THEN 1", 1, 26,
      "line 1, column 26: expected WHEN, ELSE or END, found end of input"},
     {"SELECT CAST(a AS) FROM t", 1, 17,
