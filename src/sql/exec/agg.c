@@ -51,6 +51,14 @@ static inline uint32_t gc_slot(const struct gcache *c, uint64_t k) {
   return (uint32_t)((k * 0x9E3779B97F4A7C15ull) >> c->shift);
 }
 
+/* The group id cached for k, or GC_EMPTY (a table there: nslots). */
+static inline uint32_t gc_find(const struct gcache *c, uint64_t k) {
+  uint32_t t = gc_slot(c, k), id;
+  while ((id = c->ids[t]) != GC_EMPTY && c->keys[t] != k)
+    t = (t + 1) & (c->nslots - 1);
+  return id;
+}
+
 /* Add k -> id (k not cached yet); nothing when full or out of memory (the
 ** cache is only a shortcut). */
 static void gc_put(struct gcache *c, uint64_t k, uint32_t id) {
@@ -390,14 +398,10 @@ static int group_ids_packed(chv_hash_agg *h, const struct chv_vector *const *vec
   struct gcache c = h->gc;
   for (int64_t i = 0; i < n; i++) {
     uint64_t k = pk[i];
-    if (c.nslots) {
-      uint32_t t = gc_slot(&c, k), id;
-      while ((id = c.ids[t]) != GC_EMPTY && c.keys[t] != k)
-        t = (t + 1) & (c.nslots - 1);
-      if (id != GC_EMPTY) {
-        out[i] = id;
-        continue;
-      }
+    uint32_t id = c.nslots ? gc_find(&c, k) : GC_EMPTY;
+    if (id != GC_EMPTY) {
+      out[i] = id;
+      continue;
     }
     CHV_RETURN_IF_ERR(lookup_group(h, vecs, sel ? sel[i] : i, &out[i], err));
     gc_put(&h->gc, k, out[i]);
@@ -440,9 +444,7 @@ static int group_ids(chv_hash_agg *h, const struct chv_vector *const *vecs,
         uint64_t w;
         memcpy(&w, kb + off, 8);
         uint64_t k = (w & gc_mask[len]) | (uint64_t)len << 56;
-        uint32_t t = gc_slot(&c, k), id;
-        while ((id = c.ids[t]) != GC_EMPTY && c.keys[t] != k)
-          t = (t + 1) & (c.nslots - 1);
+        uint32_t id = gc_find(&c, k);
         if (id == GC_EMPTY) break;
         out[i] = id;
       }
@@ -459,14 +461,10 @@ static int group_ids(chv_hash_agg *h, const struct chv_vector *const *vecs,
         packed = gc_pack_str(kv, r, &k);
       }
     }
-    if (packed && c.nslots) {
-      uint32_t t = gc_slot(&c, k), id;
-      while ((id = c.ids[t]) != GC_EMPTY && c.keys[t] != k)
-        t = (t + 1) & (c.nslots - 1);
-      if (id != GC_EMPTY) {
-        out[i] = id;
-        continue;
-      }
+    uint32_t id = packed && c.nslots ? gc_find(&c, k) : GC_EMPTY;
+    if (id != GC_EMPTY) {
+      out[i] = id;
+      continue;
     }
     CHV_RETURN_IF_ERR(lookup_group(h, vecs, r, &out[i], err));
     if (packed) gc_put(&h->gc, k, out[i]);

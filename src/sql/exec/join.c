@@ -612,6 +612,20 @@ static int next_part(struct join_op *j, struct chv_error *err) {
   return build(j, err);
 }
 
+/* Room for n probe rows' chains (*first) and marks (*pm). */
+static int marks_room(int64_t **first, uint8_t **pm, int64_t *cap, int64_t n,
+                      struct chv_error *err) {
+  if (n <= *cap) return CHV_OK;
+  int64_t *f = realloc(*first, sizeof *f * (size_t)n);
+  if (!f) return oom(err);
+  *first = f;
+  uint8_t *m = realloc(*pm, (size_t)n);
+  if (!m) return oom(err);
+  *pm = m;
+  *cap = n;
+  return CHV_OK;
+}
+
 /* The next probe chunk, its rows' chains looked up; false at the end. */
 static int fetch(struct join_op *j, bool *got, struct chv_error *err) {
   *got = false;
@@ -623,15 +637,7 @@ static int fetch(struct join_op *j, bool *got, struct chv_error *err) {
   }
   CHV_RETURN_IF_ERR(sql_exec_cancelled(j->op.x, err));
   int64_t n = j->pc.n;
-  if (n > j->capprobe) {
-    int64_t *f = realloc(j->first, sizeof *f * (size_t)n);
-    if (!f) return oom(err);
-    j->first = f;
-    uint8_t *m = realloc(j->pmatched, (size_t)n);
-    if (!m) return oom(err);
-    j->pmatched = m;
-    j->capprobe = n;
-  }
+  CHV_RETURN_IF_ERR(marks_room(&j->first, &j->pmatched, &j->capprobe, n, err));
   memset(j->pmatched, 0, (size_t)n);
   if (j->nl) { /* the marks of the blocks before */
     j->pbase = j->pnext;
@@ -1030,15 +1036,7 @@ int sql_join_probe_batch(struct sql_op *op, void **state,
   if (chv_keyrows_encode(&p->kr, (const struct chv_vector *const *)p->kv,
                          j->nkeys, NULL, n) != CHV_OK)
     return oom(err);
-  if (n > p->cap) {
-    int64_t *f = realloc(p->first, sizeof *f * (size_t)n);
-    if (!f) return oom(err);
-    p->first = f;
-    uint8_t *m = realloc(p->pmatched, (size_t)n);
-    if (!m) return oom(err);
-    p->pmatched = m;
-    p->cap = n;
-  }
+  CHV_RETURN_IF_ERR(marks_room(&p->first, &p->pmatched, &p->cap, n, err));
   if (n > p->scap) {
     CHV_RETURN_IF_ERR(grow32(&p->rows, p->scap, n, err));
     p->scap = n;

@@ -863,15 +863,29 @@ void sql_expr_text(const struct chv_sql_expr *e, struct chv_buf *out) {
   expr_text(e, out, false);
 }
 
-const char *sql_expr_text_in(chv_arena *a, const struct chv_sql_expr *e) {
+/* e's text (qualified as written or not) copied into a; NULL: out of
+** memory. */
+static const char *text_in(chv_arena *a, const struct chv_sql_expr *e,
+                           bool qualified) {
   struct chv_buf t;
   chv_buf_init(&t);
-  sql_expr_text(e, &t);
+  if (qualified)
+    sql_expr_text_qualified(e, &t);
+  else
+    sql_expr_text(e, &t);
   char *p = NULL;
   if (t.data && (p = chv_arena_alloc(a, t.len + 1)))
     memcpy(p, t.data, t.len + 1);
   chv_buf_free(&t);
   return p;
+}
+
+const char *sql_expr_text_in(chv_arena *a, const struct chv_sql_expr *e) {
+  return text_in(a, e, false);
+}
+
+const char *sql_expr_text_qualified_in(chv_arena *a, const struct chv_sql_expr *e) {
+  return text_in(a, e, true);
 }
 
 void sql_expr_text_qualified(const struct chv_sql_expr *e,

@@ -120,6 +120,8 @@ int sql_rels_find(const struct sql_rels *rels, int tcol);
 void sql_expr_text(const struct chv_sql_expr *e, struct chv_buf *out);
 /* The same text in the arena; NULL when out of memory. */
 const char *sql_expr_text_in(chv_arena *a, const struct chv_sql_expr *e);
+/* The same, its columns qualified as written (a.s: sql_expr_text_qualified()). */
+const char *sql_expr_text_qualified_in(chv_arena *a, const struct chv_sql_expr *e);
 /* The same with column names as written (t.a): a join's conditions. */
 void sql_expr_text_qualified(const struct chv_sql_expr *e,
                              struct chv_buf *out);

@@ -183,18 +183,6 @@ struct agg_ctx {
 };
 
 
-/* e's text with its columns qualified as written, in a. */
-static const char *agg_qualified(chv_arena *a, const struct chv_sql_expr *e) {
-  struct chv_buf t;
-  chv_buf_init(&t);
-  sql_expr_text_qualified(e, &t);
-  char *p = NULL;
-  if (t.data && (p = chv_arena_alloc(a, t.len + 1)))
-    memcpy(p, t.data, t.len + 1);
-  chv_buf_free(&t);
-  return p;
-}
-
 /* Adds the aggregate calls of e to c (each distinct call once). */
 static int collect_aggs(struct agg_ctx *c, const struct chv_sql_expr *e,
                         struct chv_sql_pos *pos, struct chv_error *err) {
@@ -265,7 +253,7 @@ static int collect_aggs(struct agg_ctx *c, const struct chv_sql_expr *e,
   }
   /* each distinct call once, by its text qualified as written (a.s and
   ** b.s are both "s" unqualified) */
-  const char *qtext = agg_qualified(c->a, e);
+  const char *qtext = sql_expr_text_qualified_in(c->a, e);
   if (!qtext) return sql_err(err, CHV_ENOMEM, "out of memory");
   for (int j = 0; j < c->naggs; j++)
     if (!strcmp(c->agg_qtext[j], qtext)) return CHV_OK;
@@ -298,6 +286,22 @@ static int collect_aggs(struct agg_ctx *c, const struct chv_sql_expr *e,
   return CHV_OK;
 }
 
+/* Whether e bound over the aggregation's input (no hook, errors kept
+** here) is x; true when it does not bind (the text decides then). */
+static bool bound_same(struct agg_ctx *c, const struct chv_sql_expr *e,
+                       const struct chv_expr *x) {
+  struct sql_bind tmp = *c->in;
+  struct chv_sql_pos pos = *tmp.pos;
+  struct chv_error err;
+  tmp.hook = NULL;
+  tmp.on_seen = NULL;
+  tmp.err = &err;
+  struct chv_expr *y;
+  bool same = sql_bind_expr(&tmp, e, &y) != CHV_OK || sql_expr_same(y, x);
+  *tmp.pos = pos;
+  return same;
+}
+
 /* Whether column reference e, of the text of key k, reads what the key
 ** does over the aggregation's input (the text leaves out qualifiers: a.k
 ** and b.k of a join are both "k").  Bound on a copy of the input's binder,
@@ -309,33 +313,13 @@ static bool same_column(struct agg_ctx *c, const struct chv_sql_expr *e,
       !c->key_in ? (c->key_expr ? c->key_expr[k] : NULL)
                  : k < c->nkeys ? c->key_in[k] : NULL;
   if (e->kind != CHV_SQL_EXPR_COLUMN || !kx) return true;
-  struct sql_bind tmp = *c->in;
-  struct chv_sql_pos pos = *tmp.pos;
-  struct chv_error err;
-  tmp.hook = NULL;
-  tmp.on_seen = NULL;
-  tmp.err = &err;
-  struct chv_expr *x;
-  bool same = sql_bind_expr(&tmp, e, &x) != CHV_OK ||
-              sql_expr_same(x, kx);
-  *tmp.pos = pos;
-  return same;
+  return bound_same(c, e, kx);
 }
 
 /* Whether aggregate call e, of the text of call j, has j's argument. */
 static bool same_arg(struct agg_ctx *c, const struct chv_sql_expr *e, int j) {
   if (!c->agg_arg[j] || e->u.func.n != 1) return false;
-  struct sql_bind tmp = *c->in;
-  struct chv_sql_pos pos = *tmp.pos;
-  struct chv_error err;
-  tmp.hook = NULL;
-  tmp.on_seen = NULL;
-  tmp.err = &err;
-  struct chv_expr *x;
-  bool same = sql_bind_expr(&tmp, e->u.func.args[0], &x) != CHV_OK ||
-              sql_expr_same(x, c->agg_arg[j]);
-  *tmp.pos = pos;
-  return same;
+  return bound_same(c, e->u.func.args[0], c->agg_arg[j]);
 }
 
 /* Binds keys and aggregates over the aggregation's result batch. */
@@ -362,7 +346,7 @@ static int post_hook(struct sql_bind *b, const struct chv_sql_expr *e,
     for (int j = 0; j < c->naggs; j++)
       if (!strcmp(c->agg_text[j], text) && n++ == 0) at = j;
     if (n > 1) {
-      if (!(qtext = agg_qualified(c->a, e)))
+      if (!(qtext = sql_expr_text_qualified_in(c->a, e)))
         return sql_err(b->err, CHV_ENOMEM, "out of memory");
       at = -1;
       for (int j = 0; j < c->naggs && at < 0; j++)

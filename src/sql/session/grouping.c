@@ -52,24 +52,12 @@ static int key_of(const struct sql_grouping *g, const char *qtext) {
   return -1;
 }
 
-/* e's text qualified as written (a.s), in a. */
-static const char *qualified_text(chv_arena *a, const struct chv_sql_expr *e) {
-  struct chv_buf t;
-  chv_buf_init(&t);
-  sql_expr_text_qualified(e, &t);
-  char *p = NULL;
-  if (t.data && (p = chv_arena_alloc(a, t.len + 1)))
-    memcpy(p, t.data, t.len + 1);
-  chv_buf_free(&t);
-  return p;
-}
-
 /* e as a key of g: the one of its text, or a new one (add). */
 static int add_key(chv_arena *a, struct sql_grouping *g,
                    const struct chv_sql_expr *e, bool add, int *out,
                    struct chv_sql_pos *pos, struct chv_error *err) {
   const char *t = sql_expr_text_in(a, e);
-  const char *qt = qualified_text(a, e);
+  const char *qt = sql_expr_text_qualified_in(a, e);
   if (!t || !qt) return oom(err);
   *out = key_of(g, qt);
   if (*out >= 0) return CHV_OK;
@@ -370,7 +358,7 @@ int sql_grouping_bind(chv_arena *a, const struct sql_grouping *g,
     for (int j = 0; j < nkeys; j++)
       if (!strcmp(key_text[j], t) && same++ == 0) k = j;
     if (same > 1 && g && g->key_qtext) {
-      const char *qt = qualified_text(a, x);
+      const char *qt = sql_expr_text_qualified_in(a, x);
       if (!qt) return oom(err);
       for (int j = 0; j < g->nkeys && j < nkeys; j++)
         if (!strcmp(g->key_qtext[j], qt)) k = j;
