@@ -452,6 +452,14 @@ static int scalar_value(void *ctx, const struct chv_sql_query *q,
   return sql_query_scalar(c->s, q, c->a, out, c->pos, c->err);
 }
 
+/* The rows of an IN or EXISTS sub-query the query does not correlate, run
+** once. */
+static int subquery_rows(void *ctx, const struct chv_sql_query *q,
+                         bool exists, struct chv_vector **vals, bool *any) {
+  struct bctx *c = ctx;
+  return sql_query_rows(c->s, q, c->a, exists, vals, any, c->pos, c->err);
+}
+
 static int oomc(struct bctx *c) {
   return sql_err(c->err, CHV_ENOMEM, "out of memory");
 }
@@ -887,6 +895,7 @@ static int build_exprs(struct bctx *c, const struct chv_sql_query *q,
   int rc = sql_bind_init(&b, t, alias, c->a, c->pos, c->err);
   if (sr->kind == SRC_JOIN) b.rels = &sr->j->rels;
   b.scalar = scalar_value;
+  b.rows = subquery_rows;
   b.scalar_ctx = c;
   char what[512];
   b.what = sql_table_what(t, what, sizeof what);
@@ -1026,6 +1035,7 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
   int rc = sql_bind_init(&b, t, alias, a, c->pos, c->err);
   if (sr->kind == SRC_JOIN) b.rels = &sr->j->rels;
   b.scalar = scalar_value;
+  b.rows = subquery_rows;
   b.scalar_ctx = c;
   char what[512];
   b.what = sql_table_what(t, what, sizeof what);
@@ -1155,6 +1165,7 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
   rc = sql_bind_init(&pb, t, alias, a, c->pos, c->err);
   if (sr->kind == SRC_JOIN) pb.rels = &sr->j->rels;
   pb.scalar = scalar_value;
+  pb.rows = subquery_rows;
   pb.scalar_ctx = c;
   char pwhat[512];
   pb.what = sql_table_what(t, pwhat, sizeof pwhat);
