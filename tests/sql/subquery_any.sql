@@ -26,5 +26,58 @@ SELECT x, count(*) AS n FROM o GROUP BY x HAVING x NOT IN (SELECT y FROM i WHERE
 SELECT x, count(*) AS n FROM o GROUP BY x HAVING x NOT IN (SELECT y FROM i WHERE g = 3) ORDER BY x;
 SELECT o.id, i.t FROM o LEFT JOIN i ON o.x = i.y AND i.g IN (SELECT g FROM i WHERE t = 'a') ORDER BY o.id, i.t;
 EXPLAIN SELECT id FROM o WHERE dt IN (SELECT t FROM i) OR x IN (SELECT y FROM i);
+-- correlated scalar sub-queries in the select list and HAVING: a left
+-- join to the sub-query's aggregate grouped by its correlating columns;
+-- COUNT gives 0 where no row matches (x NULL matches none)
+SELECT id, x, (SELECT count(*) FROM i WHERE i.y = o.x) AS n, (SELECT max(t) FROM i WHERE i.y = o.x) AS mt, (SELECT count(*) FROM i WHERE i.y = o.x AND i.g > 5) AS none FROM o ORDER BY id;
+SELECT id, CASE WHEN x > 1 THEN (SELECT sum(g) FROM i WHERE i.y = o.x AND i.t = o.s) END AS sg FROM o ORDER BY id;
+-- over groups: the correlating columns are GROUP BY keys
+SELECT x, count(*) AS c, (SELECT count(*) FROM i WHERE i.y = o.x) AS n FROM o GROUP BY x ORDER BY x;
+SELECT x, count(*) AS c FROM o GROUP BY x HAVING count(*) >= (SELECT count(*) FROM i WHERE i.y = o.x) + 1 ORDER BY x;
+SELECT dt, sum((SELECT count(*) FROM i WHERE i.y = o.x)) AS n FROM o GROUP BY dt ORDER BY dt;
+EXPLAIN SELECT x, count(*) AS c, (SELECT count(*) FROM i WHERE i.y = o.x) AS n FROM o GROUP BY x;
+-- correlated EXISTS and IN under OR, in the select list and HAVING: marks,
+-- left joins to the distinct correlating keys (EXISTS), and to the counts
+-- of rows and values per key and the distinct (key, value) pairs (IN)
+SELECT id, x, s, EXISTS (SELECT 1 FROM i WHERE i.y = o.x) AS e, NOT EXISTS (SELECT 1 FROM i WHERE i.y = o.x AND i.g = 2) AS ne FROM o ORDER BY id;
+SELECT id FROM o WHERE id = 2 OR EXISTS (SELECT 1 FROM i WHERE i.y = o.x AND i.t = o.s) ORDER BY id;
+-- IN: i's g values per t are a: {1}, b: {3}, d: {2}, z: {2}, NULL: {1};
+-- of y per g 1: {1, 3}, 2: {NULL, 4}, 3: {1}
+SELECT id, x, s, x IN (SELECT g FROM i WHERE i.t = o.s) AS m, x NOT IN (SELECT g FROM i WHERE i.t = o.s) AS nm FROM o ORDER BY id;
+SELECT id, x, x IN (SELECT y FROM i WHERE i.g = o.id) AS m, x NOT IN (SELECT y FROM i WHERE i.g = o.id) AS nm FROM o ORDER BY id;
+SELECT id FROM o WHERE s IS NULL OR x IN (SELECT y FROM i WHERE i.g = o.id) ORDER BY id;
+SELECT x, count(*) AS c FROM o GROUP BY x HAVING EXISTS (SELECT 1 FROM i WHERE i.y = o.x AND i.g > 1) OR x IN (SELECT g FROM i WHERE i.y = o.x) ORDER BY x;
+EXPLAIN SELECT id, x IN (SELECT y FROM i WHERE i.g = o.id) AS m FROM o;
+-- correlated NOT IN in WHERE: a NULL x is kept only where the sub-query
+-- gives no row, and no row is kept where it gives a NULL
+SELECT id, x FROM o WHERE x NOT IN (SELECT y FROM i WHERE i.g = o.id) ORDER BY id;
+SELECT id, x FROM o WHERE x NOT IN (SELECT g FROM i WHERE i.t = o.s) AND id > 1 ORDER BY id;
+-- what is not supported says so
 -- run
 SELECT id, x IN (SELECT y, t FROM i) FROM o;
+-- run
+SELECT id FROM o ORDER BY (SELECT count(*) FROM i WHERE i.y = o.x);
+-- run
+SELECT count(*) FROM o GROUP BY (SELECT count(*) FROM i WHERE i.y = o.x);
+-- run
+SELECT o.id FROM o JOIN i ON o.x = i.y AND EXISTS (SELECT 1 FROM i i2 WHERE i2.g = o.id);
+-- run
+SELECT id, (SELECT count(*) FROM i WHERE i.y < o.x) FROM o;
+-- run
+SELECT dt, count(*), (SELECT count(*) FROM i WHERE i.y = o.x) FROM o GROUP BY dt;
+-- run
+SELECT x, count(*), (SELECT count(*) FROM i WHERE i.y = o.x) FROM o GROUP BY ROLLUP (x);
+-- run
+SELECT id, EXISTS (SELECT g FROM i WHERE i.y = o.x GROUP BY g) FROM o;
+-- run
+SELECT id, x IN (SELECT y FROM i WHERE i.t = o.s LIMIT 1) FROM o;
+-- run
+SELECT id, x IN (SELECT y FROM i WHERE i.t = o.s OR i.g = 1) FROM o;
+-- run
+SELECT id, (SELECT y FROM i WHERE i.t = o.s) FROM o;
+-- run
+SELECT id, EXISTS (SELECT o.x FROM i) FROM o;
+-- run
+SELECT id, x IN (SELECT o.id FROM i WHERE i.g = o.id) FROM o;
+-- run
+SELECT id FROM o WHERE x NOT IN (SELECT y FROM i WHERE i.t = o.s GROUP BY y);
