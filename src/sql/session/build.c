@@ -2023,6 +2023,54 @@ struct jbuild {
   bool *out_rels;  /* scratch: per relation */
 };
 
+/* True when the CAST from f to t takes no two values to one. */
+static bool cast_injective(const struct chv_type *f, const struct chv_type *t) {
+  if (chv_type_equal(f, t)) return true;
+  bool fi = chv_func_is_integral(f->id);
+  int digits = f->id == CHV_TYPE_TINYINT ? 3 : f->id == CHV_TYPE_SMALLINT ? 5
+               : f->id == CHV_TYPE_INT   ? 10 : 19;
+  switch (t->id) {
+  case CHV_TYPE_SMALLINT: return f->id == CHV_TYPE_TINYINT;
+  case CHV_TYPE_INT: return f->id == CHV_TYPE_TINYINT || f->id == CHV_TYPE_SMALLINT;
+  case CHV_TYPE_BIGINT: return fi;
+  case CHV_TYPE_DOUBLE:
+    return f->id == CHV_TYPE_FLOAT || (fi && f->id != CHV_TYPE_BIGINT);
+  case CHV_TYPE_DECIMAL:
+    if (fi) return t->precision - t->scale >= digits;
+    return f->id == CHV_TYPE_DECIMAL && t->scale >= f->scale &&
+           t->precision - t->scale >= f->precision - f->scale;
+  case CHV_TYPE_TIMESTAMP: return f->id == CHV_TYPE_DATE;
+  case CHV_TYPE_STRING: return chv_func_is_string(f->id);
+  default: return false;
+  }
+}
+
+/* A LEFT join to a correlated sub-query's grouped rows (subquery.c) gives
+** a row one match at most only when its keys' casts keep the groups apart:
+** fails on an equality x of the ON that casts a column of the right side
+** (ro: its relations) to a type two of its values could meet in. */
+static int grouped_key_cast(struct bctx *c, const struct sql_bind *b,
+                            const struct sql_rels *rels, const bool *ro,
+                            const struct chv_expr *x) {
+  if (x->kind != CHV_EXPR_CALL || x->fn != CHV_FN_EQ) return CHV_OK;
+  for (int i = 0; i < 2; i++) {
+    const struct chv_expr *a = x->args[i];
+    if (a->kind != CHV_EXPR_CAST || a->args[0]->kind != CHV_EXPR_COLUMN)
+      continue;
+    int tcol = b->tcols[a->args[0]->column], r = 0;
+    while (r + 1 < rels->n && rels->r[r + 1].first <= tcol) r++;
+    if (!ro[r] || cast_injective(a->args[0]->type, a->type)) continue;
+    char f[64], t[64];
+    type_name(a->args[0]->type, f, sizeof f);
+    type_name(a->type, t, sizeof t);
+    return sql_err(c->err, CHV_ENOTSUP,
+                   "a correlated sub-query compared by a value of type %s "
+                   "with one of the outer query's as %s (two of its values "
+                   "could be one) is not supported yet", f, t);
+  }
+  return CHV_OK;
+}
+
 /* Binds the ON of every join of f (inner joins first); [*lo, *hi) are f's
 ** relations and out[] the ones whose rows f gives. */
 static int bind_ons(struct jbuild *jb, const struct chv_sql_from *f, int *next,
@@ -2091,6 +2139,9 @@ static int bind_ons(struct jbuild *jb, const struct chv_sql_from *f, int *next,
       chv_buf_free(&t);
       break;
     }
+    if (f->from_subquery && f->join == CHV_SQL_JOIN_LEFT &&
+        (rc = grouped_key_cast(c, b, &jb->sr->j->rels, ro, x)) != CHV_OK)
+      break;
     on->conj[on->nconj++] = (struct sql_conj){v[i], x};
   }
   b->on_seen = saved;
