@@ -86,6 +86,15 @@ const CASES = [
   ['correlated not in, none NULL', 'SELECT id, k FROM f WHERE k NOT IN (SELECT d.k FROM d WHERE d.g = f.g AND d.k IS NOT NULL)'],
   ['correlated not in with other conditions', 'SELECT id FROM f WHERE id > 100 AND v NOT IN (SELECT d.w FROM d WHERE d.k = f.k AND d.w > 2)'],
   ['not (correlated in)', 'SELECT id FROM f WHERE NOT (k IN (SELECT d.k FROM d WHERE d.g = f.g))'],
+  // mixed: joins outside, sub-queries inside sub-queries, derived tables
+  ['correlated scalar over a join', 'SELECT f.id, d.name, (SELECT count(*) FROM s WHERE s.x = d.k) AS n FROM f JOIN d ON f.k = d.k'],
+  ['correlated by an expression of the outer query', 'SELECT id, (SELECT count(*) FROM d WHERE d.k = f.k + 1) AS n FROM f'],
+  ['correlated scalar with an uncorrelated IN inside', 'SELECT id, (SELECT count(*) FROM d WHERE d.k = f.k AND d.w IN (SELECT x FROM s)) AS n FROM f'],
+  ['correlated scalar in a derived table', 'SELECT t.k, sum(t.n) AS sn FROM (SELECT k, (SELECT count(*) FROM d WHERE d.k = f.k) AS n FROM f) t GROUP BY t.k'],
+  ['correlated scalar, ordered by its alias', 'SELECT id, (SELECT max(w) FROM d WHERE d.k = f.k) AS m FROM f ORDER BY m DESC NULLS LAST, id LIMIT 15',
+   'SELECT id, (SELECT max(w) FROM d WHERE d.k = f.k) AS m FROM f ORDER BY m DESC NULLS LAST, id LIMIT 15', true],
+  ['semi join and mark in one query', 'SELECT id, EXISTS (SELECT 1 FROM d WHERE d.k = f.k AND d.w > 4) AS e FROM f WHERE k IN (SELECT x FROM s) AND NOT EXISTS (SELECT 1 FROM d WHERE d.g = f.g AND d.w = 7)'],
+  ['correlated and uncorrelated side by side', 'SELECT id, k IN (SELECT x FROM s) AS u, k IN (SELECT d.k FROM d WHERE d.g = f.g) AS c, (SELECT count(*) FROM d WHERE d.k = f.k) AS n FROM f'],
 ];
 
 (async () => {
