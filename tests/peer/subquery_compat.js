@@ -95,6 +95,7 @@ const CASES = [
    'SELECT id, (SELECT max(w) FROM d WHERE d.k = f.k) AS m FROM f ORDER BY m DESC NULLS LAST, id LIMIT 15', true],
   ['semi join and mark in one query', 'SELECT id, EXISTS (SELECT 1 FROM d WHERE d.k = f.k AND d.w > 4) AS e FROM f WHERE k IN (SELECT x FROM s) AND NOT EXISTS (SELECT 1 FROM d WHERE d.g = f.g AND d.w = 7)'],
   ['correlated and uncorrelated side by side', 'SELECT id, k IN (SELECT x FROM s) AS u, k IN (SELECT d.k FROM d WHERE d.g = f.g) AS c, (SELECT count(*) FROM d WHERE d.k = f.k) AS n FROM f'],
+  ['a correlated scalar on the left of an uncorrelated IN', 'SELECT id FROM f WHERE (SELECT count(*) FROM d WHERE d.k = f.k) IN (SELECT x FROM s)'],
 ];
 
 (async () => {

@@ -52,6 +52,8 @@ EXPLAIN SELECT id, x IN (SELECT y FROM i WHERE i.g = o.id) AS m FROM o;
 -- gives no row, and no row is kept where it gives a NULL
 SELECT id, x FROM o WHERE x NOT IN (SELECT y FROM i WHERE i.g = o.id) ORDER BY id;
 SELECT id, x FROM o WHERE x NOT IN (SELECT g FROM i WHERE i.t = o.s) AND id > 1 ORDER BY id;
+-- a sub-query on the left of an uncorrelated IN
+SELECT id FROM o WHERE (SELECT count(*) FROM i WHERE i.y = o.x) IN (SELECT g FROM i) ORDER BY id;
 -- keys of another type: a wider one is grouped as it is; one whose values
 -- the comparison's cast could make equal ('1', '01') is refused
 SELECT id, (SELECT count(*) FROM i WHERE i.y = o.id) AS n, EXISTS (SELECT 1 FROM i WHERE CAST(i.g AS TINYINT) = o.x) AS e FROM o ORDER BY id;
@@ -88,3 +90,5 @@ SELECT id, EXISTS (SELECT o.x FROM i) FROM o;
 SELECT id, x IN (SELECT o.id FROM i WHERE i.g = o.id) FROM o;
 -- run
 SELECT id FROM o WHERE x NOT IN (SELECT y FROM i WHERE i.t = o.s GROUP BY y);
+-- run
+SELECT id FROM o WHERE (SELECT count(*) FROM i WHERE i.y = o.x) IN (SELECT g FROM i WHERE i.t = o.s);

@@ -769,7 +769,8 @@ static int mark_in(struct sql_decor *d, const struct place *pl,
   if (has_subquery(e->u.in.arg)) {
     *d->pos = e->u.in.arg->pos;
     return sql_err(d->err, CHV_ENOTSUP,
-                   "a sub-query on the left of IN is not supported yet");
+                   "a sub-query on the left of a correlated IN is not "
+                   "supported yet");
   }
   struct corr c;
   CHV_RETURN_IF_ERR(correlation(d, q, "a correlated IN sub-query's", &c));
@@ -1052,18 +1053,15 @@ int sql_decorrelate(struct sql_decor *d, const struct chv_sql_query *q,
         e->u.in.list[0]->kind == CHV_SQL_EXPR_SUBQUERY) {
       const struct chv_sql_query *sq = e->u.in.list[0]->u.subquery;
       bool anti = neg != e->u.in.negated;
-      if (has_subquery(e->u.in.arg)) {
-        *d->pos = e->u.in.arg->pos;
-        return sql_err(d->err, CHV_ENOTSUP,
-                       "a sub-query on the left of IN is not supported yet");
-      }
-      if (!anti || !correlated(d, sq)) {
+      /* a sub-query on the left: the binder's set (mark_in() refuses a
+      ** correlated one) */
+      if (!has_subquery(e->u.in.arg) && (!anti || !correlated(d, sq))) {
         CHV_RETURN_IF_ERR(semi(d, &from, e->u.in.arg, sq,
                                anti ? CHV_SQL_JOIN_NOT_IN : CHV_SQL_JOIN_SEMI,
                                e->pos));
         continue;
       }
-      /* a correlated NOT IN: FALSE (the row goes) unless the mark is */
+      /* a correlated NOT IN: the NOT of its mark */
     }
     struct chv_sql_expr *x;
     CHV_RETURN_IF_ERR(rewrite(d, &pl, v[i], &x));
