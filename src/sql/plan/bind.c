@@ -13,7 +13,9 @@
 **
 ** A hook (struct sql_bind.hook) may bind nodes itself: the aggregation
 ** path of sql_dml.c maps GROUP BY expressions and aggregate calls to the
-** columns of chv_hash_agg's result that way.
+** columns of chv_hash_agg's result that way.  Uncorrelated sub-queries
+** are run by the caller's hooks (scalar: a literal; rows: EXISTS a
+** literal, IN an IN over the set of the values, chv_expr_in_values()).
 **
 ** Functions are looked up by name in the registry (src/sql/func);
 ** COALESCE is exec's own node.  Errors name the construct: functions and

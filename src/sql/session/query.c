@@ -13,6 +13,9 @@
 **   sql_query_run()         a query's rows into a target (INSERT, a
 **                           directory, a relation)
 **   sql_query_schema()      a query's columns, nothing read
+**   sql_query_scalar()      an uncorrelated scalar sub-query's value, now
+**   sql_query_rows()        an uncorrelated IN sub-query's values, or
+**                           whether an EXISTS sub-query gives a row, now
 */
 #include "sql/session/session_int.h"
 #include "sql/exec/op.h"
