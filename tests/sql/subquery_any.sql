@@ -75,6 +75,8 @@ SELECT id, (SELECT count(*) FROM i WHERE i.y < o.x) FROM o;
 -- run
 SELECT dt, count(*), (SELECT count(*) FROM i WHERE i.y = o.x) FROM o GROUP BY dt;
 -- run
+SELECT o.x, count(*), (SELECT count(*) FROM i WHERE i.y = o2.x) FROM o JOIN o o2 ON o.id = o2.id GROUP BY o.x;
+-- run
 SELECT x, count(*), (SELECT count(*) FROM i WHERE i.y = o.x) FROM o GROUP BY ROLLUP (x);
 -- run
 SELECT id, EXISTS (SELECT g FROM i WHERE i.y = o.x GROUP BY g) FROM o;

@@ -586,16 +586,39 @@ static int correlation(struct sql_decor *d, const struct chv_sql_query *q,
   return CHV_OK;
 }
 
+/* e's text with its columns' qualifiers as written, in the arena. */
+static const char *qualified_text(struct sql_decor *d,
+                                  const struct chv_sql_expr *e) {
+  struct chv_buf t;
+  chv_buf_init(&t);
+  sql_expr_text_qualified(e, &t);
+  const char *p = t.data ? dstr(d, t.data) : NULL;
+  chv_buf_free(&t);
+  return p;
+}
+
 /* In a grouped place, fails unless e is one of the query's GROUP BY
-** expressions (as written). */
+** expressions (as written, qualifiers too). */
 static int grouped_key(struct sql_decor *d, const struct place *pl,
                        const struct chv_sql_expr *e) {
   const struct chv_sql_query *q = pl->q;
   if (!pl->grouped) return CHV_OK;
-  const char *t = sql_expr_text_in(d->a, e);
+  const char *t = qualified_text(d, e);
+  struct rels rs = {0};
   if (!t) return doom(d);
+  CHV_RETURN_IF_ERR(leaves(d, q->from, &rs));
   for (size_t i = 0; i < q->ngroup_by && !q->ngroup_elems; i++) {
-    const char *k = sql_expr_text_in(d->a, q->group_by[i]);
+    const struct chv_sql_expr *g = q->group_by[i];
+    if (e->kind == CHV_SQL_EXPR_COLUMN && g->kind == CHV_SQL_EXPR_COLUMN) {
+      /* one column of one relation, qualified or not */
+      const struct chv_sql_name *a = &e->u.column, *b = &g->u.column;
+      int r = owner(&rs, a);
+      if (r >= 0 && r == owner(&rs, b) &&
+          !strcasecmp(a->parts[a->nparts - 1], b->parts[b->nparts - 1]))
+        return CHV_OK;
+      continue;
+    }
+    const char *k = qualified_text(d, g);
     if (!k) return doom(d);
     if (!strcmp(k, t)) return CHV_OK;
   }
