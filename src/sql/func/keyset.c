@@ -132,11 +132,13 @@ int chv_keyset_encode_value(struct chv_buf *b, enum chv_type_id id,
     double d = x->f64 == 0 ? 0.0 : isnan(x->f64) ? NAN : x->f64; /* -0 = 0 */
     return chv_buf_append(b, &d, sizeof d);
   }
-  case CHV_TYPE_DECIMAL: return chv_buf_append(b, &x->dec, sizeof x->dec);
+  case CHV_TYPE_DECIMAL:
+    return chv_buf_append(b, &x->dec, sizeof x->dec);
   case CHV_TYPE_TIMESTAMP:
     CHV_RETURN_IF_ERR(chv_buf_append(b, &x->ts.seconds, sizeof x->ts.seconds));
     return chv_buf_append(b, &x->ts.nanos, sizeof x->ts.nanos);
-  case CHV_TYPE_BOOLEAN: return chv_buf_putc(b, x->b);
+  case CHV_TYPE_BOOLEAN:
+    return chv_buf_putc(b, x->b);
   default:
     if (chv_type_is_string_like(id)) {
       uint32_t n = (uint32_t)x->len;

@@ -472,7 +472,12 @@ static int keyset_copy(chv_arena *a, const struct chv_keyset *h,
   memcpy(hashes, h->hashes, sizeof *hashes * h->n);
   memcpy(offs, h->offs, sizeof *offs * (h->n + 1));
   memcpy(keys, h->keys.data, h->keys.len);
-  *out = (struct chv_keyset){slots, hashes, offs, h->nslots, h->n, h->n,
+  *out = (struct chv_keyset){slots,
+                             hashes,
+                             offs,
+                             h->nslots,
+                             h->n,
+                             h->n,
                              {keys, h->keys.len, h->keys.len}};
   return CHV_OK;
 }

@@ -454,8 +454,8 @@ static int scalar_value(void *ctx, const struct chv_sql_query *q,
 
 /* The rows of an IN or EXISTS sub-query the query does not correlate, run
 ** once. */
-static int subquery_rows(void *ctx, const struct chv_sql_query *q,
-                         bool exists, struct chv_vector **vals, bool *any) {
+static int subquery_rows(void *ctx, const struct chv_sql_query *q, bool exists,
+                         struct chv_vector **vals, bool *any) {
   struct bctx *c = ctx;
   return sql_query_rows(c->s, q, c->a, exists, vals, any, c->pos, c->err);
 }
@@ -2027,21 +2027,29 @@ struct jbuild {
 static bool cast_injective(const struct chv_type *f, const struct chv_type *t) {
   if (chv_type_equal(f, t)) return true;
   bool fi = chv_func_is_integral(f->id);
-  int digits = f->id == CHV_TYPE_TINYINT ? 3 : f->id == CHV_TYPE_SMALLINT ? 5
-               : f->id == CHV_TYPE_INT   ? 10 : 19;
+  int digits = f->id == CHV_TYPE_TINYINT    ? 3
+               : f->id == CHV_TYPE_SMALLINT ? 5
+               : f->id == CHV_TYPE_INT      ? 10
+                                            : 19;
   switch (t->id) {
-  case CHV_TYPE_SMALLINT: return f->id == CHV_TYPE_TINYINT;
-  case CHV_TYPE_INT: return f->id == CHV_TYPE_TINYINT || f->id == CHV_TYPE_SMALLINT;
-  case CHV_TYPE_BIGINT: return fi;
+  case CHV_TYPE_SMALLINT:
+    return f->id == CHV_TYPE_TINYINT;
+  case CHV_TYPE_INT:
+    return f->id == CHV_TYPE_TINYINT || f->id == CHV_TYPE_SMALLINT;
+  case CHV_TYPE_BIGINT:
+    return fi;
   case CHV_TYPE_DOUBLE:
     return f->id == CHV_TYPE_FLOAT || (fi && f->id != CHV_TYPE_BIGINT);
   case CHV_TYPE_DECIMAL:
     if (fi) return t->precision - t->scale >= digits;
     return f->id == CHV_TYPE_DECIMAL && t->scale >= f->scale &&
            t->precision - t->scale >= f->precision - f->scale;
-  case CHV_TYPE_TIMESTAMP: return f->id == CHV_TYPE_DATE;
-  case CHV_TYPE_STRING: return chv_func_is_string(f->id);
-  default: return false;
+  case CHV_TYPE_TIMESTAMP:
+    return f->id == CHV_TYPE_DATE;
+  case CHV_TYPE_STRING:
+    return chv_func_is_string(f->id);
+  default:
+    return false;
   }
 }
 
@@ -2058,7 +2066,8 @@ static int grouped_key_cast(struct bctx *c, const struct sql_bind *b,
     if (a->kind != CHV_EXPR_CAST || a->args[0]->kind != CHV_EXPR_COLUMN)
       continue;
     int tcol = b->tcols[a->args[0]->column], r = 0;
-    while (r + 1 < rels->n && rels->r[r + 1].first <= tcol) r++;
+    while (r + 1 < rels->n && rels->r[r + 1].first <= tcol)
+      r++;
     if (!ro[r] || cast_injective(a->args[0]->type, a->type)) continue;
     char f[64], t[64];
     type_name(a->args[0]->type, f, sizeof f);
@@ -2066,7 +2075,8 @@ static int grouped_key_cast(struct bctx *c, const struct sql_bind *b,
     return sql_err(c->err, CHV_ENOTSUP,
                    "a correlated sub-query compared by a value of type %s "
                    "with one of the outer query's as %s (two of its values "
-                   "could be one) is not supported yet", f, t);
+                   "could be one) is not supported yet",
+                   f, t);
   }
   return CHV_OK;
 }

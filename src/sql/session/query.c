@@ -603,8 +603,7 @@ int sql_query_scalar(struct sql_session *s, const struct chv_sql_query *q,
 
 int sql_query_rows(struct sql_session *s, const struct chv_sql_query *q,
                    chv_arena *a, bool exists, struct chv_vector **vals,
-                   bool *any,
-                   struct chv_sql_pos *pos, struct chv_error *err) {
+                   bool *any, struct chv_sql_pos *pos, struct chv_error *err) {
   struct chv_sql_pos at = q->pos;
   struct sql_qplan *qp;
   CHV_RETURN_IF_ERR(sql_qplan_open(&qp, err));
@@ -648,7 +647,8 @@ int sql_query_rows(struct sql_session *s, const struct chv_sql_query *q,
       int64_t was = keep->length;
       rc = chv_vector_append_rows(keep, ch.b->cols[0], ch.sel, 0, ch.n, err);
       for (int64_t i = was; rc == CHV_OK && i < keep->length &&
-                            chv_type_is_string_like(keep->type->id); i++) {
+                            chv_type_is_string_like(keep->type->id);
+           i++) {
         struct chv_value v;
         chv_func_get_value(keep, i, &v);
         text += (size_t)v.len;
@@ -659,7 +659,8 @@ int sql_query_rows(struct sql_session *s, const struct chv_sql_query *q,
       *pos = at;
       rc = sql_err(err, CHV_ENOMEM,
                    "the values of an IN sub-query exceed "
-                   "chive.exec.operator-memory (%zu bytes)", bound);
+                   "chive.exec.operator-memory (%zu bytes)",
+                   bound);
     }
   }
   if (rc != CHV_OK && x.failed) run_pos(&x, rc, at, pos);

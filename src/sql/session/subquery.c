@@ -515,7 +515,8 @@ static struct chv_sql_expr *is_null(struct sql_decor *d, struct chv_sql_expr *x,
   return e;
 }
 
-static struct chv_sql_expr *not_of(struct sql_decor *d, struct chv_sql_expr *x) {
+static struct chv_sql_expr *not_of(struct sql_decor *d,
+                                   struct chv_sql_expr *x) {
   struct chv_sql_expr *e = x ? new_expr(d, CHV_SQL_EXPR_UNARY, x->pos) : NULL;
   if (!e) return NULL;
   e->u.unary.op = CHV_SQL_OP_NOT;
@@ -531,24 +532,24 @@ static const char *fresh_alias(struct sql_decor *d) {
 
 /* Where a correlated sub-query stands, for its rewrite. */
 struct place {
-  struct chv_sql_from **from;      /* the FROM its joins are added to */
-  const struct chv_sql_query *q;   /* the query around it */
+  struct chv_sql_from **from;    /* the FROM its joins are added to */
+  const struct chv_sql_query *q; /* the query around it */
   /* In the select list or HAVING of a query that aggregates, outside an
   ** aggregate: the sub-query's columns are taken through max() (one value
   ** a group: the correlating columns must be GROUP BY keys). */
   bool grouped;
-  const char *where;               /* "WHERE", "the select list", "HAVING" */
+  const char *where; /* "WHERE", "the select list", "HAVING" */
 };
 
 /* A correlated sub-query split: the sub-query's and the outer query's
 ** sides of its correlating equalities, and its other conditions. */
 struct corr {
-  const struct chv_sql_query *sq;  /* with its own sub-queries made joins */
-  struct rels rs;                  /* its relations */
-  struct chv_sql_expr **keys;      /* its sides */
+  const struct chv_sql_query *sq;   /* with its own sub-queries made joins */
+  struct rels rs;                   /* its relations */
+  struct chv_sql_expr **keys;       /* its sides */
   const struct chv_sql_expr **outs; /* the outer query's sides */
   size_t nk;
-  struct chv_sql_expr *rest;       /* its own conditions, or NULL */
+  struct chv_sql_expr *rest; /* its own conditions, or NULL */
 };
 
 static int correlation(struct sql_decor *d, const struct chv_sql_query *q,
@@ -578,7 +579,8 @@ static int correlation(struct sql_decor *d, const struct chv_sql_query *q,
       return sql_err(d->err, CHV_ENOTSUP,
                      "%s condition on the outer query's columns must be an "
                      "equality of a column of its own with one of the outer "
-                     "query's (not supported yet)", what);
+                     "query's (not supported yet)",
+                     what);
     }
     c->keys[c->nk] = (struct chv_sql_expr *)(uintptr_t)in;
     c->outs[c->nk++] = out;
@@ -632,9 +634,8 @@ static int grouped_key(struct sql_decor *d, const struct place *pl,
 }
 
 /* e, or max(e) in a grouped place (e has one value a group). */
-static struct chv_sql_expr *per_group(struct sql_decor *d,
-                                      const struct place *pl,
-                                      struct chv_sql_expr *e) {
+static struct chv_sql_expr *
+per_group(struct sql_decor *d, const struct place *pl, struct chv_sql_expr *e) {
   return pl->grouped && e ? call(d, "max", e, NULL, false, e->pos) : e;
 }
 
@@ -646,7 +647,8 @@ static int join_grouped(struct sql_decor *d, const struct place *pl,
                         const struct chv_sql_select_item *items, size_t ni,
                         struct chv_sql_expr *extra, struct chv_sql_expr *on,
                         struct chv_sql_pos pos) {
-  for (size_t i = 0; i < c->nk; i++) CHV_RETURN_IF_ERR(grouped_key(d, pl, c->outs[i]));
+  for (size_t i = 0; i < c->nk; i++)
+    CHV_RETURN_IF_ERR(grouped_key(d, pl, c->outs[i]));
   struct chv_sql_select_item *it = dalloc(d, sizeof *it * (ni + c->nk + 1));
   struct chv_sql_expr **keys = dalloc(d, sizeof *keys * (c->nk + 2));
   struct chv_sql_query *g = dalloc(d, sizeof *g);
@@ -662,10 +664,10 @@ static int join_grouped(struct sql_decor *d, const struct place *pl,
     keys[i] = c->keys[i];
     it[ni + i] = (struct chv_sql_select_item){keys[i], kname};
     struct chv_sql_expr *k = column(d, qa, kname, c->keys[i]->pos);
-    if (!k || !(cond = binary(d, CHV_SQL_OP_AND, cond,
-                              binary(d, CHV_SQL_OP_EQ,
-                                     (struct chv_sql_expr *)(uintptr_t)
-                                         c->outs[i], k))))
+    if (!k || !(cond = binary(
+                    d, CHV_SQL_OP_AND, cond,
+                    binary(d, CHV_SQL_OP_EQ,
+                           (struct chv_sql_expr *)(uintptr_t)c->outs[i], k))))
       return doom(d);
   }
   size_t nkeys = c->nk;
@@ -717,8 +719,7 @@ static int scalar(struct sql_decor *d, const struct place *pl,
                    why);
   }
   struct corr c;
-  CHV_RETURN_IF_ERR(
-      correlation(d, q, "a correlated scalar sub-query's", &c));
+  CHV_RETURN_IF_ERR(correlation(d, q, "a correlated scalar sub-query's", &c));
   if (refs(d, c.sq->items[0].expr, &c.rs) & 1) {
     *d->pos = c.sq->items[0].expr->pos;
     return sql_err(d->err, CHV_ENOTSUP,
@@ -733,7 +734,8 @@ static int scalar(struct sql_decor *d, const struct place *pl,
   if (!v) return doom(d);
   /* COUNT over no row is 0, not the NULL of no match */
   const struct chv_sql_expr *agg = c.sq->items[0].expr;
-  if (agg->kind == CHV_SQL_EXPR_FUNC && !strcasecmp(agg->u.func.name, "count")) {
+  if (agg->kind == CHV_SQL_EXPR_FUNC &&
+      !strcasecmp(agg->u.func.name, "count")) {
     struct chv_sql_expr *z = literal(d, CHV_SQL_LIT_INTEGER, "0", q->pos);
     if (!z) return doom(d);
     z->u.lit.suffix = "L";
@@ -753,7 +755,8 @@ static int mark_exists(struct sql_decor *d, const struct place *pl,
     *d->pos = q->pos;
     return sql_err(d->err, CHV_ENOTSUP,
                    "a correlated EXISTS sub-query with %s is not supported "
-                   "yet", why);
+                   "yet",
+                   why);
   }
   struct corr c;
   CHV_RETURN_IF_ERR(correlation(d, q, "a correlated EXISTS sub-query's", &c));
@@ -803,7 +806,7 @@ static int mark_in(struct sql_decor *d, const struct place *pl,
     return sql_err(d->err, CHV_EINVAL,
                    "the sub-query of IN gives %zu columns; it must give one",
                    sq->items[0].expr->kind == CHV_SQL_EXPR_STAR ? (size_t)0
-                                                               : sq->nitems);
+                                                                : sq->nitems);
   }
   struct chv_sql_expr *y = sq->items[0].expr;
   if (refs(d, y, &c.rs) & 1) {
@@ -835,7 +838,8 @@ static int mark_in(struct sql_decor *d, const struct place *pl,
   struct chv_sql_expr *snn = per_group(d, pl, column(d, qs, "nn", pos));
   struct chv_sql_expr *mm = per_group(d, pl, column(d, qm, "m", pos));
   struct chv_sql_expr *ce = new_expr(d, CHV_SQL_EXPR_CASE, pos);
-  struct chv_sql_expr **w = dalloc(d, sizeof *w * 3), **t = dalloc(d, sizeof *t * 3);
+  struct chv_sql_expr **w = dalloc(d, sizeof *w * 3),
+                      **t = dalloc(d, sizeof *t * 3);
   if (!sn || !snn || !mm || !ce || !w || !t) return doom(d);
   w[0] = is_null(d, mm, true);
   t[0] = literal(d, CHV_SQL_LIT_BOOLEAN, "TRUE", pos);
@@ -891,9 +895,8 @@ static bool has_subquery(const struct chv_sql_expr *e) {
 static const struct chv_sql_expr *correlated_in(struct sql_decor *d,
                                                 const struct chv_sql_expr *e);
 
-static const struct chv_sql_expr *correlated_list(struct sql_decor *d,
-                                                  struct chv_sql_expr *const *v,
-                                                  size_t n) {
+static const struct chv_sql_expr *
+correlated_list(struct sql_decor *d, struct chv_sql_expr *const *v, size_t n) {
   for (size_t i = 0; i < n; i++) {
     const struct chv_sql_expr *c = correlated_in(d, v[i]);
     if (c) return c;
@@ -907,8 +910,10 @@ static const struct chv_sql_expr *correlated_in(struct sql_decor *d,
   const struct chv_sql_expr *c = NULL;
   switch (e->kind) {
   case CHV_SQL_EXPR_SUBQUERY:
-  case CHV_SQL_EXPR_EXISTS: return correlated(d, e->u.subquery) ? e : NULL;
-  case CHV_SQL_EXPR_UNARY: return correlated_in(d, e->u.unary.arg);
+  case CHV_SQL_EXPR_EXISTS:
+    return correlated(d, e->u.subquery) ? e : NULL;
+  case CHV_SQL_EXPR_UNARY:
+    return correlated_in(d, e->u.unary.arg);
   case CHV_SQL_EXPR_BINARY:
     c = correlated_in(d, e->u.binary.left);
     return c ? c : correlated_in(d, e->u.binary.right);
@@ -922,15 +927,19 @@ static const struct chv_sql_expr *correlated_in(struct sql_decor *d,
   case CHV_SQL_EXPR_LIKE:
     c = correlated_in(d, e->u.like.arg);
     return c ? c : correlated_in(d, e->u.like.pattern);
-  case CHV_SQL_EXPR_IS: return correlated_in(d, e->u.is.arg);
+  case CHV_SQL_EXPR_IS:
+    return correlated_in(d, e->u.is.arg);
   case CHV_SQL_EXPR_CASE:
     if ((c = correlated_in(d, e->u.case_.operand))) return c;
     if ((c = correlated_in(d, e->u.case_.else_))) return c;
     if ((c = correlated_list(d, e->u.case_.when, e->u.case_.n))) return c;
     return correlated_list(d, e->u.case_.then, e->u.case_.n);
-  case CHV_SQL_EXPR_CAST: return correlated_in(d, e->u.cast.arg);
-  case CHV_SQL_EXPR_FUNC: return correlated_list(d, e->u.func.args, e->u.func.n);
-  default: return NULL;
+  case CHV_SQL_EXPR_CAST:
+    return correlated_in(d, e->u.cast.arg);
+  case CHV_SQL_EXPR_FUNC:
+    return correlated_list(d, e->u.func.args, e->u.func.n);
+  default:
+    return NULL;
   }
 }
 
@@ -947,7 +956,8 @@ static int rewrite_list(struct sql_decor *d, const struct place *pl,
   if (!v || !list_has(v, n)) return CHV_OK;
   struct chv_sql_expr **nv = dalloc(d, sizeof *nv * (n + 1));
   if (!nv) return doom(d);
-  for (size_t i = 0; i < n; i++) CHV_RETURN_IF_ERR(rewrite(d, pl, v[i], &nv[i]));
+  for (size_t i = 0; i < n; i++)
+    CHV_RETURN_IF_ERR(rewrite(d, pl, v[i], &nv[i]));
   *out = nv;
   return CHV_OK;
 }
@@ -968,14 +978,16 @@ static int rewrite(struct sql_decor *d, const struct place *pl,
         correlated(d, e->u.in.list[0]->u.subquery))
       return mark_in(d, pl, e, out);
     break;
-  default: break;
+  default:
+    break;
   }
   struct chv_sql_expr *n = dalloc(d, sizeof *n);
   if (!n) return doom(d);
   *n = *e;
   *out = n;
   switch (e->kind) {
-  case CHV_SQL_EXPR_UNARY: return rewrite(d, pl, e->u.unary.arg, &n->u.unary.arg);
+  case CHV_SQL_EXPR_UNARY:
+    return rewrite(d, pl, e->u.unary.arg, &n->u.unary.arg);
   case CHV_SQL_EXPR_BINARY:
     CHV_RETURN_IF_ERR(rewrite(d, pl, e->u.binary.left, &n->u.binary.left));
     return rewrite(d, pl, e->u.binary.right, &n->u.binary.right);
@@ -989,14 +1001,16 @@ static int rewrite(struct sql_decor *d, const struct place *pl,
   case CHV_SQL_EXPR_LIKE:
     CHV_RETURN_IF_ERR(rewrite(d, pl, e->u.like.arg, &n->u.like.arg));
     return rewrite(d, pl, e->u.like.pattern, &n->u.like.pattern);
-  case CHV_SQL_EXPR_IS: return rewrite(d, pl, e->u.is.arg, &n->u.is.arg);
+  case CHV_SQL_EXPR_IS:
+    return rewrite(d, pl, e->u.is.arg, &n->u.is.arg);
   case CHV_SQL_EXPR_CASE:
     CHV_RETURN_IF_ERR(rewrite(d, pl, e->u.case_.operand, &n->u.case_.operand));
     CHV_RETURN_IF_ERR(rewrite(d, pl, e->u.case_.else_, &n->u.case_.else_));
     CHV_RETURN_IF_ERR(
         rewrite_list(d, pl, e->u.case_.when, e->u.case_.n, &n->u.case_.when));
     return rewrite_list(d, pl, e->u.case_.then, e->u.case_.n, &n->u.case_.then);
-  case CHV_SQL_EXPR_CAST: return rewrite(d, pl, e->u.cast.arg, &n->u.cast.arg);
+  case CHV_SQL_EXPR_CAST:
+    return rewrite(d, pl, e->u.cast.arg, &n->u.cast.arg);
   case CHV_SQL_EXPR_FUNC: {
     struct place in = *pl; /* an aggregate's argument: each row's value */
     if (sql_is_aggregate(e->u.func.name) && !e->u.func.over) in.grouped = false;
