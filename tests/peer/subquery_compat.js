@@ -96,6 +96,9 @@ const CASES = [
   ['semi join and mark in one query', 'SELECT id, EXISTS (SELECT 1 FROM d WHERE d.k = f.k AND d.w > 4) AS e FROM f WHERE k IN (SELECT x FROM s) AND NOT EXISTS (SELECT 1 FROM d WHERE d.g = f.g AND d.w = 7)'],
   ['correlated and uncorrelated side by side', 'SELECT id, k IN (SELECT x FROM s) AS u, k IN (SELECT d.k FROM d WHERE d.g = f.g) AS c, (SELECT count(*) FROM d WHERE d.k = f.k) AS n FROM f'],
   ['a correlated scalar on the left of an uncorrelated IN', 'SELECT id FROM f WHERE (SELECT count(*) FROM d WHERE d.k = f.k) IN (SELECT x FROM s)'],
+  ['two correlated scalars in HAVING', 'SELECT k, g, count(*) AS c FROM f GROUP BY k, g HAVING (SELECT sum(d.w) FROM d WHERE d.k = f.k) < count(*) OR (SELECT count(*) FROM d WHERE d.k = f.k) > 1'],
+  ['correlated in and exists in HAVING, one correlation', 'SELECT k, g, count(*) AS c FROM f GROUP BY k, g HAVING k IN (SELECT d.w FROM d WHERE d.k = f.k AND d.g = f.g) OR EXISTS (SELECT 1 FROM d WHERE d.k = f.k AND d.g = f.g)'],
+  ['two correlated marks over groups', 'SELECT k, count(*) AS c, EXISTS (SELECT 1 FROM d WHERE d.k = f.k) AS e, NOT EXISTS (SELECT 1 FROM d WHERE d.w = f.k) AS ne, k IN (SELECT d.w FROM d WHERE d.k = f.k) AS i FROM f GROUP BY k'],
 ];
 
 (async () => {

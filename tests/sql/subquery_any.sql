@@ -35,6 +35,8 @@ SELECT id, CASE WHEN x > 1 THEN (SELECT sum(g) FROM i WHERE i.y = o.x AND i.t = 
 SELECT x, count(*) AS c, (SELECT count(*) FROM i WHERE i.y = o.x) AS n FROM o GROUP BY x ORDER BY x;
 SELECT x, count(*) AS c FROM o GROUP BY x HAVING count(*) >= (SELECT count(*) FROM i WHERE i.y = o.x) + 1 ORDER BY x;
 SELECT dt, sum((SELECT count(*) FROM i WHERE i.y = o.x)) AS n FROM o GROUP BY dt ORDER BY dt;
+-- two sub-queries over groups are two aggregates of their columns
+SELECT x, count(*) AS c, (SELECT count(*) FROM i WHERE i.y = o.x) AS n, (SELECT sum(g) FROM i WHERE i.y = o.x) AS sg FROM o GROUP BY x HAVING (SELECT max(g) FROM i WHERE i.y = o.x) > 1 OR (SELECT min(g) FROM i WHERE i.y = o.x) IS NULL ORDER BY x;
 EXPLAIN SELECT x, count(*) AS c, (SELECT count(*) FROM i WHERE i.y = o.x) AS n FROM o GROUP BY x;
 -- correlated EXISTS and IN under OR, in the select list and HAVING: marks,
 -- left joins to the distinct correlating keys (EXISTS), and to the counts

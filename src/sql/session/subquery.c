@@ -524,6 +524,16 @@ static struct chv_sql_expr *not_of(struct sql_decor *d,
   return e;
 }
 
+/* The name of column x of the join qa ($sqN): $xN, so that the columns of
+** two joins, and the query's own, read apart where the builder matches
+** expressions by their text without qualifiers (max(c0) of two
+** sub-queries). */
+static const char *cname(struct sql_decor *d, const char *qa, const char *x) {
+  char n[64];
+  snprintf(n, sizeof n, "$%s%s", x, qa + 3);
+  return dstr(d, n);
+}
+
 static const char *fresh_alias(struct sql_decor *d) {
   char a[32];
   snprintf(a, sizeof a, "$sq%d", d->next++);
@@ -728,9 +738,11 @@ static int scalar(struct sql_decor *d, const struct place *pl,
   }
   const char *qa = fresh_alias(d);
   if (!qa) return doom(d);
-  struct chv_sql_select_item it = {c.sq->items[0].expr, "c0"};
+  const char *c0 = cname(d, qa, "c");
+  if (!c0) return doom(d);
+  struct chv_sql_select_item it = {c.sq->items[0].expr, c0};
   CHV_RETURN_IF_ERR(join_grouped(d, pl, &c, qa, &it, 1, NULL, NULL, q->pos));
-  struct chv_sql_expr *v = per_group(d, pl, column(d, qa, "c0", q->pos));
+  struct chv_sql_expr *v = per_group(d, pl, column(d, qa, c0, q->pos));
   if (!v) return doom(d);
   /* COUNT over no row is 0, not the NULL of no match */
   const struct chv_sql_expr *agg = c.sq->items[0].expr;
@@ -767,11 +779,12 @@ static int mark_exists(struct sql_decor *d, const struct place *pl,
                    "equality in its WHERE is not supported yet");
   }
   const char *qa = fresh_alias(d);
+  const char *m = qa ? cname(d, qa, "m") : NULL;
   struct chv_sql_expr *one = literal(d, CHV_SQL_LIT_INTEGER, "1", pos);
-  if (!qa || !one) return doom(d);
-  struct chv_sql_select_item it = {one, "m"};
+  if (!qa || !m || !one) return doom(d);
+  struct chv_sql_select_item it = {one, m};
   CHV_RETURN_IF_ERR(join_grouped(d, pl, &c, qa, &it, 1, NULL, NULL, pos));
-  if (!(*out = is_null(d, per_group(d, pl, column(d, qa, "m", pos)), true)))
+  if (!(*out = is_null(d, per_group(d, pl, column(d, qa, m, pos)), true)))
     return doom(d);
   return CHV_OK;
 }
@@ -824,19 +837,22 @@ static int mark_in(struct sql_decor *d, const struct place *pl,
   struct chv_sql_expr *x = (struct chv_sql_expr *)(uintptr_t)e->u.in.arg;
   CHV_RETURN_IF_ERR(grouped_key(d, pl, x));
   const char *qs = fresh_alias(d), *qm = fresh_alias(d);
+  if (!qs || !qm) return doom(d);
+  const char *nn_ = cname(d, qs, "nn"), *n_ = cname(d, qs, "n");
+  const char *m_ = cname(d, qm, "m"), *v_ = cname(d, qm, "v");
   struct chv_sql_expr *n = call(d, "count", NULL, NULL, true, pos);
   struct chv_sql_expr *nn = call(d, "count", y, NULL, false, pos);
   struct chv_sql_expr *one = literal(d, CHV_SQL_LIT_INTEGER, "1", pos);
-  struct chv_sql_expr *v = column(d, qm, "v", pos);
+  struct chv_sql_expr *v = v_ ? column(d, qm, v_, pos) : NULL;
   struct chv_sql_expr *on = v ? binary(d, CHV_SQL_OP_EQ, x, v) : NULL;
-  if (!qs || !qm || !n || !nn || !one || !on) return doom(d);
-  struct chv_sql_select_item si[2] = {{n, "n"}, {nn, "nn"}};
-  struct chv_sql_select_item mi[2] = {{one, "m"}, {y, "v"}};
+  if (!nn_ || !n_ || !m_ || !n || !nn || !one || !on) return doom(d);
+  struct chv_sql_select_item si[2] = {{n, n_}, {nn, nn_}};
+  struct chv_sql_select_item mi[2] = {{one, m_}, {y, v_}};
   CHV_RETURN_IF_ERR(join_grouped(d, pl, &c, qs, si, 2, NULL, NULL, pos));
   CHV_RETURN_IF_ERR(join_grouped(d, pl, &c, qm, mi, 2, y, on, pos));
-  struct chv_sql_expr *sn = per_group(d, pl, column(d, qs, "n", pos));
-  struct chv_sql_expr *snn = per_group(d, pl, column(d, qs, "nn", pos));
-  struct chv_sql_expr *mm = per_group(d, pl, column(d, qm, "m", pos));
+  struct chv_sql_expr *sn = per_group(d, pl, column(d, qs, n_, pos));
+  struct chv_sql_expr *snn = per_group(d, pl, column(d, qs, nn_, pos));
+  struct chv_sql_expr *mm = per_group(d, pl, column(d, qm, m_, pos));
   struct chv_sql_expr *ce = new_expr(d, CHV_SQL_EXPR_CASE, pos);
   struct chv_sql_expr **w = dalloc(d, sizeof *w * 3),
                       **t = dalloc(d, sizeof *t * 3);
