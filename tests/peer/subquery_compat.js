@@ -101,6 +101,62 @@ const CASES = [
   ['two correlated marks over groups', 'SELECT k, count(*) AS c, EXISTS (SELECT 1 FROM d WHERE d.k = f.k) AS e, NOT EXISTS (SELECT 1 FROM d WHERE d.w = f.k) AS ne, k IN (SELECT d.w FROM d WHERE d.k = f.k) AS i FROM f GROUP BY k'],
 ];
 
+// Generated cases (a fixed seed): predicates of every form (IN, NOT IN,
+// EXISTS, NOT EXISTS, scalar, correlated by one or two columns with
+// conditions of their own, or not) combined in the select list, under OR,
+// AND and CASE, and over groups in the select list, HAVING and inside an
+// aggregate.
+const rnd = (() => {
+  let seed = 12345;
+  return () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+})();
+const pick = (a) => a[Math.floor(rnd() * a.length)];
+{
+  const corr = ['d.k = f.k', 'd.g = f.g', 'd.w = f.k', 'd.k = f.k AND d.g = f.g'];
+  const own = ['', ' AND d.w > 2', ' AND d.name IS NOT NULL', ' AND d.w IS NULL'];
+  const vals = [['d.w', 'f.v'], ['d.k', 'f.k'], ['d.k', 'f.id'], ['d.g', 'f.g'], ['d.w', 'f.k']];
+  const forms = (sub, v) => [
+    `${v[1]} IN (SELECT ${v[0]} ${sub})`,
+    `${v[1]} NOT IN (SELECT ${v[0]} ${sub})`,
+    `EXISTS (SELECT 1 ${sub})`,
+    `NOT EXISTS (SELECT 1 ${sub})`,
+    `(SELECT count(*) ${sub}) > 1`,
+    `(SELECT max(d.w) ${sub}) >= f.v`,
+    `${v[1]} IN (SELECT ${v[0]} FROM d WHERE d.w > 3)`,
+    `${v[1]} NOT IN (SELECT ${v[0]} FROM d WHERE d.w < 3)`,
+  ];
+  for (let n = 0; n < 100; n++) {
+    const sub = `FROM d WHERE ${pick(corr)}${pick(own)}`;
+    const p = pick(forms(sub, pick(vals))), q = pick(forms(sub, pick(vals)));
+    const shape = pick(['select', 'two', 'or', 'and', 'case']);
+    const s = shape === 'select' ? `SELECT id, ${p} AS m FROM f`
+      : shape === 'two' ? `SELECT id, ${p} AS m, ${q} AS m2 FROM f`
+      : shape === 'or' ? `SELECT id FROM f WHERE ${p} OR ${q}`
+      : shape === 'and' ? `SELECT id FROM f WHERE ${p} AND (${q})`
+      : `SELECT id, CASE WHEN ${p} THEN 1 WHEN NOT (${q}) THEN 2 ELSE 3 END AS c FROM f`;
+    CASES.push([`generated ${n}: ${s}`, s]);
+  }
+  // over groups: correlated by GROUP BY keys only (f.k, f.g)
+  const gsubs = ['FROM d WHERE d.k = f.k', 'FROM d WHERE d.k = f.k AND d.w > 2',
+                 'FROM d WHERE d.w = f.k', 'FROM d WHERE d.k = f.k AND d.g = f.g'];
+  const gforms = (sub, agg) => [
+    `f.k IN (SELECT d.w ${sub})`, `f.k NOT IN (SELECT d.w ${sub})`,
+    `EXISTS (SELECT 1 ${sub})`, `NOT EXISTS (SELECT 1 ${sub})`,
+    `(SELECT count(*) ${sub}) > 1`, `(SELECT sum(d.w) ${sub}) < ${agg ? 'count(*)' : '5'}`,
+  ];
+  for (let n = 0; n < 60; n++) {
+    const shape = pick(['select', 'having', 'in an aggregate']);
+    const agg = shape !== 'in an aggregate';
+    const p = pick(gforms(pick(gsubs), agg)), q = pick(gforms(pick(gsubs), agg));
+    const s = shape === 'select'
+      ? `SELECT f.k, f.g, count(*) AS c, ${p} AS m, ${q} AS m2 FROM f GROUP BY f.k, f.g`
+      : shape === 'having'
+        ? `SELECT f.k, f.g, count(*) AS c FROM f GROUP BY f.k, f.g HAVING ${p} OR ${q}`
+        : `SELECT f.g, sum(CASE WHEN ${p} THEN 1 ELSE 0 END) AS c FROM f GROUP BY f.g`;
+    CASES.push([`generated over groups ${n}: ${s}`, s]);
+  }
+}
+
 (async () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'chv-subquery-compat-'));
   try {
