@@ -54,6 +54,8 @@ EXPLAIN SELECT id, x IN (SELECT y FROM i WHERE i.g = o.id) AS m FROM o;
 -- gives no row, and no row is kept where it gives a NULL
 SELECT id, x FROM o WHERE x NOT IN (SELECT y FROM i WHERE i.g = o.id) ORDER BY id;
 SELECT id, x FROM o WHERE x NOT IN (SELECT g FROM i WHERE i.t = o.s) AND id > 1 ORDER BY id;
+-- a correlated sub-query with a sub-query of its own inside
+SELECT id, (SELECT count(*) FROM i WHERE i.y = o.x AND EXISTS (SELECT 1 FROM i i2 WHERE i2.g = i.g AND i2.t = 'd')) AS n FROM o ORDER BY id;
 -- a sub-query on the left of an uncorrelated IN
 SELECT id FROM o WHERE (SELECT count(*) FROM i WHERE i.y = o.x) IN (SELECT g FROM i) ORDER BY id;
 -- keys of another type: a wider one is grouped as it is; one whose values
@@ -90,6 +92,8 @@ SELECT id, x IN (SELECT y FROM i WHERE i.t = o.s OR i.g = 1) FROM o;
 SELECT id, (SELECT y FROM i WHERE i.t = o.s) FROM o;
 -- run
 SELECT id, EXISTS (SELECT o.x FROM i) FROM o;
+-- run
+SELECT id, (SELECT count(*) FROM i WHERE i.y = o.x AND EXISTS (SELECT 1 FROM i i2 WHERE i2.g = o.id)) FROM o;
 -- run
 SELECT id, x IN (SELECT o.id FROM i WHERE i.g = o.id) FROM o;
 -- run

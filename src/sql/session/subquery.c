@@ -565,6 +565,21 @@ struct corr {
 static int correlation(struct sql_decor *d, const struct chv_sql_query *q,
                        const char *what, struct corr *c) {
   memset(c, 0, sizeof *c);
+  struct rels own = {0};
+  CHV_RETURN_IF_ERR(leaves(d, q->from, &own));
+  size_t nw = 0;
+  if (q->where) sql_conjuncts(q->where, NULL, &nw);
+  const struct chv_sql_expr **w = dalloc(d, sizeof *w * (nw + 1));
+  if (!w) return doom(d);
+  nw = 0;
+  if (q->where) sql_conjuncts(q->where, w, &nw);
+  for (size_t i = 0; i < nw; i++)
+    if (has_subquery(w[i]) && (refs(d, w[i], &own) & 1)) {
+      *d->pos = w[i]->pos;
+      return sql_err(d->err, CHV_ENOTSUP,
+                     "%s sub-query reading the outer query's columns is not "
+                     "supported yet", what);
+    }
   CHV_RETURN_IF_ERR(sql_decorrelate(d, q, &c->sq));
   const struct chv_sql_query *sq = c->sq;
   CHV_RETURN_IF_ERR(leaves(d, sq->from, &c->rs));
