@@ -99,6 +99,8 @@ const CASES = [
   ['two correlated scalars in HAVING', 'SELECT k, g, count(*) AS c FROM f GROUP BY k, g HAVING (SELECT sum(d.w) FROM d WHERE d.k = f.k) < count(*) OR (SELECT count(*) FROM d WHERE d.k = f.k) > 1'],
   ['correlated in and exists in HAVING, one correlation', 'SELECT k, g, count(*) AS c FROM f GROUP BY k, g HAVING k IN (SELECT d.w FROM d WHERE d.k = f.k AND d.g = f.g) OR EXISTS (SELECT 1 FROM d WHERE d.k = f.k AND d.g = f.g)'],
   ['two correlated marks over groups', 'SELECT k, count(*) AS c, EXISTS (SELECT 1 FROM d WHERE d.k = f.k) AS e, NOT EXISTS (SELECT 1 FROM d WHERE d.w = f.k) AS ne, k IN (SELECT d.w FROM d WHERE d.k = f.k) AS i FROM f GROUP BY k'],
+  ['correlated sub-queries in ORDER BY', 'SELECT id, k FROM f ORDER BY (SELECT count(*) FROM d WHERE d.k = f.k) DESC, EXISTS (SELECT 1 FROM d WHERE d.g = f.g AND d.w > 4), id LIMIT 40',
+   'SELECT id, k FROM f ORDER BY (SELECT count(*) FROM d WHERE d.k = f.k) DESC, EXISTS (SELECT 1 FROM d WHERE d.g = f.g AND d.w > 4), id LIMIT 40', true],
 ];
 
 // Generated cases (a fixed seed): predicates of every form (IN, NOT IN,

@@ -56,6 +56,8 @@ SELECT id, x FROM o WHERE x NOT IN (SELECT y FROM i WHERE i.g = o.id) ORDER BY i
 SELECT id, x FROM o WHERE x NOT IN (SELECT g FROM i WHERE i.t = o.s) AND id > 1 ORDER BY id;
 -- a correlated sub-query with a sub-query of its own inside
 SELECT id, (SELECT count(*) FROM i WHERE i.y = o.x AND EXISTS (SELECT 1 FROM i i2 WHERE i2.g = i.g AND i2.t = 'd')) AS n FROM o ORDER BY id;
+-- in ORDER BY
+SELECT id, x FROM o ORDER BY (SELECT count(*) FROM i WHERE i.y = o.x) DESC, EXISTS (SELECT 1 FROM i WHERE i.t = o.s), id;
 -- a sub-query on the left of an uncorrelated IN
 SELECT id FROM o WHERE (SELECT count(*) FROM i WHERE i.y = o.x) IN (SELECT g FROM i) ORDER BY id;
 -- keys of another type: a wider one is grouped as it is; one whose values
@@ -69,7 +71,7 @@ SELECT id FROM o WHERE 1 <= (SELECT count(*) FROM i WHERE i.t = o.x);
 -- run
 SELECT id, x IN (SELECT y, t FROM i) FROM o;
 -- run
-SELECT id FROM o ORDER BY (SELECT count(*) FROM i WHERE i.y = o.x);
+SELECT x, count(*) FROM o GROUP BY x ORDER BY (SELECT count(*) FROM i WHERE i.y = o.x);
 -- run
 SELECT count(*) FROM o GROUP BY (SELECT count(*) FROM i WHERE i.y = o.x);
 -- run

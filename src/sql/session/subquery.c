@@ -548,7 +548,7 @@ struct place {
   ** aggregate: the sub-query's columns are taken through max() (one value
   ** a group: the correlating columns must be GROUP BY keys). */
   bool grouped;
-  const char *where; /* "WHERE", "the select list", "HAVING" */
+  const char *where; /* "WHERE", "the select list", "HAVING", "ORDER BY" */
 };
 
 /* A correlated sub-query split: the sub-query's and the outer query's
@@ -1084,12 +1084,15 @@ int sql_decorrelate(struct sql_decor *d, const struct chv_sql_query *q,
   if (q->kind != CHV_SQL_QUERY_SELECT || !q->from) return CHV_OK;
   for (size_t i = 0; i < q->ngroup_by; i++)
     CHV_RETURN_IF_ERR(refuse_correlated(d, q->group_by[i], "GROUP BY"));
-  for (size_t i = 0; i < q->norder_by; i++)
-    CHV_RETURN_IF_ERR(refuse_correlated(d, q->order_by[i].expr, "ORDER BY"));
+  for (size_t i = 0; i < q->ndistribute_by; i++)
+    CHV_RETURN_IF_ERR(
+        refuse_correlated(d, q->distribute_by[i], "DISTRIBUTE BY"));
   CHV_RETURN_IF_ERR(refuse_in_ons(d, q->from));
   bool any = has_subquery(q->where) || has_subquery(q->having);
   for (size_t i = 0; i < q->nitems && !any; i++)
     any = has_subquery(q->items[i].expr);
+  for (size_t i = 0; i < q->norder_by && !any; i++)
+    any = has_subquery(q->order_by[i].expr);
   if (!any) return CHV_OK;
   size_t n = 0;
   if (q->where) sql_conjuncts(q->where, NULL, &n);
@@ -1148,6 +1151,21 @@ int sql_decorrelate(struct sql_decor *d, const struct chv_sql_query *q,
   }
   pl.where = "HAVING";
   CHV_RETURN_IF_ERR(rewrite(d, &pl, q->having, &nq->having));
+  if (q->norder_by && (pl.grouped || q->distinct))
+    for (size_t i = 0; i < q->norder_by; i++)
+      CHV_RETURN_IF_ERR(refuse_correlated(
+          d, q->order_by[i].expr,
+          "ORDER BY of a query that aggregates or is DISTINCT"));
+  if (q->norder_by) {
+    struct chv_sql_order_item *ob = dalloc(d, sizeof *ob * q->norder_by);
+    if (!ob) return doom(d);
+    pl.where = "ORDER BY";
+    for (size_t i = 0; i < q->norder_by; i++) {
+      ob[i] = q->order_by[i];
+      CHV_RETURN_IF_ERR(rewrite(d, &pl, q->order_by[i].expr, &ob[i].expr));
+    }
+    nq->order_by = ob;
+  }
   nq->items = items;
   nq->from = from;
   nq->where = where;
