@@ -101,6 +101,7 @@ const CASES = [
   ['two correlated marks over groups', 'SELECT k, count(*) AS c, EXISTS (SELECT 1 FROM d WHERE d.k = f.k) AS e, NOT EXISTS (SELECT 1 FROM d WHERE d.w = f.k) AS ne, k IN (SELECT d.w FROM d WHERE d.k = f.k) AS i FROM f GROUP BY k'],
   ['correlated sub-queries in ORDER BY', 'SELECT id, k FROM f ORDER BY (SELECT count(*) FROM d WHERE d.k = f.k) DESC, EXISTS (SELECT 1 FROM d WHERE d.g = f.g AND d.w > 4), id LIMIT 40',
    'SELECT id, k FROM f ORDER BY (SELECT count(*) FROM d WHERE d.k = f.k) DESC, EXISTS (SELECT 1 FROM d WHERE d.g = f.g AND d.w > 4), id LIMIT 40', true],
+  ['correlated scalar as a window argument', 'SELECT id, sum((SELECT count(*) FROM d WHERE d.k = f.k)) OVER (PARTITION BY g ORDER BY id) AS s FROM f'],
 ];
 
 // Generated cases (a fixed seed): predicates of every form (IN, NOT IN,

@@ -58,6 +58,8 @@ SELECT id, x FROM o WHERE x NOT IN (SELECT g FROM i WHERE i.t = o.s) AND id > 1 
 SELECT id, (SELECT count(*) FROM i WHERE i.y = o.x AND EXISTS (SELECT 1 FROM i i2 WHERE i2.g = i.g AND i2.t = 'd')) AS n FROM o ORDER BY id;
 -- in ORDER BY
 SELECT id, x FROM o ORDER BY (SELECT count(*) FROM i WHERE i.y = o.x) DESC, EXISTS (SELECT 1 FROM i WHERE i.t = o.s), id;
+-- as a window function's argument; not in its OVER (below)
+SELECT id, sum((SELECT count(*) FROM i WHERE i.y = o.x)) OVER (ORDER BY id) AS s FROM o ORDER BY id;
 -- a sub-query on the left of an uncorrelated IN
 SELECT id FROM o WHERE (SELECT count(*) FROM i WHERE i.y = o.x) IN (SELECT g FROM i) ORDER BY id;
 -- keys of another type: a wider one is grouped as it is; one whose values
@@ -76,6 +78,8 @@ SELECT x, count(*) FROM o GROUP BY x ORDER BY (SELECT count(*) FROM i WHERE i.y 
 SELECT count(*) FROM o GROUP BY (SELECT count(*) FROM i WHERE i.y = o.x);
 -- run
 SELECT o.id FROM o JOIN i ON o.x = i.y AND EXISTS (SELECT 1 FROM i i2 WHERE i2.g = o.id);
+-- run
+SELECT id, rank() OVER (ORDER BY (SELECT count(*) FROM i WHERE i.y = o.x)) FROM o;
 -- run
 SELECT id, (SELECT count(*) FROM i WHERE i.y < o.x) FROM o;
 -- run

@@ -917,7 +917,15 @@ static bool has_subquery(const struct chv_sql_expr *e) {
            list_has(e->u.case_.when, e->u.case_.n) ||
            list_has(e->u.case_.then, e->u.case_.n);
   case CHV_SQL_EXPR_CAST: return has_subquery(e->u.cast.arg);
-  case CHV_SQL_EXPR_FUNC: return list_has(e->u.func.args, e->u.func.n);
+  case CHV_SQL_EXPR_FUNC:
+    if (list_has(e->u.func.args, e->u.func.n)) return true;
+    if (e->u.func.over) {
+      const struct chv_sql_window *w = e->u.func.over;
+      if (list_has(w->partition_by, w->npartition_by)) return true;
+      for (size_t i = 0; i < w->norder_by; i++)
+        if (has_subquery(w->order_by[i].expr)) return true;
+    }
+    return false;
   default: return false;
   }
 }
@@ -972,6 +980,17 @@ static const struct chv_sql_expr *correlated_in(struct sql_decor *d,
   default:
     return NULL;
   }
+}
+
+/* Fails on a correlated sub-query in e, which stands in a clause (what)
+** that takes none. */
+static int refuse_correlated(struct sql_decor *d, const struct chv_sql_expr *e,
+                             const char *what) {
+  const struct chv_sql_expr *c = correlated_in(d, e);
+  if (!c) return CHV_OK;
+  *d->pos = c->pos;
+  return sql_err(d->err, CHV_ENOTSUP,
+                 "a correlated sub-query in %s is not supported yet", what);
 }
 
 /* A copy of e with each correlated sub-query replaced by the columns of
@@ -1043,6 +1062,11 @@ static int rewrite(struct sql_decor *d, const struct place *pl,
   case CHV_SQL_EXPR_CAST:
     return rewrite(d, pl, e->u.cast.arg, &n->u.cast.arg);
   case CHV_SQL_EXPR_FUNC: {
+    const struct chv_sql_window *w = e->u.func.over;
+    for (size_t i = 0; w && i < w->npartition_by; i++)
+      CHV_RETURN_IF_ERR(refuse_correlated(d, w->partition_by[i], "OVER"));
+    for (size_t i = 0; w && i < w->norder_by; i++)
+      CHV_RETURN_IF_ERR(refuse_correlated(d, w->order_by[i].expr, "OVER"));
     struct place in = *pl; /* an aggregate's argument: each row's value */
     if (sql_is_aggregate(e->u.func.name) && !e->u.func.over) in.grouped = false;
     return rewrite_list(d, &in, e->u.func.args, e->u.func.n, &n->u.func.args);
@@ -1050,17 +1074,6 @@ static int rewrite(struct sql_decor *d, const struct place *pl,
   default:
     return CHV_OK;
   }
-}
-
-/* Fails on a correlated sub-query in e, which stands in a clause (what)
-** that takes none. */
-static int refuse_correlated(struct sql_decor *d, const struct chv_sql_expr *e,
-                             const char *what) {
-  const struct chv_sql_expr *c = correlated_in(d, e);
-  if (!c) return CHV_OK;
-  *d->pos = c->pos;
-  return sql_err(d->err, CHV_ENOTSUP,
-                 "a correlated sub-query in %s is not supported yet", what);
 }
 
 static int refuse_in_ons(struct sql_decor *d, const struct chv_sql_from *f) {
