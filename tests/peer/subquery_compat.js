@@ -102,6 +102,9 @@ const CASES = [
   ['correlated sub-queries in ORDER BY', 'SELECT id, k FROM f ORDER BY (SELECT count(*) FROM d WHERE d.k = f.k) DESC, EXISTS (SELECT 1 FROM d WHERE d.g = f.g AND d.w > 4), id LIMIT 40',
    'SELECT id, k FROM f ORDER BY (SELECT count(*) FROM d WHERE d.k = f.k) DESC, EXISTS (SELECT 1 FROM d WHERE d.g = f.g AND d.w > 4), id LIMIT 40', true],
   ['correlated scalar as a window argument', 'SELECT id, sum((SELECT count(*) FROM d WHERE d.k = f.k)) OVER (PARTITION BY g ORDER BY id) AS s FROM f'],
+  ['correlated exists in an inner join ON', 'SELECT f.id, d.name FROM f JOIN d ON f.k = d.k AND EXISTS (SELECT 1 FROM s WHERE s.x = d.w)'],
+  ['correlated scalar and in in inner join ONs', 'SELECT f.id, d.name, s.x FROM f JOIN d ON f.k = d.k AND d.w >= (SELECT min(d2.w) FROM d d2 WHERE d2.g = f.g) JOIN s ON s.x = d.k AND f.v NOT IN (SELECT d3.w FROM d d3 WHERE d3.k = s.x)'],
+  ['correlated in ON under a LEFT join\'s preserved side', 'SELECT f.id, d.name, s.x FROM f JOIN d ON f.k = d.k AND EXISTS (SELECT 1 FROM s WHERE s.x = f.k) LEFT JOIN s ON s.x = d.w'],
 ];
 
 // Generated cases (a fixed seed): predicates of every form (IN, NOT IN,

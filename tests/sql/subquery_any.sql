@@ -60,6 +60,9 @@ SELECT id, (SELECT count(*) FROM i WHERE i.y = o.x AND EXISTS (SELECT 1 FROM i i
 SELECT id, x FROM o ORDER BY (SELECT count(*) FROM i WHERE i.y = o.x) DESC, EXISTS (SELECT 1 FROM i WHERE i.t = o.s), id;
 -- as a window function's argument; not in its OVER (below)
 SELECT id, sum((SELECT count(*) FROM i WHERE i.y = o.x)) OVER (ORDER BY id) AS s FROM o ORDER BY id;
+-- in an inner join's ON, as in the WHERE
+SELECT o.id, i.t FROM o JOIN i ON o.x = i.y AND EXISTS (SELECT 1 FROM i i2 WHERE i2.g = o.id) ORDER BY o.id, i.t;
+SELECT o.id, i.t FROM o JOIN i ON o.x = i.y AND i.g > (SELECT count(*) FROM i i2 WHERE i2.y = o.x) - 2 ORDER BY o.id, i.t;
 -- a sub-query on the left of an uncorrelated IN
 SELECT id FROM o WHERE (SELECT count(*) FROM i WHERE i.y = o.x) IN (SELECT g FROM i) ORDER BY id;
 -- keys of another type: a wider one is grouped as it is; one whose values
@@ -77,7 +80,9 @@ SELECT x, count(*) FROM o GROUP BY x ORDER BY (SELECT count(*) FROM i WHERE i.y 
 -- run
 SELECT count(*) FROM o GROUP BY (SELECT count(*) FROM i WHERE i.y = o.x);
 -- run
-SELECT o.id FROM o JOIN i ON o.x = i.y AND EXISTS (SELECT 1 FROM i i2 WHERE i2.g = o.id);
+SELECT o.id FROM o LEFT JOIN i ON o.x = i.y AND EXISTS (SELECT 1 FROM i i2 WHERE i2.g = o.id);
+-- run
+SELECT a.id, b.id FROM o a LEFT JOIN (o b JOIN i ON b.x = i.y AND EXISTS (SELECT 1 FROM i i2 WHERE i2.g = b.id)) ON a.id = b.id;
 -- run
 SELECT id, rank() OVER (ORDER BY (SELECT count(*) FROM i WHERE i.y = o.x)) FROM o;
 -- run

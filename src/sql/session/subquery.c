@@ -1080,7 +1080,52 @@ static int refuse_in_ons(struct sql_decor *d, const struct chv_sql_from *f) {
   if (f->kind != CHV_SQL_FROM_JOIN) return CHV_OK;
   CHV_RETURN_IF_ERR(refuse_in_ons(d, f->left));
   CHV_RETURN_IF_ERR(refuse_in_ons(d, f->right));
-  return refuse_correlated(d, f->on, "ON");
+  return refuse_correlated(d, f->on,
+                           "the ON of an outer or semi join, or of a join on "
+                           "an outer join's NULL-extended side");
+}
+
+/* f, with the conditions of the ONs of its inner joins that hold a
+** correlated sub-query taken out into *lifted (AND-ed), where the join's
+** rows all reach the query's (kept: not under the NULL-extended side of an
+** outer join, nor the right of a semi or anti join): there an inner join's
+** ON means what a WHERE means.  Copies only the joins it changes. */
+static int lift_ons(struct sql_decor *d, struct chv_sql_from *f, bool kept,
+                    struct chv_sql_from **out, struct chv_sql_expr **lifted) {
+  *out = f;
+  if (f->kind != CHV_SQL_FROM_JOIN) return CHV_OK;
+  enum chv_sql_join_kind k = f->join;
+  bool inner = k == CHV_SQL_JOIN_INNER || k == CHV_SQL_JOIN_CROSS;
+  bool lk = kept && k != CHV_SQL_JOIN_RIGHT && k != CHV_SQL_JOIN_FULL;
+  bool rk = kept && (inner || k == CHV_SQL_JOIN_RIGHT);
+  struct chv_sql_from *l, *r;
+  CHV_RETURN_IF_ERR(lift_ons(d, f->left, lk, &l, lifted));
+  CHV_RETURN_IF_ERR(lift_ons(d, f->right, rk, &r, lifted));
+  struct chv_sql_expr *on = f->on;
+  if (kept && inner && correlated_in(d, on)) {
+    size_t n = 0;
+    sql_conjuncts(on, NULL, &n);
+    const struct chv_sql_expr **v = dalloc(d, sizeof *v * (n + 1));
+    if (!v) return doom(d);
+    n = 0;
+    sql_conjuncts(on, v, &n);
+    on = NULL;
+    for (size_t i = 0; i < n; i++) {
+      struct chv_sql_expr *c = (struct chv_sql_expr *)(uintptr_t)v[i];
+      struct chv_sql_expr **to = correlated_in(d, c) ? lifted : &on;
+      if (!(*to = binary(d, CHV_SQL_OP_AND, *to, c))) return doom(d);
+    }
+    if (!on && !(on = true_lit(d, f->pos))) return doom(d);
+  }
+  if (l == f->left && r == f->right && on == f->on) return CHV_OK;
+  struct chv_sql_from *j = dalloc(d, sizeof *j);
+  if (!j) return doom(d);
+  *j = *f;
+  j->left = l;
+  j->right = r;
+  j->on = on;
+  *out = j;
+  return CHV_OK;
 }
 
 /* True when q's select list and HAVING are over groups. */
@@ -1095,6 +1140,18 @@ int sql_decorrelate(struct sql_decor *d, const struct chv_sql_query *q,
                     const struct chv_sql_query **out) {
   *out = q;
   if (q->kind != CHV_SQL_QUERY_SELECT || !q->from) return CHV_OK;
+  struct chv_sql_from *lf;
+  struct chv_sql_expr *lifted = NULL;
+  CHV_RETURN_IF_ERR(lift_ons(d, q->from, true, &lf, &lifted));
+  if (lifted) { /* inner joins' correlated conditions: the WHERE's */
+    struct chv_sql_query *lq = dalloc(d, sizeof *lq);
+    if (!lq) return doom(d);
+    *lq = *q;
+    lq->from = lf;
+    if (!(lq->where = binary(d, CHV_SQL_OP_AND, q->where, lifted)))
+      return doom(d);
+    *out = q = lq;
+  }
   for (size_t i = 0; i < q->ngroup_by; i++)
     CHV_RETURN_IF_ERR(refuse_correlated(d, q->group_by[i], "GROUP BY"));
   for (size_t i = 0; i < q->ndistribute_by; i++)
