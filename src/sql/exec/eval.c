@@ -821,15 +821,33 @@ static int eval_in(const struct chv_expr *e, const struct chv_batch *in,
                    struct chv_error *err) {
   struct opnd a;
   CHV_RETURN_IF_ERR(opnd_eval(e->args[0], in, sel, n, &a, err));
+  struct chv_buf key; /* the key of a value looked up in the set */
+  chv_buf_init(&key);
   int rc = start_out(out, n, err);
   if (rc != CHV_OK) goto out_free;
-  bool list_null = false;
+  const struct chv_inset *set = e->set;
+  bool list_null = set && set->has_null;
   for (int k = 1; k < e->nargs; k++) list_null |= e->args[k]->value.is_null;
   const struct chv_type *t = e->args[0]->type;
   for (int64_t i = 0; i < n; i++) {
     struct chv_value x;
     opnd_value(&a, e->args[0], i, &x);
     bool hit = false;
+    if (set && set->rows == 0) { /* IN of no rows: FALSE, for NULL too */
+      if (e->negated) chv_bit_set(out->data, i, true);
+      continue;
+    }
+    if (!x.is_null && set && set->keys.n) {
+      chv_buf_reset(&key);
+      if ((rc = chv_keyset_encode_value(&key, t->id, &x)) != CHV_OK) {
+        rc = oom(err);
+        goto out_free;
+      }
+      size_t slot;
+      hit = chv_keyset_find(&set->keys, key.data, key.len,
+                            chv_keyset_hash(key.data, key.len),
+                            &slot) != UINT32_MAX;
+    }
     if (!x.is_null)
       for (int k = 1; k < e->nargs && !hit; k++)
         hit = !e->args[k]->value.is_null &&
@@ -847,6 +865,7 @@ static int eval_in(const struct chv_expr *e, const struct chv_batch *in,
   }
   finish_nulls(out, n);
 out_free:
+  chv_buf_free(&key);
   opnd_free(&a);
   return rc;
 }

@@ -430,6 +430,9 @@ static inline const char *chv_keyset_key(const struct chv_keyset *h,
 ** with -0.0 as 0.0 and one NaN, so equal keys are equal bytes). */
 int chv_keyset_encode(struct chv_buf *b, const struct chv_vector *v,
                       int64_t i);
+/* The same bytes for the value x of type id (x->is_null: NULL). */
+int chv_keyset_encode_value(struct chv_buf *b, enum chv_type_id id,
+                            const struct chv_value *x);
 
 /* The keys of a batch's rows, each the bytes chv_keyset_encode() gives for
 ** the row's values of the key vectors, back to back, with their hashes

@@ -106,28 +106,35 @@ int chv_keyset_put(struct chv_keyset *h, const void *key, size_t len,
 
 int chv_keyset_encode(struct chv_buf *b, const struct chv_vector *v,
                       int64_t i) {
-  if (chv_vector_is_null(v, i)) return chv_buf_putc(b, 0);
-  CHV_RETURN_IF_ERR(chv_buf_putc(b, 1));
   struct chv_value x;
   chv_func_get_value(v, i, &x);
-  switch (v->type->id) {
+  return chv_keyset_encode_value(b, v->type->id, &x);
+}
+
+int chv_keyset_encode_value(struct chv_buf *b, enum chv_type_id id,
+                            const struct chv_value *x) {
+  if (x->is_null) return chv_buf_putc(b, 0);
+  CHV_RETURN_IF_ERR(chv_buf_putc(b, 1));
+  switch (id) {
   case CHV_TYPE_FLOAT:
   case CHV_TYPE_DOUBLE: {
-    double d = x.f64 == 0 ? 0.0 : isnan(x.f64) ? NAN : x.f64; /* -0 = 0 */
+    double d = x->f64 == 0 ? 0.0 : isnan(x->f64) ? NAN : x->f64; /* -0 = 0 */
     return chv_buf_append(b, &d, sizeof d);
   }
-  case CHV_TYPE_DECIMAL: return chv_buf_append(b, &x.dec, sizeof x.dec);
+  case CHV_TYPE_DECIMAL:
+    return chv_buf_append(b, &x->dec, sizeof x->dec);
   case CHV_TYPE_TIMESTAMP:
-    CHV_RETURN_IF_ERR(chv_buf_append(b, &x.ts.seconds, sizeof x.ts.seconds));
-    return chv_buf_append(b, &x.ts.nanos, sizeof x.ts.nanos);
-  case CHV_TYPE_BOOLEAN: return chv_buf_putc(b, x.b);
+    CHV_RETURN_IF_ERR(chv_buf_append(b, &x->ts.seconds, sizeof x->ts.seconds));
+    return chv_buf_append(b, &x->ts.nanos, sizeof x->ts.nanos);
+  case CHV_TYPE_BOOLEAN:
+    return chv_buf_putc(b, x->b);
   default:
-    if (chv_type_is_string_like(v->type->id)) {
-      uint32_t n = (uint32_t)x.len;
+    if (chv_type_is_string_like(id)) {
+      uint32_t n = (uint32_t)x->len;
       CHV_RETURN_IF_ERR(chv_buf_append(b, &n, sizeof n));
-      return chv_buf_append(b, x.str, (size_t)x.len);
+      return chv_buf_append(b, x->str, (size_t)x->len);
     }
-    return chv_buf_append(b, &x.i64, sizeof x.i64);
+    return chv_buf_append(b, &x->i64, sizeof x->i64);
   }
 }
 

@@ -13,7 +13,9 @@
 **
 ** A hook (struct sql_bind.hook) may bind nodes itself: the aggregation
 ** path of sql_dml.c maps GROUP BY expressions and aggregate calls to the
-** columns of chv_hash_agg's result that way.
+** columns of chv_hash_agg's result that way.  Uncorrelated sub-queries
+** are run by the caller's hooks (scalar: a literal; rows: EXISTS a
+** literal, IN an IN over the set of the values, chv_expr_in_values()).
 **
 ** Functions are looked up by name in the registry (src/sql/func);
 ** COALESCE is exec's own node.  Errors name the construct: functions and
@@ -596,9 +598,19 @@ int sql_bind_expr(struct sql_bind *b, const struct chv_sql_expr *e,
   case CHV_SQL_EXPR_IN:
     if (e->u.in.n == 1 && e->u.in.list[0]->kind == CHV_SQL_EXPR_SUBQUERY) {
       *b->pos = e->pos;
-      return chv_error_set(b->err, CHV_ENOTSUP,
-                           "IN (sub-query) is supported as a condition of "
-                           "WHERE, AND-ed with the others, and not yet here");
+      if (!b->rows)
+        return chv_error_set(b->err, CHV_ENOTSUP,
+                             "IN (sub-query) is not supported here yet");
+      CHV_RETURN_IF_ERR(sql_bind_expr(b, e->u.in.arg, &x));
+      struct chv_vector *vals = NULL;
+      bool any;
+      *b->pos = e->pos;
+      CHV_RETURN_IF_ERR(b->rows(b->scalar_ctx, e->u.in.list[0]->u.subquery,
+                                false, &vals, &any));
+      *b->pos = e->pos;
+      int rc = chv_expr_in_values(b->a, x, vals, e->u.in.negated, out, b->err);
+      chv_vector_close(vals);
+      return rc;
     }
     CHV_RETURN_IF_ERR(sql_bind_expr(b, e->u.in.arg, &x));
     CHV_RETURN_IF_ERR(bind_args(b, e->u.in.list, e->u.in.n, &list));
@@ -665,11 +677,18 @@ int sql_bind_expr(struct sql_bind *b, const struct chv_sql_expr *e,
       return chv_error_set(b->err, CHV_ENOTSUP,
                            "sub-queries are not supported here yet");
     return b->scalar(b->scalar_ctx, e->u.subquery, out);
-  case CHV_SQL_EXPR_EXISTS:
+  case CHV_SQL_EXPR_EXISTS: {
     *b->pos = e->pos;
-    return chv_error_set(b->err, CHV_ENOTSUP,
-                         "EXISTS is supported as a condition of WHERE, "
-                         "AND-ed with the others, and not yet here");
+    if (!b->rows)
+      return chv_error_set(b->err, CHV_ENOTSUP,
+                           "EXISTS is not supported here yet");
+    bool any = false;
+    CHV_RETURN_IF_ERR(b->rows(b->scalar_ctx, e->u.subquery, true, NULL, &any));
+    struct chv_value v = {.b = any};
+    const struct chv_type *bt = chv_exec_type(b->a, CHV_TYPE_BOOLEAN, 0, 0);
+    if (!bt) return oom(b);
+    return chv_expr_literal(b->a, bt, &v, out, b->err);
+  }
   }
   return chv_error_set(b->err, CHV_ENOTSUP, "this expression is not supported yet");
 }
@@ -793,6 +812,11 @@ static void expr_text(const struct chv_sql_expr *e, struct chv_buf *out,
     break;
   case CHV_SQL_EXPR_IN:
     expr_text(e->u.in.arg, out, qual);
+    if (e->u.in.n == 1 && e->u.in.list[0]->kind == CHV_SQL_EXPR_SUBQUERY) {
+      chv_buf_puts(out, e->u.in.negated ? " NOT IN " : " IN ");
+      expr_text(e->u.in.list[0], out, qual);
+      break;
+    }
     chv_buf_puts(out, e->u.in.negated ? " NOT IN (" : " IN (");
     list_text(e->u.in.list, e->u.in.n, out, qual);
     chv_buf_putc(out, ')');
@@ -850,11 +874,15 @@ static void expr_text(const struct chv_sql_expr *e, struct chv_buf *out,
     chv_buf_putc(out, ')');
     if (e->u.func.over) window_text(e->u.func.over, out, qual);
     break;
-  case CHV_SQL_EXPR_SUBQUERY:
-    chv_buf_puts(out, "(SELECT ...)");
+  case CHV_SQL_EXPR_SUBQUERY: /* whole: two sub-queries are told apart */
+    chv_buf_putc(out, '(');
+    chv_sql_query_format(e->u.subquery, out);
+    chv_buf_putc(out, ')');
     break;
   case CHV_SQL_EXPR_EXISTS:
-    chv_buf_puts(out, "EXISTS (SELECT ...)");
+    chv_buf_puts(out, "EXISTS (");
+    chv_sql_query_format(e->u.subquery, out);
+    chv_buf_putc(out, ')');
     break;
   }
 }

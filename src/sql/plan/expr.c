@@ -458,6 +458,82 @@ int chv_expr_in(chv_arena *a, struct chv_expr *x, struct chv_expr **list,
   return CHV_OK;
 }
 
+/* A read-only copy of h in the arena. */
+static int keyset_copy(chv_arena *a, const struct chv_keyset *h,
+                       struct chv_keyset *out) {
+  memset(out, 0, sizeof *out);
+  if (h->n == 0) return CHV_OK;
+  uint64_t *slots = chv_arena_alloc(a, sizeof *slots * h->nslots);
+  uint64_t *hashes = chv_arena_alloc(a, sizeof *hashes * h->n);
+  uint32_t *offs = chv_arena_alloc(a, sizeof *offs * (h->n + 1));
+  char *keys = chv_arena_alloc(a, h->keys.len ? h->keys.len : 1);
+  if (!slots || !hashes || !offs || !keys) return CHV_ENOMEM;
+  memcpy(slots, h->slots, sizeof *slots * h->nslots);
+  memcpy(hashes, h->hashes, sizeof *hashes * h->n);
+  memcpy(offs, h->offs, sizeof *offs * (h->n + 1));
+  memcpy(keys, h->keys.data, h->keys.len);
+  *out = (struct chv_keyset){.slots = slots,
+                             .hashes = hashes,
+                             .offs = offs,
+                             .nslots = h->nslots,
+                             .n = h->n,
+                             .ecap = h->n,
+                             .klen = h->klen,
+                             .keys = {keys, h->keys.len, h->keys.len}};
+  return CHV_OK;
+}
+
+int chv_expr_in_values(chv_arena *a, struct chv_expr *x,
+                       const struct chv_vector *vals, bool negated,
+                       struct chv_expr **out, struct chv_error *err) {
+  const struct chv_type *c = compare_type(a, x->type, vals->type);
+  if (c == NULL) return type_err2(err, "in", x->type, vals->type);
+  const struct chv_type *b = chv_exec_type(a, CHV_TYPE_BOOLEAN, 0, 0);
+  struct chv_expr *e = node(a, CHV_EXPR_IN, b, 1);
+  struct chv_inset *set = chv_arena_alloc(a, sizeof *set);
+  if (b == NULL || e == NULL || set == NULL) return oom(err);
+  memset(set, 0, sizeof *set);
+  e->negated = negated;
+  e->args[0] = x;
+  CHV_RETURN_IF_ERR(coerce(a, &e->args[0], c, err));
+  bool same = chv_type_equal(vals->type, c);
+  struct chv_keyset h = {0};
+  struct chv_buf key, cbuf;
+  chv_buf_init(&key);
+  chv_buf_init(&cbuf);
+  int rc = CHV_OK;
+  for (int64_t i = 0; i < vals->length && rc == CHV_OK; i++) {
+    struct chv_value v, cv;
+    chv_func_get_value(vals, i, &v);
+    if (!v.is_null && !same) { /* a value the cast cannot take is NULL */
+      chv_buf_reset(&cbuf);
+      if (!chv_exec_cast_value(vals->type, &v, c, &cv, &cbuf, &rc)) {
+        cv.is_null = true;
+      }
+      v = cv;
+    }
+    if (rc != CHV_OK) break;
+    if (v.is_null) {
+      set->has_null = true;
+      continue;
+    }
+    chv_buf_reset(&key);
+    uint32_t id;
+    bool added;
+    rc = chv_keyset_encode_value(&key, c->id, &v);
+    if (rc == CHV_OK) rc = chv_keyset_put(&h, key.data, key.len, &id, &added);
+  }
+  set->rows = vals->length;
+  if (rc == CHV_OK) rc = keyset_copy(a, &h, &set->keys);
+  chv_keyset_free(&h);
+  chv_buf_free(&key);
+  chv_buf_free(&cbuf);
+  if (rc != CHV_OK) return oom(err);
+  e->set = set;
+  *out = e;
+  return CHV_OK;
+}
+
 int chv_expr_between(chv_arena *a, struct chv_expr *x, struct chv_expr *lo,
                      struct chv_expr *hi, bool negated, struct chv_expr **out,
                      struct chv_error *err) {

@@ -36,7 +36,7 @@ enum chv_expr_kind {
   CHV_EXPR_NOT,
   CHV_EXPR_IS_NULL,
   CHV_EXPR_IS_NOT_NULL,
-  CHV_EXPR_IN,          /* args[0] IN (args[1..] literals) */
+  CHV_EXPR_IN,          /* args[0] IN (args[1..] literals), or IN `set` */
   CHV_EXPR_BETWEEN,     /* args[0] BETWEEN args[1] AND args[2] (negated) */
   CHV_EXPR_CASE,        /* WHEN args[2i] THEN args[2i+1] ... ELSE last */
   CHV_EXPR_CAST,        /* args[0] as `type` */
@@ -62,6 +62,16 @@ const char *chv_fn_name(enum chv_fn fn);
 
 struct chv_like; /* compiled LIKE pattern (exec-private) */
 
+/* The values of an uncorrelated IN (SELECT ..), read once while the query
+** is planned: the non-NULL ones as keys (chv_keyset_encode_value() of the
+** comparison type), in the arena and read-only (never freed: the arrays of
+** `keys` are arena memory). */
+struct chv_inset {
+  struct chv_keyset keys;
+  int64_t rows;   /* the sub-query's rows, NULLs too (0: IN is FALSE) */
+  bool has_null;  /* one of them is NULL (a value not found: NULL) */
+};
+
 struct chv_expr {
   enum chv_expr_kind kind;
   const struct chv_type *type; /* result type (arena or caller-owned) */
@@ -74,6 +84,7 @@ struct chv_expr {
   int nargs;
   struct chv_expr **args;
   const struct chv_like *like; /* LIKE */
+  const struct chv_inset *set; /* IN of a sub-query's values (nargs 1) */
   const struct chv_expr *lowered; /* BETWEEN: the AND/NOT tree evaluated */
 };
 
@@ -110,6 +121,12 @@ int chv_expr_is_null(chv_arena *a, struct chv_expr *x, bool negated,
 int chv_expr_in(chv_arena *a, struct chv_expr *x, struct chv_expr **list,
                 int n, bool negated, struct chv_expr **out,
                 struct chv_error *err);
+/* x [NOT] IN the values of vals (borrowed; a sub-query's one column),
+** each cast to the common comparison type and kept in a set in the arena
+** (struct chv_inset). */
+int chv_expr_in_values(chv_arena *a, struct chv_expr *x,
+                       const struct chv_vector *vals, bool negated,
+                       struct chv_expr **out, struct chv_error *err);
 int chv_expr_between(chv_arena *a, struct chv_expr *x, struct chv_expr *lo,
                      struct chv_expr *hi, bool negated, struct chv_expr **out,
                      struct chv_error *err);

@@ -60,6 +60,12 @@ struct sql_bind {
   int (*scalar)(void *ctx, const struct chv_sql_query *q,
                 struct chv_expr **out);
   void *scalar_ctx;
+  /* The rows of an IN or EXISTS sub-query that reads nothing of the query
+  ** around it, run once (scalar_ctx): exists: whether it gives a row
+  ** (*any); else its one column's values (*vals: the binder closes it);
+  ** NULL: refused. */
+  int (*rows)(void *ctx, const struct chv_sql_query *q, bool exists,
+              struct chv_vector **vals, bool *any);
   /* The table column of each of cols (tcols[k] for cols[k]). */
   int *tcols;
   /* A FROM of several relations (joins): t's columns are theirs, in order,

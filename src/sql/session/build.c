@@ -540,6 +540,14 @@ static int scalar_value(void *ctx, const struct chv_sql_query *q,
   return sql_query_scalar(c->s, q, c->a, out, c->pos, c->err);
 }
 
+/* The rows of an IN or EXISTS sub-query the query does not correlate, run
+** once. */
+static int subquery_rows(void *ctx, const struct chv_sql_query *q, bool exists,
+                         struct chv_vector **vals, bool *any) {
+  struct bctx *c = ctx;
+  return sql_query_rows(c->s, q, c->a, exists, vals, any, c->pos, c->err);
+}
+
 static int oomc(struct bctx *c) {
   return sql_err(c->err, CHV_ENOMEM, "out of memory");
 }
@@ -983,6 +991,7 @@ static int build_exprs(struct bctx *c, const struct chv_sql_query *q,
   int rc = sql_bind_init(&b, t, alias, c->a, c->pos, c->err);
   if (sr->kind == SRC_JOIN) b.rels = &sr->j->rels;
   b.scalar = scalar_value;
+  b.rows = subquery_rows;
   b.scalar_ctx = c;
   char what[512];
   b.what = sql_table_what(t, what, sizeof what);
@@ -1133,6 +1142,7 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
   int rc = sql_bind_init(&b, t, alias, a, c->pos, c->err);
   if (sr->kind == SRC_JOIN) b.rels = &sr->j->rels;
   b.scalar = scalar_value;
+  b.rows = subquery_rows;
   b.scalar_ctx = c;
   char what[512];
   b.what = sql_table_what(t, what, sizeof what);
@@ -1262,6 +1272,7 @@ static int build_agg(struct bctx *c, const struct chv_sql_query *q,
   rc = sql_bind_init(&pb, t, alias, a, c->pos, c->err);
   if (sr->kind == SRC_JOIN) pb.rels = &sr->j->rels;
   pb.scalar = scalar_value;
+  pb.rows = subquery_rows;
   pb.scalar_ctx = c;
   char pwhat[512];
   pb.what = sql_table_what(t, pwhat, sizeof pwhat);
@@ -2290,6 +2301,64 @@ static int using_conj(struct jbuild *jb, const struct chv_sql_from *f,
   return rc;
 }
 
+/* True when the CAST from f to t takes no two values to one. */
+static bool cast_injective(const struct chv_type *f, const struct chv_type *t) {
+  if (chv_type_equal(f, t)) return true;
+  bool fi = chv_func_is_integral(f->id);
+  int digits = f->id == CHV_TYPE_TINYINT    ? 3
+               : f->id == CHV_TYPE_SMALLINT ? 5
+               : f->id == CHV_TYPE_INT      ? 10
+                                            : 19;
+  switch (t->id) {
+  case CHV_TYPE_SMALLINT:
+    return f->id == CHV_TYPE_TINYINT;
+  case CHV_TYPE_INT:
+    return f->id == CHV_TYPE_TINYINT || f->id == CHV_TYPE_SMALLINT;
+  case CHV_TYPE_BIGINT:
+    return fi;
+  case CHV_TYPE_DOUBLE:
+    return f->id == CHV_TYPE_FLOAT || (fi && f->id != CHV_TYPE_BIGINT);
+  case CHV_TYPE_DECIMAL:
+    if (fi) return t->precision - t->scale >= digits;
+    return f->id == CHV_TYPE_DECIMAL && t->scale >= f->scale &&
+           t->precision - t->scale >= f->precision - f->scale;
+  case CHV_TYPE_TIMESTAMP:
+    return f->id == CHV_TYPE_DATE;
+  case CHV_TYPE_STRING:
+    return chv_func_is_string(f->id);
+  default:
+    return false;
+  }
+}
+
+/* A LEFT join to a correlated sub-query's grouped rows (subquery.c) gives
+** a row one match at most only when its keys' casts keep the groups apart:
+** fails on an equality x of the ON that casts a column of the right side
+** (ro: its relations) to a type two of its values could meet in. */
+static int grouped_key_cast(struct bctx *c, const struct sql_bind *b,
+                            const struct sql_rels *rels, const bool *ro,
+                            const struct chv_expr *x) {
+  if (x->kind != CHV_EXPR_CALL || x->fn != CHV_FN_EQ) return CHV_OK;
+  for (int i = 0; i < 2; i++) {
+    const struct chv_expr *a = x->args[i];
+    if (a->kind != CHV_EXPR_CAST || a->args[0]->kind != CHV_EXPR_COLUMN)
+      continue;
+    int tcol = b->tcols[a->args[0]->column], r = 0;
+    while (r + 1 < rels->n && rels->r[r + 1].first <= tcol)
+      r++;
+    if (!ro[r] || cast_injective(a->args[0]->type, a->type)) continue;
+    char f[64], t[64];
+    type_name(a->args[0]->type, f, sizeof f);
+    type_name(a->type, t, sizeof t);
+    return sql_err(c->err, CHV_ENOTSUP,
+                   "a correlated sub-query compared by a value of type %s "
+                   "with one of the outer query's as %s (two of its values "
+                   "could be one) is not supported yet",
+                   f, t);
+  }
+  return CHV_OK;
+}
+
 /* Binds the ON of every join of f (inner joins first); [*lo, *hi) are f's
 ** relations and out[] the ones whose rows f gives. */
 static int bind_ons(struct jbuild *jb, const struct chv_sql_from *f, int *next,
@@ -2359,6 +2428,9 @@ static int bind_ons(struct jbuild *jb, const struct chv_sql_from *f, int *next,
       chv_buf_free(&t);
       break;
     }
+    if (f->from_subquery && f->join == CHV_SQL_JOIN_LEFT &&
+        (rc = grouped_key_cast(c, b, &jb->sr->j->rels, ro, x)) != CHV_OK)
+      break;
     on->conj[on->nconj++] = (struct sql_conj){v[i], x};
   }
   b->on_seen = saved;

@@ -13,6 +13,9 @@
 **   sql_query_run()         a query's rows into a target (INSERT, a
 **                           directory, a relation)
 **   sql_query_schema()      a query's columns, nothing read
+**   sql_query_scalar()      an uncorrelated scalar sub-query's value, now
+**   sql_query_rows()        an uncorrelated IN sub-query's values, or
+**                           whether an EXISTS sub-query gives a row, now
 */
 #include "sql/session/session_int.h"
 #include "sql/exec/op.h"
@@ -593,6 +596,80 @@ int sql_query_scalar(struct sql_session *s, const struct chv_sql_query *q,
   if (rc != CHV_OK && x.failed) run_pos(&x, rc, at, pos);
   if (rc == CHV_OK && rows) chv_func_get_value(keep, 0, &v);
   if (rc == CHV_OK) rc = chv_expr_literal(a, ty, &v, out, err);
+  chv_vector_close(keep);
+  sql_exec_free(&x);
+  sql_qplan_close(qp);
+  return rc;
+}
+
+int sql_query_rows(struct sql_session *s, const struct chv_sql_query *q,
+                   chv_arena *a, bool exists, struct chv_vector **vals,
+                   bool *any, struct chv_sql_pos *pos, struct chv_error *err) {
+  struct chv_sql_pos at = q->pos;
+  struct sql_qplan *qp;
+  CHV_RETURN_IF_ERR(sql_qplan_open(&qp, err));
+  struct sql_exec x = {.cancel = &s->cancel, .cfg = s->cfg};
+  struct sql_op *root = NULL;
+  struct chv_vector *keep = NULL;
+  size_t bound = 0, held = 0, text = 0; /* text: the strings' bytes */
+  bool found = false;
+  int rc = sql_query_build(s, q, at, NULL, qp, pos, err);
+  if (rc == CHV_OK && !exists && qp->root->ncols != 1) {
+    *pos = at;
+    rc = sql_err(err, CHV_EINVAL,
+                 "the sub-query of IN gives %d columns; it must give one",
+                 qp->root->ncols);
+  }
+  if (rc == CHV_OK) rc = finish_plan(s, qp, true, err);
+  if (rc == CHV_OK && !exists) {
+    const struct chv_type *t = qp->root->cols[0].type;
+    if (!chv_type_is_primitive(t->id)) {
+      *pos = at;
+      rc = sql_err(err, CHV_ENOTSUP,
+                   "an IN sub-query of a nested type is not supported yet");
+    } else {
+      const struct chv_type *ty = chv_exec_type(
+          a, t->id, t->id == CHV_TYPE_DECIMAL ? t->precision : t->length,
+          t->scale);
+      rc = ty ? chv_vector_open(ty, 1024, &keep, err)
+              : sql_err(err, CHV_ENOMEM, "out of memory");
+    }
+  }
+  if (rc == CHV_OK) rc = sql_operator_memory(s, &x.memory, err);
+  bound = x.memory;
+  if (rc == CHV_OK) rc = sql_exec_build(&x, qp->root, &root, err);
+  if (rc == CHV_OK) rc = sql_op_open(root, err);
+  while (rc == CHV_OK && !(exists && found)) {
+    struct sql_chunk ch;
+    rc = sql_op_next(root, &ch, err);
+    if (rc != CHV_OK || !ch.b) break;
+    found |= ch.n > 0;
+    if (keep && ch.n) {
+      int64_t was = keep->length;
+      rc = chv_vector_append_rows(keep, ch.b->cols[0], ch.sel, 0, ch.n, err);
+      for (int64_t i = was; rc == CHV_OK && i < keep->length &&
+                            chv_type_is_string_like(keep->type->id);
+           i++) {
+        struct chv_value v;
+        chv_func_get_value(keep, i, &v);
+        text += (size_t)v.len;
+      }
+      held = (size_t)keep->length * 16 + text; /* a value and its slot */
+    }
+    if (rc == CHV_OK && bound && held > bound) {
+      *pos = at;
+      rc = sql_err(err, CHV_ENOMEM,
+                   "the values of an IN sub-query exceed "
+                   "chive.exec.operator-memory (%zu bytes)",
+                   bound);
+    }
+  }
+  if (rc != CHV_OK && x.failed) run_pos(&x, rc, at, pos);
+  if (rc == CHV_OK) {
+    *any = found;
+    if (vals) *vals = keep;
+    keep = NULL;
+  }
   chv_vector_close(keep);
   sql_exec_free(&x);
   sql_qplan_close(qp);

@@ -453,6 +453,14 @@ int sql_query_scalar(struct sql_session *s, const struct chv_sql_query *q,
                      chv_arena *a, struct chv_expr **out,
                      struct chv_sql_pos *pos, struct chv_error *err);
 
+/* Runs the sub-query q now (query.c): exists: only whether it gives a
+** row (*any); else its one column's values into *vals (out: close with
+** chv_vector_close(); its type in a), bounded by chive.exec.operator-memory. */
+int sql_query_rows(struct sql_session *s, const struct chv_sql_query *q,
+                   chv_arena *a, bool exists, struct chv_vector **vals,
+                   bool *any,
+                   struct chv_sql_pos *pos, struct chv_error *err);
+
 /* ---- EXPLAIN's plan (plan.c) ---- */
 
 struct sql_plan;

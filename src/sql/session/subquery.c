@@ -1,16 +1,33 @@
 /*
-** sql/session/subquery: sub-queries in WHERE made joins, before a SELECT
-** is built (build.c), so that none runs once per row.  The conditions
-** AND-ed in a WHERE are rewritten, on a copy of the query:
+** sql/session/subquery: correlated sub-queries made joins, before a SELECT
+** is built (build.c), so that none runs once per row.  On a copy of the
+** query, the conditions AND-ed in its WHERE are rewritten
 **
 **   x [NOT] IN (SELECT y FROM r WHERE w)  ->  FROM ... LEFT SEMI JOIN r
 **   [NOT] EXISTS (SELECT ... FROM r WHERE w)     (ANTI; NOT IN: the anti
 **                                                join that knows NULLs)
 **                                             ON x = y AND w
+**
+** and every other correlated sub-query of the WHERE, the select list and
+** HAVING (a correlated NOT IN too) becomes LEFT joins to the sub-query's
+** rows grouped by its sides (e) of its correlating equalities (e = o), ON
+** the outer sides:
+**
 **   x op (SELECT agg FROM r WHERE w)      ->  FROM ... LEFT JOIN
-**     (w naming the outer query: e = o)       (SELECT agg AS c0, e AS k0
+**                                             (SELECT agg AS c0, e AS k0
 **                                              FROM r WHERE rest GROUP BY e)
 **                                             s ON o = s.k0, x op s.c0
+**   EXISTS (...)                          ->  a join to SELECT 1 AS m, e AS
+**                                             k0 ..., s.m IS NOT NULL
+**   x IN (SELECT y ...)                   ->  joins to the counts of rows
+**                                             and of y per e, and to the
+**                                             distinct (e, y) ON o = k0 AND
+**                                             x = y: a CASE of the three
+**                                             values (mark_in())
+**
+** In the select list or HAVING of a query that aggregates, the joins are
+** under the aggregation and their columns taken as max() per group (the
+** correlating expressions must be GROUP BY keys).
 **
 ** A sub-query's columns are told from the outer query's by the relations
 ** of its FROM (the session's columns callback): a name one of them has, or
@@ -18,9 +35,9 @@
 ** query's (correlated).  The relations of a sub-query joined as SEMI or
 ** ANTI take fresh aliases, and its columns are qualified with them, so that
 ** a table read inside and outside (Q17's lineitem) stays two relations.  A
-** sub-query not correlated in a scalar place is left to the binder, which
-** runs it once (sql_query_scalar()).  What is not rewritten is said by the
-** binder's errors ("... is not supported yet").
+** sub-query not correlated is left to the binder, which runs it once
+** (sql_query_scalar(), sql_query_rows()).  What is not rewritten is said by
+** the errors here and the binder's ("... is not supported yet").
 */
 #include "sql/session/session_int.h"
 
@@ -454,10 +471,270 @@ static bool corr_eq(struct sql_decor *d, const struct chv_sql_expr *e,
   return false;
 }
 
-/* A correlated scalar sub-query q: FROM *from LEFT JOIN its rows grouped
-** by the sub-query's sides of its correlating equalities, ON the outer
-** sides; *col the column that stands for it. */
-static int scalar(struct sql_decor *d, struct chv_sql_from **from,
+/* ---- correlated sub-queries: joins to their rows grouped by the keys ---- */
+
+static bool has_subquery(const struct chv_sql_expr *e);
+
+static struct chv_sql_expr *new_expr(struct sql_decor *d,
+                                     enum chv_sql_expr_kind kind,
+                                     struct chv_sql_pos pos) {
+  struct chv_sql_expr *e = dalloc(d, sizeof *e);
+  if (e) {
+    e->kind = kind;
+    e->pos = pos;
+  }
+  return e;
+}
+
+/* A literal: an integer (text its digits), TRUE/FALSE or NULL (text NULL). */
+static struct chv_sql_expr *literal(struct sql_decor *d,
+                                    enum chv_sql_lit_kind kind,
+                                    const char *text, struct chv_sql_pos pos) {
+  struct chv_sql_expr *e = new_expr(d, CHV_SQL_EXPR_LITERAL, pos);
+  if (!e) return NULL;
+  e->u.lit.kind = kind;
+  e->u.lit.text = e->u.lit.value = text;
+  e->u.lit.value_len = text ? strlen(text) : 0;
+  return e;
+}
+
+/* name(a[, b]) or, for star, name(*). */
+static struct chv_sql_expr *call(struct sql_decor *d, const char *name,
+                                 struct chv_sql_expr *a, struct chv_sql_expr *b,
+                                 bool star, struct chv_sql_pos pos) {
+  struct chv_sql_expr *e = new_expr(d, CHV_SQL_EXPR_FUNC, pos);
+  struct chv_sql_expr **args = dalloc(d, sizeof *args * 3);
+  if (!e || !args || (!star && !a)) return NULL;
+  e->u.func.name = name;
+  e->u.func.args = args;
+  e->u.func.star = star;
+  if (a) args[e->u.func.n++] = a;
+  if (b) args[e->u.func.n++] = b;
+  return e;
+}
+
+static struct chv_sql_expr *is_null(struct sql_decor *d, struct chv_sql_expr *x,
+                                    bool negated) {
+  struct chv_sql_expr *e = x ? new_expr(d, CHV_SQL_EXPR_IS, x->pos) : NULL;
+  if (!e) return NULL;
+  e->u.is.arg = x;
+  e->u.is.what = CHV_SQL_IS_NULL;
+  e->u.is.negated = negated;
+  return e;
+}
+
+static struct chv_sql_expr *not_of(struct sql_decor *d,
+                                   struct chv_sql_expr *x) {
+  struct chv_sql_expr *e = x ? new_expr(d, CHV_SQL_EXPR_UNARY, x->pos) : NULL;
+  if (!e) return NULL;
+  e->u.unary.op = CHV_SQL_OP_NOT;
+  e->u.unary.arg = x;
+  return e;
+}
+
+/* The name of column x of the join qa ($sqN): $xN, so that the columns of
+** two joins, and the query's own, read apart where the builder matches
+** expressions by their text without qualifiers (max(c0) of two
+** sub-queries). */
+static const char *cname(struct sql_decor *d, const char *qa, const char *x) {
+  char n[64];
+  snprintf(n, sizeof n, "$%s%s", x, qa + 3);
+  return dstr(d, n);
+}
+
+static const char *fresh_alias(struct sql_decor *d) {
+  char a[32];
+  snprintf(a, sizeof a, "$sq%d", d->next++);
+  return dstr(d, a);
+}
+
+/* Where a correlated sub-query stands, for its rewrite. */
+struct place {
+  struct chv_sql_from **from;    /* the FROM its joins are added to */
+  const struct chv_sql_query *q; /* the query around it */
+  /* In the select list or HAVING of a query that aggregates, outside an
+  ** aggregate: the sub-query's columns are taken through max() (one value
+  ** a group: the correlating columns must be GROUP BY keys). */
+  bool grouped;
+  const char *where; /* "WHERE", "the select list", "HAVING", "ORDER BY" */
+};
+
+/* A correlated sub-query split: the sub-query's and the outer query's
+** sides of its correlating equalities, and its other conditions. */
+struct corr {
+  const struct chv_sql_query *sq;   /* with its own sub-queries made joins */
+  struct rels rs;                   /* its relations */
+  struct chv_sql_expr **keys;       /* its sides */
+  const struct chv_sql_expr **outs; /* the outer query's sides */
+  size_t nk;
+  struct chv_sql_expr *rest; /* its own conditions, or NULL */
+};
+
+static int correlation(struct sql_decor *d, const struct chv_sql_query *q,
+                       const char *what, struct corr *c) {
+  memset(c, 0, sizeof *c);
+  struct rels own = {0};
+  CHV_RETURN_IF_ERR(leaves(d, q->from, &own));
+  size_t nw = 0;
+  if (q->where) sql_conjuncts(q->where, NULL, &nw);
+  const struct chv_sql_expr **w = dalloc(d, sizeof *w * (nw + 1));
+  if (!w) return doom(d);
+  nw = 0;
+  if (q->where) sql_conjuncts(q->where, w, &nw);
+  for (size_t i = 0; i < nw; i++)
+    if (has_subquery(w[i]) && (refs(d, w[i], &own) & 1)) {
+      *d->pos = w[i]->pos;
+      return sql_err(d->err, CHV_ENOTSUP,
+                     "%s sub-query reading the outer query's columns is not "
+                     "supported yet", what);
+    }
+  CHV_RETURN_IF_ERR(sql_decorrelate(d, q, &c->sq));
+  const struct chv_sql_query *sq = c->sq;
+  CHV_RETURN_IF_ERR(leaves(d, sq->from, &c->rs));
+  size_t n = 0;
+  if (sq->where) sql_conjuncts(sq->where, NULL, &n);
+  const struct chv_sql_expr **v = dalloc(d, sizeof *v * (n + 1));
+  c->keys = dalloc(d, sizeof *c->keys * (n + 2));
+  c->outs = dalloc(d, sizeof *c->outs * (n + 1));
+  if (!v || !c->keys || !c->outs) return doom(d);
+  n = 0;
+  if (sq->where) sql_conjuncts(sq->where, v, &n);
+  for (size_t i = 0; i < n; i++) {
+    const struct chv_sql_expr *in, *out;
+    if (!(refs(d, v[i], &c->rs) & 1)) { /* the sub-query's own */
+      if (!(c->rest = binary(d, CHV_SQL_OP_AND, c->rest,
+                             (struct chv_sql_expr *)(uintptr_t)v[i])))
+        return doom(d);
+      continue;
+    }
+    if (!corr_eq(d, v[i], &c->rs, &in, &out)) {
+      *d->pos = v[i]->pos;
+      return sql_err(d->err, CHV_ENOTSUP,
+                     "%s condition on the outer query's columns must be an "
+                     "equality of a column of its own with one of the outer "
+                     "query's (not supported yet)",
+                     what);
+    }
+    c->keys[c->nk] = (struct chv_sql_expr *)(uintptr_t)in;
+    c->outs[c->nk++] = out;
+  }
+  return CHV_OK;
+}
+
+/* e's text with its columns' qualifiers as written, in the arena. */
+static const char *qualified_text(struct sql_decor *d,
+                                  const struct chv_sql_expr *e) {
+  struct chv_buf t;
+  chv_buf_init(&t);
+  sql_expr_text_qualified(e, &t);
+  const char *p = t.data ? dstr(d, t.data) : NULL;
+  chv_buf_free(&t);
+  return p;
+}
+
+/* In a grouped place, fails unless e is one of the query's GROUP BY
+** expressions (as written, qualifiers too). */
+static int grouped_key(struct sql_decor *d, const struct place *pl,
+                       const struct chv_sql_expr *e) {
+  const struct chv_sql_query *q = pl->q;
+  if (!pl->grouped) return CHV_OK;
+  const char *t = qualified_text(d, e);
+  struct rels rs = {0};
+  if (!t) return doom(d);
+  CHV_RETURN_IF_ERR(leaves(d, q->from, &rs));
+  for (size_t i = 0; i < q->ngroup_by && !q->ngroup_elems; i++) {
+    const struct chv_sql_expr *g = q->group_by[i];
+    if (e->kind == CHV_SQL_EXPR_COLUMN && g->kind == CHV_SQL_EXPR_COLUMN) {
+      /* one column of one relation, qualified or not */
+      const struct chv_sql_name *a = &e->u.column, *b = &g->u.column;
+      int r = owner(&rs, a);
+      if (r >= 0 && r == owner(&rs, b) &&
+          !strcasecmp(a->parts[a->nparts - 1], b->parts[b->nparts - 1]))
+        return CHV_OK;
+      continue;
+    }
+    const char *k = qualified_text(d, g);
+    if (!k) return doom(d);
+    if (!strcmp(k, t)) return CHV_OK;
+  }
+  *d->pos = e->pos;
+  return sql_err(d->err, CHV_ENOTSUP,
+                 "a correlated sub-query in %s of a query that aggregates "
+                 "must be correlated by (and IN test) expressions of its "
+                 "GROUP BY, as written, without GROUPING SETS, ROLLUP or "
+                 "CUBE (%s is not one; not supported yet)",
+                 pl->where, t);
+}
+
+/* e, or max(e) in a grouped place (e has one value a group). */
+static struct chv_sql_expr *
+per_group(struct sql_decor *d, const struct place *pl, struct chv_sql_expr *e) {
+  return pl->grouped && e ? call(d, "max", e, NULL, false, e->pos) : e;
+}
+
+/* *pl->from LEFT JOIN (SELECT items, keys AS k0, .. FROM the sub-query's
+** FROM WHERE its own conditions GROUP BY the keys[, extra]) qa ON the
+** outer sides = qa.k0 .. [AND on]: one row of qa at most for a row. */
+static int join_grouped(struct sql_decor *d, const struct place *pl,
+                        const struct corr *c, const char *qa,
+                        const struct chv_sql_select_item *items, size_t ni,
+                        struct chv_sql_expr *extra, struct chv_sql_expr *on,
+                        struct chv_sql_pos pos) {
+  for (size_t i = 0; i < c->nk; i++)
+    CHV_RETURN_IF_ERR(grouped_key(d, pl, c->outs[i]));
+  struct chv_sql_select_item *it = dalloc(d, sizeof *it * (ni + c->nk + 1));
+  struct chv_sql_expr **keys = dalloc(d, sizeof *keys * (c->nk + 2));
+  struct chv_sql_query *g = dalloc(d, sizeof *g);
+  struct chv_sql_from *df = dalloc(d, sizeof *df), *j = dalloc(d, sizeof *j);
+  if (!it || !keys || !g || !df || !j) return doom(d);
+  memcpy(it, items, sizeof *it * ni);
+  struct chv_sql_expr *cond = NULL;
+  for (size_t i = 0; i < c->nk; i++) {
+    char kn[16];
+    snprintf(kn, sizeof kn, "k%d", (int)i);
+    const char *kname = dstr(d, kn);
+    if (!kname) return doom(d);
+    keys[i] = c->keys[i];
+    it[ni + i] = (struct chv_sql_select_item){keys[i], kname};
+    struct chv_sql_expr *k = column(d, qa, kname, c->keys[i]->pos);
+    if (!k || !(cond = binary(
+                    d, CHV_SQL_OP_AND, cond,
+                    binary(d, CHV_SQL_OP_EQ,
+                           (struct chv_sql_expr *)(uintptr_t)c->outs[i], k))))
+      return doom(d);
+  }
+  size_t nkeys = c->nk;
+  if (extra) keys[nkeys++] = extra;
+  if (on && !(cond = binary(d, CHV_SQL_OP_AND, cond, on))) return doom(d);
+  *g = *c->sq;
+  g->nctes = 0; /* they stay in scope where the sub-query is */
+  g->ctes = NULL;
+  g->items = it;
+  g->nitems = ni + c->nk;
+  g->where = c->rest;
+  g->group_by = keys;
+  g->ngroup_by = nkeys;
+  g->norder_by = 0;
+  g->distinct = false;
+  df->kind = CHV_SQL_FROM_SUBQUERY;
+  df->pos = pos;
+  df->alias = qa;
+  df->subquery = g;
+  j->kind = CHV_SQL_FROM_JOIN;
+  j->pos = pos;
+  j->join = cond ? CHV_SQL_JOIN_LEFT : CHV_SQL_JOIN_CROSS;
+  j->left = *pl->from;
+  j->right = df;
+  j->on = cond;
+  j->from_subquery = true;
+  *pl->from = j;
+  return CHV_OK;
+}
+
+/* A correlated scalar sub-query q: a join to its aggregate grouped by the
+** sub-query's sides of its correlating equalities; *col the column that
+** stands for it (COUNT: 0 where no row matches). */
+static int scalar(struct sql_decor *d, const struct place *pl,
                   const struct chv_sql_query *q, struct chv_sql_expr **col) {
   const char *why = NULL;
   if (q->kind != CHV_SQL_QUERY_SELECT || !q->from)
@@ -474,113 +751,152 @@ static int scalar(struct sql_decor *d, struct chv_sql_from **from,
                    "a correlated scalar sub-query with %s is not supported yet",
                    why);
   }
-  const struct chv_sql_query *sq;
-  CHV_RETURN_IF_ERR(sql_decorrelate(d, q, &sq));
-  struct rels rs = {0};
-  CHV_RETURN_IF_ERR(leaves(d, sq->from, &rs));
-  size_t n = 0;
-  if (sq->where) sql_conjuncts(sq->where, NULL, &n);
-  const struct chv_sql_expr **v = dalloc(d, sizeof *v * (n + 1));
-  struct chv_sql_select_item *items = dalloc(d, sizeof *items * (n + 2));
-  struct chv_sql_expr **keys = dalloc(d, sizeof *keys * (n + 1));
-  if (!v || !items || !keys) return doom(d);
-  n = 0;
-  if (sq->where) sql_conjuncts(sq->where, v, &n);
-  char alias[32];
-  snprintf(alias, sizeof alias, "$sq%d", d->next++);
-  const char *qa = dstr(d, alias);
-  if (!qa) return doom(d);
-  items[0] = (struct chv_sql_select_item){sq->items[0].expr, "c0"};
-  struct chv_sql_expr *on = NULL, *rest = NULL;
-  size_t nk = 0;
-  for (size_t i = 0; i < n; i++) {
-    const struct chv_sql_expr *in, *out;
-    int m = refs(d, v[i], &rs);
-    if (!(m & 1)) { /* the sub-query's own */
-      if (!(rest = binary(d, CHV_SQL_OP_AND, rest,
-                          (struct chv_sql_expr *)(uintptr_t)v[i])))
-        return doom(d);
-      continue;
-    }
-    if (!corr_eq(d, v[i], &rs, &in, &out)) {
-      *d->pos = v[i]->pos;
-      return sql_err(d->err, CHV_ENOTSUP,
-                     "a correlated scalar sub-query's condition on the outer "
-                     "query's columns must be an equality of a column of its "
-                     "own with one of the outer query's (not supported yet)");
-    }
-    char kn[16];
-    snprintf(kn, sizeof kn, "k%zu", nk);
-    const char *kname = dstr(d, kn);
-    if (!kname) return doom(d);
-    keys[nk] = (struct chv_sql_expr *)(uintptr_t)in;
-    items[1 + nk] = (struct chv_sql_select_item){keys[nk], kname};
-    struct chv_sql_expr *k = column(d, qa, kname, v[i]->pos);
-    if (!k || !(on = binary(d, CHV_SQL_OP_AND, on,
-                            binary(d, CHV_SQL_OP_EQ,
-                                   (struct chv_sql_expr *)(uintptr_t)out, k))))
-      return doom(d);
-    nk++;
-  }
-  if (refs(d, sq->items[0].expr, &rs) & 1) {
-    *d->pos = sq->items[0].expr->pos;
+  struct corr c;
+  CHV_RETURN_IF_ERR(correlation(d, q, "a correlated scalar sub-query's", &c));
+  if (refs(d, c.sq->items[0].expr, &c.rs) & 1) {
+    *d->pos = c.sq->items[0].expr->pos;
     return sql_err(d->err, CHV_ENOTSUP,
                    "a scalar sub-query whose select list names the outer "
                    "query's columns is not supported yet");
   }
-  struct chv_sql_query *g = dalloc(d, sizeof *g);
-  struct chv_sql_from *df = dalloc(d, sizeof *df);
-  struct chv_sql_from *j = dalloc(d, sizeof *j);
-  if (!g || !df || !j) return doom(d);
-  *g = *sq;
-  g->nctes = 0; /* they stay in scope where the sub-query is */
-  g->ctes = NULL;
-  g->items = items;
-  g->nitems = 1 + nk;
-  g->where = rest;
-  g->group_by = keys;
-  g->ngroup_by = nk;
-  g->norder_by = 0;
-  df->kind = CHV_SQL_FROM_SUBQUERY;
-  df->pos = q->pos;
-  df->alias = qa;
-  df->subquery = g;
-  j->kind = CHV_SQL_FROM_JOIN;
-  j->pos = q->pos;
-  j->join = nk ? CHV_SQL_JOIN_LEFT : CHV_SQL_JOIN_CROSS;
-  j->left = *from;
-  j->right = df;
-  j->on = on;
-  j->from_subquery = true;
-  *from = j;
-  struct chv_sql_expr *c = column(d, qa, "c0", q->pos);
-  if (!c) return doom(d);
+  const char *qa = fresh_alias(d);
+  if (!qa) return doom(d);
+  const char *c0 = cname(d, qa, "c");
+  if (!c0) return doom(d);
+  struct chv_sql_select_item it = {c.sq->items[0].expr, c0};
+  CHV_RETURN_IF_ERR(join_grouped(d, pl, &c, qa, &it, 1, NULL, NULL, q->pos));
+  struct chv_sql_expr *v = per_group(d, pl, column(d, qa, c0, q->pos));
+  if (!v) return doom(d);
   /* COUNT over no row is 0, not the NULL of no match */
-  const struct chv_sql_expr *it = sq->items[0].expr;
-  if (it->kind == CHV_SQL_EXPR_FUNC && !strcasecmp(it->u.func.name, "count")) {
-    struct chv_sql_expr *z = dalloc(d, sizeof *z), *f = dalloc(d, sizeof *f);
-    struct chv_sql_expr **args = dalloc(d, sizeof *args * 2);
-    if (!z || !f || !args) return doom(d);
-    z->kind = CHV_SQL_EXPR_LITERAL;
-    z->pos = q->pos;
-    z->u.lit.kind = CHV_SQL_LIT_INTEGER;
-    z->u.lit.text = z->u.lit.value = "0";
-    z->u.lit.value_len = 1;
+  const struct chv_sql_expr *agg = c.sq->items[0].expr;
+  if (agg->kind == CHV_SQL_EXPR_FUNC &&
+      !strcasecmp(agg->u.func.name, "count")) {
+    struct chv_sql_expr *z = literal(d, CHV_SQL_LIT_INTEGER, "0", q->pos);
+    if (!z) return doom(d);
     z->u.lit.suffix = "L";
-    f->kind = CHV_SQL_EXPR_FUNC;
-    f->pos = q->pos;
-    f->u.func.name = "coalesce";
-    args[0] = c;
-    args[1] = z;
-    f->u.func.args = args;
-    f->u.func.n = 2;
-    c = f;
+    if (!(v = call(d, "coalesce", v, z, false, q->pos))) return doom(d);
   }
-  *col = c;
+  *col = v;
   return CHV_OK;
 }
 
-static bool has_subquery(const struct chv_sql_expr *e);
+/* A correlated [NOT] EXISTS (q) where a semi join cannot stand: a join to
+** the distinct keys of q's rows, *out TRUE where one matched. */
+static int mark_exists(struct sql_decor *d, const struct place *pl,
+                       const struct chv_sql_query *q, struct chv_sql_pos pos,
+                       struct chv_sql_expr **out) {
+  const char *why = not_joinable(q);
+  if (why) {
+    *d->pos = q->pos;
+    return sql_err(d->err, CHV_ENOTSUP,
+                   "a correlated EXISTS sub-query with %s is not supported "
+                   "yet",
+                   why);
+  }
+  struct corr c;
+  CHV_RETURN_IF_ERR(correlation(d, q, "a correlated EXISTS sub-query's", &c));
+  if (!c.nk) {
+    *d->pos = q->pos;
+    return sql_err(d->err, CHV_ENOTSUP,
+                   "a correlated EXISTS sub-query without a correlating "
+                   "equality in its WHERE is not supported yet");
+  }
+  const char *qa = fresh_alias(d);
+  const char *m = qa ? cname(d, qa, "m") : NULL;
+  struct chv_sql_expr *one = literal(d, CHV_SQL_LIT_INTEGER, "1", pos);
+  if (!qa || !m || !one) return doom(d);
+  struct chv_sql_select_item it = {one, m};
+  CHV_RETURN_IF_ERR(join_grouped(d, pl, &c, qa, &it, 1, NULL, NULL, pos));
+  if (!(*out = is_null(d, per_group(d, pl, column(d, qa, m, pos)), true)))
+    return doom(d);
+  return CHV_OK;
+}
+
+/* A correlated x [NOT] IN (q) where a semi join cannot stand: a join to the
+** counts of q's rows and of its non-NULL values per key (s), and one to its
+** distinct (key, value) pairs on x (m):
+**   CASE WHEN m matched THEN TRUE WHEN s matched nothing THEN FALSE
+**        WHEN x IS NULL OR s has a NULL THEN NULL ELSE FALSE END */
+static int mark_in(struct sql_decor *d, const struct place *pl,
+                   const struct chv_sql_expr *e, struct chv_sql_expr **out) {
+  const struct chv_sql_query *q = e->u.in.list[0]->u.subquery;
+  struct chv_sql_pos pos = e->pos;
+  const char *why = not_joinable(q);
+  if (why) {
+    *d->pos = q->pos;
+    return sql_err(d->err, CHV_ENOTSUP,
+                   "a correlated IN sub-query with %s is not supported yet",
+                   why);
+  }
+  if (has_subquery(e->u.in.arg)) {
+    *d->pos = e->u.in.arg->pos;
+    return sql_err(d->err, CHV_ENOTSUP,
+                   "a sub-query on the left of a correlated IN is not "
+                   "supported yet");
+  }
+  struct corr c;
+  CHV_RETURN_IF_ERR(correlation(d, q, "a correlated IN sub-query's", &c));
+  const struct chv_sql_query *sq = c.sq;
+  if (sq->nitems != 1 || sq->items[0].expr->kind == CHV_SQL_EXPR_STAR) {
+    *d->pos = sq->pos;
+    return sql_err(d->err, CHV_EINVAL,
+                   "the sub-query of IN gives %zu columns; it must give one",
+                   sq->items[0].expr->kind == CHV_SQL_EXPR_STAR ? (size_t)0
+                                                                : sq->nitems);
+  }
+  struct chv_sql_expr *y = sq->items[0].expr;
+  if (refs(d, y, &c.rs) & 1) {
+    *d->pos = y->pos;
+    return sql_err(d->err, CHV_ENOTSUP,
+                   "an IN sub-query whose select list names the outer "
+                   "query's columns is not supported yet");
+  }
+  if (!c.nk) {
+    *d->pos = q->pos;
+    return sql_err(d->err, CHV_ENOTSUP,
+                   "a correlated IN sub-query without a correlating equality "
+                   "in its WHERE is not supported yet");
+  }
+  struct chv_sql_expr *x = (struct chv_sql_expr *)(uintptr_t)e->u.in.arg;
+  CHV_RETURN_IF_ERR(grouped_key(d, pl, x));
+  const char *qs = fresh_alias(d), *qm = fresh_alias(d);
+  if (!qs || !qm) return doom(d);
+  const char *nn_ = cname(d, qs, "nn"), *n_ = cname(d, qs, "n");
+  const char *m_ = cname(d, qm, "m"), *v_ = cname(d, qm, "v");
+  struct chv_sql_expr *n = call(d, "count", NULL, NULL, true, pos);
+  struct chv_sql_expr *nn = call(d, "count", y, NULL, false, pos);
+  struct chv_sql_expr *one = literal(d, CHV_SQL_LIT_INTEGER, "1", pos);
+  struct chv_sql_expr *v = v_ ? column(d, qm, v_, pos) : NULL;
+  struct chv_sql_expr *on = v ? binary(d, CHV_SQL_OP_EQ, x, v) : NULL;
+  if (!nn_ || !n_ || !m_ || !n || !nn || !one || !on) return doom(d);
+  struct chv_sql_select_item si[2] = {{n, n_}, {nn, nn_}};
+  struct chv_sql_select_item mi[2] = {{one, m_}, {y, v_}};
+  CHV_RETURN_IF_ERR(join_grouped(d, pl, &c, qs, si, 2, NULL, NULL, pos));
+  CHV_RETURN_IF_ERR(join_grouped(d, pl, &c, qm, mi, 2, y, on, pos));
+  struct chv_sql_expr *sn = per_group(d, pl, column(d, qs, n_, pos));
+  struct chv_sql_expr *snn = per_group(d, pl, column(d, qs, nn_, pos));
+  struct chv_sql_expr *mm = per_group(d, pl, column(d, qm, m_, pos));
+  struct chv_sql_expr *ce = new_expr(d, CHV_SQL_EXPR_CASE, pos);
+  struct chv_sql_expr **w = dalloc(d, sizeof *w * 3),
+                      **t = dalloc(d, sizeof *t * 3);
+  if (!sn || !snn || !mm || !ce || !w || !t) return doom(d);
+  w[0] = is_null(d, mm, true);
+  t[0] = literal(d, CHV_SQL_LIT_BOOLEAN, "TRUE", pos);
+  w[1] = is_null(d, sn, false);
+  t[1] = literal(d, CHV_SQL_LIT_BOOLEAN, "FALSE", pos);
+  w[2] = binary(d, CHV_SQL_OP_OR, is_null(d, x, false),
+                binary(d, CHV_SQL_OP_GT, sn, snn));
+  t[2] = literal(d, CHV_SQL_LIT_NULL, "NULL", pos);
+  ce->u.case_.when = w;
+  ce->u.case_.then = t;
+  ce->u.case_.n = 3;
+  ce->u.case_.else_ = literal(d, CHV_SQL_LIT_BOOLEAN, "FALSE", pos);
+  for (int i = 0; i < 3; i++)
+    if (!w[i] || !t[i]) return doom(d);
+  if (!ce->u.case_.else_) return doom(d);
+  *out = e->u.in.negated ? not_of(d, ce) : ce;
+  return *out ? CHV_OK : doom(d);
+}
 
 static bool list_has(struct chv_sql_expr *const *v, size_t n) {
   for (size_t i = 0; i < n; i++)
@@ -609,61 +925,262 @@ static bool has_subquery(const struct chv_sql_expr *e) {
            list_has(e->u.case_.when, e->u.case_.n) ||
            list_has(e->u.case_.then, e->u.case_.n);
   case CHV_SQL_EXPR_CAST: return has_subquery(e->u.cast.arg);
-  case CHV_SQL_EXPR_FUNC: return list_has(e->u.func.args, e->u.func.n);
+  case CHV_SQL_EXPR_FUNC:
+    if (list_has(e->u.func.args, e->u.func.n)) return true;
+    if (e->u.func.over) {
+      const struct chv_sql_window *w = e->u.func.over;
+      if (list_has(w->partition_by, w->npartition_by)) return true;
+      for (size_t i = 0; i < w->norder_by; i++)
+        if (has_subquery(w->order_by[i].expr)) return true;
+    }
+    return false;
   default: return false;
   }
 }
 
-/* A copy of e with each correlated scalar sub-query replaced by the column
-** of its join (added to *from). */
-static int scalars(struct sql_decor *d, const struct chv_sql_expr *e,
-                   struct chv_sql_from **from, struct chv_sql_expr **out) {
+/* A correlated sub-query in e, or NULL. */
+static const struct chv_sql_expr *correlated_in(struct sql_decor *d,
+                                                const struct chv_sql_expr *e);
+
+static const struct chv_sql_expr *
+correlated_list(struct sql_decor *d, struct chv_sql_expr *const *v, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    const struct chv_sql_expr *c = correlated_in(d, v[i]);
+    if (c) return c;
+  }
+  return NULL;
+}
+
+static const struct chv_sql_expr *correlated_in(struct sql_decor *d,
+                                                const struct chv_sql_expr *e) {
+  if (!e || !has_subquery(e)) return NULL;
+  const struct chv_sql_expr *c = NULL;
+  switch (e->kind) {
+  case CHV_SQL_EXPR_SUBQUERY:
+  case CHV_SQL_EXPR_EXISTS:
+    return correlated(d, e->u.subquery) ? e : NULL;
+  case CHV_SQL_EXPR_UNARY:
+    return correlated_in(d, e->u.unary.arg);
+  case CHV_SQL_EXPR_BINARY:
+    c = correlated_in(d, e->u.binary.left);
+    return c ? c : correlated_in(d, e->u.binary.right);
+  case CHV_SQL_EXPR_IN:
+    c = correlated_in(d, e->u.in.arg);
+    return c ? c : correlated_list(d, e->u.in.list, e->u.in.n);
+  case CHV_SQL_EXPR_BETWEEN:
+    if ((c = correlated_in(d, e->u.between.arg))) return c;
+    if ((c = correlated_in(d, e->u.between.low))) return c;
+    return correlated_in(d, e->u.between.high);
+  case CHV_SQL_EXPR_LIKE:
+    c = correlated_in(d, e->u.like.arg);
+    return c ? c : correlated_in(d, e->u.like.pattern);
+  case CHV_SQL_EXPR_IS:
+    return correlated_in(d, e->u.is.arg);
+  case CHV_SQL_EXPR_CASE:
+    if ((c = correlated_in(d, e->u.case_.operand))) return c;
+    if ((c = correlated_in(d, e->u.case_.else_))) return c;
+    if ((c = correlated_list(d, e->u.case_.when, e->u.case_.n))) return c;
+    return correlated_list(d, e->u.case_.then, e->u.case_.n);
+  case CHV_SQL_EXPR_CAST:
+    return correlated_in(d, e->u.cast.arg);
+  case CHV_SQL_EXPR_FUNC:
+    return correlated_list(d, e->u.func.args, e->u.func.n);
+  default:
+    return NULL;
+  }
+}
+
+/* Fails on a correlated sub-query in e, which stands in a clause (what)
+** that takes none. */
+static int refuse_correlated(struct sql_decor *d, const struct chv_sql_expr *e,
+                             const char *what) {
+  const struct chv_sql_expr *c = correlated_in(d, e);
+  if (!c) return CHV_OK;
+  *d->pos = c->pos;
+  return sql_err(d->err, CHV_ENOTSUP,
+                 "a correlated sub-query in %s is not supported yet", what);
+}
+
+/* A copy of e with each correlated sub-query replaced by the columns of
+** its joins (added to *pl->from); the uncorrelated ones stay, for the
+** binder to run once. */
+static int rewrite(struct sql_decor *d, const struct place *pl,
+                   const struct chv_sql_expr *e, struct chv_sql_expr **out);
+
+static int rewrite_list(struct sql_decor *d, const struct place *pl,
+                        struct chv_sql_expr *const *v, size_t n,
+                        struct chv_sql_expr ***out) {
+  *out = (struct chv_sql_expr **)(uintptr_t)v;
+  if (!v || !list_has(v, n)) return CHV_OK;
+  struct chv_sql_expr **nv = dalloc(d, sizeof *nv * (n + 1));
+  if (!nv) return doom(d);
+  for (size_t i = 0; i < n; i++)
+    CHV_RETURN_IF_ERR(rewrite(d, pl, v[i], &nv[i]));
+  *out = nv;
+  return CHV_OK;
+}
+
+static int rewrite(struct sql_decor *d, const struct place *pl,
+                   const struct chv_sql_expr *e, struct chv_sql_expr **out) {
   *out = (struct chv_sql_expr *)(uintptr_t)e;
   if (!e || !has_subquery(e)) return CHV_OK;
-  if (e->kind == CHV_SQL_EXPR_SUBQUERY) {
+  switch (e->kind) {
+  case CHV_SQL_EXPR_SUBQUERY:
     if (!correlated(d, e->u.subquery)) return CHV_OK; /* run once */
-    return scalar(d, from, e->u.subquery, out);
+    return scalar(d, pl, e->u.subquery, out);
+  case CHV_SQL_EXPR_EXISTS:
+    if (!correlated(d, e->u.subquery)) return CHV_OK;
+    return mark_exists(d, pl, e->u.subquery, e->pos, out);
+  case CHV_SQL_EXPR_IN:
+    if (e->u.in.n == 1 && e->u.in.list[0]->kind == CHV_SQL_EXPR_SUBQUERY &&
+        correlated(d, e->u.in.list[0]->u.subquery))
+      return mark_in(d, pl, e, out);
+    break;
+  default:
+    break;
   }
   struct chv_sql_expr *n = dalloc(d, sizeof *n);
   if (!n) return doom(d);
   *n = *e;
   *out = n;
   switch (e->kind) {
-  case CHV_SQL_EXPR_UNARY: return scalars(d, e->u.unary.arg, from, &n->u.unary.arg);
+  case CHV_SQL_EXPR_UNARY:
+    return rewrite(d, pl, e->u.unary.arg, &n->u.unary.arg);
   case CHV_SQL_EXPR_BINARY:
-    CHV_RETURN_IF_ERR(scalars(d, e->u.binary.left, from, &n->u.binary.left));
-    return scalars(d, e->u.binary.right, from, &n->u.binary.right);
+    CHV_RETURN_IF_ERR(rewrite(d, pl, e->u.binary.left, &n->u.binary.left));
+    return rewrite(d, pl, e->u.binary.right, &n->u.binary.right);
+  case CHV_SQL_EXPR_IN:
+    CHV_RETURN_IF_ERR(rewrite(d, pl, e->u.in.arg, &n->u.in.arg));
+    return rewrite_list(d, pl, e->u.in.list, e->u.in.n, &n->u.in.list);
   case CHV_SQL_EXPR_BETWEEN:
-    CHV_RETURN_IF_ERR(scalars(d, e->u.between.arg, from, &n->u.between.arg));
-    CHV_RETURN_IF_ERR(scalars(d, e->u.between.low, from, &n->u.between.low));
-    return scalars(d, e->u.between.high, from, &n->u.between.high);
-  case CHV_SQL_EXPR_CAST: return scalars(d, e->u.cast.arg, from, &n->u.cast.arg);
+    CHV_RETURN_IF_ERR(rewrite(d, pl, e->u.between.arg, &n->u.between.arg));
+    CHV_RETURN_IF_ERR(rewrite(d, pl, e->u.between.low, &n->u.between.low));
+    return rewrite(d, pl, e->u.between.high, &n->u.between.high);
+  case CHV_SQL_EXPR_LIKE:
+    CHV_RETURN_IF_ERR(rewrite(d, pl, e->u.like.arg, &n->u.like.arg));
+    return rewrite(d, pl, e->u.like.pattern, &n->u.like.pattern);
+  case CHV_SQL_EXPR_IS:
+    return rewrite(d, pl, e->u.is.arg, &n->u.is.arg);
+  case CHV_SQL_EXPR_CASE:
+    CHV_RETURN_IF_ERR(rewrite(d, pl, e->u.case_.operand, &n->u.case_.operand));
+    CHV_RETURN_IF_ERR(rewrite(d, pl, e->u.case_.else_, &n->u.case_.else_));
+    CHV_RETURN_IF_ERR(
+        rewrite_list(d, pl, e->u.case_.when, e->u.case_.n, &n->u.case_.when));
+    return rewrite_list(d, pl, e->u.case_.then, e->u.case_.n, &n->u.case_.then);
+  case CHV_SQL_EXPR_CAST:
+    return rewrite(d, pl, e->u.cast.arg, &n->u.cast.arg);
   case CHV_SQL_EXPR_FUNC: {
-    struct chv_sql_expr **args = dalloc(d, sizeof *args * (e->u.func.n + 1));
-    if (!args) return doom(d);
-    for (size_t i = 0; i < e->u.func.n; i++)
-      CHV_RETURN_IF_ERR(scalars(d, e->u.func.args[i], from, &args[i]));
-    n->u.func.args = args;
-    return CHV_OK;
+    const struct chv_sql_window *w = e->u.func.over;
+    for (size_t i = 0; w && i < w->npartition_by; i++)
+      CHV_RETURN_IF_ERR(refuse_correlated(d, w->partition_by[i], "OVER"));
+    for (size_t i = 0; w && i < w->norder_by; i++)
+      CHV_RETURN_IF_ERR(refuse_correlated(d, w->order_by[i].expr, "OVER"));
+    struct place in = *pl; /* an aggregate's argument: each row's value */
+    if (sql_is_aggregate(e->u.func.name) && !e->u.func.over) in.grouped = false;
+    return rewrite_list(d, &in, e->u.func.args, e->u.func.n, &n->u.func.args);
   }
   default:
-    return CHV_OK; /* the binder says what it cannot take */
+    return CHV_OK;
   }
+}
+
+static int refuse_in_ons(struct sql_decor *d, const struct chv_sql_from *f) {
+  if (f->kind != CHV_SQL_FROM_JOIN) return CHV_OK;
+  CHV_RETURN_IF_ERR(refuse_in_ons(d, f->left));
+  CHV_RETURN_IF_ERR(refuse_in_ons(d, f->right));
+  return refuse_correlated(d, f->on,
+                           "the ON of an outer or semi join, or of a join on "
+                           "an outer join's NULL-extended side");
+}
+
+/* f, with the conditions of the ONs of its inner joins that hold a
+** correlated sub-query taken out into *lifted (AND-ed), where the join's
+** rows all reach the query's (kept: not under the NULL-extended side of an
+** outer join, nor the right of a semi or anti join): there an inner join's
+** ON means what a WHERE means.  Copies only the joins it changes. */
+static int lift_ons(struct sql_decor *d, struct chv_sql_from *f, bool kept,
+                    struct chv_sql_from **out, struct chv_sql_expr **lifted) {
+  *out = f;
+  if (f->kind != CHV_SQL_FROM_JOIN) return CHV_OK;
+  enum chv_sql_join_kind k = f->join;
+  bool inner = k == CHV_SQL_JOIN_INNER || k == CHV_SQL_JOIN_CROSS;
+  bool lk = kept && k != CHV_SQL_JOIN_RIGHT && k != CHV_SQL_JOIN_FULL;
+  bool rk = kept && (inner || k == CHV_SQL_JOIN_RIGHT);
+  struct chv_sql_from *l, *r;
+  CHV_RETURN_IF_ERR(lift_ons(d, f->left, lk, &l, lifted));
+  CHV_RETURN_IF_ERR(lift_ons(d, f->right, rk, &r, lifted));
+  struct chv_sql_expr *on = f->on;
+  if (kept && inner && correlated_in(d, on)) {
+    size_t n = 0;
+    sql_conjuncts(on, NULL, &n);
+    const struct chv_sql_expr **v = dalloc(d, sizeof *v * (n + 1));
+    if (!v) return doom(d);
+    n = 0;
+    sql_conjuncts(on, v, &n);
+    on = NULL;
+    for (size_t i = 0; i < n; i++) {
+      struct chv_sql_expr *c = (struct chv_sql_expr *)(uintptr_t)v[i];
+      struct chv_sql_expr **to = correlated_in(d, c) ? lifted : &on;
+      if (!(*to = binary(d, CHV_SQL_OP_AND, *to, c))) return doom(d);
+    }
+    if (!on && !(on = true_lit(d, f->pos))) return doom(d);
+  }
+  if (l == f->left && r == f->right && on == f->on) return CHV_OK;
+  struct chv_sql_from *j = dalloc(d, sizeof *j);
+  if (!j) return doom(d);
+  *j = *f;
+  j->left = l;
+  j->right = r;
+  j->on = on;
+  *out = j;
+  return CHV_OK;
+}
+
+/* True when q's select list and HAVING are over groups. */
+static bool aggregates(const struct chv_sql_query *q) {
+  if (q->ngroup_by || q->ngroup_elems || q->having) return true;
+  for (size_t i = 0; i < q->nitems; i++)
+    if (sql_has_aggregate(q->items[i].expr)) return true;
+  return false;
 }
 
 int sql_decorrelate(struct sql_decor *d, const struct chv_sql_query *q,
                     const struct chv_sql_query **out) {
   *out = q;
-  if (q->kind != CHV_SQL_QUERY_SELECT || !q->from || !has_subquery(q->where))
-    return CHV_OK;
+  if (q->kind != CHV_SQL_QUERY_SELECT || !q->from) return CHV_OK;
+  struct chv_sql_from *lf;
+  struct chv_sql_expr *lifted = NULL;
+  CHV_RETURN_IF_ERR(lift_ons(d, q->from, true, &lf, &lifted));
+  if (lifted) { /* inner joins' correlated conditions: the WHERE's */
+    struct chv_sql_query *lq = dalloc(d, sizeof *lq);
+    if (!lq) return doom(d);
+    *lq = *q;
+    lq->from = lf;
+    if (!(lq->where = binary(d, CHV_SQL_OP_AND, q->where, lifted)))
+      return doom(d);
+    *out = q = lq;
+  }
+  for (size_t i = 0; i < q->ngroup_by; i++)
+    CHV_RETURN_IF_ERR(refuse_correlated(d, q->group_by[i], "GROUP BY"));
+  for (size_t i = 0; i < q->ndistribute_by; i++)
+    CHV_RETURN_IF_ERR(
+        refuse_correlated(d, q->distribute_by[i], "DISTRIBUTE BY"));
+  CHV_RETURN_IF_ERR(refuse_in_ons(d, q->from));
+  bool any = has_subquery(q->where) || has_subquery(q->having);
+  for (size_t i = 0; i < q->nitems && !any; i++)
+    any = has_subquery(q->items[i].expr);
+  for (size_t i = 0; i < q->norder_by && !any; i++)
+    any = has_subquery(q->order_by[i].expr);
+  if (!any) return CHV_OK;
   size_t n = 0;
-  sql_conjuncts(q->where, NULL, &n);
+  if (q->where) sql_conjuncts(q->where, NULL, &n);
   const struct chv_sql_expr **v = dalloc(d, sizeof *v * (n + 1));
   if (!v) return doom(d);
   n = 0;
-  sql_conjuncts(q->where, v, &n);
+  if (q->where) sql_conjuncts(q->where, v, &n);
   struct chv_sql_from *from = q->from;
   struct chv_sql_expr *where = NULL;
+  struct place pl = {&from, q, false, "WHERE"};
   for (size_t i = 0; i < n; i++) {
     const struct chv_sql_expr *e = v[i];
     bool neg = false;
@@ -685,29 +1202,49 @@ int sql_decorrelate(struct sql_decor *d, const struct chv_sql_query *q,
         e->u.in.list[0]->kind == CHV_SQL_EXPR_SUBQUERY) {
       const struct chv_sql_query *sq = e->u.in.list[0]->u.subquery;
       bool anti = neg != e->u.in.negated;
-      if (anti && correlated(d, sq)) {
-        *d->pos = e->pos;
-        return sql_err(d->err, CHV_ENOTSUP,
-                       "NOT IN with a correlated sub-query is not supported "
-                       "yet (NOT EXISTS is)");
+      /* a sub-query on the left: the binder's set (mark_in() refuses a
+      ** correlated one) */
+      if (!has_subquery(e->u.in.arg) && (!anti || !correlated(d, sq))) {
+        CHV_RETURN_IF_ERR(semi(d, &from, e->u.in.arg, sq,
+                               anti ? CHV_SQL_JOIN_NOT_IN : CHV_SQL_JOIN_SEMI,
+                               e->pos));
+        continue;
       }
-      if (has_subquery(e->u.in.arg)) {
-        *d->pos = e->u.in.arg->pos;
-        return sql_err(d->err, CHV_ENOTSUP,
-                       "a sub-query on the left of IN is not supported yet");
-      }
-      CHV_RETURN_IF_ERR(semi(d, &from, e->u.in.arg, sq,
-                             anti ? CHV_SQL_JOIN_NOT_IN : CHV_SQL_JOIN_SEMI,
-                             e->pos));
-      continue;
+      /* a correlated NOT IN: the NOT of its mark */
     }
     struct chv_sql_expr *x;
-    CHV_RETURN_IF_ERR(scalars(d, v[i], &from, &x));
+    CHV_RETURN_IF_ERR(rewrite(d, &pl, v[i], &x));
     if (!(where = binary(d, CHV_SQL_OP_AND, where, x))) return doom(d);
   }
   struct chv_sql_query *nq = dalloc(d, sizeof *nq);
-  if (!nq) return doom(d);
+  struct chv_sql_select_item *items =
+      dalloc(d, sizeof *items * (q->nitems + 1));
+  if (!nq || !items) return doom(d);
   *nq = *q;
+  pl.grouped = aggregates(q);
+  pl.where = "the select list";
+  for (size_t i = 0; i < q->nitems; i++) {
+    items[i] = q->items[i];
+    CHV_RETURN_IF_ERR(rewrite(d, &pl, q->items[i].expr, &items[i].expr));
+  }
+  pl.where = "HAVING";
+  CHV_RETURN_IF_ERR(rewrite(d, &pl, q->having, &nq->having));
+  if (q->norder_by && (pl.grouped || q->distinct))
+    for (size_t i = 0; i < q->norder_by; i++)
+      CHV_RETURN_IF_ERR(refuse_correlated(
+          d, q->order_by[i].expr,
+          "ORDER BY of a query that aggregates or is DISTINCT"));
+  if (q->norder_by) {
+    struct chv_sql_order_item *ob = dalloc(d, sizeof *ob * q->norder_by);
+    if (!ob) return doom(d);
+    pl.where = "ORDER BY";
+    for (size_t i = 0; i < q->norder_by; i++) {
+      ob[i] = q->order_by[i];
+      CHV_RETURN_IF_ERR(rewrite(d, &pl, q->order_by[i].expr, &ob[i].expr));
+    }
+    nq->order_by = ob;
+  }
+  nq->items = items;
   nq->from = from;
   nq->where = where;
   *out = nq;
