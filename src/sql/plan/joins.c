@@ -45,24 +45,49 @@ static int oom(struct sql_rewrite *rw) {
 
 /* ---- estimates ------------------------------------------------------------------- */
 
-static double selectivity(const struct chv_expr *e) {
+static double col_ndv(const struct sql_node *nd, int c, bool *known);
+
+/* The distinct count the column statistics give column e of nd, or 0:
+** not a column, no node, or not known. */
+static double known_ndv(const struct sql_node *nd, const struct chv_expr *e) {
+  if (!nd || e->kind != CHV_EXPR_COLUMN) return 0;
+  bool known;
+  double d = col_ndv(nd, e->column, &known);
+  return known && d >= 1 ? d : 0;
+}
+
+/* The share of the rows of in (the node e's columns are of, or NULL) that
+** condition e keeps: 1 / the distinct count for a column's equality with
+** a literal (n of them for IN) where the statistics give it, else a rough
+** constant a kind. */
+static double selectivity(const struct chv_expr *e, const struct sql_node *in) {
   switch (e->kind) {
   case CHV_EXPR_AND:
-    return selectivity(e->args[0]) * selectivity(e->args[1]);
+    return selectivity(e->args[0], in) * selectivity(e->args[1], in);
   case CHV_EXPR_OR: {
-    double a = selectivity(e->args[0]), b = selectivity(e->args[1]);
+    double a = selectivity(e->args[0], in), b = selectivity(e->args[1], in);
     return a + b - a * b;
   }
   case CHV_EXPR_CALL:
-    if (e->fn == CHV_FN_EQ || e->fn == CHV_FN_NSEQ) return 0.1;
-    if (e->fn == CHV_FN_NE) return 0.9;
+    if (e->fn == CHV_FN_EQ || e->fn == CHV_FN_NSEQ || e->fn == CHV_FN_NE) {
+      double d = 0;
+      for (int i = 0; i < 2 && !d; i++)
+        if (e->args[1 - i]->kind == CHV_EXPR_LITERAL) d = known_ndv(in, e->args[i]);
+      double eq = d ? 1 / d : 0.1;
+      return e->fn == CHV_FN_NE ? 1 - eq : eq;
+    }
     return 0.33;
-  case CHV_EXPR_IN: return e->negated ? 0.8 : 0.05 * (e->nargs - 1);
+  case CHV_EXPR_IN: {
+    double d = known_ndv(in, e->args[0]), k = e->nargs - 1;
+    double x = d ? (k < d ? k / d : 1) : 0.05 * k;
+    if (x > 1) x = 1;
+    return e->negated ? (d ? 1 - x : 0.8) : x;
+  }
   case CHV_EXPR_BETWEEN: return e->negated ? 0.75 : 0.25;
   case CHV_EXPR_LIKE: return e->negated ? 0.9 : 0.25;
   case CHV_EXPR_IS_NULL: return 0.1;
   case CHV_EXPR_IS_NOT_NULL: return 0.9;
-  case CHV_EXPR_NOT: return 1 - selectivity(e->args[0]);
+  case CHV_EXPR_NOT: return 1 - selectivity(e->args[0], in);
   case CHV_EXPR_LITERAL:
     return !e->value.is_null && e->value.b ? 1 : 0;
   default: return 0.5;
@@ -174,7 +199,7 @@ double sql_node_estimate(const struct sql_node *nd) {
   case SQL_NODE_VALUES: return clamp1((double)nd->u.values.nrows);
   case SQL_NODE_FILTER:
     return clamp1(sql_node_estimate(nd->in[0]) *
-                  selectivity(nd->u.filter.pred));
+                  selectivity(nd->u.filter.pred, nd->in[0]));
   case SQL_NODE_AGGREGATE: {
     if (!nd->u.agg.nkeys) return 1;
     /* the product of the keys' distinct counts where the statistics give
@@ -227,10 +252,10 @@ double sql_node_estimate(const struct sql_node *nd) {
       } else {
         x = l * r;
         for (int i = 0; i < nd->u.join.nconj; i++)
-          x *= selectivity(nd->u.join.conj[i].bound);
+          x *= selectivity(nd->u.join.conj[i].bound, NULL);
       }
     }
-    if (nd->u.join.cond) x *= selectivity(nd->u.join.cond);
+    if (nd->u.join.cond) x *= selectivity(nd->u.join.cond, NULL);
     return clamp1(x);
   }
   default:
