@@ -168,3 +168,11 @@ SELECT d.k, d.v FROM dim d WHERE d.name <> 'two' AND d.v > (SELECT sum(q) FROM g
 -- run
 SET 'table.optimizer.dynamic-filtering.enabled' = 'false';
 SELECT d.k, d.v FROM dim d WHERE d.name <> 'two' AND d.v > (SELECT sum(q) FROM gfact g WHERE g.k = d.k) ORDER BY d.k;
+-- Through a join below the probe side, to the side the key comes from
+-- when NULLs do not extend it: fact's partitions are pruned under a LEFT
+-- join it preserves; a key of the NULL-extended side filters nothing
+-- run
+EXPLAIN SELECT d.name, s.id, s.n2 FROM (SELECT f.id, f.k, d2.name AS n2 FROM fact f LEFT JOIN dim d2 ON f.id = d2.k) s JOIN dim d ON s.k = d.k WHERE d.name IN ('one', 'four');
+SELECT d.name, s.id, s.n2 FROM (SELECT f.id, f.k, d2.name AS n2 FROM fact f LEFT JOIN dim d2 ON f.id = d2.k) s JOIN dim d ON s.k = d.k WHERE d.name IN ('one', 'four') ORDER BY s.id;
+EXPLAIN SELECT d.name, s.id FROM (SELECT f.id, d2.k AS k2 FROM fact f LEFT JOIN dim d2 ON f.id = d2.k) s JOIN dim d ON s.k2 = d.k WHERE d.name IN ('one', 'four');
+SELECT d.name, s.id FROM (SELECT f.id, d2.k AS k2 FROM fact f LEFT JOIN dim d2 ON f.id = d2.k) s JOIN dim d ON s.k2 = d.k WHERE d.name IN ('one', 'four') ORDER BY s.id;

@@ -1197,7 +1197,8 @@ static bool filtered(const struct sql_node *nd) {
 }
 
 /* The table Scan under nd through Filters, column Projects, derived
-** tables and Aggregates grouping by the column, whose column *col is nd's
+** tables, Aggregates grouping by the column and joins (to the side the
+** column is of, not one NULLs extend), whose column *col is nd's
 ** column c, or NULL: a row of the scan whose value the join's keys do not
 ** hold gives no row the join matches.  A Scan with a pushed limit is not
 ** one: other rows would fill its limit; nor a sampled one: the rows and
@@ -1229,6 +1230,29 @@ static struct sql_node *probe_scan(struct sql_node *nd, int c, int *col) {
       c = nd->u.project.exprs[c]->column;
       nd = nd->in[0];
       break;
+    case SQL_NODE_JOIN: {
+      /* the side the column comes from, unless NULLs extend it (its
+      ** value there then is no row's of the scan) */
+      int nl = nd->in[0]->ncols;
+      bool left = c < nl;
+      switch (nd->u.join.kind) {
+      case CHV_SQL_JOIN_INNER:
+      case CHV_SQL_JOIN_CROSS: break;
+      case CHV_SQL_JOIN_LEFT:
+      case CHV_SQL_JOIN_SEMI:
+      case CHV_SQL_JOIN_ANTI:
+      case CHV_SQL_JOIN_NOT_IN:
+        if (!left) return NULL;
+        break;
+      case CHV_SQL_JOIN_RIGHT:
+        if (left) return NULL;
+        break;
+      default: return NULL;
+      }
+      if (!left) c -= nl;
+      nd = nd->in[left ? 0 : 1];
+      break;
+    }
     default:
       return NULL;
     }
