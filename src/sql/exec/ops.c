@@ -464,9 +464,46 @@ struct scan_op {
 
 /* Rows sel[0, n) (NULL: all n) of b whose values of the key columns are
 ** all among the build keys, into out[0, *m). */
+/* Whether integer x (as its 8 bytes) is in rk's set. */
+static inline bool rowkeys_has_int(const struct sql_rowkeys *rk, int64_t x) {
+  uint64_t hv = chv_keyset_hash8((uint64_t)x), bit = (hv >> 20) & rk->bmask;
+  if (rk->bloom && !(rk->bloom[bit >> 6] >> (bit & 63) & 1)) return false;
+  size_t slot;
+  return chv_keyset_find(&rk->set, &x, sizeof x, hv, &slot) != UINT32_MAX;
+}
+
+/* One key of an INT, DATE or BIGINT column: a loop of its own. */
+static bool rowkeys_keep_int(const struct scan_op *s, const struct chv_batch *b,
+                             const uint32_t *sel, int64_t n, uint32_t *out,
+                             int64_t *m) {
+  const struct chv_vector *v = b->cols[s->rkcol[0]];
+  const struct sql_rowkeys *rk = &s->rk[0];
+  enum chv_type_id id = v->type->id;
+  if (s->nrk != 1 || !rk->set.n ||
+      (id != CHV_TYPE_INT && id != CHV_TYPE_DATE && id != CHV_TYPE_BIGINT))
+    return false;
+  int64_t k = 0;
+  if (id == CHV_TYPE_BIGINT) {
+    const int64_t *d = v->data;
+    for (int64_t i = 0; i < n; i++) {
+      uint32_t r = sel ? sel[i] : (uint32_t)i;
+      if (!chv_vector_is_null(v, r) && rowkeys_has_int(rk, d[r])) out[k++] = r;
+    }
+  } else {
+    const int32_t *d = v->data;
+    for (int64_t i = 0; i < n; i++) {
+      uint32_t r = sel ? sel[i] : (uint32_t)i;
+      if (!chv_vector_is_null(v, r) && rowkeys_has_int(rk, d[r])) out[k++] = r;
+    }
+  }
+  *m = k;
+  return true;
+}
+
 static void rowkeys_keep(const struct scan_op *s, const struct chv_batch *b,
                          const uint32_t *sel, int64_t n, uint32_t *out,
                          int64_t *m) {
+  if (rowkeys_keep_int(s, b, sel, n, out, m)) return;
   int64_t k = 0;
   for (int64_t i = 0; i < n; i++) {
     uint32_t r = sel ? sel[i] : (uint32_t)i;

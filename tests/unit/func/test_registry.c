@@ -446,6 +446,19 @@ static void test_keyset(void) {
   }
   CHV_CHECK(h.n == 1000);
   CHV_CHECK(chv_keyset_memory(&h) > 1000);
+  /* the inline hash of 8 bytes is the hash of those bytes */
+  int64_t ws[] = {0, 1, -1, 123456789012345, INT64_MIN, INT64_MAX};
+  for (size_t i = 0; i < sizeof ws / sizeof *ws; i++)
+    CHV_CHECK(chv_keyset_hash8((uint64_t)ws[i]) == chv_keyset_hash(&ws[i], 8));
+  /* keys of several lengths (the offsets read), then one of them found */
+  struct chv_keyset g = {0};
+  CHV_REQUIRE_OK(chv_keyset_put(&g, "abcdefghi", 9, &id, &added), NULL);
+  CHV_REQUIRE_OK(chv_keyset_put(&g, "abc", 3, &id, &added), NULL);
+  CHV_REQUIRE_OK(chv_keyset_put(&g, "abcdefghi", 9, &id, &added), NULL);
+  CHV_CHECK(!added && id == 0);
+  CHV_REQUIRE_OK(chv_keyset_put(&g, "abd", 3, &id, &added), NULL);
+  CHV_CHECK(added && id == 2);
+  chv_keyset_free(&g);
   /* the empty key is a key */
   CHV_REQUIRE_OK(chv_keyset_put(&h, "", 0, &id, &added), NULL);
   CHV_CHECK(added && id == 1000);
