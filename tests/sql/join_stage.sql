@@ -79,3 +79,15 @@ SET 'chive.exec.operator-memory' = '64mb';
 SELECT bd.name, count(*), sum(pf.id), min(pf.s) FROM pf JOIN bd ON pf.k = bd.k GROUP BY bd.name ORDER BY bd.name;
 SELECT pf.s, count(bd.k), count(*) FROM pf LEFT JOIN bd ON pf.k = bd.k GROUP BY pf.s ORDER BY pf.s;
 SELECT b2.k % 7, count(*), sum(b1.k) FROM bb b1 JOIN pf ON pf.id = b1.k % 100 + 1 JOIN bb b2 ON b2.k = b1.k - 1 GROUP BY b2.k % 7 ORDER BY 1;
+-- A build side with a key of more than 64 rows is probed on the main
+-- thread, a bounded number of pairs at a time: the same rows
+-- run
+CREATE TABLE dup AS SELECT 1 AS k, b.k AS v FROM bb b WHERE b.k < 2000000;
+SET 'table.exec.hive.infer-source-parallelism.max' = '4';
+SELECT count(*), sum(dup.v), sum(pf.id) FROM pf JOIN dup ON pf.k = dup.k;
+SELECT count(*), sum(x.v) FROM pf JOIN dup ON pf.k = dup.k JOIN (SELECT k, v FROM dup WHERE v % 2 = 0) x ON x.k = pf.k;
+SELECT count(*), sum(dup.v), sum(bb.k) FROM bb JOIN dup ON bb.k - 1010100 = dup.k;
+SET 'table.exec.hive.infer-source-parallelism.max' = '1';
+SELECT count(*), sum(dup.v), sum(pf.id) FROM pf JOIN dup ON pf.k = dup.k;
+SELECT count(*), sum(x.v) FROM pf JOIN dup ON pf.k = dup.k JOIN (SELECT k, v FROM dup WHERE v % 2 = 0) x ON x.k = pf.k;
+SELECT count(*), sum(dup.v), sum(bb.k) FROM bb JOIN dup ON bb.k - 1010100 = dup.k;

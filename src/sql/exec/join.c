@@ -47,6 +47,10 @@
 #include <string.h>
 
 enum { PAIRS = 4096 };
+/* A staged probe joins a batch's rows whole: only while no key has more
+** build rows than this, so that a batch's pairs stay a bounded multiple
+** of its rows (past it the consuming thread probes, PAIRS at a time). */
+enum { STAGE_MAXCHAIN = 64 };
 #define JOIN_MAX_LEVEL_N 5      /* levels of partitions at most */
 #define CHV_STR2_(x) #x
 #define CHV_STR_(x) CHV_STR2_(x)
@@ -79,6 +83,8 @@ struct join_op {
   struct chv_keyset ks;
   int64_t *head, *tail;       /* per key id: its chain's first, last row */
   int64_t nheads, capheads, captail;
+  int64_t *clen, capclen;     /* per key id: its chain's rows */
+  int64_t maxchain;           /* the longest chain's rows */
   int64_t *nextrow;           /* per build row: the next of its chain */
   int64_t capnext;
   uint8_t *bmatched;          /* per build row (keep_build, semi or anti) */
@@ -188,7 +194,7 @@ static int join_open(struct sql_op *op, struct chv_error *err) {
 static size_t build_bytes(const struct join_op *j) {
   size_t m = chv_keyset_memory(&j->ks);
   for (int c = 0; c < j->bb->ncols; c++) m += sql_vector_bytes(j->bb->cols[c]);
-  m += (size_t)(j->capheads * 2 + j->capnext) * sizeof(int64_t);
+  m += (size_t)(j->capheads * 2 + j->capclen + j->capnext) * sizeof(int64_t);
   return m;
 }
 
@@ -331,7 +337,10 @@ static void reset_build(struct join_op *j) {
   free(j->tail);
   free(j->nextrow);
   j->head = j->tail = j->nextrow = NULL;
-  j->nheads = j->capheads = j->captail = j->capnext = 0;
+  free(j->clen);
+  j->clen = NULL;
+  j->nheads = j->capheads = j->captail = j->capnext = j->capclen = 0;
+  j->maxchain = 0;
   free(j->bmatched);
   j->bmatched = NULL;
 }
@@ -520,7 +529,9 @@ static int build(struct join_op *j, struct chv_error *err) {
       if ((int64_t)id >= j->nheads) {
         CHV_RETURN_IF_ERR(grow64(&j->head, &j->capheads, id + 1, err));
         CHV_RETURN_IF_ERR(grow64(&j->tail, &j->captail, id + 1, err));
+        CHV_RETURN_IF_ERR(grow64(&j->clen, &j->capclen, id + 1, err));
         j->head[id] = -1;
+        j->clen[id] = 0;
         j->nheads = id + 1;
       }
       if (j->head[id] < 0)
@@ -528,6 +539,7 @@ static int build(struct join_op *j, struct chv_error *err) {
       else
         j->nextrow[j->tail[id]] = r;
       j->tail[id] = r;
+      if (++j->clen[id] > j->maxchain) j->maxchain = j->clen[id];
     }
     size_t m = build_bytes(j);
     if (j->nl && x->memory && m > x->memory) break; /* the block is full */
@@ -572,8 +584,10 @@ static int build(struct join_op *j, struct chv_error *err) {
   }
   j->built = true;
   /* staged: the reader threads probe from here on (before the scan opens);
-  ** partitioned, this join and the stage's nodes above it run here */
-  if (j->op.node->u.join.staged && !j->grace && !j->nl) {
+  ** partitioned, or with a key of more than STAGE_MAXCHAIN rows, this join
+  ** and the stage's nodes above it run here */
+  if (j->op.node->u.join.staged && !j->grace && !j->nl &&
+      j->maxchain <= STAGE_MAXCHAIN) {
     CHV_RETURN_IF_ERR(sql_node_schema(j->op.node, &j->oschema, err));
     j->staged_on = true;
   } else if (j->op.node->u.join.staged) {
@@ -909,6 +923,7 @@ static void join_close(struct sql_op *op) {
   chv_keyrows_free(&j->kr);
   free(j->head);
   free(j->tail);
+  free(j->clen);
   free(j->nextrow);
   free(j->bmatched);
   free(j->first);
