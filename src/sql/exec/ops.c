@@ -450,6 +450,11 @@ struct scan_op {
   /* dynamic filtering: opened not yet, its join's keys awaited (opens at
   ** sql_op_scan_start(), or at its first next without them) */
   bool deferred;
+  /* the join's filter, held until the first next(): a stage whose joins
+  ** probe opens only once they have all built */
+  struct chv_part_filter *pfilter;
+  const struct chv_pred *ppreds;
+  int pnpreds;
   chv_arena *dyn;                /* the run-time filter, predicates, text */
   const char *dyn_text;          /* what EXPLAIN ANALYZE says of them */
   /* the join's key sets that filter rows, each with its column */
@@ -640,8 +645,8 @@ static int scan_open(struct sql_op *op, struct chv_error *err) {
 static int scan_next(struct sql_op *op, struct sql_chunk *out,
                      struct chv_error *err) {
   struct scan_op *s = (struct scan_op *)op;
-  if (s->deferred) /* its join gave no keys: all of it */
-    CHV_RETURN_IF_ERR(scan_start(s, NULL, NULL, 0, err));
+  if (s->deferred) /* its join's filter held, or no keys: all of it */
+    CHV_RETURN_IF_ERR(scan_start(s, s->pfilter, s->ppreds, s->pnpreds, err));
   int64_t t0 = op->x->analyze ? sql_exec_now() : 0;
   struct chv_batch *b;
   int rc = chv_scan_next(s->scan, &b, err);
@@ -725,6 +730,15 @@ int sql_op_scan_start(struct sql_op *op, chv_arena *a,
     s->rkcol[s->nrk] = c;
     s->rk[s->nrk++] = rk[i];
   }
+  for (int i = 0; i < nd->u.scan.nstage; i++)
+    if (nd->u.scan.stage[i]->kind == SQL_NODE_JOIN) {
+      /* joins probe in its stage: it opens at the first next(), which
+      ** comes once they have built (sql_stage_prepare()) */
+      s->pfilter = filter;
+      s->ppreds = preds;
+      s->pnpreds = npreds;
+      return CHV_OK;
+    }
   int rc = scan_start(s, filter, preds, npreds, err);
   if (rc != CHV_OK && !op->x->failed) op->x->failed = op; /* its WHERE's */
   return rc;
