@@ -1044,6 +1044,7 @@ int sql_join_probe_batch(struct sql_op *op, void **state,
       CHV_RETURN_IF_ERR(chv_vector_open(nd->u.join.lkeys[k]->type, 0, &p->kv[k], err));
     if (cond) CHV_RETURN_IF_ERR(chv_batch_open(j->cschema, 0, &p->cb, err));
   }
+  if (n == 0) return chv_batch_open(j->oschema, 0, out, err);
   int64_t t0 = op->x->analyze ? sql_exec_now() : 0;
   /* each row's chain */
   for (int k = 0; k < j->nkeys; k++)

@@ -283,6 +283,11 @@ static int stage_steps(struct stage *g, struct stage_state *st,
       rc = sql_join_probe_batch(op, &st->jstate[k], cur, sel, n, &jb, err);
       if (rc != CHV_OK) break;
       chv_batch_close(owned);
+      if (jb->nrows == 0) { /* nothing goes on */
+        chv_batch_close(jb);
+        *out = NULL;
+        return CHV_OK;
+      }
       owned = jb;
       cur = jb;
       sel = NULL;
