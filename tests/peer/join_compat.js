@@ -14,6 +14,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { DuckDBInstance } = require('./duckdb_peer.js');
+const joinTables = require('./join_tables.js');
 
 const peer = require('./peer_check.js')('join_compat.js');
 const { sql } = peer;
@@ -148,32 +149,7 @@ const CASES = [
       fs.mkdirSync(d, { recursive: true });
       return d;
     };
-    await q(`CREATE TABLE f AS SELECT i::INTEGER AS id,
-               CASE WHEN i % 11 = 0 THEN NULL ELSE (i % 6)::INTEGER END AS k,
-               CASE WHEN i % 13 = 0 THEN NULL ELSE (i * 37 % 40)::INTEGER END AS v,
-               CASE WHEN i % 17 = 0 THEN NULL ELSE 'g' || (i % 3)::VARCHAR END AS g
-             FROM range(300) r(i)`);
-    await q(`CREATE TABLE d AS SELECT * FROM (VALUES
-               (0, 'n0', 1, 'g0'), (1, 'n1', 2, 'g1'), (1, 'n1b', 5, 'g2'),
-               (2, NULL, 3, 'g2'), (3, 'n3', NULL, 'g0'), (4, 'n4', 4, NULL),
-               (NULL, 'nnull', 6, 'g1'), (7, 'n7', 7, 'g1'), (3, 'n3b', 1, 'g1'))
-             AS d(k, name, w, g)`);
-    await q(`CREATE TABLE s AS SELECT * FROM (VALUES (1, 1::BIGINT), (3, 25::BIGINT),
-               (NULL, NULL), (9, 9::BIGINT)) AS s(x, big)`);
-    await q(`CREATE TABLE p AS SELECT (i % 5)::INTEGER AS pk, (i * 3)::INTEGER AS pv
-             FROM range(40) r(i)`);
-    for (const t of ['f', 'd', 's'])
-      await q(`COPY ${t} TO '${path.join(dir(t), t + '.parquet')}' (FORMAT parquet)`);
-    await q(`COPY p TO '${dir('p')}' (FORMAT parquet, PARTITION_BY (pk))`);
-    sql(wh, `CREATE EXTERNAL TABLE f (id int, k int, v int, g string) STORED AS PARQUET
-               LOCATION '${dir('f')}';
-             CREATE EXTERNAL TABLE d (k int, name string, w int, g string) STORED AS PARQUET
-               LOCATION '${dir('d')}';
-             CREATE EXTERNAL TABLE s (x int, big bigint) STORED AS PARQUET
-               LOCATION '${dir('s')}';
-             CREATE EXTERNAL TABLE p (pv int) PARTITIONED BY (pk int) STORED AS PARQUET
-               LOCATION '${dir('p')}';
-             MSCK REPAIR TABLE p;`);
+    await joinTables(q, dir, (stmts) => sql(wh, stmts));
     await peer.cases(wh, CASES, q);
     // the names of the columns, as DuckDB gives them
     for (const [name, ours, theirs] of [
