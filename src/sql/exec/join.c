@@ -217,11 +217,25 @@ static int encode_keys(struct join_op *j, int64_t n, struct chv_error *err) {
 
 /* Whether row i of j->kv has a NULL in a key that is not null-safe (it
 ** matches nothing). */
-static bool null_key(const struct join_op *j, int64_t i) {
+static bool null_key_of(const struct join_op *j, struct chv_vector *const *kv,
+                        int64_t i) {
   const bool *ns = j->op.node->u.join.null_safe;
   for (int k = 0; k < j->nkeys; k++)
-    if (chv_vector_is_null(j->kv[k], i) && !(ns && ns[k])) return true;
+    if (chv_vector_is_null(kv[k], i) && !(ns && ns[k])) return true;
   return false;
+}
+
+static bool null_key(const struct join_op *j, int64_t i) {
+  return null_key_of(j, j->kv, i);
+}
+
+/* The first build row of the chain of key i of kr, or -1: none. */
+static int64_t chain_of(const struct join_op *j, const struct chv_keyrows *kr,
+                        int64_t i) {
+  size_t slot, len;
+  const char *key = chv_keyrows_key(kr, i, &len);
+  uint32_t id = chv_keyset_find(&j->ks, key, len, kr->hashes[i], &slot);
+  return id != UINT32_MAX ? j->head[id] : -1;
 }
 
 static int grow64(int64_t **v, int64_t *cap, int64_t need,
@@ -466,9 +480,10 @@ static struct sql_op *probe_input(struct sql_op *op) {
   return op->nin ? op->in[0] : NULL;
 }
 
-/* A staged join whose build side is partitioned: it and the nodes above it
-** in its scan's stage run on the consuming thread (their operators
-** unstaged), the stage ending below it. */
+/* A staged join that does not probe on the reader threads (its build side
+** partitioned, or a key of too many rows): it and the nodes above it in its
+** scan's stage run on the consuming thread (their operators unstaged), the
+** stage ending below it. */
 static void unstage(struct join_op *j) {
   struct sql_op *s = &j->op;
   while (s && s->node->kind != SQL_NODE_SCAN) s = probe_input(s);
@@ -480,7 +495,6 @@ static void unstage(struct join_op *j) {
     if (above) j->op.x->ops[sn->u.scan.stage[i]->id]->unstaged = true;
   }
 }
-
 
 int sql_stage_prepare(struct sql_op *op, struct chv_error *err) {
   for (struct sql_op *in = probe_input(op); in && in->node->on_readers;
@@ -672,10 +686,7 @@ static int fetch(struct join_op *j, bool *got, struct chv_error *err) {
         if (j->not_in && (j->bb->nrows || j->build_rows)) j->pmatched[i] = 1;
         continue;
       }
-      size_t slot, len;
-      const char *key = chv_keyrows_key(&j->kr, i, &len);
-      uint32_t id = chv_keyset_find(&j->ks, key, len, j->kr.hashes[i], &slot);
-      if (id != UINT32_MAX) j->first[i] = j->head[id];
+      j->first[i] = chain_of(j, &j->kr, i);
     }
   }
   j->pi = 0;
@@ -1058,18 +1069,9 @@ int sql_join_probe_batch(struct sql_op *op, void **state,
     p->scap = n;
   }
   memset(p->pmatched, 0, (size_t)n);
-  const bool *ns = nd->u.join.null_safe;
   for (int64_t i = 0; i < n; i++) {
     if (i + 16 < n && j->nheads) chv_keyset_prefetch(&j->ks, p->kr.hashes[i + 16]);
-    p->first[i] = -1;
-    bool null = false;
-    for (int k = 0; k < j->nkeys && !null; k++)
-      null = chv_vector_is_null(p->kv[k], i) && !(ns && ns[k]);
-    if (null || !j->nheads) continue;
-    size_t slot, len;
-    const char *key = chv_keyrows_key(&p->kr, i, &len);
-    uint32_t id = chv_keyset_find(&j->ks, key, len, p->kr.hashes[i], &slot);
-    if (id != UINT32_MAX) p->first[i] = j->head[id];
+    p->first[i] = j->nheads && !null_key_of(j, p->kv, i) ? chain_of(j, &p->kr, i) : -1;
   }
   /* the pairs, in probe then build order (a semi or anti row's first match
   ** alone when there is no residual: it is the row's mark) */

@@ -393,8 +393,6 @@ static int stage_batch(void *ctx, void **state, const struct chv_batch *bt,
     return rc;
   }
   if (n == 0) return CHV_OK;
-  if (g->nsteps && sql_join_probe_staged(g->steps[0]))
-    return stage_steps(g, st, bt, rows, n, t1, out, err);
   struct chv_batch *ob = st->ob;
   if (!ob) CHV_RETURN_IF_ERR(chv_batch_open(g->out_schema, n, &ob, err));
   if (!st->view.cols) {
@@ -472,12 +470,23 @@ struct scan_op {
 
 /* ---- rows filtered by a join's build keys (dynamic filtering) ---------------- */
 
-/* Rows sel[0, n) (NULL: all n) of b whose values of the key columns are
-** all among the build keys, into out[0, *m). */
+/* Whether joins probe in the stage of scan node nd. */
+static bool stage_has_join(const struct sql_node *nd) {
+  for (int i = 0; i < nd->u.scan.nstage; i++)
+    if (nd->u.scan.stage[i]->kind == SQL_NODE_JOIN) return true;
+  return false;
+}
+
+/* Whether rk's bloom bits (none: all) let a key of hash hv through. */
+static inline bool rowkeys_bloom(const struct sql_rowkeys *rk, uint64_t hv) {
+  uint64_t bit = (hv >> 20) & rk->bmask;
+  return !rk->bloom || (rk->bloom[bit >> 6] >> (bit & 63) & 1);
+}
+
 /* Whether integer x (as its 8 bytes) is in rk's set. */
 static inline bool rowkeys_has_int(const struct sql_rowkeys *rk, int64_t x) {
-  uint64_t hv = chv_keyset_hash8((uint64_t)x), bit = (hv >> 20) & rk->bmask;
-  if (rk->bloom && !(rk->bloom[bit >> 6] >> (bit & 63) & 1)) return false;
+  uint64_t hv = chv_keyset_hash8((uint64_t)x);
+  if (!rowkeys_bloom(rk, hv)) return false;
   size_t slot;
   return chv_keyset_find(&rk->set, &x, sizeof x, hv, &slot) != UINT32_MAX;
 }
@@ -510,6 +519,8 @@ static bool rowkeys_keep_int(const struct scan_op *s, const struct chv_batch *b,
   return true;
 }
 
+/* Rows sel[0, n) (NULL: all n) of b whose values of the key columns are
+** all among the build keys, into out[0, *m). */
 static void rowkeys_keep(const struct scan_op *s, const struct chv_batch *b,
                          const uint32_t *sel, int64_t n, uint32_t *out,
                          int64_t *m) {
@@ -545,8 +556,8 @@ static void rowkeys_keep(const struct scan_op *s, const struct chv_batch *b,
       }
       size_t slot;
       const struct sql_rowkeys *rk = &s->rk[f];
-      uint64_t hv = chv_keyset_hash(key, len), bit = (hv >> 20) & rk->bmask;
-      keep = rk->set.n && (!rk->bloom || (rk->bloom[bit >> 6] >> (bit & 63) & 1)) &&
+      uint64_t hv = chv_keyset_hash(key, len);
+      keep = rk->set.n && rowkeys_bloom(rk, hv) &&
              chv_keyset_find(&rk->set, key, len, hv, &slot) != UINT32_MAX;
     }
     if (keep) out[k++] = r;
@@ -637,10 +648,8 @@ static int scan_start(struct scan_op *s, struct chv_part_filter *filter,
 ** (sql_op_scan_start()); under EXPLAIN at once. */
 static int scan_open(struct sql_op *op, struct chv_error *err) {
   struct scan_op *s = (struct scan_op *)op;
-  bool probe = false; /* a join probes in its stage: not before it built */
-  for (int i = 0; i < op->node->u.scan.nstage; i++)
-    probe |= op->node->u.scan.stage[i]->kind == SQL_NODE_JOIN;
-  if ((op->node->u.scan.dyn_join || probe) && !op->x->explain) {
+  /* (a join probing in its stage: not before it built) */
+  if ((op->node->u.scan.dyn_join || stage_has_join(op->node)) && !op->x->explain) {
     s->deferred = true;
     return CHV_OK;
   }
@@ -735,15 +744,14 @@ int sql_op_scan_start(struct sql_op *op, chv_arena *a,
     s->rkcol[s->nrk] = c;
     s->rk[s->nrk++] = rk[i];
   }
-  for (int i = 0; i < nd->u.scan.nstage; i++)
-    if (nd->u.scan.stage[i]->kind == SQL_NODE_JOIN) {
-      /* joins probe in its stage: it opens at the first next(), which
-      ** comes once they have built (sql_stage_prepare()) */
-      s->pfilter = filter;
-      s->ppreds = preds;
-      s->pnpreds = npreds;
-      return CHV_OK;
-    }
+  if (stage_has_join(nd)) {
+    /* joins probe in its stage: it opens at the first next(), which comes
+    ** once they have built (sql_stage_prepare()) */
+    s->pfilter = filter;
+    s->ppreds = preds;
+    s->pnpreds = npreds;
+    return CHV_OK;
+  }
   int rc = scan_start(s, filter, preds, npreds, err);
   if (rc != CHV_OK && !op->x->failed) op->x->failed = op; /* its WHERE's */
   return rc;
@@ -896,10 +904,7 @@ static bool project_counted(const struct sql_op *op) {
   const struct sql_node *nd = op->node;
   while (nd->kind != SQL_NODE_SCAN && nd->nin)
     nd = nd->kind == SQL_NODE_JOIN ? nd->in[nd->u.join.build_left ? 1 : 0] : nd->in[0];
-  if (nd->kind != SQL_NODE_SCAN) return false;
-  for (int i = 0; i < nd->u.scan.nstage; i++)
-    if (nd->u.scan.stage[i]->kind == SQL_NODE_JOIN) return true;
-  return false;
+  return nd->kind == SQL_NODE_SCAN && stage_has_join(nd);
 }
 
 static int project_open(struct sql_op *op, struct chv_error *err) {
@@ -1118,13 +1123,13 @@ static int agg_rows_known(struct agg_op *g, chv_hash_agg *h,
   return rc;
 }
 
-/* Sets spilling once h passes the bound. */
 /* Whether the aggregation runs in a scan's stage (partials on the reader
 ** threads): its node there, not unstaged by a join below it. */
 static bool agg_staged(const struct agg_op *g) {
   return g->op.node->on_readers && !g->op.unstaged;
 }
 
+/* Sets spilling once h passes the bound. */
 static void agg_check_bound(struct agg_op *g, const chv_hash_agg *h) {
   if (g->bound && chv_hash_agg_memory(h) > g->bound)
     __atomic_store_n(&g->spilling, 1, __ATOMIC_RELAXED);
