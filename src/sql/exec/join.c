@@ -695,20 +695,25 @@ static int fetch(struct join_op *j, bool *got, struct chv_error *err) {
   return CHV_OK;
 }
 
-/* Gathers rows of one side into the pair batch's columns [c0, c0 + nc):
-** rows[0, n) of b, or n NULLs (b NULL). */
-static int gather(struct join_op *j, int c0, int nc, const struct chv_batch *b,
-                  const uint32_t *rows, int64_t n, struct chv_error *err) {
+/* Columns [c0, c0 + nc) of d: rows[0, n) of b, or n NULLs (b NULL). */
+static int put_side(struct chv_batch *d, int c0, int nc, const struct chv_batch *b,
+                    const uint32_t *rows, int64_t n, struct chv_error *err) {
   for (int c = 0; c < nc; c++) {
-    struct chv_vector *d = j->cb->cols[c0 + c];
     if (b) {
-      CHV_RETURN_IF_ERR(chv_vector_append_rows(d, b->cols[c], rows, 0, n, err));
+      CHV_RETURN_IF_ERR(chv_vector_append_rows(d->cols[c0 + c], b->cols[c],
+                                               rows, 0, n, err));
       continue;
     }
     for (int64_t i = 0; i < n; i++)
-      CHV_RETURN_IF_ERR(chv_vector_append_null(d, err));
+      CHV_RETURN_IF_ERR(chv_vector_append_null(d->cols[c0 + c], err));
   }
   return CHV_OK;
+}
+
+/* Gathers rows of one side into the pair batch's columns (put_side()). */
+static int gather(struct join_op *j, int c0, int nc, const struct chv_batch *b,
+                  const uint32_t *rows, int64_t n, struct chv_error *err) {
+  return put_side(j->cb, c0, nc, b, rows, n, err);
 }
 
 /* The probe chunk's row i as a row of its batch. */
@@ -1005,20 +1010,6 @@ static int pairs_room(struct join_probe *p, int64_t need, struct chv_error *err)
   return CHV_OK;
 }
 
-/* Columns [c0, c0 + nc) of d: rows[0, n) of b, or n NULLs (b NULL). */
-static int put_side(struct chv_batch *d, int c0, int nc, const struct chv_batch *b,
-                    const uint32_t *rows, int64_t n, struct chv_error *err) {
-  for (int c = 0; c < nc; c++) {
-    if (b) {
-      CHV_RETURN_IF_ERR(chv_vector_append_rows(d->cols[c0 + c], b->cols[c],
-                                               rows, 0, n, err));
-      continue;
-    }
-    for (int64_t i = 0; i < n; i++)
-      CHV_RETURN_IF_ERR(chv_vector_append_null(d->cols[c0 + c], err));
-  }
-  return CHV_OK;
-}
 
 /* Rows prow[0, n) of b (the probe side's) beside build rows brow[0, n), or
 ** beside NULLs (brow NULL), into d's columns: the left side's, then the
