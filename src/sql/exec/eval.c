@@ -75,8 +75,47 @@ static void set_konst(const struct chv_type *t, const struct chv_value *v,
   }
 }
 
+/* A child's dense result lives for one node's evaluation of one batch.
+** Its values go in a scratch block of the thread (chv_scratch_take()): a
+** buffer malloc'd and freed per batch takes fresh pages from the system
+** each time (a batch of decimals is past malloc's mmap threshold, and the
+** page faults cost more than the arithmetic).  Only fixed-width types
+** without children; the others are opened as usual. */
+static size_t scratch_width(const struct chv_type *t) {
+  if (t->nchildren > 0 || t->id == CHV_TYPE_BOOLEAN ||
+      chv_type_is_string_like(t->id))
+    return 0;
+  return chv_type_fixed_width(t->id);
+}
+
+static int vector_take(const struct chv_type *t, int64_t n,
+                       struct chv_vector **out, struct chv_error *err) {
+  size_t w = scratch_width(t), cap;
+  if (w == 0 || n <= 0) return chv_vector_open(t, n, out, err);
+  CHV_RETURN_IF_ERR(chv_vector_open(t, 0, out, err));
+  void *p = chv_scratch_take((size_t)n * w, &cap);
+  if (p == NULL) {
+    chv_vector_close(*out);
+    *out = NULL;
+    return oom(err);
+  }
+  chv_free((*out)->data);
+  (*out)->data = p;
+  (*out)->capacity = (int64_t)(cap / w);
+  return CHV_OK;
+}
+
+static void vector_give(struct chv_vector *v) {
+  size_t w;
+  if (v != NULL && (w = scratch_width(v->type)) > 0 && v->data != NULL) {
+    chv_scratch_give(v->data, (size_t)v->capacity * w);
+    v->data = NULL;
+  }
+  chv_vector_close(v);
+}
+
 static void opnd_free(struct opnd *o) {
-  chv_vector_close(o->own);
+  vector_give(o->own);
   o->own = NULL;
 }
 
@@ -103,7 +142,7 @@ static int opnd_eval(const struct chv_expr *e, const struct chv_batch *in,
     o->v = in->cols[e->column];
     return CHV_OK;
   }
-  int rc = chv_vector_open(e->type, n, &o->own, err);
+  int rc = vector_take(e->type, n, &o->own, err);
   if (rc != CHV_OK) return rc;
   o->v = o->own;
   rc = eval_node(e, in, sel, n, o->own, err);
