@@ -9,11 +9,13 @@
 ** Functions are the registry's (src/sql/func): chv_expr_func() resolves an
 ** overload there and inserts the casts to its parameter types.
 **
-** INTERFACE: the chv_expr_*() constructors of exec.h, chv_exec_type().
+** INTERFACE: the chv_expr_*() constructors of exec.h, chv_exec_type(),
+** chv_expr_same().
 */
 #include "sql/plan/expr.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static const char *const fn_names[] = {
 #define CHV_X_(id, name) name,
@@ -712,4 +714,39 @@ int chv_expr_like(chv_arena *a, struct chv_expr *x, struct chv_expr *pattern,
   } /* a NULL pattern: like stays NULL and every row is NULL */
   *out = e;
   return CHV_OK;
+}
+
+bool chv_expr_same(const struct chv_expr *a, const struct chv_expr *b) {
+  if (a == b) return true;
+  if (a->kind != b->kind || a->nargs != b->nargs || a->negated != b->negated ||
+      !chv_type_equal(a->type, b->type))
+    return false;
+  switch (a->kind) {
+  case CHV_EXPR_COLUMN: return a->column == b->column;
+  case CHV_EXPR_LITERAL: {
+    if (a->value.is_null || b->value.is_null)
+      return a->value.is_null == b->value.is_null;
+    if (chv_type_is_string_like(a->type->id))
+      return a->value.len == b->value.len &&
+             !memcmp(a->value.str, b->value.str, (size_t)a->value.len);
+    return !memcmp(&a->value, &b->value, sizeof a->value);
+  }
+  case CHV_EXPR_CALL:
+    if (a->fn != b->fn) return false;
+    if ((a->fn == CHV_FN_EQ || a->fn == CHV_FN_NE || a->fn == CHV_FN_NSEQ) &&
+        chv_expr_same(a->args[0], b->args[1]) && chv_expr_same(a->args[1], b->args[0]))
+      return true; /* a = b is b = a */
+    break;
+  case CHV_EXPR_FUNC:
+    if (a->func != b->func || a->impl != b->impl) return false;
+    break;
+  case CHV_EXPR_LIKE:
+    if (a->like != b->like) return false;
+    break;
+  default:
+    break;
+  }
+  for (int i = 0; i < a->nargs; i++)
+    if (!chv_expr_same(a->args[i], b->args[i])) return false;
+  return true;
 }

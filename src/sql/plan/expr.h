@@ -88,6 +88,11 @@ struct chv_expr {
   const struct chv_expr *lowered; /* BETWEEN: the AND/NOT tree evaluated */
 };
 
+/* Whether two bound expressions are the same computation: the same tree
+** (a = b and b = a are the same), nothing said of whether it gives the
+** same values twice. */
+bool chv_expr_same(const struct chv_expr *a, const struct chv_expr *b);
+
 /* Arena-allocated primitive type (id, decimal precision/scale, or length
 ** for CHAR/VARCHAR); NULL on out-of-memory. */
 const struct chv_type *chv_exec_type(chv_arena *a, enum chv_type_id id,

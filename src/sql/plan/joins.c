@@ -453,46 +453,6 @@ static int push_where(struct sql_rewrite *rw, struct sql_node **slot) {
 
 /* ---- OR: what every branch has ----------------------------------------------- */
 
-/* Whether two bound expressions are the same computation. */
-static bool expr_eq(const struct chv_expr *a, const struct chv_expr *b) {
-  if (a == b) return true;
-  if (a->kind != b->kind || a->nargs != b->nargs || a->negated != b->negated ||
-      !chv_type_equal(a->type, b->type))
-    return false;
-  switch (a->kind) {
-  case CHV_EXPR_COLUMN: return a->column == b->column;
-  case CHV_EXPR_LITERAL: {
-    if (a->value.is_null || b->value.is_null)
-      return a->value.is_null == b->value.is_null;
-    if (chv_type_is_string_like(a->type->id))
-      return a->value.len == b->value.len &&
-             !memcmp(a->value.str, b->value.str, (size_t)a->value.len);
-    return !memcmp(&a->value, &b->value, sizeof a->value);
-  }
-  case CHV_EXPR_CALL:
-    if (a->fn != b->fn) return false;
-    if ((a->fn == CHV_FN_EQ || a->fn == CHV_FN_NE || a->fn == CHV_FN_NSEQ) &&
-        expr_eq(a->args[0], b->args[1]) && expr_eq(a->args[1], b->args[0]))
-      return true; /* a = b is b = a */
-    break;
-  case CHV_EXPR_FUNC:
-    if (a->func != b->func || a->impl != b->impl) return false;
-    break;
-  case CHV_EXPR_LIKE:
-    if (a->like != b->like) return false;
-    break;
-  default:
-    break;
-  }
-  for (int i = 0; i < a->nargs; i++)
-    if (!expr_eq(a->args[i], b->args[i])) return false;
-  return true;
-}
-
-bool sql_expr_same(const struct chv_expr *a, const struct chv_expr *b) {
-  return expr_eq(a, b);
-}
-
 /* The AND-ed (or, with or, OR-ed) parts of c, the parsed and the bound
 ** trees walked together (the binder makes one of the other), into v. */
 static int split_tree(struct sql_rewrite *rw, struct sql_conj c, bool or,
@@ -578,7 +538,7 @@ static int factor_ors(struct sql_rewrite *rw, struct sql_node *j, int nl,
       for (int b = 1; b < nbr && common[x]; b++) {
         bool in = false;
         for (int y = 0; y < np[b] && !in; y++)
-          in = expr_eq(parts[0][x].bound, parts[b][y].bound);
+          in = chv_expr_same(parts[0][x].bound, parts[b][y].bound);
         common[x] = in;
       }
       if (common[x]) {
@@ -594,7 +554,7 @@ static int factor_ors(struct sql_rewrite *rw, struct sql_node *j, int nl,
       for (int y = 0; y < np[b]; y++) {
         bool is_common = false;
         for (int x = 0; x < np[0] && !is_common; x++)
-          is_common = common[x] && expr_eq(parts[0][x].bound, parts[b][y].bound);
+          is_common = common[x] && chv_expr_same(parts[0][x].bound, parts[b][y].bound);
         if (is_common) continue;
         CHV_RETURN_IF_ERR(conj_join(rw, &br_rest, parts[b][y], false));
         int sd = sides(parts[b][y].bound, nl, n, scratch);
@@ -617,7 +577,7 @@ static int factor_ors(struct sql_rewrite *rw, struct sql_node *j, int nl,
     if (!empty) {
       CHV_RETURN_IF_ERR(split_tree(rw, rest, false, &out, &nout, &capout));
       for (int sd = 0; sd < 2; sd++)
-        if (all[sd] && side[sd].ast && !expr_eq(side[sd].bound, rest.bound))
+        if (all[sd] && side[sd].ast && !chv_expr_same(side[sd].bound, rest.bound))
           CHV_RETURN_IF_ERR(split_tree(rw, side[sd], false, &out, &nout, &capout));
     }
   }

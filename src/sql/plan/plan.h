@@ -107,8 +107,6 @@ struct sql_rels {
 ** rels directly (parts: this, m in decimal, its name): a * expanded over
 ** a USING join.  Its text is the name alone. */
 extern const char sql_merge_qual[];
-/* Whether two bound expressions are the same computation (joins.c). */
-bool sql_expr_same(const struct chv_expr *a, const struct chv_expr *b);
 /* Merge m of b->rels, bound: its side's column or COALESCE of both. */
 int sql_bind_merge(struct sql_bind *b, int m, struct chv_expr **out);
 /* count, sum, min, max, avg */

@@ -297,7 +297,7 @@ static bool bound_same(struct agg_ctx *c, const struct chv_sql_expr *e,
   tmp.on_seen = NULL;
   tmp.err = &err;
   struct chv_expr *y;
-  bool same = sql_bind_expr(&tmp, e, &y) != CHV_OK || sql_expr_same(y, x);
+  bool same = sql_bind_expr(&tmp, e, &y) != CHV_OK || chv_expr_same(y, x);
   *tmp.pos = pos;
   return same;
 }
