@@ -67,6 +67,20 @@ const CASES = [
    null, false],
   ['set operations with a count', "SELECT count(*) AS n FROM (SELECT k, v FROM t EXCEPT ALL SELECT k, v FROM t WHERE id % 3 = 0) s",
    null, true],
+  // an argument shared by aggregates is computed once, and where no input
+  // can fail they are computed over a whole batch when its filter keeps
+  // most of it (rows then picked out), over the rows kept when it keeps few
+  ['shared aggregate arguments, most rows kept',
+   'SELECT k, sum(v) AS s, avg(v) AS a, count(v) AS c, sum(v * 2) AS s2, avg(v * 2) AS a2, max(v * 2) AS m2 FROM t WHERE id > 10 GROUP BY k',
+   null, false],
+  ['shared aggregate arguments, few rows kept',
+   'SELECT k, sum(v) AS s, avg(v) AS a, sum(v * 2) AS s2, avg(v * 2) AS a2 FROM t WHERE id < 20 GROUP BY k',
+   null, false],
+  ['decimal aggregate arguments over a filter',
+   'SELECT k, sum(CAST(v AS DECIMAL(10,2)) * CAST(id AS DECIMAL(8,2))) AS p, avg(CAST(v AS DECIMAL(10,2)) * CAST(id AS DECIMAL(8,2))) AS ap, sum(CAST(v AS DECIMAL(10,2)) - CAST(id AS DECIMAL(8,1))) AS d FROM t WHERE v > 3 GROUP BY k',
+   // Hive's AVG of a decimal of scale s has scale s + 4
+   'SELECT k, sum(CAST(v AS DECIMAL(10,2)) * CAST(id AS DECIMAL(8,2))) AS p, CAST(avg(CAST(v AS DECIMAL(10,2)) * CAST(id AS DECIMAL(8,2))) AS DECIMAL(30,8)) AS ap, sum(CAST(v AS DECIMAL(10,2)) - CAST(id AS DECIMAL(8,1))) AS d FROM t WHERE v > 3 GROUP BY k',
+   false],
   ['values, offset', "SELECT x FROM (VALUES (5), (3), (9), (1)) v(x) ORDER BY x LIMIT 1, 2",
    "SELECT x FROM (VALUES (5), (3), (9), (1)) v(x) ORDER BY x LIMIT 2 OFFSET 1", true],
 ];

@@ -66,3 +66,12 @@ SELECT a, s, d, t, count(*) FROM pk GROUP BY a, s, d, t ORDER BY a, s, d, t;
 INSERT INTO pk VALUES (4294967296, 'abcd', NULL, NULL), (-1, NULL, DATE '2020-01-01', 1), (4294967296, 'abcd', NULL, NULL);
 SELECT a, s, count(*) FROM pk GROUP BY a, s ORDER BY a, s;
 SELECT s, d, t, count(*) FROM pk GROUP BY s, d, t ORDER BY s, d, t;
+-- An argument several aggregates share is computed once.  Where no input
+-- can fail and the filter keeps at least half a batch, the arguments are
+-- computed over the whole batch and the kept rows picked out: a product
+-- that overflows to NULL on the rows the filter dropped (id > 45000 here)
+-- changes nothing, and one on a kept row is NULL as ever.
+-- run
+SELECT count(*), count(x), min(x), max(x) FROM (SELECT CAST(id AS DECIMAL(38,0)) * CAST(2100000000000000000000000000000000 AS DECIMAL(34,0)) AS x FROM nums WHERE id <= 45000) s;
+SELECT count(*), count(x), max(x) FROM (SELECT CAST(id AS DECIMAL(38,0)) * CAST(2100000000000000000000000000000000 AS DECIMAL(34,0)) AS x FROM nums WHERE id >= 20000) s;
+SELECT id % 3 AS k, sum(CAST(id AS DECIMAL(9,2)) * 0.5), avg(CAST(id AS DECIMAL(9,2)) * 0.5), sum(id), avg(id) FROM nums WHERE id <= 45000 GROUP BY id % 3 ORDER BY k;

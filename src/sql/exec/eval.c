@@ -20,7 +20,7 @@
 ** left did not keep, and a column compared with a literal of an INT, DATE,
 ** BIGINT or DOUBLE column is a single branch-free loop over the column.
 **
-** INTERFACE: chv_expr_eval(), chv_expr_filter().
+** INTERFACE: chv_expr_eval(), chv_expr_filter(), chv_expr_total().
 */
 #include "sql/exec/exec_int.h"
 
@@ -516,19 +516,32 @@ static int dec_fast(enum chv_fn fn, const struct opnd *a,
   default:
     return 0;
   }
-  const chv_i128 *x = a->is_const ? &a->k.dec : a->v->data;
-  const chv_i128 *y = b->is_const ? &b->k.dec : b->v->data;
-  int64_t sx = a->is_const ? 0 : 1, sy = b->is_const ? 0 : 1;
-  if (fn == CHV_FN_MUL) {
-    for (int64_t i = 0; i < n; i++)
-      r[i] = (chv_i128)((u128)x[i * sx] * (u128)y[i * sy]);
-  } else {
-    for (int64_t i = 0; i < n; i++)
-      r[i] = (chv_i128)((u128)x[i * sx] * mx + (u128)y[i * sy] * my);
-  }
-  /* NULL operands gave some value: zero them; values past p are NULL */
-  chv_i128 lim = chv_decimal_pow10(p);
+  /* the operand shapes of BIN_LOOP (a constant read once, not per row);
+  ** a product of operands of at most 18 digits takes one 64-bit multiply,
+  ** and a sum at one scale no scaling multiply */
+  if (fn == CHV_FN_MUL && p1 <= 18 && p2 <= 18)
+    BIN_LOOP(chv_i128, chv_i128, (chv_i128)(int64_t)A * (int64_t)B);
+  else if (fn == CHV_FN_MUL)
+    BIN_LOOP(chv_i128, chv_i128, (chv_i128)((u128)A * (u128)B));
+  else if (mx == 1 && my == 1)
+    BIN_LOOP(chv_i128, chv_i128, (chv_i128)((u128)A + (u128)B));
+  else if (mx == 1 && my == (u128)-1)
+    BIN_LOOP(chv_i128, chv_i128, (chv_i128)((u128)A - (u128)B));
+  else
+    BIN_LOOP(chv_i128, chv_i128, (chv_i128)((u128)A * mx + (u128)B * my));
+  /* NULL operands gave some value: zero them; values past p are NULL
+  ** (none can be when p holds every sum or product of the operands'
+  ** precisions) */
+  bool fits = fn == CHV_FN_MUL
+                  ? p1 + p2 <= p
+                  : CHV_MAX(p1 - s1, p2 - s2) + CHV_MAX(s1, s2) + 1 <= p;
   uint8_t *v = out->validity;
+  if (fits) {
+    for (int64_t i = 0; v && i < n; i++)
+      if (!chv_bit_get(v, i)) r[i] = 0;
+    return 1;
+  }
+  chv_i128 lim = chv_decimal_pow10(p);
   for (int64_t i = 0; i < n; i++) {
     if (v && !chv_bit_get(v, i)) {
       r[i] = 0;
@@ -1194,6 +1207,13 @@ static int eval_node(const struct chv_expr *e, const struct chv_batch *in,
   }
   return chv_error_set(err, CHV_EINTERNAL, "unknown expression kind %d",
                        (int)e->kind);
+}
+
+bool chv_expr_total(const struct chv_expr *e) {
+  if (e->kind == CHV_EXPR_FUNC) return false;
+  for (int i = 0; i < e->nargs; i++)
+    if (!chv_expr_total(e->args[i])) return false;
+  return true;
 }
 
 int chv_expr_eval(const struct chv_expr *e, const struct chv_batch *in,

@@ -17,6 +17,7 @@
 ** INTERFACE
 **   chv_expr_eval()      expression over selected rows -> dense vector
 **   chv_expr_filter()    BOOLEAN predicate -> selection of TRUE rows
+**   chv_expr_total()     whether evaluation can fail only for memory
 **   chv_hash_agg_*()     GROUP BY keys over batches with a memory bound
 **                        (the aggregates themselves: chv_agg_*(), func.h)
 **
@@ -40,6 +41,13 @@
 int chv_expr_eval(const struct chv_expr *e, const struct chv_batch *in,
                   const uint32_t *sel, int64_t nsel, struct chv_vector *out,
                   struct chv_error *err);
+
+/* Whether evaluating e over any rows can fail only for want of memory: no
+** node of it is a registered function (whose kernels may raise errors on
+** their input; the operators and casts give NULL instead).  Such an
+** expression may be evaluated over rows a filter dropped, and the rows
+** kept picked out afterwards. */
+bool chv_expr_total(const struct chv_expr *e);
 
 /* Rows of sel_in (NULL: 0..nsel_in-1) where the BOOLEAN predicate is TRUE,
 ** ascending, into sel_out (room for nsel_in; may be sel_in itself). */

@@ -985,6 +985,7 @@ struct agg_op {
   int *key_cols, *agg_cols;
   struct chv_hash_agg_spec spec;
   bool plain;                    /* every input a plain column */
+  bool total;                    /* no input can fail (chv_expr_total()) */
   chv_hash_agg *h;
   struct chv_batch *rb;
   bool done, given;
@@ -1017,14 +1018,20 @@ static int agg_open(struct sql_op *op, struct chv_error *err) {
   if (!g->inx || !g->key_cols || !g->agg_cols ||
       chv_type_new(CHV_TYPE_STRUCT, &g->in_type) != CHV_OK)
     return oom(err);
-  g->plain = true;
+  g->plain = g->total = true;
   for (int i = 0; i < nk + na; i++) {
     struct chv_expr *x = i < nk ? nd->u.agg.keys[i] : nd->u.agg.args[i - nk];
+    /* an argument computed already (SUM(x) and AVG(x)) is read from its
+    ** column; only where it cannot fail, so that no call of a registered
+    ** function (which may come to be one of varying results) is merged */
+    int same = -1;
+    for (int c = 0; x && i >= nk && c < g->ncol && same < 0; c++)
+      if (chv_expr_total(x) && chv_expr_same(g->inx[c], x)) same = c;
     if (i < nk)
       g->key_cols[i] = g->ncol;
     else
-      g->agg_cols[i - nk] = x ? g->ncol : -1;
-    if (!x) continue;
+      g->agg_cols[i - nk] = !x ? -1 : same >= 0 ? same : g->ncol;
+    if (!x || same >= 0) continue;
     char fname[32];
     snprintf(fname, sizeof fname, "c%d", g->ncol);
     struct chv_type *ft;
@@ -1032,6 +1039,7 @@ static int agg_open(struct sql_op *op, struct chv_error *err) {
         chv_type_struct_add(g->in_type, fname, ft) != CHV_OK)
       return oom(err);
     g->plain = g->plain && x->kind == CHV_EXPR_COLUMN;
+    g->total = g->total && chv_expr_total(x);
     g->inx[g->ncol++] = x;
   }
   /* with keys the bound is the operator's, which spills past it; without,
@@ -1138,12 +1146,15 @@ static void agg_check_bound(struct agg_op *g, const chv_hash_agg *h) {
 /* The view of the aggregation's inputs of rows sel[0, n) of bt: a plain
 ** column read where its batch holds it (*vsel: sel) unless an expression
 ** must be evaluated over the selected rows, which then all are, densely
-** (*vsel: NULL). */
+** (*vsel: NULL).  When no input can fail and the selection keeps at least
+** half the batch, the expressions are evaluated over the whole batch
+** instead (*vsel: sel): that costs less than gathering every column they
+** read. */
 static int agg_view(struct agg_op *g, struct chv_batch *inb,
                     struct chv_batch *view, const struct chv_batch *bt,
                     const uint32_t *sel, int64_t n, const uint32_t **vsel,
                     struct chv_error *err) {
-  bool borrow = !sel || g->plain;
+  bool borrow = !sel || g->plain || (g->total && 2 * n >= bt->nrows);
   for (int i = 0; i < g->ncol; i++) {
     if (borrow && g->inx[i]->kind == CHV_EXPR_COLUMN) {
       view->cols[i] = bt->cols[g->inx[i]->column];
