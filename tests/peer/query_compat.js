@@ -81,6 +81,11 @@ const CASES = [
    // Hive's AVG of a decimal of scale s has scale s + 4
    'SELECT k, sum(CAST(v AS DECIMAL(10,2)) * CAST(id AS DECIMAL(8,2))) AS p, CAST(avg(CAST(v AS DECIMAL(10,2)) * CAST(id AS DECIMAL(8,2))) AS DECIMAL(30,8)) AS ap, sum(CAST(v AS DECIMAL(10,2)) - CAST(id AS DECIMAL(8,1))) AS d FROM t WHERE v > 3 GROUP BY k',
    false],
+  // IN of literals over a column reads it in place; items that are not
+  // literals make an OR of equalities, with IN's NULLs
+  ['in of literals and of expressions',
+   "SELECT id, k IN ('k1', 'k3') AS a, k NOT IN ('k1', NULL) AS b, v IN (10, 12, NULL) AS c, v NOT IN (10, 12) AS d, v IN (id % 50, 10, -5) AS e, v NOT IN (id - 1, NULL) AS f, v IN (-(id % 7), 1 + 1) AS g FROM t WHERE id > 3",
+   null, false],
   ['values, offset', "SELECT x FROM (VALUES (5), (3), (9), (1)) v(x) ORDER BY x LIMIT 1, 2",
    "SELECT x FROM (VALUES (5), (3), (9), (1)) v(x) ORDER BY x LIMIT 2 OFFSET 1", true],
 ];

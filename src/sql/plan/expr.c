@@ -434,18 +434,46 @@ int chv_expr_is_null(chv_arena *a, struct chv_expr *x, bool negated,
   return CHV_OK;
 }
 
+/* x IN (list) with items that are not literals: the literals an IN node
+** (if any), OR-ed with x = item for each other item, all at the list's
+** common comparison type; NOT of that when negated.  SQL's three-valued
+** OR gives IN's NULLs. */
+static int in_as_or(chv_arena *a, struct chv_expr *x, struct chv_expr **list,
+                    int n, const struct chv_type *c, bool negated,
+                    struct chv_expr **out, struct chv_error *err) {
+  struct chv_expr **lits = chv_arena_alloc(a, sizeof *lits * (size_t)n);
+  if (lits == NULL) return oom(err);
+  CHV_RETURN_IF_ERR(coerce(a, &x, c, err));
+  int nlit = 0;
+  struct chv_expr *acc = NULL;
+  for (int i = 0; i < n; i++)
+    if (list[i]->kind == CHV_EXPR_LITERAL) lits[nlit++] = list[i];
+  if (nlit) CHV_RETURN_IF_ERR(chv_expr_in(a, x, lits, nlit, false, &acc, err));
+  for (int i = 0; i < n; i++) {
+    if (list[i]->kind == CHV_EXPR_LITERAL) continue;
+    struct chv_expr *args[2] = {x, list[i]}, *eq;
+    CHV_RETURN_IF_ERR(coerce(a, &args[1], c, err));
+    CHV_RETURN_IF_ERR(chv_expr_call(a, CHV_FN_EQ, args, 2, &eq, err));
+    if (acc) CHV_RETURN_IF_ERR(chv_expr_or(a, acc, eq, &eq, err));
+    acc = eq;
+  }
+  if (negated) return chv_expr_not(a, acc, out, err);
+  *out = acc;
+  return CHV_OK;
+}
+
 int chv_expr_in(chv_arena *a, struct chv_expr *x, struct chv_expr **list,
                 int n, bool negated, struct chv_expr **out,
                 struct chv_error *err) {
   if (n < 1) return chv_error_set(err, CHV_EINVAL, "IN needs a list");
   const struct chv_type *c = x->type;
+  bool all_lit = true;
   for (int i = 0; i < n; i++) {
-    if (list[i]->kind != CHV_EXPR_LITERAL)
-      return chv_error_set(err, CHV_EINVAL, "IN list item %d is not a "
-                           "literal", i + 1);
+    all_lit = all_lit && list[i]->kind == CHV_EXPR_LITERAL;
     c = compare_type(a, c, list[i]->type);
     if (c == NULL) return type_err2(err, "in", x->type, list[i]->type);
   }
+  if (!all_lit) return in_as_or(a, x, list, n, c, negated, out, err);
   const struct chv_type *b = chv_exec_type(a, CHV_TYPE_BOOLEAN, 0, 0);
   struct chv_expr *e = node(a, CHV_EXPR_IN, b, n + 1);
   if (b == NULL || e == NULL) return oom(err);

@@ -122,7 +122,8 @@ int chv_expr_not(chv_arena *a, struct chv_expr *x, struct chv_expr **out,
                  struct chv_error *err);
 int chv_expr_is_null(chv_arena *a, struct chv_expr *x, bool negated,
                      struct chv_expr **out, struct chv_error *err);
-/* list: literals, each cast to the common comparison type. */
+/* list: cast to the common comparison type; items that are not literals
+** make it an OR of equalities (with an IN of the literals). */
 int chv_expr_in(chv_arena *a, struct chv_expr *x, struct chv_expr **list,
                 int n, bool negated, struct chv_expr **out,
                 struct chv_error *err);
