@@ -50,3 +50,13 @@ SELECT a FROM t WHERE y.a > 1;
 SELECT nosuchfn(a) FROM t;
 -- run
 SELECT a, hr FROM t WHERE a > 0;
+-- IN of literals over a column of an integer type, DATE, STRING or VARCHAR
+-- reads the column in place (also after another filter's selection): NULL
+-- for a NULL x, and for an x in no item of a list that has a NULL.
+-- run
+CREATE TABLE inl (ti TINYINT, si SMALLINT, i INT, bi BIGINT, d DATE, s STRING, vc VARCHAR(8)) STORED AS PARQUET;
+INSERT INTO inl VALUES (1, 300, 70000, 5000000000, DATE '2020-01-01', 'MAIL', 'ab'), (-2, -300, -70000, -5000000000, DATE '1969-12-31', 'SHIP', 'abcdefgh'), (NULL, NULL, NULL, NULL, NULL, NULL, NULL), (3, 301, 70001, 5000000001, DATE '2020-01-02', '', ''), (1, 300, 70000, 5000000000, DATE '2020-01-01', 'MAILX', 'abcdefg');
+SELECT ti, ti IN (1, 3), ti NOT IN (1, 3), ti IN (1, NULL), ti NOT IN (3, NULL), si IN (-300, 301), i IN (70000), bi IN (-5000000000, 5000000001), d IN (DATE '2020-01-02', DATE '1969-12-31') FROM inl;
+SELECT s, s IN ('MAIL', 'SHIP'), s NOT IN ('MAIL', ''), s IN ('SHIP', NULL), vc IN ('abcdefgh', ''), vc NOT IN ('ab', NULL) FROM inl;
+SELECT s, ti FROM inl WHERE ti > 0 AND s IN ('MAIL', '', 'MAILX') AND bi NOT IN (5000000001);
+SELECT count(*) FROM inl WHERE s NOT IN ('MAIL', NULL);

@@ -731,7 +731,7 @@ static int eval_cmp(const struct chv_expr *e, const struct chv_batch *in,
         int64_t lp, lq;
         opnd_str(a, i, &p, &lp);
         opnd_str(b, i, &q, &lq);
-        bool eq = lp == lq && (lp == 0 || memcmp(p, q, (size_t)lp) == 0);
+        bool eq = lp == lq && chv_key_eq(p, q, (size_t)lp);
         d[i >> 3] |= (uint8_t)((eq == want) << (i & 7));
       }
       break;
@@ -868,9 +868,77 @@ static int eval_is_null(const struct chv_expr *e, const struct chv_batch *in,
 
 /* ---- IN, LIKE, CAST, string functions (row at a time) --------------------- */
 
+/* IN of literals of its argument's own type, the argument a column of
+** STRING or VARCHAR or of an integer type or DATE: the column read in
+** place, a row's value tested against the literals by length and bytes,
+** or by compares, with no value built per row.  *done false: not of that
+** shape. */
+static int in_fast(const struct chv_expr *e, const struct chv_batch *in,
+                   const uint32_t *sel, int64_t n, struct chv_vector *out,
+                   bool *done, struct chv_error *err) {
+  const struct chv_expr *x = e->args[0];
+  enum chv_type_id id = x->type->id;
+  size_t w = chv_type_fixed_width(id);
+  bool str = id == CHV_TYPE_STRING || id == CHV_TYPE_VARCHAR;
+  bool integer = id == CHV_TYPE_TINYINT || id == CHV_TYPE_SMALLINT ||
+                 id == CHV_TYPE_INT || id == CHV_TYPE_BIGINT ||
+                 id == CHV_TYPE_DATE;
+  *done = false;
+  if (e->set || (!str && !integer) || x->kind != CHV_EXPR_COLUMN ||
+      x->column >= in->ncols)
+    return CHV_OK;
+  bool list_null = false;
+  for (int k = 1; k < e->nargs; k++) {
+    const struct chv_expr *l = e->args[k];
+    if (l->kind != CHV_EXPR_LITERAL || l->type->id != id) return CHV_OK;
+    list_null |= l->value.is_null;
+  }
+  *done = true;
+  CHV_RETURN_IF_ERR(start_out(out, n, err));
+  const struct chv_vector *v = in->cols[x->column];
+  const uint8_t *valid = v->validity;
+  uint8_t *d = out->data, *ov = NULL;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t r = sel ? sel[i] : i;
+    bool hit = false;
+    if (valid && !chv_bit_get(valid, r)) {
+      /* x NULL: NULL */
+    } else if (str) {
+      const char *p = v->bytes + v->offsets[r];
+      size_t len = (size_t)(v->offsets[r + 1] - v->offsets[r]);
+      for (int k = 1; k < e->nargs && !hit; k++) {
+        const struct chv_value *l = &e->args[k]->value;
+        hit = !l->is_null && (size_t)l->len == len && chv_key_eq(l->str, p, len);
+      }
+      if (hit || !list_null) goto known;
+    } else {
+      int64_t xv = w == 1   ? ((const int8_t *)v->data)[r]
+                   : w == 2 ? ((const int16_t *)v->data)[r]
+                   : w == 4 ? ((const int32_t *)v->data)[r]
+                            : ((const int64_t *)v->data)[r];
+      for (int k = 1; k < e->nargs && !hit; k++) {
+        const struct chv_value *l = &e->args[k]->value;
+        hit = !l->is_null && l->i64 == xv;
+      }
+      if (hit || !list_null) goto known;
+    }
+    /* NULL: x is, or x is in no item of a list with a NULL */
+    if (!ov && (ov = out_validity(out)) == NULL) return oom(err);
+    chv_bit_set(ov, i, false);
+    continue;
+  known:
+    if (hit != e->negated) d[i >> 3] |= (uint8_t)(1u << (i & 7));
+  }
+  finish_nulls(out, n);
+  return CHV_OK;
+}
+
 static int eval_in(const struct chv_expr *e, const struct chv_batch *in,
                    const uint32_t *sel, int64_t n, struct chv_vector *out,
                    struct chv_error *err) {
+  bool done;
+  CHV_RETURN_IF_ERR(in_fast(e, in, sel, n, out, &done, err));
+  if (done) return CHV_OK;
   struct opnd a;
   CHV_RETURN_IF_ERR(opnd_eval(e->args[0], in, sel, n, &a, err));
   struct chv_buf key; /* the key of a value looked up in the set */
