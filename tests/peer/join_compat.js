@@ -135,6 +135,16 @@ const CASES = [
   ['nested sub-queries', 'SELECT id FROM f WHERE k IN (SELECT k FROM d WHERE w > (SELECT min(big) FROM s) AND EXISTS (SELECT 1 FROM p WHERE p.pk = d.k))'],
   ['sub-query with a join inside', 'SELECT id FROM f WHERE k IN (SELECT d.k FROM d JOIN s ON d.k = s.x)'],
   ['sub-query and join', 'SELECT f.id, d.name FROM f JOIN d ON f.k = d.k WHERE f.v > (SELECT avg(v) FROM f)'],
+  // one integer or DATE key: its values numbered as integers
+  ['tinyint key', 'SELECT a.id, b.id AS bid FROM w a JOIN w b ON a.t8 = b.t8'],
+  ['smallint key, left', 'SELECT a.id, b.id AS bid FROM w a LEFT JOIN w b ON a.t16 = b.t16 AND b.id < 60'],
+  ['bigint key, full', 'SELECT a.id, b.id AS bid FROM (SELECT * FROM w WHERE id < 80) a FULL JOIN (SELECT * FROM w WHERE id > 40) b ON a.t64 = b.t64'],
+  ['date key, right', 'SELECT a.id, b.id AS bid FROM (SELECT * FROM w WHERE id < 30) a RIGHT JOIN w b ON a.dt = b.dt'],
+  ['date key, semi', 'SELECT id FROM w WHERE dt IN (SELECT dt FROM w WHERE id % 3 = 0 AND id < 40)'],
+  ['bigint key, anti', 'SELECT id FROM w a WHERE NOT EXISTS (SELECT 1 FROM w b WHERE b.t64 = a.t64 AND b.id > 100)'],
+  ['tinyint key, not in', 'SELECT id FROM w WHERE t8 NOT IN (SELECT t8 FROM w WHERE id > 100 AND t8 IS NOT NULL)'],
+  ['keys of two widths', 'SELECT a.id, b.id AS bid FROM w a JOIN w b ON a.t8 = b.t16 / 1000'],
+  ['tinyint key against int', 'SELECT w.id, f.id AS fid FROM w JOIN f ON w.t8 = f.k WHERE f.id < 50'],
 ];
 
 (async () => {

@@ -1,6 +1,7 @@
 // The tables the join and sub-query compatibility scripts share: f (300
 // rows, NULLs in k, v and g), d (a dimension with duplicate and NULL keys),
-// s (a few keys, a BIGINT) and p (partitioned by pk), written by DuckDB as
+// s (a few keys, a BIGINT), p (partitioned by pk) and w (keys of every
+// integer width and DATE, negative and NULL ones too), written by DuckDB as
 // Parquet and registered in chive's warehouse.
 //
 //   await joinTables(q, dir, sql)
@@ -25,7 +26,13 @@ module.exports = async function joinTables(q, dir, sql) {
              (NULL, NULL), (9, 9::BIGINT)) AS s(x, big)`);
   await q(`CREATE TABLE p AS SELECT (i % 5)::INTEGER AS pk, (i * 3)::INTEGER AS pv
            FROM range(40) r(i)`);
-  for (const t of ['f', 'd', 's'])
+  await q(`CREATE TABLE w AS SELECT i::INTEGER AS id,
+             CASE WHEN i % 7 = 0 THEN NULL ELSE (i % 9 - 4)::TINYINT END AS t8,
+             CASE WHEN i % 5 = 0 THEN NULL ELSE (i % 13 * 1000 - 6000)::SMALLINT END AS t16,
+             CASE WHEN i % 6 = 0 THEN NULL ELSE (i % 11 * 3000000000 - 15000000000)::BIGINT END AS t64,
+             CASE WHEN i % 8 = 0 THEN NULL ELSE DATE '1969-12-25' + (i % 10)::INTEGER END AS dt
+           FROM range(120) r(i)`);
+  for (const t of ['f', 'd', 's', 'w'])
     await q(`COPY ${t} TO '${path.join(dir(t), t + '.parquet')}' (FORMAT parquet)`);
   await q(`COPY p TO '${dir('p')}' (FORMAT parquet, PARTITION_BY (pk))`);
   sql(`CREATE EXTERNAL TABLE f (id int, k int, v int, g string) STORED AS PARQUET
@@ -34,6 +41,8 @@ module.exports = async function joinTables(q, dir, sql) {
          LOCATION '${dir('d')}';
        CREATE EXTERNAL TABLE s (x int, big bigint) STORED AS PARQUET
          LOCATION '${dir('s')}';
+       CREATE EXTERNAL TABLE w (id int, t8 tinyint, t16 smallint, t64 bigint, dt date)
+         STORED AS PARQUET LOCATION '${dir('w')}';
        CREATE EXTERNAL TABLE p (pv int) PARTITIONED BY (pk int) STORED AS PARQUET
          LOCATION '${dir('p')}';
        MSCK REPAIR TABLE p;`);

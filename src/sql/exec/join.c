@@ -4,8 +4,10 @@
 ** The build side (in[1], or in[0] when the node says build_left) is read
 ** whole first: its rows are kept in one batch, and each row whose keys
 ** hold no NULL (but for <=> keys) joins the chain of its key, a byte
-** string (chv_keyrows_encode()) numbered by a chv_keyset; a join without
-** keys (CROSS, or only a residual condition) has one chain of every row.
+** string (chv_keyrows_encode()) numbered by a chv_keyset, or, for one key
+** of an integer type or DATE, its value numbered by a chv_intset (no bytes
+** encoded); a join without keys (CROSS, or only a residual condition) has
+** one chain of every row.
 ** Then each chunk of the probe side looks its rows' keys up:
 **
 **   fetch --> pairs --> pairs ... --> tail --> fetch ... --> rest --> end
@@ -81,6 +83,8 @@ struct join_op {
   struct chv_type *bschema;
   struct chv_batch *bb;
   struct chv_keyset ks;
+  bool ikey;                  /* one integer key: numbered by is, not ks */
+  struct chv_intset is;
   int64_t *head, *tail;       /* per key id: its chain's first, last row */
   int64_t nheads, capheads, captail;
   int64_t *clen, capclen;     /* per key id: its chain's rows */
@@ -91,6 +95,7 @@ struct join_op {
   /* scratch */
   struct chv_vector **kv;
   struct chv_keyrows kr;        /* keys of the rows in kv, as bytes */
+  int64_t *ik, capik;           /* or as integers (ikey) */
   /* the probe chunk */
   struct sql_chunk pc;
   int64_t pi;                 /* its row at work */
@@ -175,6 +180,13 @@ static int join_open(struct sql_op *op, struct chv_error *err) {
   j->keep_probe = full || (left && j->pside == 0) || (right && j->pside == 1);
   j->keep_build = full || (left && j->bside == 0) || (right && j->bside == 1);
   j->chain = -1;
+  if (j->nkeys == 1 && !(nd->u.join.null_safe && nd->u.join.null_safe[0])) {
+    enum chv_type_id l = nd->u.join.lkeys[0]->type->id,
+                     r = nd->u.join.rkeys[0]->type->id;
+    j->ikey = l == r && (l == CHV_TYPE_TINYINT || l == CHV_TYPE_SMALLINT ||
+                         l == CHV_TYPE_INT || l == CHV_TYPE_BIGINT ||
+                         l == CHV_TYPE_DATE);
+  }
   CHV_RETURN_IF_ERR(sql_node_schema(nd->in[j->bside], &j->bschema, err));
   CHV_RETURN_IF_ERR(chv_batch_open(j->bschema, 0, &j->bb, err));
   CHV_RETURN_IF_ERR(pair_schema(nd, &j->cschema, err));
@@ -192,7 +204,7 @@ static int join_open(struct sql_op *op, struct chv_error *err) {
 }
 
 static size_t build_bytes(const struct join_op *j) {
-  size_t m = chv_keyset_memory(&j->ks);
+  size_t m = chv_keyset_memory(&j->ks) + chv_intset_memory(&j->is);
   for (int c = 0; c < j->bb->ncols; c++) m += sql_vector_bytes(j->bb->cols[c]);
   m += (size_t)(j->capheads * 2 + j->capclen + j->capnext) * sizeof(int64_t);
   return m;
@@ -247,6 +259,58 @@ static int grow64(int64_t **v, int64_t *cap, int64_t need,
   if (!nv) return oom(err);
   *v = nv;
   *cap = nc;
+  return CHV_OK;
+}
+
+/* Rows [0, n) of an integer key vector (dense) as int64 into *buf. */
+static int key_ints(const struct chv_vector *v, int64_t n, int64_t **buf,
+                    int64_t *cap, struct chv_error *err) {
+  CHV_RETURN_IF_ERR(grow64(buf, cap, n + 1, err));
+  int64_t *restrict o = *buf;
+  switch (chv_type_fixed_width(v->type->id)) {
+#define WIDEN_(T)                                                              \
+  do {                                                                         \
+    const T *d_ = v->data;                                                     \
+    for (int64_t i = 0; i < n; i++) o[i] = d_[i];                              \
+  } while (0)
+  case 1: WIDEN_(int8_t); break;
+  case 2: WIDEN_(int16_t); break;
+  case 4: WIDEN_(int32_t); break;
+  default: WIDEN_(int64_t); break;
+#undef WIDEN_
+  }
+  return CHV_OK;
+}
+
+/* Each of rows [0, n) of the key vectors kv: the first build row of its
+** key's chain, or -1 (a NULL key, or one no build row has), into first;
+** kr or *ik (ikey) take the keys as bytes or integers. */
+static int look_up(const struct join_op *j, struct chv_vector *const *kv,
+                   struct chv_keyrows *kr, int64_t **ik, int64_t *ikcap,
+                   int64_t n, int64_t *first, struct chv_error *err) {
+  if (!j->nheads) {
+    for (int64_t i = 0; i < n; i++) first[i] = -1;
+    return CHV_OK;
+  }
+  if (j->ikey) {
+    CHV_RETURN_IF_ERR(key_ints(kv[0], n, ik, ikcap, err));
+    const int64_t *k = *ik;
+    for (int64_t i = 0; i < n; i++) {
+      if (i + 16 < n) chv_intset_prefetch(&j->is, k[i + 16]);
+      uint32_t id = chv_vector_is_null(kv[0], i)
+                        ? UINT32_MAX
+                        : chv_intset_find(&j->is, k[i]);
+      first[i] = id == UINT32_MAX ? -1 : j->head[id];
+    }
+    return CHV_OK;
+  }
+  if (chv_keyrows_encode(kr, (const struct chv_vector *const *)kv, j->nkeys,
+                         NULL, n) != CHV_OK)
+    return oom(err);
+  for (int64_t i = 0; i < n; i++) {
+    if (i + 16 < n) chv_keyset_prefetch(&j->ks, kr->hashes[i + 16]);
+    first[i] = null_key_of(j, kv, i) ? -1 : chain_of(j, kr, i);
+  }
   return CHV_OK;
 }
 
@@ -347,6 +411,7 @@ static void reset_build(struct join_op *j) {
   chv_batch_open(st, 0, &j->bb, NULL); /* NULL: checked by the caller */
   chv_keyset_free(&j->ks);
   memset(&j->ks, 0, sizeof j->ks);
+  chv_intset_free(&j->is);
   free(j->head);
   free(j->tail);
   free(j->nextrow);
@@ -522,10 +587,18 @@ static int build(struct join_op *j, struct chv_error *err) {
     CHV_RETURN_IF_ERR(eval_keys(j, j->bkeys, ch.b, ch.sel, ch.n, err));
     if (!j->grace) /* a pair's rows were added as they were partitioned */
       CHV_RETURN_IF_ERR(sql_dynfilter_add(&j->dyn, j->kv, ch.n, err));
-    if (j->nkeys) CHV_RETURN_IF_ERR(encode_keys(j, ch.n, err));
+    if (j->ikey) {
+      CHV_RETURN_IF_ERR(key_ints(j->kv[0], ch.n, &j->ik, &j->capik, err));
+      if (chv_intset_reserve(&j->is, (size_t)ch.n) != CHV_OK) return oom(err);
+    } else if (j->nkeys) {
+      CHV_RETURN_IF_ERR(encode_keys(j, ch.n, err));
+    }
     for (int64_t i = 0; i < ch.n; i++) {
       int64_t r = base + i;
-      if (j->nkeys && i + 16 < ch.n) chv_keyset_prefetch(&j->ks, j->kr.hashes[i + 16]);
+      if (j->ikey && i + 16 < ch.n)
+        chv_intset_prefetch(&j->is, j->ik[i + 16]);
+      else if (j->nkeys && i + 16 < ch.n)
+        chv_keyset_prefetch(&j->ks, j->kr.hashes[i + 16]);
       j->nextrow[r] = -1;
       uint32_t id = 0;
       if (j->nkeys) {
@@ -533,6 +606,10 @@ static int build(struct join_op *j, struct chv_error *err) {
           j->build_null = true;
           continue; /* a NULL key: in no chain */
         }
+      }
+      if (j->ikey) {
+        id = chv_intset_put(&j->is, j->ik[i]);
+      } else if (j->nkeys) {
         size_t len, slot = 0;
         const char *key = chv_keyrows_key(&j->kr, i, &len);
         uint64_t hv = j->kr.hashes[i];
@@ -677,17 +754,12 @@ static int fetch(struct join_op *j, bool *got, struct chv_error *err) {
     for (int64_t i = 0; i < n; i++) j->first[i] = h;
   } else {
     CHV_RETURN_IF_ERR(eval_keys(j, j->pkeys, j->pc.b, j->pc.sel, n, err));
-    CHV_RETURN_IF_ERR(encode_keys(j, n, err));
-    for (int64_t i = 0; i < n; i++) {
-      if (i + 16 < n) chv_keyset_prefetch(&j->ks, j->kr.hashes[i + 16]);
-      j->first[i] = -1;
-      if (null_key(j, i)) {
-        /* x NOT IN (rows): NULL, not TRUE, for a NULL x */
-        if (j->not_in && (j->bb->nrows || j->build_rows)) j->pmatched[i] = 1;
-        continue;
-      }
-      j->first[i] = chain_of(j, &j->kr, i);
-    }
+    CHV_RETURN_IF_ERR(
+        look_up(j, j->kv, &j->kr, &j->ik, &j->capik, n, j->first, err));
+    /* x NOT IN (rows): NULL, not TRUE, for a NULL x */
+    if (j->not_in && (j->bb->nrows || j->build_rows))
+      for (int64_t i = 0; i < n; i++)
+        if (null_key(j, i)) j->pmatched[i] = 1;
   }
   j->pi = 0;
   j->chain = n ? j->first[0] : -1;
@@ -933,6 +1005,8 @@ static void join_close(struct sql_op *op) {
   chv_type_free(j->bschema);
   chv_type_free(j->cschema);
   chv_keyset_free(&j->ks);
+  chv_intset_free(&j->is);
+  free(j->ik);
   if (j->kv)
     for (int k = 0; k < j->nkeys; k++) chv_vector_close(j->kv[k]);
   free(j->kv);
@@ -959,6 +1033,7 @@ struct join_probe {
   struct chv_vector **kv;
   int nkeys;
   struct chv_keyrows kr;
+  int64_t *ik, capik;
   int64_t *first;
   uint8_t *pmatched;
   int64_t cap;
@@ -975,6 +1050,7 @@ void sql_join_probe_free(void *state) {
   for (int k = 0; p->kv && k < p->nkeys; k++) chv_vector_close(p->kv[k]);
   free(p->kv);
   chv_keyrows_free(&p->kr);
+  free(p->ik);
   free(p->first);
   free(p->pmatched);
   free(p->pi);
@@ -1051,19 +1127,14 @@ int sql_join_probe_batch(struct sql_op *op, void **state,
   /* each row's chain */
   for (int k = 0; k < j->nkeys; k++)
     CHV_RETURN_IF_ERR(chv_expr_eval(j->pkeys[k], b, sel, n, p->kv[k], err));
-  if (chv_keyrows_encode(&p->kr, (const struct chv_vector *const *)p->kv,
-                         j->nkeys, NULL, n) != CHV_OK)
-    return oom(err);
   CHV_RETURN_IF_ERR(marks_room(&p->first, &p->pmatched, &p->cap, n, err));
   if (n > p->scap) {
     CHV_RETURN_IF_ERR(grow32(&p->rows, p->scap, n, err));
     p->scap = n;
   }
   memset(p->pmatched, 0, (size_t)n);
-  for (int64_t i = 0; i < n; i++) {
-    if (i + 16 < n && j->nheads) chv_keyset_prefetch(&j->ks, p->kr.hashes[i + 16]);
-    p->first[i] = j->nheads && !null_key_of(j, p->kv, i) ? chain_of(j, &p->kr, i) : -1;
-  }
+  CHV_RETURN_IF_ERR(
+      look_up(j, p->kv, &p->kr, &p->ik, &p->capik, n, p->first, err));
   /* the pairs, in probe then build order (a semi or anti row's first match
   ** alone when there is no residual: it is the row's mark) */
   bool one = j->semi || j->anti;

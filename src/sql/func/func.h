@@ -444,6 +444,66 @@ int chv_keyset_encode(struct chv_buf *b, const struct chv_vector *v,
 int chv_keyset_encode_value(struct chv_buf *b, enum chv_type_id id,
                             const struct chv_value *x);
 
+/* ---- hash set of integer keys ---------------------------------------------- */
+
+/* 64-bit integer keys numbered 0, 1, ... in order of insertion, for a
+** hash join on one integer key: a slot holds the key itself and its id + 1
+** (0: empty), so a lookup is one multiply and, mostly, one cache line,
+** with no key bytes encoded.  Open addressing with linear probing over a
+** power-of-two slot array kept at most half full; the slot of k is the
+** high bits of k times the golden ratio's 64-bit fraction (Fibonacci
+** hashing), which spreads consecutive keys over the slots. */
+struct chv_intset_slot {
+  int64_t key;
+  uint64_t id1; /* id + 1; 0 = empty */
+};
+struct chv_intset {
+  struct chv_intset_slot *slots;
+  int shift;         /* 64 - log2(nslots) */
+  size_t nslots;     /* power of two, or 0 */
+  size_t n;          /* entries */
+};
+
+/* A zeroed struct is an empty set. */
+void chv_intset_free(struct chv_intset *s);
+/* Room for `more` keys beyond those held (growing before a batch's
+** inserts); CHV_ENOMEM. */
+int chv_intset_reserve(struct chv_intset *s, size_t more);
+size_t chv_intset_memory(const struct chv_intset *s);
+static inline size_t chv_intset_slot_of(const struct chv_intset *s,
+                                        int64_t k) {
+  return (size_t)(((uint64_t)k * 0x9E3779B97F4A7C15ull) >> s->shift);
+}
+/* Start loading the slot k is looked up at (a few rows ahead). */
+static inline void chv_intset_prefetch(const struct chv_intset *s, int64_t k) {
+  if (s->nslots) __builtin_prefetch(&s->slots[chv_intset_slot_of(s, k)]);
+}
+/* Id of k, or UINT32_MAX: not held. */
+static inline uint32_t chv_intset_find(const struct chv_intset *s, int64_t k) {
+  if (s->nslots == 0) return UINT32_MAX;
+  size_t mask = s->nslots - 1, j = chv_intset_slot_of(s, k);
+  for (;;) {
+    const struct chv_intset_slot *x = &s->slots[j];
+    if (x->id1 == 0) return UINT32_MAX;
+    if (x->key == k) return (uint32_t)(x->id1 - 1);
+    j = (j + 1) & mask;
+  }
+}
+/* Id of k, adding it if new (after reserve). */
+static inline uint32_t chv_intset_put(struct chv_intset *s, int64_t k) {
+  size_t mask = s->nslots - 1, j = chv_intset_slot_of(s, k);
+  for (;;) {
+    struct chv_intset_slot *x = &s->slots[j];
+    if (x->id1 == 0) {
+      x->key = k;
+      x->id1 = ++s->n;
+      return (uint32_t)(x->id1 - 1);
+    }
+    if (x->key == k) return (uint32_t)(x->id1 - 1);
+    j = (j + 1) & mask;
+  }
+}
+
 /* The keys of a batch's rows, each the bytes chv_keyset_encode() gives for
 ** the row's values of the key vectors, back to back, with their hashes
 ** (chv_keyset_hash()).  Encoded a vector at a time: a loop per key column

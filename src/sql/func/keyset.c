@@ -4,9 +4,10 @@
 ** x) keeps its (group, value) pairs in one; sql/exec's hash aggregation
 ** numbers its groups with one.  Open addressing with linear probing over a
 ** power-of-two slot array kept at most half full; keys live back to back in
-** one buffer, with their hashes and offsets per entry.
+** one buffer, with their hashes and offsets per entry.  The hash set of
+** integer keys (chv_intset) is the same table with the key in the slot.
 **
-** INTERFACE: chv_keyset_*() (func.h).
+** INTERFACE: chv_keyset_*(), chv_intset_*() (func.h).
 */
 #include "sql/func/func_int.h"
 
@@ -297,5 +298,40 @@ int chv_keyrows_encode(struct chv_keyrows *k, const struct chv_vector *const *v,
   }
   for (int64_t i = 0; i < n; i++)
     k->hashes[i] = chv_keyset_hash(k->data + k->offs[i], k->offs[i + 1] - k->offs[i]);
+  return CHV_OK;
+}
+
+/* ---- integer keys ---------------------------------------------------------- */
+
+void chv_intset_free(struct chv_intset *s) {
+  chv_free(s->slots);
+  memset(s, 0, sizeof *s);
+}
+
+size_t chv_intset_memory(const struct chv_intset *s) {
+  return s->nslots * sizeof *s->slots;
+}
+
+int chv_intset_reserve(struct chv_intset *s, size_t more) {
+  if (s->n + more > UINT32_MAX - 1) return CHV_ENOMEM;
+  size_t want = s->nslots ? s->nslots : 64;
+  while ((s->n + more) * 2 > want) want *= 2;
+  if (want == s->nslots) return CHV_OK;
+  struct chv_intset_slot *ns = chv_calloc(want, sizeof *ns);
+  if (ns == NULL) return CHV_ENOMEM;
+  struct chv_intset old = *s;
+  int bits = 0;
+  while (((size_t)1 << bits) < want) bits++;
+  s->slots = ns;
+  s->nslots = want;
+  s->shift = 64 - bits;
+  /* the ids stay: each held key goes to its slot in the larger array */
+  for (size_t i = 0; i < old.nslots; i++) {
+    if (old.slots[i].id1 == 0) continue;
+    size_t j = chv_intset_slot_of(s, old.slots[i].key);
+    while (ns[j].id1) j = (j + 1) & (want - 1);
+    ns[j] = old.slots[i];
+  }
+  chv_free(old.slots);
   return CHV_OK;
 }
