@@ -25,70 +25,24 @@
 /* One key of an integer or string type: a cache in front of the group
 ** table.  The key packed into 64 bits (an integer as its value, a string of
 ** at most 7 bytes as its bytes and its length in the top byte) maps to its
-** group id in a small open-addressing table, so that a row of a group seen
-** before costs a multiply and a probe instead of a serialized key, its hash
-** and a compare.  NULLs, longer strings and misses go to the group table,
-** which alone assigns ids (in order of first appearance, as without the
-** cache); a miss's id is then cached, up to GC_MAX keys. */
+** group id in a chv_intset (func.h), so that a row of a group seen before
+** costs a multiply and a probe instead of a serialized key, its hash and a
+** compare.  NULLs, longer strings and misses go to the group table, which
+** alone assigns ids (in order of first appearance, as without the cache);
+** a miss's id is then cached, up to GC_MAX keys. */
 #define GC_MAX 256
 #define GC_EMPTY UINT32_MAX
 
-struct gcache {
-  uint64_t *keys; /* packed keys */
-  uint32_t *ids;  /* their group ids; GC_EMPTY: a free slot */
-  uint32_t nslots; /* a power of two; 0: no table (yet) */
-  uint32_t n;      /* keys cached */
-  int shift;       /* 64 - log2(nslots) */
-};
-
-static void gc_free(struct gcache *c) {
-  chv_free(c->keys);
-  chv_free(c->ids);
-  memset(c, 0, sizeof *c);
-}
-
-static inline uint32_t gc_slot(const struct gcache *c, uint64_t k) {
-  return (uint32_t)((k * 0x9E3779B97F4A7C15ull) >> c->shift);
-}
-
-/* The group id cached for k, or GC_EMPTY (a table there: nslots). */
-static inline uint32_t gc_find(const struct gcache *c, uint64_t k) {
-  uint32_t t = gc_slot(c, k), id;
-  while ((id = c->ids[t]) != GC_EMPTY && c->keys[t] != k)
-    t = (t + 1) & (c->nslots - 1);
-  return id;
+/* The group id cached for k, or GC_EMPTY. */
+static inline uint32_t gc_find(const struct chv_intset *c, uint64_t k) {
+  return chv_intset_find(c, (int64_t)k);
 }
 
 /* Add k -> id (k not cached yet); nothing when full or out of memory (the
 ** cache is only a shortcut). */
-static void gc_put(struct gcache *c, uint64_t k, uint32_t id) {
-  if (c->n >= GC_MAX) return;
-  if ((c->n + 1) * 2 > c->nslots) {
-    uint32_t ns = c->nslots ? c->nslots * 2 : 64;
-    uint64_t *keys = chv_malloc(sizeof *keys * ns);
-    uint32_t *ids = chv_malloc(sizeof *ids * ns);
-    if (keys == NULL || ids == NULL) {
-      chv_free(keys);
-      chv_free(ids);
-      return;
-    }
-    memset(ids, 0xff, sizeof *ids * ns);
-    struct gcache g = {keys, ids, ns, c->n, 64 - __builtin_ctz(ns)};
-    for (uint32_t j = 0; j < c->nslots; j++) {
-      if (c->ids[j] == GC_EMPTY) continue;
-      uint32_t t = gc_slot(&g, c->keys[j]);
-      while (ids[t] != GC_EMPTY) t = (t + 1) & (ns - 1);
-      keys[t] = c->keys[j];
-      ids[t] = c->ids[j];
-    }
-    gc_free(c);
-    *c = g;
-  }
-  uint32_t t = gc_slot(c, k);
-  while (c->ids[t] != GC_EMPTY) t = (t + 1) & (c->nslots - 1);
-  c->keys[t] = k;
-  c->ids[t] = id;
-  c->n++;
+static void gc_put(struct chv_intset *c, uint64_t k, uint32_t id) {
+  if (c->n >= GC_MAX || chv_intset_reserve(c, 1) != CHV_OK) return;
+  chv_intset_add(c, (int64_t)k, id);
 }
 
 /* How a key column packs: not at all, as an integer, as a short string. */
@@ -157,7 +111,7 @@ struct chv_hash_agg {
   struct chv_keyrows kr;           /* a batch's keys, for the group table */
   uint32_t *gids;
   int64_t gcap;
-  struct gcache gc;                /* packed keys -> group ids */
+  struct chv_intset gc;            /* packed keys -> group ids */
   uint64_t *packed;                /* a batch's packed keys (several keys) */
   int64_t pcap;
 };
@@ -173,7 +127,7 @@ void chv_hash_agg_close(chv_hash_agg *h) {
   chv_free(h->agg_cols);
   chv_free(h->fns);
   chv_keyset_free(&h->groups);
-  gc_free(&h->gc);
+  chv_intset_free(&h->gc);
   chv_free(h->packed);
   chv_buf_free(&h->kb);
   chv_keyrows_free(&h->kr);
@@ -251,7 +205,7 @@ int64_t chv_hash_agg_ngroups(const chv_hash_agg *h) {
 static size_t hash_agg_memory(const chv_hash_agg *h) {
   size_t m = chv_keyset_memory(&h->groups) + h->kb.cap + (size_t)h->gcap * 4 +
              (size_t)h->pcap * 8 +
-             (size_t)h->gc.nslots * (sizeof *h->gc.keys + sizeof *h->gc.ids);
+             chv_intset_memory(&h->gc);
   for (int k = 0; k < h->nkeys; k++) {
     const struct chv_vector *v = h->keys[k];
     m += (size_t)v->capacity * (chv_type_fixed_width(v->type->id) + 4) +
@@ -395,10 +349,10 @@ static int group_ids_packed(chv_hash_agg *h, const struct chv_vector *const *vec
     pk[i] = k;
   }
   uint32_t *restrict out = h->gids;
-  struct gcache c = h->gc;
+  struct chv_intset c = h->gc;
   for (int64_t i = 0; i < n; i++) {
     uint64_t k = pk[i];
-    uint32_t id = c.nslots ? gc_find(&c, k) : GC_EMPTY;
+    uint32_t id = gc_find(&c, k);
     if (id != GC_EMPTY) {
       out[i] = id;
       continue;
@@ -430,7 +384,7 @@ static int group_ids(chv_hash_agg *h, const struct chv_vector *const *vecs,
   if (kind == GC_NONE) return group_ids_table(h, vecs, sel, n, err);
   uint32_t *restrict out = h->gids;
   /* The cache in locals, reloaded after each miss (which may grow it). */
-  struct gcache c = h->gc;
+  struct chv_intset c = h->gc;
   /* All rows of a string key without NULLs: runs of cached short keys in
   ** a loop of their own, until a row that is not one. */
   bool runs = kind == GC_STR && sel == NULL && kv->validity == NULL;
@@ -461,7 +415,7 @@ static int group_ids(chv_hash_agg *h, const struct chv_vector *const *vecs,
         packed = gc_pack_str(kv, r, &k);
       }
     }
-    uint32_t id = packed && c.nslots ? gc_find(&c, k) : GC_EMPTY;
+    uint32_t id = packed ? gc_find(&c, k) : GC_EMPTY;
     if (id != GC_EMPTY) {
       out[i] = id;
       continue;

@@ -446,8 +446,9 @@ int chv_keyset_encode_value(struct chv_buf *b, enum chv_type_id id,
 
 /* ---- hash set of integer keys ---------------------------------------------- */
 
-/* 64-bit integer keys numbered 0, 1, ... in order of insertion, for a
-** hash join on one integer key: a slot holds the key itself and its id + 1
+/* 64-bit integer keys numbered 0, 1, ... in order of insertion (or by ids
+** the caller gives), for a hash join on one integer key and the group
+** cache of the hash aggregation: a slot holds the key itself and its id + 1
 ** (0: empty), so a lookup is one multiply and, mostly, one cache line,
 ** with no key bytes encoded.  Open addressing with linear probing over a
 ** power-of-two slot array kept at most half full; the slot of k is the
@@ -488,6 +489,16 @@ static inline uint32_t chv_intset_find(const struct chv_intset *s, int64_t k) {
     if (x->key == k) return (uint32_t)(x->id1 - 1);
     j = (j + 1) & mask;
   }
+}
+/* Add k, not held, with the id the caller numbers it by (after reserve;
+** a set filled so maps keys to ids of the caller's, not to 0, 1, ...). */
+static inline void chv_intset_add(struct chv_intset *s, int64_t k,
+                                  uint32_t id) {
+  size_t mask = s->nslots - 1, j = chv_intset_slot_of(s, k);
+  while (s->slots[j].id1) j = (j + 1) & mask;
+  s->slots[j].key = k;
+  s->slots[j].id1 = (uint64_t)id + 1;
+  s->n++;
 }
 /* Id of k, adding it if new (after reserve). */
 static inline uint32_t chv_intset_put(struct chv_intset *s, int64_t k) {
