@@ -59,6 +59,17 @@ const CASES = [
    { rows: "SELECT count(*) AS n FROM f WHERE id IN (SELECT w FROM d WHERE name <> 'n9')" }],
   ['correlated scalar sub-query', 'SELECT d.name, d.w FROM d WHERE d.w * 2 > (SELECT sum(v) FROM f WHERE f.id = d.w)', null,
    { rows: 'SELECT count(*) AS n FROM f WHERE id IN (SELECT w FROM d)' }],
+  // integer keys: a bit map over their range (negative keys too), or a
+  // table of integers with bloom bits (a range too wide, many keys) or
+  // without (few keys); two keys tested together
+  ['keys as a bit map', 'SELECT f.id FROM f JOIN (SELECT * FROM (VALUES (-5), (-1), (3), (7), (NULL), (119999)) t(x)) s ON f.v = s.x',
+   null, { rows: 'SELECT count(*) AS n FROM f WHERE v IN (-5, -1, 3, 7, 119999)' }],
+  ['keys too sparse for a bit map, many', 'SELECT f.id FROM f JOIN (SELECT id * 100000 AS x FROM f WHERE id < 2000) s ON f.v = s.x',
+   null, { rows: 'SELECT count(*) AS n FROM f WHERE v IN (SELECT id * 100000 FROM f WHERE id < 2000)' }],
+  ['keys too sparse for a bit map, few', 'SELECT f.id FROM f JOIN (SELECT id * 1000000 AS x FROM f WHERE id < 500) s ON f.v = s.x',
+   null, { rows: 'SELECT count(*) AS n FROM f WHERE v IN (SELECT id * 1000000 FROM f WHERE id < 500)' }],
+  ['two integer keys', 'SELECT f.id FROM f JOIN (SELECT id AS y, v AS x FROM f WHERE id % 1000 = 7) s ON f.v = s.x AND f.id = s.y',
+   null, { rows: 'SELECT count(*) AS n FROM f WHERE id % 1000 = 7' }],
 ];
 
 const OFF = "SET 'table.optimizer.dynamic-filtering.enabled' = 'false'; ";

@@ -192,6 +192,17 @@ struct sql_rowkeys {
   ** (the Scan builds it; NULL: none) */
   uint64_t *bloom;
   uint64_t bmask;
+  /* an integer or DATE key: the set's keys again as integers, tested
+  ** with a multiply and (mostly) one load; its bloom bits then come from
+  ** the top bits of another multiply (bshift); */
+  bool is_int;
+  struct chv_intset iset;
+  int bshift;
+  /* or, when the keys span few enough values, one bit per value from lo
+  ** (range values): exact, and tested without a branch */
+  uint64_t *bits;
+  int64_t lo;
+  uint64_t range;
 };
 /* Opens the Scan operator op deferred for its join (a no-op when it is
 ** open), with filter AND-ed to its node's partition filter, preds added

@@ -483,39 +483,131 @@ static inline bool rowkeys_bloom(const struct sql_rowkeys *rk, uint64_t hv) {
   return !rk->bloom || (rk->bloom[bit >> 6] >> (bit & 63) & 1);
 }
 
-/* Whether integer x (as its 8 bytes) is in rk's set. */
-static inline bool rowkeys_has_int(const struct sql_rowkeys *rk, int64_t x) {
-  uint64_t hv = chv_keyset_hash8((uint64_t)x);
-  if (!rowkeys_bloom(rk, hv)) return false;
-  size_t slot;
-  return chv_keyset_find(&rk->set, &x, sizeof x, hv, &slot) != UINT32_MAX;
+/* The bloom hash of an integer key (not the intset's multiplier, so that
+** its bits tell more than the slot's). */
+static inline uint64_t rowkeys_int_hash(int64_t x) {
+  return (uint64_t)x * 0xff51afd7ed558ccdull;
 }
 
-/* One key of an INT, DATE or BIGINT column: a loop of its own. */
+/* Whether integer x is in rk's set (rk->is_int). */
+static inline bool rowkeys_has_int(const struct sql_rowkeys *rk, int64_t x) {
+  if (rk->bits) {
+    uint64_t off = (uint64_t)x - (uint64_t)rk->lo;
+    return off < rk->range && (rk->bits[off >> 6] >> (off & 63) & 1);
+  }
+  if (rk->bloom) {
+    uint64_t bit = rowkeys_int_hash(x) >> rk->bshift;
+    if (!(rk->bloom[bit >> 6] >> (bit & 63) & 1)) return false;
+  }
+  return chv_intset_find(&rk->iset, x) != UINT32_MAX;
+}
+
+/* One key of an integer or DATE column: a loop of its own. */
 static bool rowkeys_keep_int(const struct scan_op *s, const struct chv_batch *b,
                              const uint32_t *sel, int64_t n, uint32_t *out,
                              int64_t *m) {
   const struct chv_vector *v = b->cols[s->rkcol[0]];
   const struct sql_rowkeys *rk = &s->rk[0];
-  enum chv_type_id id = v->type->id;
-  if (s->nrk != 1 || !rk->set.n ||
-      (id != CHV_TYPE_INT && id != CHV_TYPE_DATE && id != CHV_TYPE_BIGINT))
-    return false;
+  if (s->nrk != 1 || !rk->is_int) return false;
   int64_t k = 0;
-  if (id == CHV_TYPE_BIGINT) {
-    const int64_t *d = v->data;
-    for (int64_t i = 0; i < n; i++) {
-      uint32_t r = sel ? sel[i] : (uint32_t)i;
-      if (!chv_vector_is_null(v, r) && rowkeys_has_int(rk, d[r])) out[k++] = r;
-    }
-  } else {
-    const int32_t *d = v->data;
-    for (int64_t i = 0; i < n; i++) {
-      uint32_t r = sel ? sel[i] : (uint32_t)i;
-      if (!chv_vector_is_null(v, r) && rowkeys_has_int(rk, d[r])) out[k++] = r;
+  /* the bit map: a load and a compare per row, the row written always and
+  ** kept by advancing k (no branch on the key) */
+  const uint64_t *bits = rk->bits;
+  const uint8_t *valid = v->validity;
+  uint64_t lo = (uint64_t)rk->lo, range = rk->range;
+#define KEEP_(T)                                                               \
+  do {                                                                         \
+    const T *d_ = v->data;                                                     \
+    if (bits) {                                                                \
+      for (int64_t i = 0; i < n; i++) {                                        \
+        uint32_t r = sel ? sel[i] : (uint32_t)i;                               \
+        uint64_t off = (uint64_t)(int64_t)d_[r] - lo;                          \
+        uint64_t in = off < range;                                             \
+        uint64_t at = in ? off : 0;                                            \
+        uint64_t hit = (bits[at >> 6] >> (at & 63)) & in;                      \
+        if (valid) hit &= (uint64_t)(valid[r >> 3] >> (r & 7));                \
+        out[k] = r;                                                            \
+        k += (int64_t)(hit & 1);                                               \
+      }                                                                        \
+      break;                                                                   \
+    }                                                                          \
+    for (int64_t i = 0; i < n; i++) {                                          \
+      uint32_t r = sel ? sel[i] : (uint32_t)i;                                 \
+      if (!chv_vector_is_null(v, r) && rowkeys_has_int(rk, d_[r]))            \
+        out[k++] = r;                                                          \
+    }                                                                          \
+  } while (0)
+  switch (chv_type_fixed_width(v->type->id)) {
+  case 1: KEEP_(int8_t); break;
+  case 2: KEEP_(int16_t); break;
+  case 4: KEEP_(int32_t); break;
+  default: KEEP_(int64_t); break;
+  }
+#undef KEEP_
+  *m = k;
+  return true;
+}
+
+/* rk's keys (8-byte integers) into its iset, with bloom bits past 1024
+** keys; false (rk unchanged) out of memory: the key set serves. */
+static bool rowkeys_make_int(struct sql_rowkeys *rk) {
+  size_t nk = rk->set.n;
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (size_t e = 0; e < nk; e++) {
+    size_t len;
+    int64_t x;
+    memcpy(&x, chv_keyset_key(&rk->set, (uint32_t)e, &len), sizeof x);
+    lo = x < lo ? x : lo;
+    hi = x > hi ? x : hi;
+  }
+  /* a bit map of the range when it takes at most 32 bits a key (or 64 KiB)
+  ** and 16 MiB */
+  uint64_t range = (uint64_t)hi - (uint64_t)lo + 1;
+  if (range != 0 && range <= ((uint64_t)1 << 27) &&
+      range <= 32 * (uint64_t)nk + ((uint64_t)1 << 19)) {
+    uint64_t *bits = calloc((size_t)(range + 63) / 64, sizeof *bits);
+    if (bits) {
+      for (size_t e = 0; e < nk; e++) {
+        size_t len;
+        int64_t x;
+        memcpy(&x, chv_keyset_key(&rk->set, (uint32_t)e, &len), sizeof x);
+        uint64_t off = (uint64_t)x - (uint64_t)lo;
+        bits[off >> 6] |= 1ull << (off & 63);
+      }
+      rk->bits = bits;
+      rk->lo = lo;
+      rk->range = range;
+      rk->is_int = true;
+      return true;
     }
   }
-  *m = k;
+  if (chv_intset_reserve(&rk->iset, nk) != CHV_OK) return false;
+  for (size_t e = 0; e < nk; e++) {
+    size_t len;
+    const char *key = chv_keyset_key(&rk->set, (uint32_t)e, &len);
+    int64_t x;
+    memcpy(&x, key, sizeof x);
+    chv_intset_put(&rk->iset, x);
+  }
+  if (nk > 1024) {
+    int lg = 12;
+    while (((size_t)1 << lg) < nk * 16 && lg < 24) lg++;
+    uint64_t *bloom = calloc(((size_t)1 << lg) / 64, sizeof *bloom);
+    if (!bloom) {
+      chv_intset_free(&rk->iset);
+      return false;
+    }
+    rk->bshift = 64 - lg;
+    for (size_t e = 0; e < nk; e++) {
+      size_t len;
+      int64_t x;
+      memcpy(&x, chv_keyset_key(&rk->set, (uint32_t)e, &len), sizeof x);
+      uint64_t bit = rowkeys_int_hash(x) >> rk->bshift;
+      bloom[bit >> 6] |= 1ull << (bit & 63);
+    }
+    rk->bloom = bloom;
+  }
+  rk->is_int = true;
   return true;
 }
 
@@ -556,6 +648,10 @@ static void rowkeys_keep(const struct scan_op *s, const struct chv_batch *b,
       }
       size_t slot;
       const struct sql_rowkeys *rk = &s->rk[f];
+      if (rk->is_int) {
+        keep = rowkeys_has_int(rk, x);
+        continue;
+      }
       uint64_t hv = chv_keyset_hash(key, len);
       keep = rk->set.n && rowkeys_bloom(rk, hv) &&
              chv_keyset_find(&rk->set, key, len, hv, &slot) != UINT32_MAX;
@@ -683,6 +779,8 @@ static void scan_close(struct sql_op *op) {
   chv_scan_close(s->scan);
   for (int i = 0; i < s->nrk; i++) {
     chv_keyset_free(&s->rk[i].set);
+    chv_intset_free(&s->rk[i].iset);
+    free(s->rk[i].bits);
     free(s->rk[i].bloom);
   }
   free(s->rk);
@@ -731,7 +829,13 @@ int sql_op_scan_start(struct sql_op *op, chv_arena *a,
     }
     /* a set past the caches gets its bloom bits (a small one needs none) */
     size_t nk = rk[i].set.n;
-    if (nk > 1024) {
+    enum chv_type_id id = rk[i].id;
+    bool integer = id == CHV_TYPE_TINYINT || id == CHV_TYPE_SMALLINT ||
+                   id == CHV_TYPE_INT || id == CHV_TYPE_BIGINT ||
+                   id == CHV_TYPE_DATE;
+    if (integer && nk && rowkeys_make_int(&rk[i])) {
+      /* tested by rowkeys_keep_int() */
+    } else if (nk > 1024) {
       uint64_t bits = 1u << 12;
       while (bits < nk * 16 && bits < (1u << 24)) bits <<= 1;
       rk[i].bloom = calloc(bits / 64, sizeof *rk[i].bloom);
