@@ -157,10 +157,11 @@ __attribute__((noinline)) static bool snappy_literal(const uint8_t **ipp,
 ** (a tag cut short, an offset before the start, more bytes than out_len);
 ** *got is the bytes written either way.  Away from the ends of both
 ** buffers the common tags take fixed moves: a literal of up to 16 bytes
-** one 16-byte word, a copy with an offset of 16 or more four (each word
-** read before it is written: src + i + 16 <= op + i, so bytes past the
-** copy's length are garbage that later tags overwrite), one with an
-** offset of 8 to 15 two 8-byte words and more when longer. */
+** one 16-byte word, a copy with an offset of 16 or more one, or four when
+** it moves more than 16 bytes (each word read before it is written: src +
+** i + 16 <= op + i, so bytes past the copy's length are garbage that later
+** tags overwrite), one with an offset of 8 to 15 two 8-byte words and more
+** when longer. */
 static bool snappy_tags(const uint8_t *ip, const uint8_t *ie, uint8_t *out,
                         size_t out_len, size_t *got) {
   uint8_t *op = out, *oe = out + out_len;
@@ -202,9 +203,11 @@ static bool snappy_tags(const uint8_t *ip, const uint8_t *ie, uint8_t *out,
     const uint8_t *src = op - off;
     if (off >= 16) {
       copy16(op, src);
-      copy16(op + 16, src + 16);
-      copy16(op + 32, src + 32);
-      copy16(op + 48, src + 48);
+      if (len > 16) { /* rare in pages of numbers: a branch well predicted */
+        copy16(op + 16, src + 16);
+        copy16(op + 32, src + 32);
+        copy16(op + 48, src + 48);
+      }
     } else if (off >= 8) {
       copy8(op, src);
       copy8(op + 8, src + 8);
