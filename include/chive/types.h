@@ -112,6 +112,7 @@ CHV_API const char *chv_type_id_name(enum chv_type_id id);
 CHV_API size_t chv_type_fixed_width(enum chv_type_id id);
 CHV_API bool
 chv_type_is_string_like(enum chv_type_id id); /* STRING/VARCHAR/CHAR/BINARY */
+CHV_API bool chv_type_is_integer(enum chv_type_id id); /* TINYINT..BIGINT */
 CHV_API bool chv_type_is_primitive(enum chv_type_id id);
 
 /* Parse a Hive type string: "int", "decimal(10,2)", "varchar(20)",

@@ -45,6 +45,11 @@ bool chv_type_is_string_like(enum chv_type_id id) {
          id == CHV_TYPE_CHAR || id == CHV_TYPE_BINARY;
 }
 
+bool chv_type_is_integer(enum chv_type_id id) {
+  return id == CHV_TYPE_TINYINT || id == CHV_TYPE_SMALLINT ||
+         id == CHV_TYPE_INT || id == CHV_TYPE_BIGINT;
+}
+
 bool chv_type_is_primitive(enum chv_type_id id) {
   return (unsigned)id < CHV_TYPE_COUNT && id != CHV_TYPE_ARRAY &&
          id != CHV_TYPE_MAP && id != CHV_TYPE_STRUCT;

@@ -880,9 +880,7 @@ static int in_fast(const struct chv_expr *e, const struct chv_batch *in,
   enum chv_type_id id = x->type->id;
   size_t w = chv_type_fixed_width(id);
   bool str = id == CHV_TYPE_STRING || id == CHV_TYPE_VARCHAR;
-  bool integer = id == CHV_TYPE_TINYINT || id == CHV_TYPE_SMALLINT ||
-                 id == CHV_TYPE_INT || id == CHV_TYPE_BIGINT ||
-                 id == CHV_TYPE_DATE;
+  bool integer = chv_type_is_integer(id) || id == CHV_TYPE_DATE;
   *done = false;
   if (e->set || (!str && !integer) || x->kind != CHV_EXPR_COLUMN ||
       x->column >= in->ncols)

@@ -183,9 +183,7 @@ static int join_open(struct sql_op *op, struct chv_error *err) {
   if (j->nkeys == 1 && !(nd->u.join.null_safe && nd->u.join.null_safe[0])) {
     enum chv_type_id l = nd->u.join.lkeys[0]->type->id,
                      r = nd->u.join.rkeys[0]->type->id;
-    j->ikey = l == r && (l == CHV_TYPE_TINYINT || l == CHV_TYPE_SMALLINT ||
-                         l == CHV_TYPE_INT || l == CHV_TYPE_BIGINT ||
-                         l == CHV_TYPE_DATE);
+    j->ikey = l == r && (chv_type_is_integer(l) || l == CHV_TYPE_DATE);
   }
   CHV_RETURN_IF_ERR(sql_node_schema(nd->in[j->bside], &j->bschema, err));
   CHV_RETURN_IF_ERR(chv_batch_open(j->bschema, 0, &j->bb, err));

@@ -830,9 +830,7 @@ int sql_op_scan_start(struct sql_op *op, chv_arena *a,
     /* a set past the caches gets its bloom bits (a small one needs none) */
     size_t nk = rk[i].set.n;
     enum chv_type_id id = rk[i].id;
-    bool integer = id == CHV_TYPE_TINYINT || id == CHV_TYPE_SMALLINT ||
-                   id == CHV_TYPE_INT || id == CHV_TYPE_BIGINT ||
-                   id == CHV_TYPE_DATE;
+    bool integer = chv_type_is_integer(id) || id == CHV_TYPE_DATE;
     if (integer && nk && rowkeys_make_int(&rk[i])) {
       /* tested by rowkeys_keep_int() */
     } else if (nk > 1024) {

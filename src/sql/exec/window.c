@@ -184,10 +184,6 @@ static inline double real_at(const struct chv_vector *v, int64_t i) {
   default: return (double)int_at(v, i);
   }
 }
-static bool is_int_type(enum chv_type_id id) {
-  return id == CHV_TYPE_TINYINT || id == CHV_TYPE_SMALLINT ||
-         id == CHV_TYPE_INT || id == CHV_TYPE_BIGINT;
-}
 
 /* ---- RANGE frames with an offset ---------------------------------------- */
 
@@ -511,7 +507,7 @@ static bool slides(const struct sql_win_call *wc) {
   case CHV_AGG_SUM:
   case CHV_AGG_AVG: {
     enum chv_type_id id = wc->arg->type->id;
-    return is_int_type(id) || id == CHV_TYPE_FLOAT || id == CHV_TYPE_DOUBLE;
+    return chv_type_is_integer(id) || id == CHV_TYPE_FLOAT || id == CHV_TYPE_DOUBLE;
   }
   default: return false;
   }
@@ -522,7 +518,7 @@ static int agg_slide(const struct sql_win_call *wc, struct wctx *c,
                      const struct chv_type *rt, int64_t *iv, double *dv,
                      bool *nulls) {
   const struct chv_vector *arg = c->w->harg[wc - c->w->calls];
-  bool real = wc->arg && !is_int_type(wc->arg->type->id);
+  bool real = wc->arg && !chv_type_is_integer(wc->arg->type->id);
   if (wc->agg == CHV_AGG_AVG) real = true;
   int64_t ps = 0;
   while (ps < c->n) {

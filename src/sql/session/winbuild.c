@@ -329,8 +329,7 @@ static int range_offset(struct sql_wins *w, const struct chv_sql_expr *e,
     o->nanos = nanos;
     return CHV_OK;
   }
-  bool isint = id == CHV_TYPE_TINYINT || id == CHV_TYPE_SMALLINT ||
-               id == CHV_TYPE_INT || id == CHV_TYPE_BIGINT;
+  bool isint = chv_type_is_integer(id);
   if (!isint && id != CHV_TYPE_DECIMAL && id != CHV_TYPE_FLOAT &&
       id != CHV_TYPE_DOUBLE)
     return sql_err(w->err, CHV_EINVAL,
