@@ -1127,8 +1127,9 @@ static int agg_open(struct sql_op *op, struct chv_error *err) {
     ** column; only where it cannot fail, so that no call of a registered
     ** function (which may come to be one of varying results) is merged */
     int same = -1;
-    for (int c = 0; x && i >= nk && c < g->ncol && same < 0; c++)
-      if (chv_expr_total(x) && chv_expr_same(g->inx[c], x)) same = c;
+    bool total = x && chv_expr_total(x);
+    for (int c = 0; total && i >= nk && c < g->ncol && same < 0; c++)
+      if (chv_expr_same(g->inx[c], x)) same = c;
     if (i < nk)
       g->key_cols[i] = g->ncol;
     else
@@ -1141,7 +1142,7 @@ static int agg_open(struct sql_op *op, struct chv_error *err) {
         chv_type_struct_add(g->in_type, fname, ft) != CHV_OK)
       return oom(err);
     g->plain = g->plain && x->kind == CHV_EXPR_COLUMN;
-    g->total = g->total && chv_expr_total(x);
+    g->total = g->total && total;
     g->inx[g->ncol++] = x;
   }
   /* with keys the bound is the operator's, which spills past it; without,

@@ -360,16 +360,6 @@ struct chv_keyset {
 /* A zeroed struct is an empty set. */
 void chv_keyset_free(struct chv_keyset *h);
 uint64_t chv_keyset_hash(const void *p, size_t n);
-/* chv_keyset_hash() of the 8 bytes of w, inline. */
-static inline uint64_t chv_keyset_hash8(uint64_t w) {
-  uint64_t h = (0x9E3779B97F4A7C15ull ^ 8) ^ w;
-  h *= 0xff51afd7ed558ccdull;
-  h ^= h >> 32;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ull;
-  h ^= h >> 33;
-  return h;
-}
 size_t chv_keyset_memory(const struct chv_keyset *h);
 /* Room for one more entry of len key bytes (after which find and insert
 ** cannot fail); CHV_ENOMEM. */

@@ -446,10 +446,6 @@ static void test_keyset(void) {
   }
   CHV_CHECK(h.n == 1000);
   CHV_CHECK(chv_keyset_memory(&h) > 1000);
-  /* the inline hash of 8 bytes is the hash of those bytes */
-  int64_t ws[] = {0, 1, -1, 123456789012345, INT64_MIN, INT64_MAX};
-  for (size_t i = 0; i < sizeof ws / sizeof *ws; i++)
-    CHV_CHECK(chv_keyset_hash8((uint64_t)ws[i]) == chv_keyset_hash(&ws[i], 8));
   /* keys of several lengths (the offsets read), then one of them found */
   struct chv_keyset g = {0};
   CHV_REQUIRE_OK(chv_keyset_put(&g, "abcdefghi", 9, &id, &added), NULL);
@@ -510,7 +506,47 @@ static void test_resolve_oom(void) {
   CHV_CHECK(failures > 0);
 }
 
+/* The set of integer keys: ids in order of insertion across growths, keys
+** of any sign and the extremes, ids the caller gives, the memory. */
+static void test_intset(void) {
+  struct chv_intset s = {0};
+  CHV_CHECK(chv_intset_find(&s, 0) == UINT32_MAX); /* empty: no slots */
+  int64_t odd[] = {0, -1, 1, INT64_MIN, INT64_MAX, (int64_t)1 << 40};
+  size_t nodd = sizeof odd / sizeof *odd;
+  for (size_t i = 0; i < nodd; i++) {
+    CHV_REQUIRE_OK(chv_intset_reserve(&s, 1), NULL);
+    CHV_CHECK(chv_intset_put(&s, odd[i]) == (uint32_t)i);
+  }
+  /* 100,000 consecutive keys, a batch's room at a time */
+  for (int64_t b = 0; b < 100; b++) {
+    CHV_REQUIRE_OK(chv_intset_reserve(&s, 1000), NULL);
+    for (int64_t k = b * 1000; k < (b + 1) * 1000; k++)
+      chv_intset_put(&s, 1000000 + k);
+  }
+  CHV_CHECK(s.n == nodd + 100000);
+  CHV_CHECK(s.nslots >= 2 * s.n);
+  CHV_CHECK(chv_intset_memory(&s) == s.nslots * sizeof(struct chv_intset_slot));
+  for (size_t i = 0; i < nodd; i++) {
+    CHV_CHECK(chv_intset_find(&s, odd[i]) == (uint32_t)i);
+    CHV_CHECK(chv_intset_put(&s, odd[i]) == (uint32_t)i); /* held: no new id */
+  }
+  for (int64_t k = 0; k < 100000; k += 997)
+    CHV_CHECK(chv_intset_find(&s, 1000000 + k) == (uint32_t)(nodd + (size_t)k));
+  CHV_CHECK(chv_intset_find(&s, 999999) == UINT32_MAX);
+  CHV_CHECK(chv_intset_find(&s, 1100000) == UINT32_MAX);
+  CHV_CHECK(s.n == nodd + 100000);
+  chv_intset_free(&s);
+  CHV_CHECK(s.n == 0 && s.slots == NULL && s.nslots == 0);
+  /* ids of the caller's */
+  CHV_REQUIRE_OK(chv_intset_reserve(&s, 3), NULL);
+  chv_intset_add(&s, 7, 40);
+  chv_intset_add(&s, -7, 3);
+  CHV_CHECK(chv_intset_find(&s, 7) == 40 && chv_intset_find(&s, -7) == 3);
+  CHV_CHECK(chv_intset_find(&s, 0) == UINT32_MAX && s.n == 2);
+  chv_intset_free(&s);
+}
+
 CHV_TEST_MAIN("func_registry", test_table_sorted_and_unique,
               test_table_complete, test_lookup, test_resolve,
               test_resolve_same_type, test_signatures, test_agg_forms,
-              test_keyset, test_resolve_oom)
+              test_keyset, test_intset, test_resolve_oom)
