@@ -365,7 +365,8 @@ size_t chv_keyset_memory(const struct chv_keyset *h);
 ** cannot fail); CHV_ENOMEM. */
 int chv_keyset_reserve(struct chv_keyset *h, size_t len);
 /* Whether len bytes at a and b are equal: keys of up to 16 bytes (an
-** integer's 8 or 9) by two overlapping word loads, not a call. */
+** integer's 8 or 9) by two overlapping word loads, not a call; no bytes
+** are equal, whatever a and b are (an empty string may have none). */
 static inline bool chv_key_eq(const char *a, const char *b, size_t len) {
   if (len >= 8 && len <= 16) {
     uint64_t a0, b0, a1, b1;
@@ -383,7 +384,7 @@ static inline bool chv_key_eq(const char *a, const char *b, size_t len) {
     memcpy(&b1, b + len - 4, 4);
     return a0 == b0 && a1 == b1;
   }
-  return memcmp(a, b, len) == 0;
+  return len == 0 || memcmp(a, b, len) == 0;
 }
 
 /* Id of key, or UINT32_MAX with *slot where it would go. */
