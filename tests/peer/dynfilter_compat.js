@@ -68,6 +68,11 @@ const CASES = [
    null, { rows: 'SELECT count(*) AS n FROM f WHERE v IN (SELECT id * 100000 FROM f WHERE id < 2000)' }],
   ['keys too sparse for a bit map, few', 'SELECT f.id FROM f JOIN (SELECT id * 1000000 AS x FROM f WHERE id < 500) s ON f.v = s.x',
    null, { rows: 'SELECT count(*) AS n FROM f WHERE v IN (SELECT id * 1000000 FROM f WHERE id < 500)' }],
+  // more than 65,536 integer keys (a set of bytes stops there)
+  ['many integer keys, a bit map', 'SELECT count(*) AS n, sum(f.id) AS t FROM f JOIN (SELECT v AS x FROM f WHERE id % 10 <> 0) s ON f.v = s.x',
+   null, { rows: 'SELECT count(*) AS n FROM f WHERE id % 10 <> 0' }],
+  ['many integer keys, sparse', 'SELECT f.id FROM f JOIN (SELECT v * 1000 AS x FROM f WHERE id % 10 <> 0) s ON f.v = s.x',
+   null, { rows: 'SELECT count(*) AS n FROM f WHERE v IN (SELECT v * 1000 FROM f WHERE id % 10 <> 0)' }],
   ['two integer keys', 'SELECT f.id FROM f JOIN (SELECT id AS y, v AS x FROM f WHERE id % 1000 = 7) s ON f.v = s.x AND f.id = s.y',
    null, { rows: 'SELECT count(*) AS n FROM f WHERE id % 1000 = 7' }],
 ];

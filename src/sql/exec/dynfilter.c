@@ -79,9 +79,12 @@ struct sql_dyn_key {
   bool have;                   /* a non-NULL value was seen */
   int64_t lo, hi;              /* the least and greatest (integers, dates) */
   struct chv_buf slo, shi;     /* ... (strings) */
-  struct chv_keyset set;       /* distinct values, up to SQL_DYN_ROWS + 1 */
+  struct chv_keyset set;       /* distinct values, up to SQL_DYN_ROWS + 1
+                               ** (integers: up to SQL_DYN_SET + 1) */
+  struct chv_intset iset;      /* integers: up to SQL_DYN_INT_ROWS + 1 */
   bool big;                    /* more than SQL_DYN_SET distinct */
-  bool huge;                   /* more than SQL_DYN_ROWS (the set is gone) */
+  bool huge;                   /* more than SQL_DYN_ROWS, or SQL_DYN_INT_ROWS
+                               ** integers (the sets are gone) */
 };
 
 int sql_dynfilter_init(struct sql_dynfilter *d, const struct sql_exec *x,
@@ -110,6 +113,8 @@ static int key_add(struct sql_dyn_key *k, const struct chv_vector *v, int64_t n,
     return chv_error_set(err, CHV_EINTERNAL,
                          "dynamic filter on a key of type %s",
                          chv_type_id_name(k->id)); /* the plan marks none */
+  if (!str && !k->huge && chv_intset_reserve(&k->iset, (size_t)n) != CHV_OK)
+    return oom(err);
   for (int64_t i = 0; i < n; i++) {
     if (chv_vector_is_null(v, i)) continue; /* matches nothing */
     const void *key;
@@ -135,12 +140,22 @@ static int key_add(struct sql_dyn_key *k, const struct chv_vector *v, int64_t n,
     }
     k->have = true;
     if (k->huge) continue;
+    if (!str) { /* all in iset; the first SQL_DYN_SET + 1 in set too */
+      chv_intset_put(&k->iset, x);
+      if (k->iset.n > SQL_DYN_INT_ROWS) {
+        k->huge = true;
+        chv_intset_free(&k->iset);
+        continue;
+      }
+      if (k->big) continue;
+    }
     uint32_t id;
     bool added;
     if (chv_keyset_put(&k->set, len ? key : "", len, &id, &added))
       return oom(err);
     if (k->set.n > SQL_DYN_SET) k->big = true;
-    if (k->set.n > SQL_DYN_ROWS) {
+    if (!str && k->big) chv_keyset_free(&k->set); /* iset says the rest */
+    if (str && k->set.n > SQL_DYN_ROWS) {
       k->huge = true;
       chv_keyset_free(&k->set);
     }
@@ -275,6 +290,8 @@ int sql_dynfilter_give(struct sql_dynfilter *d, struct sql_exec *x,
     if (nd->u.join.dyn_part[k] && !dk->big) continue; /* pruned exactly */
     rk[nrk].column = nd->u.join.dyn_cols[k];
     rk[nrk].id = dk->id;
+    rk[nrk].iset = dk->iset;
+    memset(&dk->iset, 0, sizeof dk->iset);
     rk[nrk++].set = dk->set;
     memset(&dk->set, 0, sizeof dk->set);
   }
@@ -282,7 +299,10 @@ int sql_dynfilter_give(struct sql_dynfilter *d, struct sql_exec *x,
   if (rc == CHV_OK && !(t = buf_text(a, &text))) rc = oom(err);
   chv_buf_free(&text);
   if (rc != CHV_OK) {
-    for (int i = 0; i < nrk; i++) chv_keyset_free(&rk[i].set);
+    for (int i = 0; i < nrk; i++) {
+      chv_keyset_free(&rk[i].set);
+      chv_intset_free(&rk[i].iset);
+    }
     free(rk);
     chv_arena_close(a);
     return rc;
@@ -295,6 +315,7 @@ void sql_dynfilter_free(struct sql_dynfilter *d) {
     chv_buf_free(&d->keys[k].slo);
     chv_buf_free(&d->keys[k].shi);
     chv_keyset_free(&d->keys[k].set);
+    chv_intset_free(&d->keys[k].iset);
   }
   free(d->keys);
   memset(d, 0, sizeof *d);

@@ -157,12 +157,13 @@ chv_scan_bound *sql_op_bound(struct sql_op *op);
 ** the Scan, which opens with them: the partitions of partition keys not
 ** among them pruned (by the catalog), the row groups and stripes of data
 ** columns outside their range skipped; and, when there are at most
-** SQL_DYN_ROWS of them, each key's set filters the scan's rows (on the
+** SQL_DYN_ROWS of them (SQL_DYN_INT_ROWS of an integer or DATE key, kept
+** in a chv_intset as they come), each key's set filters the scan's rows (on the
 ** reader threads, before the operators of its stage), so that an
 ** Aggregate between the join and the scan groups only rows the join can
 ** match.  NULL keys are left out (they match nothing).  A zeroed struct
 ** does nothing (no dyn_scan, or EXPLAIN). */
-enum { SQL_DYN_SET = 1024, SQL_DYN_ROWS = 65536 };
+enum { SQL_DYN_SET = 1024, SQL_DYN_ROWS = 65536, SQL_DYN_INT_ROWS = 1 << 20 };
 struct sql_dyn_key;
 struct sql_dynfilter {
   const struct sql_node *join;
@@ -192,9 +193,10 @@ struct sql_rowkeys {
   ** (the Scan builds it; NULL: none) */
   uint64_t *bloom;
   uint64_t bmask;
-  /* an integer or DATE key: the set's keys again as integers, tested
-  ** with a multiply and (mostly) one load; its bloom bits then come from
-  ** the top bits of another multiply (bshift); */
+  /* an integer or DATE key: its keys as integers (the join's iset, set
+  ** empty past SQL_DYN_SET keys), tested with a multiply and (mostly) one
+  ** load; its bloom bits then come from the top bits of another multiply
+  ** (bshift); */
   bool is_int;
   struct chv_intset iset;
   int bshift;

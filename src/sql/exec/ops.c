@@ -548,15 +548,15 @@ static bool rowkeys_keep_int(const struct scan_op *s, const struct chv_batch *b,
   return true;
 }
 
-/* rk's keys (8-byte integers) into its iset, with bloom bits past 1024
-** keys; false (rk unchanged) out of memory: the key set serves. */
+/* rk's integer keys (its iset) as a bit map of their range, or kept in the
+** iset with bloom bits past 1024 keys; false out of memory. */
 static bool rowkeys_make_int(struct sql_rowkeys *rk) {
-  size_t nk = rk->set.n;
+  const struct chv_intset *is = &rk->iset;
+  size_t nk = is->n;
   int64_t lo = INT64_MAX, hi = INT64_MIN;
-  for (size_t e = 0; e < nk; e++) {
-    size_t len;
-    int64_t x;
-    memcpy(&x, chv_keyset_key(&rk->set, (uint32_t)e, &len), sizeof x);
+  for (size_t i = 0; i < is->nslots; i++) {
+    if (!is->slots[i].id1) continue;
+    int64_t x = is->slots[i].key;
     lo = x < lo ? x : lo;
     hi = x > hi ? x : hi;
   }
@@ -567,42 +567,28 @@ static bool rowkeys_make_int(struct sql_rowkeys *rk) {
       range <= 32 * (uint64_t)nk + ((uint64_t)1 << 19)) {
     uint64_t *bits = calloc((size_t)(range + 63) / 64, sizeof *bits);
     if (bits) {
-      for (size_t e = 0; e < nk; e++) {
-        size_t len;
-        int64_t x;
-        memcpy(&x, chv_keyset_key(&rk->set, (uint32_t)e, &len), sizeof x);
-        uint64_t off = (uint64_t)x - (uint64_t)lo;
+      for (size_t i = 0; i < is->nslots; i++) {
+        if (!is->slots[i].id1) continue;
+        uint64_t off = (uint64_t)is->slots[i].key - (uint64_t)lo;
         bits[off >> 6] |= 1ull << (off & 63);
       }
       rk->bits = bits;
       rk->lo = lo;
       rk->range = range;
       rk->is_int = true;
+      chv_intset_free(&rk->iset);
       return true;
     }
-  }
-  if (chv_intset_reserve(&rk->iset, nk) != CHV_OK) return false;
-  for (size_t e = 0; e < nk; e++) {
-    size_t len;
-    const char *key = chv_keyset_key(&rk->set, (uint32_t)e, &len);
-    int64_t x;
-    memcpy(&x, key, sizeof x);
-    chv_intset_put(&rk->iset, x);
   }
   if (nk > 1024) {
     int lg = 12;
     while (((size_t)1 << lg) < nk * 16 && lg < 24) lg++;
     uint64_t *bloom = calloc(((size_t)1 << lg) / 64, sizeof *bloom);
-    if (!bloom) {
-      chv_intset_free(&rk->iset);
-      return false;
-    }
+    if (!bloom) return false;
     rk->bshift = 64 - lg;
-    for (size_t e = 0; e < nk; e++) {
-      size_t len;
-      int64_t x;
-      memcpy(&x, chv_keyset_key(&rk->set, (uint32_t)e, &len), sizeof x);
-      uint64_t bit = rowkeys_int_hash(x) >> rk->bshift;
+    for (size_t i = 0; i < is->nslots; i++) {
+      if (!is->slots[i].id1) continue;
+      uint64_t bit = rowkeys_int_hash(is->slots[i].key) >> rk->bshift;
       bloom[bit >> 6] |= 1ull << (bit & 63);
     }
     rk->bloom = bloom;
@@ -803,7 +789,10 @@ int sql_op_scan_start(struct sql_op *op, chv_arena *a,
                       const char *text, struct chv_error *err) {
   struct scan_op *s = op && op->vt == &scan_vt ? (struct scan_op *)op : NULL;
   if (!s || !s->deferred) {
-    for (int i = 0; i < nrk; i++) chv_keyset_free(&rk[i].set);
+    for (int i = 0; i < nrk; i++) {
+      chv_keyset_free(&rk[i].set);
+      chv_intset_free(&rk[i].iset);
+    }
     free(rk);
     chv_arena_close(a);
     return CHV_OK;
@@ -825,14 +814,20 @@ int sql_op_scan_start(struct sql_op *op, chv_arena *a,
       if (!strcasecmp(nd->u.scan.columns[j], rk[i].column)) c = j;
     if (c < 0 || nd->cols[c].type->id != rk[i].id) { /* not this scan's */
       chv_keyset_free(&rk[i].set);
+      chv_intset_free(&rk[i].iset);
       continue;
     }
-    /* a set past the caches gets its bloom bits (a small one needs none) */
+    /* integers: a bit map or their iset; a set of bytes past the caches
+    ** gets its bloom bits (a small one needs none) */
     size_t nk = rk[i].set.n;
     enum chv_type_id id = rk[i].id;
-    bool integer = chv_type_is_integer(id) || id == CHV_TYPE_DATE;
-    if (integer && nk && rowkeys_make_int(&rk[i])) {
-      /* tested by rowkeys_keep_int() */
+    if (chv_type_is_integer(id) || id == CHV_TYPE_DATE) {
+      if (!rk[i].iset.n || !rowkeys_make_int(&rk[i])) {
+        /* out of memory: the rows go unfiltered (the join drops them) */
+        chv_keyset_free(&rk[i].set);
+        chv_intset_free(&rk[i].iset);
+        continue;
+      }
     } else if (nk > 1024) {
       uint64_t bits = 1u << 12;
       while (bits < nk * 16 && bits < (1u << 24)) bits <<= 1;
