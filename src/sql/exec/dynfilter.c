@@ -96,6 +96,11 @@ int sql_dynfilter_init(struct sql_dynfilter *d, const struct sql_exec *x,
   if (!d->keys) return oom(err);
   d->join = nd;
   d->nkeys = n;
+  /* a quarter of the operator's memory, but at least what a set of bytes
+  ** of SQL_DYN_ROWS keys takes anyway (4 MiB) */
+  d->cap = !x->memory ? SIZE_MAX
+           : x->memory / 4 > ((size_t)4 << 20) ? x->memory / 4
+                                                : (size_t)4 << 20;
   for (int k = 0; k < n; k++) {
     chv_buf_init(&d->keys[k].slo);
     chv_buf_init(&d->keys[k].shi);
@@ -105,7 +110,7 @@ int sql_dynfilter_init(struct sql_dynfilter *d, const struct sql_exec *x,
 
 /* Adds rows [0, n) of v, the key k's values of a build chunk. */
 static int key_add(struct sql_dyn_key *k, const struct chv_vector *v, int64_t n,
-                   struct chv_error *err) {
+                   size_t cap, struct chv_error *err) {
   k->id = v->type->id;
   bool str = k->id == CHV_TYPE_STRING || k->id == CHV_TYPE_VARCHAR;
   if (!str && k->id != CHV_TYPE_TINYINT && k->id != CHV_TYPE_SMALLINT &&
@@ -113,8 +118,13 @@ static int key_add(struct sql_dyn_key *k, const struct chv_vector *v, int64_t n,
     return chv_error_set(err, CHV_EINTERNAL,
                          "dynamic filter on a key of type %s",
                          chv_type_id_name(k->id)); /* the plan marks none */
-  if (!str && !k->huge && chv_intset_reserve(&k->iset, (size_t)n) != CHV_OK)
-    return oom(err);
+  if (!str && !k->huge) {
+    if (chv_intset_reserve(&k->iset, (size_t)n) != CHV_OK) return oom(err);
+    if (chv_intset_memory(&k->iset) > cap) { /* past the bound: no rows */
+      k->huge = true; /* filtered; set, of SQL_DYN_SET keys at most, stays */
+      chv_intset_free(&k->iset);
+    }
+  }
   for (int64_t i = 0; i < n; i++) {
     if (chv_vector_is_null(v, i)) continue; /* matches nothing */
     const void *key;
@@ -139,16 +149,15 @@ static int key_add(struct sql_dyn_key *k, const struct chv_vector *v, int64_t n,
       len = sizeof x;
     }
     k->have = true;
-    if (k->huge) continue;
-    if (!str) { /* all in iset; the first SQL_DYN_SET + 1 in set too */
+    if (str && k->huge) continue;
+    if (!str && !k->huge) { /* all in iset; the first SQL_DYN_SET + 1 in set */
       chv_intset_put(&k->iset, x);
       if (k->iset.n > SQL_DYN_INT_ROWS) {
         k->huge = true;
         chv_intset_free(&k->iset);
-        continue;
       }
-      if (k->big) continue;
     }
+    if (!str && k->big) continue;
     uint32_t id;
     bool added;
     if (chv_keyset_put(&k->set, len ? key : "", len, &id, &added))
@@ -168,7 +177,7 @@ int sql_dynfilter_add(struct sql_dynfilter *d, struct chv_vector *const *kv,
   if (!d->keys) return CHV_OK;
   for (int k = 0; k < d->nkeys; k++)
     if (d->join->u.join.dyn_cols[k])
-      CHV_RETURN_IF_ERR(key_add(&d->keys[k], kv[k], n, err));
+      CHV_RETURN_IF_ERR(key_add(&d->keys[k], kv[k], n, d->cap, err));
   return CHV_OK;
 }
 

@@ -169,6 +169,9 @@ struct sql_dynfilter {
   const struct sql_node *join;
   struct sql_dyn_key *keys;  /* per key of the join; NULL: nothing to do */
   int nkeys;
+  size_t cap;                /* bytes one key's integer set may take (a
+                             ** quarter of the operator memory, at least
+                             ** 4 MiB); past it its rows go unfiltered */
 };
 /* d for the join nd (zeroed when it filters nothing).  CHV_ENOMEM. */
 int sql_dynfilter_init(struct sql_dynfilter *d, const struct sql_exec *x,
