@@ -83,8 +83,9 @@ struct sql_dyn_key {
                                ** (integers: up to SQL_DYN_SET + 1) */
   struct chv_intset iset;      /* integers: up to SQL_DYN_INT_ROWS + 1 */
   bool big;                    /* more than SQL_DYN_SET distinct */
-  bool huge;                   /* more than SQL_DYN_ROWS, or SQL_DYN_INT_ROWS
-                               ** integers (the sets are gone) */
+  bool huge;                   /* more than SQL_DYN_ROWS (set gone), or
+                               ** integers past SQL_DYN_INT_ROWS or the cap
+                               ** (iset gone): no rows are filtered */
 };
 
 int sql_dynfilter_init(struct sql_dynfilter *d, const struct sql_exec *x,
@@ -113,8 +114,7 @@ static int key_add(struct sql_dyn_key *k, const struct chv_vector *v, int64_t n,
                    size_t cap, struct chv_error *err) {
   k->id = v->type->id;
   bool str = k->id == CHV_TYPE_STRING || k->id == CHV_TYPE_VARCHAR;
-  if (!str && k->id != CHV_TYPE_TINYINT && k->id != CHV_TYPE_SMALLINT &&
-      k->id != CHV_TYPE_INT && k->id != CHV_TYPE_BIGINT && k->id != CHV_TYPE_DATE)
+  if (!str && !chv_type_is_integer(k->id) && k->id != CHV_TYPE_DATE)
     return chv_error_set(err, CHV_EINTERNAL,
                          "dynamic filter on a key of type %s",
                          chv_type_id_name(k->id)); /* the plan marks none */
@@ -301,6 +301,10 @@ int sql_dynfilter_give(struct sql_dynfilter *d, struct sql_exec *x,
     rk[nrk].id = dk->id;
     rk[nrk].iset = dk->iset;
     memset(&dk->iset, 0, sizeof dk->iset);
+    if (rk[nrk].iset.n) { /* the integers' range, known here */
+      rk[nrk].lo = dk->lo;
+      rk[nrk].range = (uint64_t)dk->hi - (uint64_t)dk->lo + 1;
+    }
     rk[nrk++].set = dk->set;
     memset(&dk->set, 0, sizeof dk->set);
   }

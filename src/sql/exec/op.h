@@ -203,8 +203,9 @@ struct sql_rowkeys {
   bool is_int;
   struct chv_intset iset;
   int bshift;
-  /* or, when the keys span few enough values, one bit per value from lo
-  ** (range values): exact, and tested without a branch */
+  /* the keys' least value and the values from it to the greatest (as the
+  ** join saw them); when they are few enough, bits holds one bit per value:
+  ** exact, and tested without a branch */
   uint64_t *bits;
   int64_t lo;
   uint64_t range;

@@ -548,21 +548,16 @@ static bool rowkeys_keep_int(const struct scan_op *s, const struct chv_batch *b,
   return true;
 }
 
-/* rk's integer keys (its iset) as a bit map of their range, or kept in the
-** iset with bloom bits past 1024 keys; false out of memory. */
+/* rk's integer keys (its iset, their range from rk->lo) as a bit map of
+** the range, or kept in the iset with bloom bits past 1024 keys; false out
+** of memory. */
 static bool rowkeys_make_int(struct sql_rowkeys *rk) {
   const struct chv_intset *is = &rk->iset;
   size_t nk = is->n;
-  int64_t lo = INT64_MAX, hi = INT64_MIN;
-  for (size_t i = 0; i < is->nslots; i++) {
-    if (!is->slots[i].id1) continue;
-    int64_t x = is->slots[i].key;
-    lo = x < lo ? x : lo;
-    hi = x > hi ? x : hi;
-  }
+  int64_t lo = rk->lo;
   /* a bit map of the range when it takes at most 32 bits a key (or 64 KiB)
-  ** and 16 MiB */
-  uint64_t range = (uint64_t)hi - (uint64_t)lo + 1;
+  ** and 16 MiB (range 0: all of int64's) */
+  uint64_t range = rk->range;
   if (range != 0 && range <= ((uint64_t)1 << 27) &&
       range <= 32 * (uint64_t)nk + ((uint64_t)1 << 19)) {
     uint64_t *bits = calloc((size_t)(range + 63) / 64, sizeof *bits);
@@ -573,8 +568,6 @@ static bool rowkeys_make_int(struct sql_rowkeys *rk) {
         bits[off >> 6] |= 1ull << (off & 63);
       }
       rk->bits = bits;
-      rk->lo = lo;
-      rk->range = range;
       rk->is_int = true;
       chv_intset_free(&rk->iset);
       return true;
