@@ -28,6 +28,10 @@ const CASES = [
   ['right outer', 'SELECT f.id, d.k, d.name FROM f RIGHT JOIN d ON f.k = d.k'],
   ['full outer', 'SELECT f.id, f.k, d.k AS dk, d.name FROM f FULL JOIN d ON f.k = d.k'],
   ['full outer with residual', 'SELECT f.id, d.name FROM f FULL OUTER JOIN d ON f.k = d.k AND f.v > d.w'],
+  // keys whose texts are the same but for the qualifier: each select
+  // expression is the key it computes
+  ['grouped by one test of each side', 'SELECT f.k IS NULL AS fk, d.k IS NULL AS dk, count(*) AS n FROM f FULL JOIN d ON f.k = d.k GROUP BY f.k IS NULL, d.k IS NULL'],
+  ['grouped by one test of each side, other order', 'SELECT d.k IS NULL AS dk, count(*) AS n, f.k IS NULL AS fk FROM f FULL JOIN d ON f.k = d.k GROUP BY f.k IS NULL, d.k IS NULL'],
   ['cross', 'SELECT s.x, d.name FROM s CROSS JOIN d'],
   ['comma', 'SELECT s.x, d.k FROM s, d'],
   ['comma with where', 'SELECT f.id, d.name FROM f, d WHERE f.k = d.k AND f.v > 10'],

@@ -302,17 +302,17 @@ static bool bound_same(struct agg_ctx *c, const struct chv_sql_expr *e,
   return same;
 }
 
-/* Whether column reference e, of the text of key k, reads what the key
-** does over the aggregation's input (the text leaves out qualifiers: a.k
-** and b.k of a join are both "k").  Bound on a copy of the input's binder,
-** which takes no column into it; what it cannot bind is left to the
-** text. */
-static bool same_column(struct agg_ctx *c, const struct chv_sql_expr *e,
-                        int k) {
+/* Whether e, of the text of key k, computes what the key does over the
+** aggregation's input (the text leaves out qualifiers: a.k and b.k of a
+** join are both "k", a.k IS NULL and b.k IS NULL both "k IS NULL").
+** Bound on a copy of the input's binder, which takes no column into it;
+** what it cannot bind, and an expression holding a sub-query (which is
+** not bound twice), is left to the text. */
+static bool same_key(struct agg_ctx *c, const struct chv_sql_expr *e, int k) {
   const struct chv_expr *kx =
       !c->key_in ? (c->key_expr ? c->key_expr[k] : NULL)
                  : k < c->nkeys ? c->key_in[k] : NULL;
-  if (e->kind != CHV_SQL_EXPR_COLUMN || !kx) return true;
+  if (!kx || sql_expr_has_subquery(e)) return true;
   return bound_same(c, e, kx);
 }
 
@@ -331,7 +331,7 @@ static int post_hook(struct sql_bind *b, const struct chv_sql_expr *e,
   if (!text) return sql_err(b->err, CHV_ENOMEM, "out of memory");
   for (int k = 0; k < c->nmatch; k++)
     if (!strcmp(c->key_text[k], text)) {
-      if (!same_column(c, e, k)) continue; /* a.k is not b.k */
+      if (!same_key(c, e, k)) continue; /* a.k is not b.k */
       *done = true;
       return chv_expr_column(c->a, k, c->rtypes[k], out, b->err);
     }

@@ -430,6 +430,8 @@ int sql_operator_memory(struct sql_session *s, size_t *out,
 
 /* True when e holds an aggregate call. */
 bool sql_has_aggregate(const struct chv_sql_expr *e);
+/* True when e holds a sub-query (IN, EXISTS or scalar; subquery.c). */
+bool sql_expr_has_subquery(const struct chv_sql_expr *e);
 
 /* ---- sub-queries made joins (subquery.c) ---- */
 

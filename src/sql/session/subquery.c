@@ -473,7 +473,6 @@ static bool corr_eq(struct sql_decor *d, const struct chv_sql_expr *e,
 
 /* ---- correlated sub-queries: joins to their rows grouped by the keys ---- */
 
-static bool has_subquery(const struct chv_sql_expr *e);
 
 static struct chv_sql_expr *new_expr(struct sql_decor *d,
                                      enum chv_sql_expr_kind kind,
@@ -582,7 +581,7 @@ static int correlation(struct sql_decor *d, const struct chv_sql_query *q,
   nw = 0;
   if (q->where) sql_conjuncts(q->where, w, &nw);
   for (size_t i = 0; i < nw; i++)
-    if (has_subquery(w[i]) && (refs(d, w[i], &own) & 1)) {
+    if (sql_expr_has_subquery(w[i]) && (refs(d, w[i], &own) & 1)) {
       *d->pos = w[i]->pos;
       return sql_err(d->err, CHV_ENOTSUP,
                      "%s sub-query reading the outer query's columns is not "
@@ -828,7 +827,7 @@ static int mark_in(struct sql_decor *d, const struct place *pl,
                    "a correlated IN sub-query with %s is not supported yet",
                    why);
   }
-  if (has_subquery(e->u.in.arg)) {
+  if (sql_expr_has_subquery(e->u.in.arg)) {
     *d->pos = e->u.in.arg->pos;
     return sql_err(d->err, CHV_ENOTSUP,
                    "a sub-query on the left of a correlated IN is not "
@@ -900,38 +899,38 @@ static int mark_in(struct sql_decor *d, const struct place *pl,
 
 static bool list_has(struct chv_sql_expr *const *v, size_t n) {
   for (size_t i = 0; i < n; i++)
-    if (has_subquery(v[i])) return true;
+    if (sql_expr_has_subquery(v[i])) return true;
   return false;
 }
 
-static bool has_subquery(const struct chv_sql_expr *e) {
+bool sql_expr_has_subquery(const struct chv_sql_expr *e) {
   if (!e) return false;
   switch (e->kind) {
   case CHV_SQL_EXPR_SUBQUERY:
   case CHV_SQL_EXPR_EXISTS: return true;
-  case CHV_SQL_EXPR_UNARY: return has_subquery(e->u.unary.arg);
+  case CHV_SQL_EXPR_UNARY: return sql_expr_has_subquery(e->u.unary.arg);
   case CHV_SQL_EXPR_BINARY:
-    return has_subquery(e->u.binary.left) || has_subquery(e->u.binary.right);
+    return sql_expr_has_subquery(e->u.binary.left) || sql_expr_has_subquery(e->u.binary.right);
   case CHV_SQL_EXPR_IN:
-    return has_subquery(e->u.in.arg) || list_has(e->u.in.list, e->u.in.n);
+    return sql_expr_has_subquery(e->u.in.arg) || list_has(e->u.in.list, e->u.in.n);
   case CHV_SQL_EXPR_BETWEEN:
-    return has_subquery(e->u.between.arg) || has_subquery(e->u.between.low) ||
-           has_subquery(e->u.between.high);
+    return sql_expr_has_subquery(e->u.between.arg) || sql_expr_has_subquery(e->u.between.low) ||
+           sql_expr_has_subquery(e->u.between.high);
   case CHV_SQL_EXPR_LIKE:
-    return has_subquery(e->u.like.arg) || has_subquery(e->u.like.pattern);
-  case CHV_SQL_EXPR_IS: return has_subquery(e->u.is.arg);
+    return sql_expr_has_subquery(e->u.like.arg) || sql_expr_has_subquery(e->u.like.pattern);
+  case CHV_SQL_EXPR_IS: return sql_expr_has_subquery(e->u.is.arg);
   case CHV_SQL_EXPR_CASE:
-    return has_subquery(e->u.case_.operand) || has_subquery(e->u.case_.else_) ||
+    return sql_expr_has_subquery(e->u.case_.operand) || sql_expr_has_subquery(e->u.case_.else_) ||
            list_has(e->u.case_.when, e->u.case_.n) ||
            list_has(e->u.case_.then, e->u.case_.n);
-  case CHV_SQL_EXPR_CAST: return has_subquery(e->u.cast.arg);
+  case CHV_SQL_EXPR_CAST: return sql_expr_has_subquery(e->u.cast.arg);
   case CHV_SQL_EXPR_FUNC:
     if (list_has(e->u.func.args, e->u.func.n)) return true;
     if (e->u.func.over) {
       const struct chv_sql_window *w = e->u.func.over;
       if (list_has(w->partition_by, w->npartition_by)) return true;
       for (size_t i = 0; i < w->norder_by; i++)
-        if (has_subquery(w->order_by[i].expr)) return true;
+        if (sql_expr_has_subquery(w->order_by[i].expr)) return true;
     }
     return false;
   default: return false;
@@ -953,7 +952,7 @@ correlated_list(struct sql_decor *d, struct chv_sql_expr *const *v, size_t n) {
 
 static const struct chv_sql_expr *correlated_in(struct sql_decor *d,
                                                 const struct chv_sql_expr *e) {
-  if (!e || !has_subquery(e)) return NULL;
+  if (!e || !sql_expr_has_subquery(e)) return NULL;
   const struct chv_sql_expr *c = NULL;
   switch (e->kind) {
   case CHV_SQL_EXPR_SUBQUERY:
@@ -1023,7 +1022,7 @@ static int rewrite_list(struct sql_decor *d, const struct place *pl,
 static int rewrite(struct sql_decor *d, const struct place *pl,
                    const struct chv_sql_expr *e, struct chv_sql_expr **out) {
   *out = (struct chv_sql_expr *)(uintptr_t)e;
-  if (!e || !has_subquery(e)) return CHV_OK;
+  if (!e || !sql_expr_has_subquery(e)) return CHV_OK;
   switch (e->kind) {
   case CHV_SQL_EXPR_SUBQUERY:
     if (!correlated(d, e->u.subquery)) return CHV_OK; /* run once */
@@ -1166,11 +1165,11 @@ int sql_decorrelate(struct sql_decor *d, const struct chv_sql_query *q,
     CHV_RETURN_IF_ERR(
         refuse_correlated(d, q->distribute_by[i], "DISTRIBUTE BY"));
   CHV_RETURN_IF_ERR(refuse_in_ons(d, q->from));
-  bool any = has_subquery(q->where) || has_subquery(q->having);
+  bool any = sql_expr_has_subquery(q->where) || sql_expr_has_subquery(q->having);
   for (size_t i = 0; i < q->nitems && !any; i++)
-    any = has_subquery(q->items[i].expr);
+    any = sql_expr_has_subquery(q->items[i].expr);
   for (size_t i = 0; i < q->norder_by && !any; i++)
-    any = has_subquery(q->order_by[i].expr);
+    any = sql_expr_has_subquery(q->order_by[i].expr);
   if (!any) return CHV_OK;
   size_t n = 0;
   if (q->where) sql_conjuncts(q->where, NULL, &n);
@@ -1204,7 +1203,7 @@ int sql_decorrelate(struct sql_decor *d, const struct chv_sql_query *q,
       bool anti = neg != e->u.in.negated;
       /* a sub-query on the left: the binder's set (mark_in() refuses a
       ** correlated one) */
-      if (!has_subquery(e->u.in.arg) && (!anti || !correlated(d, sq))) {
+      if (!sql_expr_has_subquery(e->u.in.arg) && (!anti || !correlated(d, sq))) {
         CHV_RETURN_IF_ERR(semi(d, &from, e->u.in.arg, sq,
                                anti ? CHV_SQL_JOIN_NOT_IN : CHV_SQL_JOIN_SEMI,
                                e->pos));
