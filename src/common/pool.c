@@ -74,6 +74,7 @@ static void *worker(void *arg) {
     if (--p->busy == 0) pthread_cond_signal(&p->done);
   }
   pthread_mutex_unlock(&p->mu);
+  chv_scratch_release(); /* the blocks the loops' work kept */
   return NULL;
 }
 
