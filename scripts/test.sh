@@ -23,7 +23,7 @@ cmake -S . -B build-tsan -DCHV_WERROR=ON -DCHV_TSAN=ON -DCHV_BUILD_BENCH=OFF
 cmake --build build-tsan -j"$jobs"
 (cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
    ctest --output-on-failure -j"$jobs" \
-   -R '^(session_api|api_example|test_pool|test_scratch|test_source|test_stats|test_scan_stream|test_split|e2e_concurrent_stats|e2e_shell_pty|e2e_parallel_insert|test_sort_op|sql_select|sql_splits|sql_stats|sql_aggregates|sql_explain_analyze|sql_plan_rules|sql_grouping_sets|sql_window|sql_joins|sql_join_stage|sql_subquery_any|sql_dynamic_filter|session_spill)$')
+   -R '^(session_api|api_example|test_pool|test_scratch|test_source|test_stats|test_scan_stream|test_split|e2e_concurrent_stats|e2e_shell_pty|e2e_parallel_insert|test_sort_op|sql_select|sql_splits|sql_stats|sql_aggregates|sql_explain_analyze|sql_plan_rules|sql_grouping_sets|sql_window|sql_joins|sql_join_stage|e2e_join_build_duckdb|sql_subquery_any|sql_dynamic_filter|session_spill)$')
 
 CC=clang cmake -S . -B build-fuzz -DCHV_WERROR=ON -DCHV_BUILD_FUZZ=ON \
   -DCHV_BUILD_TESTS=OFF -DCHV_BUILD_BENCH=OFF

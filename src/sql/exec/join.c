@@ -8,6 +8,13 @@
 ** of an integer type or DATE, its value numbered by a chv_intset (no bytes
 ** encoded); a join without keys (CROSS, or only a residual condition) has
 ** one chain of every row.
+** Read on several threads (sql_exec's threads > 1), the build side is
+** held whole before its table is made: each row's key waits in the list of
+** one of TB_PARTS parts a thread by its hash (tpart_of()), and once the
+** input has ended the parts are made at once on a pool of as many threads
+** (make_table()), each its own key set whose ids index head, tail and clen
+** from its base; a probe looks a key up in its key's part.  Each part takes
+** its rows in row order, so chains are in row order either way.
 ** Then each chunk of the probe side looks its rows' keys up:
 **
 **   fetch --> pairs --> pairs ... --> tail --> fetch ... --> rest --> end
@@ -57,6 +64,10 @@ enum { STAGE_MAXCHAIN = 64 };
 #define CHV_STR2_(x) #x
 #define CHV_STR_(x) CHV_STR2_(x)
 enum { JOIN_PARTS = 16, JOIN_MAX_LEVEL = JOIN_MAX_LEVEL_N - 1 };
+/* A table made on several threads has TB_PARTS parts a thread (at most
+** JOIN_TPARTS), so that uneven parts still keep the threads busy; one of
+** fewer than TB_MIN rows is made on the consuming thread alone. */
+enum { JOIN_TPARTS = 64, TB_PARTS = 4, TB_MIN = 32768 };
 
 /* A pair of partition files waiting to be joined. */
 struct join_part {
@@ -65,6 +76,27 @@ struct join_part {
 };
 
 enum jstate { J_FETCH, J_PAIRS, J_TAIL, J_REST, J_END };
+
+/* A build row waiting for a deferred table, in its part's list: its key
+** (an integer key itself, else its hash and bytes, which the chunk's key
+** rows hold) and its row. */
+struct join_dent {
+  int64_t k;                  /* the key (ikey), or its hash */
+  const char *key;
+  uint32_t len, row;
+};
+
+/* A part of the build side's table: the keys whose hash falls in its range
+** (one part holds them all, but in a table made on several threads), as
+** bytes or as integers; its keys' entries of head, tail and clen start at
+** base. */
+struct join_tpart {
+  struct chv_keyset ks;
+  struct chv_intset is;
+  int64_t base;
+  struct join_dent *ent;      /* deferred: its rows in row order */
+  int64_t nent, capent;
+};
 
 struct join_op {
   struct sql_op op;
@@ -82,10 +114,17 @@ struct join_op {
   /* the build side */
   struct chv_type *bschema;
   struct chv_batch *bb;
-  struct chv_keyset ks;
   bool ikey;                  /* one integer key: numbered by is, not ks */
-  struct chv_intset is;
-  int64_t *head, *tail;       /* per key id: its chain's first, last row */
+  struct join_tpart tp[JOIN_TPARTS]; /* the table's parts [0, ntp), by
+                              ** the keys' hash */
+  int ntp;
+  bool deferred;              /* the table is made once all rows are in,
+                              ** its parts on the pool's threads */
+  struct chv_keyrows *dkr;    /* deferred: the chunks' keys as bytes */
+  int64_t ndkr, capdkr;
+  size_t dbytes;              /* the bytes they and the parts' rows take */
+  int64_t *head, *tail;       /* per key entry (a part's base + its key's
+                              ** id): its chain's first, last row */
   int64_t nheads, capheads, captail;
   int64_t *clen, capclen;     /* per key id: its chain's rows */
   int64_t maxchain;           /* the longest chain's rows */
@@ -139,6 +178,45 @@ static int oom(struct chv_error *err) {
   return chv_error_set(err, CHV_ENOMEM, "out of memory");
 }
 
+/* The part of a table of ntp parts a key of hash h falls in: its high 32
+** bits mapped onto [0, ntp) (always 0 for one part). */
+static inline int tpart_of(int ntp, uint64_t h) {
+  return (int)(((h >> 32) * (uint64_t)ntp) >> 32);
+}
+
+/* The hash an integer key's part is chosen by: another multiplier than the
+** one chv_intset takes its slots from, so that the keys of one part still
+** spread over all its slots. */
+static inline uint64_t ikey_hash(int64_t k) {
+  return (uint64_t)k * 0xD6E8FEB86659FD93ull;
+}
+
+static void free_deferred(struct join_op *j) {
+  for (int64_t c = 0; c < j->ndkr; c++) chv_keyrows_free(&j->dkr[c]);
+  free(j->dkr);
+  j->dkr = NULL;
+  j->ndkr = j->capdkr = 0;
+  for (int p = 0; p < j->ntp; p++) {
+    free(j->tp[p].ent);
+    j->tp[p].ent = NULL;
+    j->tp[p].nent = j->tp[p].capent = 0;
+  }
+  j->dbytes = 0;
+}
+
+/* Frees the table's key sets and the keys of a deferred one (it is one
+** part again). */
+static void free_table(struct join_op *j) {
+  free_deferred(j);
+  for (int p = 0; p < j->ntp; p++) {
+    chv_keyset_free(&j->tp[p].ks);
+    chv_intset_free(&j->tp[p].is);
+    j->tp[p] = (struct join_tpart){0};
+  }
+  j->ntp = 1;
+  j->deferred = false;
+}
+
 /* A STRUCT of in[0]'s columns, then in[1]'s. */
 static int pair_schema(const struct sql_node *nd, struct chv_type **out,
                        struct chv_error *err) {
@@ -180,6 +258,7 @@ static int join_open(struct sql_op *op, struct chv_error *err) {
   j->keep_probe = full || (left && j->pside == 0) || (right && j->pside == 1);
   j->keep_build = full || (left && j->bside == 0) || (right && j->bside == 1);
   j->chain = -1;
+  j->ntp = 1;
   if (j->nkeys == 1 && !(nd->u.join.null_safe && nd->u.join.null_safe[0])) {
     enum chv_type_id l = nd->u.join.lkeys[0]->type->id,
                      r = nd->u.join.rkeys[0]->type->id;
@@ -202,7 +281,9 @@ static int join_open(struct sql_op *op, struct chv_error *err) {
 }
 
 static size_t build_bytes(const struct join_op *j) {
-  size_t m = chv_keyset_memory(&j->ks) + chv_intset_memory(&j->is);
+  size_t m = j->dbytes;
+  for (int p = 0; p < j->ntp; p++)
+    m += chv_keyset_memory(&j->tp[p].ks) + chv_intset_memory(&j->tp[p].is);
   for (int c = 0; c < j->bb->ncols; c++) m += sql_vector_bytes(j->bb->cols[c]);
   m += (size_t)(j->capheads * 2 + j->capclen + j->capnext) * sizeof(int64_t);
   return m;
@@ -243,9 +324,11 @@ static bool null_key(const struct join_op *j, int64_t i) {
 static int64_t chain_of(const struct join_op *j, const struct chv_keyrows *kr,
                         int64_t i) {
   size_t slot, len;
+  const struct join_tpart *t = &j->tp[tpart_of(j->ntp, kr->hashes[i])];
+  if (!t->ks.nslots) return -1; /* a part without keys */
   const char *key = chv_keyrows_key(kr, i, &len);
-  uint32_t id = chv_keyset_find(&j->ks, key, len, kr->hashes[i], &slot);
-  return id != UINT32_MAX ? j->head[id] : -1;
+  uint32_t id = chv_keyset_find(&t->ks, key, len, kr->hashes[i], &slot);
+  return id != UINT32_MAX ? j->head[t->base + id] : -1;
 }
 
 static int grow64(int64_t **v, int64_t *cap, int64_t need,
@@ -260,11 +343,9 @@ static int grow64(int64_t **v, int64_t *cap, int64_t need,
   return CHV_OK;
 }
 
-/* Rows [0, n) of an integer key vector (dense) as int64 into *buf. */
-static int key_ints(const struct chv_vector *v, int64_t n, int64_t **buf,
-                    int64_t *cap, struct chv_error *err) {
-  CHV_RETURN_IF_ERR(grow64(buf, cap, n + 1, err));
-  int64_t *restrict o = *buf;
+/* Rows [0, n) of an integer key vector (dense) as int64 into o. */
+static void widen_ints(const struct chv_vector *v, int64_t n,
+                       int64_t *restrict o) {
   switch (chv_type_fixed_width(v->type->id)) {
 #define WIDEN_(T)                                                              \
   do {                                                                         \
@@ -277,6 +358,13 @@ static int key_ints(const struct chv_vector *v, int64_t n, int64_t **buf,
   default: WIDEN_(int64_t); break;
 #undef WIDEN_
   }
+}
+
+/* widen_ints() into *buf, grown to hold them. */
+static int key_ints(const struct chv_vector *v, int64_t n, int64_t **buf,
+                    int64_t *cap, struct chv_error *err) {
+  CHV_RETURN_IF_ERR(grow64(buf, cap, n + 1, err));
+  widen_ints(v, n, *buf);
   return CHV_OK;
 }
 
@@ -293,12 +381,27 @@ static int look_up(const struct join_op *j, struct chv_vector *const *kv,
   if (j->ikey) {
     CHV_RETURN_IF_ERR(key_ints(kv[0], n, ik, ikcap, err));
     const int64_t *k = *ik;
+    const struct join_tpart *tp = j->tp;
+    int ntp = j->ntp;
+    if (ntp == 1) {
+      for (int64_t i = 0; i < n; i++) {
+        if (i + 16 < n) chv_intset_prefetch(&tp->is, k[i + 16]);
+        uint32_t id = chv_vector_is_null(kv[0], i)
+                          ? UINT32_MAX
+                          : chv_intset_find(&tp->is, k[i]);
+        first[i] = id == UINT32_MAX ? -1 : j->head[id];
+      }
+      return CHV_OK;
+    }
     for (int64_t i = 0; i < n; i++) {
-      if (i + 16 < n) chv_intset_prefetch(&j->is, k[i + 16]);
+      if (i + 16 < n)
+        chv_intset_prefetch(&tp[tpart_of(ntp, ikey_hash(k[i + 16]))].is,
+                            k[i + 16]);
+      const struct join_tpart *t = &tp[tpart_of(ntp, ikey_hash(k[i]))];
       uint32_t id = chv_vector_is_null(kv[0], i)
                         ? UINT32_MAX
-                        : chv_intset_find(&j->is, k[i]);
-      first[i] = id == UINT32_MAX ? -1 : j->head[id];
+                        : chv_intset_find(&t->is, k[i]);
+      first[i] = id == UINT32_MAX ? -1 : j->head[t->base + id];
     }
     return CHV_OK;
   }
@@ -306,7 +409,9 @@ static int look_up(const struct join_op *j, struct chv_vector *const *kv,
                          NULL, n) != CHV_OK)
     return oom(err);
   for (int64_t i = 0; i < n; i++) {
-    if (i + 16 < n) chv_keyset_prefetch(&j->ks, kr->hashes[i + 16]);
+    if (i + 16 < n)
+      chv_keyset_prefetch(&j->tp[tpart_of(j->ntp, kr->hashes[i + 16])].ks,
+                          kr->hashes[i + 16]);
     first[i] = null_key_of(j, kv, i) ? -1 : chain_of(j, kr, i);
   }
   return CHV_OK;
@@ -407,9 +512,7 @@ static void reset_build(struct join_op *j) {
   chv_batch_close(j->bb);
   j->bb = NULL;
   chv_batch_open(st, 0, &j->bb, NULL); /* NULL: checked by the caller */
-  chv_keyset_free(&j->ks);
-  memset(&j->ks, 0, sizeof j->ks);
-  chv_intset_free(&j->is);
+  free_table(j);
   free(j->head);
   free(j->tail);
   free(j->nextrow);
@@ -567,9 +670,162 @@ int sql_stage_prepare(struct sql_op *op, struct chv_error *err) {
   return CHV_OK;
 }
 
+/* ---- a table made in parts on several threads --------------------------- */
+
+/* The keys of build rows [base, base + n), in j->kv, kept for the table
+** to come in their parts' lists. */
+static int defer_keys(struct join_op *j, int64_t base, int64_t n,
+                      struct chv_error *err) {
+  const struct chv_keyrows *kr = NULL;
+  if (j->ikey) {
+    CHV_RETURN_IF_ERR(key_ints(j->kv[0], n, &j->ik, &j->capik, err));
+  } else {
+    if (j->ndkr == j->capdkr) {
+      int64_t nc = j->capdkr ? 2 * j->capdkr : 64;
+      struct chv_keyrows *nk = realloc(j->dkr, sizeof *nk * (size_t)nc);
+      if (!nk) return oom(err);
+      j->dkr = nk;
+      j->capdkr = nc;
+    }
+    struct chv_keyrows *c = &j->dkr[j->ndkr++];
+    *c = (struct chv_keyrows){0};
+    if (chv_keyrows_encode(c, (const struct chv_vector *const *)j->kv,
+                           j->nkeys, NULL, n) != CHV_OK)
+      return oom(err);
+    j->dbytes += c->cap + (size_t)n * (sizeof(uint32_t) + sizeof(uint64_t));
+    kr = c;
+  }
+  for (int p = 0; p < j->ntp; p++) { /* room for all n in any part */
+    struct join_tpart *t = &j->tp[p];
+    if (t->nent + n <= t->capent) continue;
+    int64_t nc = CHV_MAX(2 * t->capent, t->nent + n);
+    struct join_dent *ne = realloc(t->ent, sizeof *ne * (size_t)nc);
+    if (!ne) return oom(err);
+    j->dbytes += sizeof *ne * (size_t)(nc - t->capent);
+    t->ent = ne;
+    t->capent = nc;
+  }
+  for (int64_t i = 0; i < n; i++) {
+    if (null_key(j, i)) {
+      j->build_null = true;
+      continue; /* in no chain */
+    }
+    struct join_dent e = {.row = (uint32_t)(base + i)};
+    if (j->ikey) {
+      e.k = j->ik[i];
+    } else {
+      size_t len;
+      e.k = (int64_t)kr->hashes[i];
+      e.key = chv_keyrows_key(kr, i, &len);
+      e.len = (uint32_t)len;
+    }
+    struct join_tpart *t =
+        &j->tp[tpart_of(j->ntp, j->ikey ? ikey_hash(e.k) : (uint64_t)e.k)];
+    t->ent[t->nent++] = e;
+  }
+  memset(j->nextrow + base, 0xff, sizeof *j->nextrow * (size_t)n); /* -1 */
+  return CHV_OK;
+}
+
+/* What the parts of a deferred table find: keys and longest chain. */
+struct tb_part {
+  struct join_op *j;
+  int64_t nkeys[JOIN_TPARTS], maxchain[JOIN_TPARTS];
+};
+
+/* Part p of the deferred table: its keys' chains, in row order. */
+static int tb_make(void *arg, int64_t p, struct chv_error *err) {
+  struct tb_part *tb = arg;
+  struct join_op *j = tb->j;
+  struct join_tpart *t = &j->tp[p];
+  const struct join_dent *ent = t->ent;
+  int64_t nk = 0, maxc = 0, n = t->nent;
+  for (int64_t i = 0; i < n; i++) {
+    if (j->ikey && i % 4096 == 0 &&
+        chv_intset_reserve(&t->is, (size_t)CHV_MIN(4096, n - i)) != CHV_OK)
+      return oom(err);
+    if (i + 16 < n) {
+      if (j->ikey)
+        chv_intset_prefetch(&t->is, ent[i + 16].k);
+      else
+        chv_keyset_prefetch(&t->ks, (uint64_t)ent[i + 16].k);
+    }
+    uint32_t id;
+    if (j->ikey) {
+      id = chv_intset_put(&t->is, ent[i].k);
+    } else {
+      size_t slot = 0;
+      uint64_t hv = (uint64_t)ent[i].k;
+      if (chv_keyset_reserve(&t->ks, ent[i].len) != CHV_OK) return oom(err);
+      id = chv_keyset_find(&t->ks, ent[i].key, ent[i].len, hv, &slot);
+      if (id == UINT32_MAX)
+        id = chv_keyset_insert(&t->ks, ent[i].key, ent[i].len, hv, slot);
+    }
+    int64_t r = ent[i].row, e = t->base + id;
+    if (id == nk) { /* a new key */
+      nk++;
+      j->head[e] = r;
+      j->clen[e] = 0;
+    } else {
+      j->nextrow[j->tail[e]] = r;
+    }
+    j->tail[e] = r;
+    if (++j->clen[e] > maxc) maxc = j->clen[e];
+  }
+  tb->nkeys[p] = nk;
+  tb->maxchain[p] = maxc;
+  return CHV_OK;
+}
+
+/* The deferred table: each part's keys get entries from its base (a part
+** has at most as many keys as rows), and the parts are made at once on
+** the pool's threads (a table of few rows on this one). */
+static int make_table(struct join_op *j, struct chv_error *err) {
+  int64_t n = j->bb->nrows, base = 0;
+  CHV_RETURN_IF_ERR(grow64(&j->head, &j->capheads, n + 1, err));
+  CHV_RETURN_IF_ERR(grow64(&j->tail, &j->captail, n + 1, err));
+  CHV_RETURN_IF_ERR(grow64(&j->clen, &j->capclen, n + 1, err));
+  for (int p = 0; p < j->ntp; p++) {
+    j->tp[p].base = base;
+    base += j->tp[p].nent;
+  }
+  struct tb_part tb = {.j = j};
+  int rc = CHV_OK;
+  int threads = 1;
+  if (n >= TB_MIN) {
+    chv_pool *pool;
+    threads = j->op.x->threads;
+    rc = chv_pool_open(threads, &pool, err);
+    if (rc == CHV_OK) {
+      rc = chv_pool_for(pool, j->ntp, tb_make, &tb, err);
+      chv_pool_close(pool);
+    }
+  } else {
+    for (int p = 0; p < j->ntp && rc == CHV_OK; p++) rc = tb_make(&tb, p, err);
+  }
+  j->op.table_parts = CHV_MAX(j->op.table_parts, j->ntp);
+  j->op.table_threads = CHV_MAX(j->op.table_threads, threads);
+  free_deferred(j);
+  j->deferred = false;
+  CHV_RETURN_IF_ERR(rc);
+  j->nheads = 0;
+  for (int p = 0; p < j->ntp; p++) {
+    j->nheads += tb.nkeys[p];
+    j->maxchain = CHV_MAX(j->maxchain, tb.maxchain[p]);
+  }
+  return CHV_OK;
+}
+
 static int build(struct join_op *j, struct chv_error *err) {
   struct sql_op *in = j->op.in[j->bside];
   struct sql_exec *x = j->op.x;
+  /* the input's table, with keys, read on several threads: made once all
+  ** its rows are in, in parts on as many threads (a pair's, one part as
+  ** the rows come) */
+  if (x->threads > 1 && j->nkeys && !j->grace) {
+    j->deferred = true;
+    j->ntp = CHV_MIN(TB_PARTS * x->threads, JOIN_TPARTS);
+  }
   for (;;) {
     struct sql_chunk ch;
     CHV_RETURN_IF_ERR(side_next(j, in, j->cur.bf, j->fb, &ch, err));
@@ -585,18 +841,21 @@ static int build(struct join_op *j, struct chv_error *err) {
     CHV_RETURN_IF_ERR(eval_keys(j, j->bkeys, ch.b, ch.sel, ch.n, err));
     if (!j->grace) /* a pair's rows were added as they were partitioned */
       CHV_RETURN_IF_ERR(sql_dynfilter_add(&j->dyn, j->kv, ch.n, err));
-    if (j->ikey) {
+    struct join_tpart *t0 = &j->tp[0];
+    if (j->deferred) {
+      CHV_RETURN_IF_ERR(defer_keys(j, base, ch.n, err));
+    } else if (j->ikey) {
       CHV_RETURN_IF_ERR(key_ints(j->kv[0], ch.n, &j->ik, &j->capik, err));
-      if (chv_intset_reserve(&j->is, (size_t)ch.n) != CHV_OK) return oom(err);
+      if (chv_intset_reserve(&t0->is, (size_t)ch.n) != CHV_OK) return oom(err);
     } else if (j->nkeys) {
       CHV_RETURN_IF_ERR(encode_keys(j, ch.n, err));
     }
-    for (int64_t i = 0; i < ch.n; i++) {
+    for (int64_t i = 0; !j->deferred && i < ch.n; i++) {
       int64_t r = base + i;
       if (j->ikey && i + 16 < ch.n)
-        chv_intset_prefetch(&j->is, j->ik[i + 16]);
+        chv_intset_prefetch(&t0->is, j->ik[i + 16]);
       else if (j->nkeys && i + 16 < ch.n)
-        chv_keyset_prefetch(&j->ks, j->kr.hashes[i + 16]);
+        chv_keyset_prefetch(&t0->ks, j->kr.hashes[i + 16]);
       j->nextrow[r] = -1;
       uint32_t id = 0;
       if (j->nkeys) {
@@ -606,14 +865,14 @@ static int build(struct join_op *j, struct chv_error *err) {
         }
       }
       if (j->ikey) {
-        id = chv_intset_put(&j->is, j->ik[i]);
+        id = chv_intset_put(&t0->is, j->ik[i]);
       } else if (j->nkeys) {
         size_t len, slot = 0;
         const char *key = chv_keyrows_key(&j->kr, i, &len);
         uint64_t hv = j->kr.hashes[i];
-        if (chv_keyset_reserve(&j->ks, len) != CHV_OK) return oom(err);
-        id = chv_keyset_find(&j->ks, key, len, hv, &slot);
-        if (id == UINT32_MAX) id = chv_keyset_insert(&j->ks, key, len, hv, slot);
+        if (chv_keyset_reserve(&t0->ks, len) != CHV_OK) return oom(err);
+        id = chv_keyset_find(&t0->ks, key, len, hv, &slot);
+        if (id == UINT32_MAX) id = chv_keyset_insert(&t0->ks, key, len, hv, slot);
       }
       if ((int64_t)id >= j->nheads) {
         CHV_RETURN_IF_ERR(grow64(&j->head, &j->capheads, id + 1, err));
@@ -631,6 +890,11 @@ static int build(struct join_op *j, struct chv_error *err) {
       if (++j->clen[id] > j->maxchain) j->maxchain = j->clen[id];
     }
     size_t m = build_bytes(j);
+    /* a deferred table: what its parts will take, at most (a key entry a
+    ** row, half-full slots, and its bytes again) */
+    if (j->deferred)
+      m += (size_t)j->bb->nrows * (3 * sizeof(int64_t) + 32) +
+           (j->ikey ? 0 : j->dbytes);
     if (j->nl && x->memory && m > x->memory) break; /* the block is full */
     if (!j->nkeys && !j->grace && x->memory && m > x->memory)
       return nested_start(j, err);
@@ -658,6 +922,7 @@ static int build(struct join_op *j, struct chv_error *err) {
                                       "partitions: too many rows of one key"
                                     : "");
   }
+  if (j->deferred) CHV_RETURN_IF_ERR(make_table(j, err));
   if (j->nl) { /* is there a block after this one? */
     int64_t n = 0;
     if (!j->nl_last)
@@ -1002,8 +1267,7 @@ static void join_close(struct sql_op *op) {
   chv_type_free(j->oschema);
   chv_type_free(j->bschema);
   chv_type_free(j->cschema);
-  chv_keyset_free(&j->ks);
-  chv_intset_free(&j->is);
+  free_table(j);
   free(j->ik);
   if (j->kv)
     for (int k = 0; k < j->nkeys; k++) chv_vector_close(j->kv[k]);

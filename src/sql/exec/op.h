@@ -77,6 +77,9 @@ struct sql_exec {
   ** of cfg, else TMPDIR, else /tmp. */
   const char *tmp_dirs;
   unsigned spill_turn;          /* round-robin over the folders (atomic) */
+  /* The most reader threads a scan of the plan has (sql_exec_build()):
+  ** the threads a join's table is made on. */
+  int threads;
 };
 
 struct sql_op;
@@ -101,6 +104,9 @@ struct sql_op {
   int64_t rows, ns;
   /* what the operator wrote to spill files (spill.h; atomic adds) */
   int64_t spill_bytes, spill_files;
+  /* a join's table made in parts on several threads (join.c): the most
+  ** parts and threads it took */
+  int table_parts, table_threads;
 };
 
 /* The operators of the plan root (numbered by sql_node_number()) into

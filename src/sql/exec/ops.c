@@ -1980,6 +1980,10 @@ int sql_exec_build(struct sql_exec *x, const struct sql_node *root,
   if (!x->ops) return oom(err);
   struct sql_op *r = NULL;
   CHV_RETURN_IF_ERR(build(x, root, &r, err));
+  x->threads = 1;
+  for (int i = 0; i < x->nops; i++)
+    if (x->ops[i] && x->ops[i]->vt == &scan_vt)
+      x->threads = CHV_MAX(x->threads, x->ops[i]->node->u.scan.threads);
   for (int i = 0; i < x->nops; i++) {
     if (x->ops[i] && x->ops[i]->vt == &scan_vt &&
         x->ops[i]->node->u.scan.nstage)

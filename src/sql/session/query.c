@@ -375,6 +375,10 @@ static void explain_node(struct sql_session *s, struct sql_plan_node *parent,
                     nd->u.join.build_left ? "right" : "left",
                     nd->u.join.est[nd->u.join.build_left ? 1 : 0],
                     nd->u.join.staged ? " on the reader threads" : "");
+    if (analyze && op && op->table_threads > 1)
+      sql_plan_detail(pn, "table: made in %d parts on %d thread%s",
+                      op->table_parts, op->table_threads,
+                      op->table_threads == 1 ? "" : "s");
     break;
   }
   case SQL_NODE_REPEAT:

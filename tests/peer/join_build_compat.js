@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+// A join's table made in parts on several threads, checked against DuckDB.
+// DuckDB writes a build table b of 100,000 rows in four Parquet files (so
+// that chive reads it on two threads and makes the table of a join in
+// parts, on a pool of as many threads, once its rows are in) with
+// duplicate, NULL and negative integer keys, string keys and a second key,
+// and a probe table p of 60,000 rows.  Each join kind runs on chive as it
+// is, with one reader thread (the table made as the rows come, in one
+// part), and with an operator memory so small that the join partitions
+// its sides to spill files; all three must give DuckDB's rows.  EXPLAIN
+// ANALYZE must say the table was made in parts on two threads (when the
+// machine has two CPUs).
+//
+//   node join_build_compat.js CHIVE
+//
+// Exit 0 on success, 1 on a mismatch, 77 (skipped) without DuckDB.
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { DuckDBInstance } = require('./duckdb_peer.js');
+
+const peer = require('./peer_check.js')('join_build_compat.js');
+const { check, sql, rowsOf, canon, same } = peer;
+
+// [name, chive SQL, DuckDB SQL (null: the same)]; aggregates keep the
+// results small, a GROUP BY keeps them telling
+const CASES = [
+  ['inner, integer key',
+   'SELECT p.k % 100 AS g, count(*) AS n, sum(b.v) AS sv, sum(p.id) AS si FROM p JOIN b ON p.k = b.k GROUP BY p.k % 100'],
+  ['inner, two keys',
+   'SELECT count(*) AS n, sum(b.v) AS sv, min(p.id) AS lo FROM p JOIN b ON p.k = b.k AND p.k2 = b.k2'],
+  ['inner, string key',
+   'SELECT substr(p.s, 1, 3) AS g, count(*) AS n, sum(b.id) AS si FROM p JOIN b ON p.s = b.s GROUP BY substr(p.s, 1, 3)'],
+  ['inner, residual condition',
+   'SELECT count(*) AS n, sum(b.v - p.id) AS d FROM p JOIN b ON p.k = b.k AND b.v > p.id * 3'],
+  ['left outer, probe side kept',
+   'SELECT b.k IS NULL AS unmatched, count(*) AS n, sum(p.id) AS si FROM p LEFT JOIN b ON p.k = b.k GROUP BY b.k IS NULL'],
+  ['right outer, build side kept',
+   'SELECT p.id IS NULL AS unmatched, count(*) AS n, sum(b.id) AS si FROM p RIGHT JOIN b ON p.k = b.k GROUP BY p.id IS NULL'],
+  ['full outer',
+   'SELECT p.id IS NULL AS lp, b.id IS NULL AS lb, count(*) AS n FROM p FULL JOIN b ON p.k = b.k AND p.k2 = b.k2 GROUP BY p.id IS NULL, b.id IS NULL'],
+  ['left semi',
+   'SELECT count(*) AS n, sum(p.id) AS si FROM p LEFT SEMI JOIN b ON p.s = b.s',
+   'SELECT count(*) AS n, sum(p.id) AS si FROM p SEMI JOIN b ON p.s = b.s'],
+  ['left anti',
+   'SELECT count(*) AS n, sum(p.id) AS si FROM p LEFT ANTI JOIN b ON p.k = b.k AND p.k2 = b.k2',
+   'SELECT count(*) AS n, sum(p.id) AS si FROM p ANTI JOIN b ON p.k = b.k AND p.k2 = b.k2'],
+  ['NOT IN, a NULL key built',
+   'SELECT count(*) AS n FROM p WHERE p.k NOT IN (SELECT k FROM b)'],
+  ['NOT IN, no NULL key built',
+   'SELECT count(*) AS n, sum(p.id) AS si FROM p WHERE p.k NOT IN (SELECT k FROM b WHERE k IS NOT NULL)'],
+  ['IN',
+   'SELECT count(*) AS n, sum(p.id) AS si FROM p WHERE p.k IN (SELECT k FROM b WHERE v % 3 = 0)'],
+  // the rows themselves, in no order: every build row of a key
+  ['inner, the rows', 'SELECT p.id, b.id AS bid, b.s FROM p JOIN b ON p.k = b.k WHERE p.id < 3000'],
+];
+
+const VARIANTS = [
+  ['', ''],
+  [' (one reader thread)', "SET 'table.exec.hive.infer-source-parallelism.max' = '1'; "],
+  [' (spilled)', "SET 'chive.exec.operator-memory' = '1mb'; "],
+];
+
+(async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'chv-join-build-compat-'));
+  try {
+    const wh = path.join(tmp, 'wh');
+    const db = await DuckDBInstance.create(':memory:');
+    const con = await db.connect();
+    const q = async (s) => (await con.runAndReadAll(s)).getRowObjects();
+    const bdir = path.join(tmp, 'data', 'b');
+    const pdir = path.join(tmp, 'data', 'p');
+    for (const d of [bdir, pdir]) fs.mkdirSync(d, { recursive: true });
+    await q(`CREATE TABLE b AS SELECT i::INTEGER AS id,
+               CASE WHEN i % 97 = 0 THEN NULL ELSE (i % 40000 - 2000)::INTEGER END AS k,
+               (i % 7)::BIGINT AS k2,
+               CASE WHEN i % 89 = 0 THEN NULL ELSE 's' || (i % 30000)::VARCHAR END AS s,
+               (i * 7 % 100003)::BIGINT AS v
+             FROM range(100000) r(i)`);
+    await q(`CREATE TABLE p AS SELECT i::INTEGER AS id,
+               CASE WHEN i % 101 = 0 THEN NULL ELSE (i % 50000 - 5000)::INTEGER END AS k,
+               (i % 5)::BIGINT AS k2,
+               CASE WHEN i % 83 = 0 THEN NULL ELSE 's' || (i % 45000)::VARCHAR END AS s
+             FROM range(60000) r(i)`);
+    for (let f = 0; f < 4; f++)
+      await q(`COPY (SELECT * FROM b WHERE id % 4 = ${f} ORDER BY id)
+               TO '${path.join(bdir, `b${f}.parquet`)}' (FORMAT parquet)`);
+    for (let f = 0; f < 2; f++)
+      await q(`COPY (SELECT * FROM p WHERE id % 2 = ${f} ORDER BY id)
+               TO '${path.join(pdir, `p${f}.parquet`)}' (FORMAT parquet)`);
+    sql(wh, `CREATE EXTERNAL TABLE b (id int, k int, k2 bigint, s string, v bigint)
+               STORED AS PARQUET LOCATION '${bdir}';
+             CREATE EXTERNAL TABLE p (id int, k int, k2 bigint, s string)
+               STORED AS PARQUET LOCATION '${pdir}';
+             ANALYZE TABLE b COMPUTE STATISTICS;
+             ANALYZE TABLE p COMPUTE STATISTICS;`);
+    for (const [name, ours, theirs] of CASES) {
+      const want = (await q(theirs || ours)).map(canon);
+      for (const [suffix, prefix] of VARIANTS) {
+        let got;
+        try {
+          got = rowsOf(sql(wh, prefix + ours + ';')).map(canon);
+        } catch (e) {
+          check(name + suffix, false, `chive failed: ${e.stderr || e.message}`);
+          continue;
+        }
+        same(name + suffix, got, want.slice(), false);
+      }
+    }
+    // b's table is the one made in parts (b builds: it is read on two
+    // threads, and so is p, which probes on its readers)
+    if (os.cpus().length >= 2) {
+      const plan = rowsOf(sql(wh, 'EXPLAIN ANALYZE SELECT count(*) FROM p JOIN b ON p.k = b.k;'))
+        .map((r) => r.plan).join('\n');
+      check('the table made in parts on two threads',
+            /build=right .*\n\s*table: made in \d+ parts on 2 threads/.test(plan), plan);
+      const one = rowsOf(sql(wh, "SET 'table.exec.hive.infer-source-parallelism.max' = '1'; " +
+                             'EXPLAIN ANALYZE SELECT count(*) FROM p JOIN b ON p.k = b.k;'))
+        .map((r) => r.plan).join('\n');
+      check('one reader thread: one part', !/table: made in/.test(one), one);
+      const spilled = rowsOf(sql(wh, "SET 'chive.exec.operator-memory' = '1mb'; " +
+                                 'EXPLAIN ANALYZE SELECT count(*) FROM p JOIN b ON p.k = b.k;'))
+        .map((r) => r.plan).join('\n');
+      check('a small memory: partitioned to spill files',
+            /Hash Join Inner.*spilled=/.test(spilled), spilled);
+    }
+  } finally {
+    if (!process.env.KEEP) fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  peer.finish();
+})().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
