@@ -36,4 +36,11 @@ int chv_type_widen_error(const char *path, const char *name,
                          const struct chv_type *f, const struct chv_type *t,
                          struct chv_error *err);
 
+/* The bytes the rows in use of v take (values, offsets, validity, string
+** heap, children; not the capacity beyond them): what an operator holding
+** vectors counts against its memory bound. */
+size_t chv_vector_bytes(const struct chv_vector *v);
+/* chv_vector_bytes() of each column of b. */
+size_t chv_batch_bytes(const struct chv_batch *b);
+
 #endif /* CHV_TYPES_H */

@@ -339,3 +339,27 @@ int chv_vector_append_nested(struct chv_vector *v, struct chv_error *err) {
   v->length++;
   return CHV_OK;
 }
+
+size_t chv_vector_bytes(const struct chv_vector *v) {
+  size_t n = (size_t)v->length, w;
+  switch (v->type->id) {
+  case CHV_TYPE_BOOLEAN: w = 0; n = n / 8 + 1; break;
+  case CHV_TYPE_STRING:
+  case CHV_TYPE_VARCHAR:
+  case CHV_TYPE_CHAR:
+  case CHV_TYPE_BINARY:
+  case CHV_TYPE_ARRAY:
+  case CHV_TYPE_MAP: w = sizeof(int32_t); break;
+  case CHV_TYPE_STRUCT: w = 0; break;
+  default: w = chv_type_fixed_width(v->type->id);
+  }
+  size_t b = n * w + (size_t)v->length / 8 + (size_t)v->bytes_len;
+  for (int c = 0; c < v->nchildren; c++) b += chv_vector_bytes(v->children[c]);
+  return b;
+}
+
+size_t chv_batch_bytes(const struct chv_batch *b) {
+  size_t m = 0;
+  for (int c = 0; c < b->ncols; c++) m += chv_vector_bytes(b->cols[c]);
+  return m;
+}

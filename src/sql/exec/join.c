@@ -284,7 +284,7 @@ static size_t build_bytes(const struct join_op *j) {
   size_t m = j->dbytes;
   for (int p = 0; p < j->ntp; p++)
     m += chv_keyset_memory(&j->tp[p].ks) + chv_intset_memory(&j->tp[p].is);
-  for (int c = 0; c < j->bb->ncols; c++) m += sql_vector_bytes(j->bb->cols[c]);
+  for (int c = 0; c < j->bb->ncols; c++) m += chv_vector_bytes(j->bb->cols[c]);
   m += (size_t)(j->capheads * 2 + j->capclen + j->capnext) * sizeof(int64_t);
   return m;
 }

@@ -145,9 +145,6 @@ int sql_sel_reserve(struct sql_sel *s, int64_t n, struct chv_error *err);
 /* A STRUCT of nd's columns (c0, c1, ...: names need not be unique). */
 int sql_node_schema(const struct sql_node *nd, struct chv_type **out,
                     struct chv_error *err);
-/* Bytes a vector's rows hold: values or offsets, validity, string heap,
-** children (what chive.exec.operator-memory counts). */
-size_t sql_vector_bytes(const struct chv_vector *v);
 
 /* The bound a TopN tightens as it reads (the scan's chv_scan_bound), or
 ** NULL: the Scan operator below op through Filters whose node has a

@@ -70,24 +70,6 @@ int sql_node_schema(const struct sql_node *nd, struct chv_type **out,
   return CHV_OK;
 }
 
-size_t sql_vector_bytes(const struct chv_vector *v) {
-  size_t n = (size_t)v->length, w;
-  switch (v->type->id) {
-  case CHV_TYPE_BOOLEAN: w = 0; n = n / 8 + 1; break;
-  case CHV_TYPE_STRING:
-  case CHV_TYPE_VARCHAR:
-  case CHV_TYPE_CHAR:
-  case CHV_TYPE_BINARY:
-  case CHV_TYPE_ARRAY:
-  case CHV_TYPE_MAP: w = sizeof(int32_t); break;
-  case CHV_TYPE_STRUCT: w = 0; break;
-  default: w = chv_type_fixed_width(v->type->id);
-  }
-  size_t b = n * w + (size_t)v->length / 8 + (size_t)v->bytes_len;
-  for (int c = 0; c < v->nchildren; c++) b += sql_vector_bytes(v->children[c]);
-  return b;
-}
-
 /* Rows sel[0, n) of the first ncols columns of in, densely into ob (a row
 ** may come more than once). */
 static int gather_rows(const struct chv_batch *in, int ncols,

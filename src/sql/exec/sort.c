@@ -451,7 +451,7 @@ static int topn_compact(struct sort_op *s, struct chv_error *err) {
 static size_t sort_held_bytes(const struct sort_op *s) {
   size_t held = 0;
   for (int c = 0; c < s->ncols + s->nkeys; c++)
-    held += sql_vector_bytes(s->held[c]);
+    held += chv_vector_bytes(s->held[c]);
   return held;
 }
 

@@ -100,11 +100,11 @@ static int oom(struct chv_error *err) {
 
 static size_t held_bytes(const struct win_op *w) {
   size_t b = 0;
-  for (int c = 0; c < w->ncols; c++) b += sql_vector_bytes(w->held[c]);
-  for (int k = 0; k < w->nkeys; k++) b += sql_vector_bytes(w->hkeys[k]);
+  for (int c = 0; c < w->ncols; c++) b += chv_vector_bytes(w->held[c]);
+  for (int k = 0; k < w->nkeys; k++) b += chv_vector_bytes(w->hkeys[k]);
   for (int j = 0; j < w->ncalls; j++) {
-    if (w->harg[j]) b += sql_vector_bytes(w->harg[j]);
-    if (w->hdflt[j]) b += sql_vector_bytes(w->hdflt[j]);
+    if (w->harg[j]) b += chv_vector_bytes(w->harg[j]);
+    if (w->hdflt[j]) b += chv_vector_bytes(w->hdflt[j]);
   }
   return b;
 }
