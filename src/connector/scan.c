@@ -11,6 +11,7 @@
 #include "connector/connector.h"
 #include "connector/connector_int.h"
 #include "format/text/text.h"
+#include "types/types.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -449,12 +450,18 @@ int conn_scan_open_split(struct chv_table *t, char *const *part_values,
 
 /* ---- reading splits on threads --------------------------------------------- */
 
-/* Batches a split's queue holds before its reader waits. */
+/* A split's reader waits once its queue holds PAR_QUEUE batches and
+** PAR_QUEUE_BYTES bytes (chv_batch_bytes()): the bytes, not the batches,
+** bound it, so that a stage giving small batches (a join's matches of a
+** filtered probe) keeps its reader going while the splits before are
+** returned, instead of waiting on a queue of a few tiny batches. */
 #define PAR_QUEUE 4
+#define PAR_QUEUE_BYTES ((size_t)4 << 20)
 
 struct par_split {
-  struct chv_batch *q[PAR_QUEUE]; /* owned copies, oldest at head */
-  int head, n;
+  struct chv_batch **q;          /* owned copies, a ring: oldest at head */
+  int head, n, cap;
+  size_t bytes;                  /* that the batches queued take */
   bool done;                     /* its reader finished (or failed), and
                                     with a hook its end was called */
   bool finished;                 /* with a hook: its reader finished */
@@ -525,6 +532,21 @@ static void par_skip_empty(struct par *p) {
   if (p->cur != from) pthread_cond_broadcast(&p->consumed);
 }
 
+/* Whether split queue sp has room for one more batch, growing its ring
+** (false: no memory for it). */
+static bool par_queue_room(struct par_split *sp) {
+  if (sp->n < sp->cap) return true;
+  int nc = sp->cap ? 2 * sp->cap : PAR_QUEUE;
+  struct chv_batch **nq = chv_malloc(sizeof *nq * (size_t)nc);
+  if (nq == NULL) return false;
+  for (int k = 0; k < sp->n; k++) nq[k] = sp->q[(sp->head + k) % sp->cap];
+  chv_free(sp->q);
+  sp->q = nq;
+  sp->head = 0;
+  sp->cap = nc;
+  return true;
+}
+
 /* Read split j on this thread into its queue. */
 static void par_read_split(struct par *p, int j) {
   const struct chv_split *sp = &p->plan->splits[j];
@@ -565,13 +587,20 @@ static void par_read_split(struct par *p, int j) {
       if (stop) break;
       continue;
     }
+    size_t bytes = chv_batch_bytes(copy);
     pthread_mutex_lock(&p->mu);
-    while (slot->n == PAR_QUEUE && !p->stop)
+    while (!p->stop && slot->n >= PAR_QUEUE &&
+           (slot->bytes >= PAR_QUEUE_BYTES || !par_queue_room(slot)))
       pthread_cond_wait(&p->consumed, &p->mu);
     bool stop = p->stop;
+    if (!stop && !par_queue_room(slot)) { /* the first batches' room */
+      rc = chv_error_set(&err, CHV_ENOMEM, "out of memory");
+      stop = true;
+    }
     if (!stop) {
-      slot->q[(slot->head + slot->n) % PAR_QUEUE] = copy;
+      slot->q[(slot->head + slot->n) % slot->cap] = copy;
       slot->n++;
+      slot->bytes += bytes;
       pthread_cond_broadcast(&p->produced);
     }
     pthread_mutex_unlock(&p->mu);
@@ -645,7 +674,8 @@ static void par_close(struct par *p) {
   if (p->splits)
     for (int j = 0; j < p->plan->nsplits; j++) {
       for (int k = 0; k < p->splits[j].n; k++)
-        chv_batch_close(p->splits[j].q[(p->splits[j].head + k) % PAR_QUEUE]);
+        chv_batch_close(p->splits[j].q[(p->splits[j].head + k) % p->splits[j].cap]);
+      chv_free(p->splits[j].q);
       if (p->hook && p->splits[j].state) { /* not ended: free it */
         struct chv_error e;
         p->hook->done(p->hook->ctx, p->splits[j].state, false, &e);
@@ -747,8 +777,9 @@ static int par_next(chv_scan *s, struct chv_batch **out,
     struct par_split *slot = &p->splits[p->cur];
     if (slot->n > 0) {
       b = slot->q[slot->head];
-      slot->head = (slot->head + 1) % PAR_QUEUE;
+      slot->head = (slot->head + 1) % slot->cap;
       slot->n--;
+      slot->bytes -= CHV_MIN(slot->bytes, chv_batch_bytes(b));
       break;
     }
     if (slot->done && slot->rc != CHV_OK) {
