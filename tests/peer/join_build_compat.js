@@ -52,6 +52,10 @@ const CASES = [
    'SELECT count(*) AS n, sum(p.id) AS si FROM p WHERE p.k NOT IN (SELECT k FROM b WHERE k IS NOT NULL)'],
   ['IN',
    'SELECT count(*) AS n, sum(p.id) AS si FROM p WHERE p.k IN (SELECT k FROM b WHERE v % 3 = 0)'],
+  // a WITH query named twice: its rows held (by default), or run twice
+  // (spilled: past the memory)
+  ['a WITH query named twice',
+   'WITH w AS (SELECT k, count(*) AS n, max(s) AS m FROM b GROUP BY k) SELECT w.k, w.n, w.m, p.id FROM w JOIN p ON w.k = p.k WHERE w.n = (SELECT max(n) FROM w)'],
   // the rows themselves, in no order: every build row of a key
   ['inner, the rows', 'SELECT p.id, b.id AS bid, b.s FROM p JOIN b ON p.k = b.k WHERE p.id < 3000'],
 ];
@@ -125,6 +129,21 @@ const VARIANTS = [
       check('a small memory: partitioned to spill files',
             /Hash Join Inner.*spilled=/.test(spilled), spilled);
     }
+    // a WITH query named twice is run once and its rows held, when they fit
+    // the operator memory; past it, and in a plan only explained, each
+    // reference runs it
+    const twice = 'WITH w AS (SELECT k, count(*) AS n, max(s) AS m FROM b GROUP BY k) ' +
+                  'SELECT count(*) FROM w a JOIN w c ON a.k = c.k WHERE a.n = (SELECT max(n) FROM w);';
+    const held = rowsOf(sql(wh, 'EXPLAIN ANALYZE ' + twice)).map((r) => r.plan).join('\n');
+    const nheld = (held.match(/Values: \d+ rows of WITH query w, held/g) || []).length;
+    check('a WITH query named three times: held for each', nheld === 2, held);
+    check('a WITH query held: b read once', (held.match(/Scan default\.b:/g) || []).length === 0, held);
+    const big = rowsOf(sql(wh, "SET 'chive.exec.operator-memory' = '256kb'; EXPLAIN ANALYZE " + twice))
+      .map((r) => r.plan).join('\n');
+    check('a WITH query past the memory: run for each reference',
+          !/held/.test(big) && (big.match(/Scan default\.b:/g) || []).length === 2, big);
+    const plan = rowsOf(sql(wh, 'EXPLAIN ' + twice)).map((r) => r.plan).join('\n');
+    check('a WITH query in a plan explained: not run', !/held/.test(plan), plan);
   } finally {
     if (!process.env.KEEP) fs.rmSync(tmp, { recursive: true, force: true });
   }

@@ -865,6 +865,7 @@ struct values_op {
 
 static int values_open(struct sql_op *op, struct chv_error *err) {
   struct values_op *v = (struct values_op *)op;
+  if (op->node->u.values.rows) return CHV_OK; /* given as they are */
   struct chv_type *st;
   CHV_RETURN_IF_ERR(sql_node_schema(op->node, &st, err));
   int rc = chv_batch_open(st, 1, &v->b, err);
@@ -899,9 +900,11 @@ static int values_next(struct sql_op *op, struct sql_chunk *out,
                        struct chv_error *err) {
   (void)err;
   struct values_op *v = (struct values_op *)op;
+  const struct chv_batch *b = op->node->u.values.rows ? op->node->u.values.rows : v->b;
   out->sel = NULL;
-  out->b = v->given || v->b->nrows == 0 ? NULL : v->b;
-  out->n = out->b ? v->b->nrows : 0;
+  /* a chunk's batch is not written by the operators above */
+  out->b = v->given || b->nrows == 0 ? NULL : (struct chv_batch *)b;
+  out->n = out->b ? b->nrows : 0;
   v->given = true;
   if (op->x->analyze) sql_op_count(op, out->n, 0);
   return CHV_OK;

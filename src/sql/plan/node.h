@@ -186,6 +186,9 @@ struct sql_node {
       /* row r's column c: exprs[r * ncols + c] (constants, of the
       ** column's type); NULL: nrows rows of NULLs (of no columns) */
       struct chv_expr **exprs;
+      /* or these rows, of the node's columns (a WITH query's rows held
+      ** for the statement; borrowed, exprs NULL) */
+      const struct chv_batch *rows;
     } values;
     struct {
       const struct sql_node *multi;   /* whose source it gives */

@@ -399,6 +399,12 @@ void sql_qplan_close(struct sql_qplan *qp) {
   free(qp->types);
   for (int i = 0; i < qp->ntexts; i++) chv_arena_close(qp->texts[i]);
   free(qp->texts);
+  for (int i = 0; i < qp->nheld; i++) {
+    struct chv_type *st = (struct chv_type *)qp->held[i]->schema;
+    chv_batch_close(qp->held[i]);
+    chv_type_free(st);
+  }
+  free(qp->held);
   chv_arena_close(qp->a);
   free(qp);
 }
@@ -1862,6 +1868,9 @@ static int view_node(struct bctx *c, const struct chv_sql_from *f,
   return sql_view_close(s, v, rc, f->pos, c->pos, c->err);
 }
 
+static int held_rows(struct bctx *c, const struct chv_sql_cte *w,
+                     struct sql_cte_held *h, struct sql_node **child);
+
 /* What one relation of a FROM names: a table, a view, a WITH query or a
 ** sub-query. */
 static int from_leaf(struct bctx *c, const struct chv_sql_from *f,
@@ -1906,9 +1915,10 @@ static int from_leaf(struct bctx *c, const struct chv_sql_from *f,
     char wh[160];
     snprintf(wh, sizeof wh, "WITH query %s", w->name);
     /* it sees the WITH queries before it, and those around its WITH */
-    struct sql_scope sees = {in->ctes, ci, in->up}, *saved = s->scope;
+    struct sql_scope sees = {in->ctes, ci, in->up, in->held}, *saved = s->scope;
     s->scope = &sees;
     rc = derive_node(c, w->query, w->name, wh, &child, &rel);
+    if (rc == CHV_OK) rc = held_rows(c, w, in->held ? &in->held[ci] : NULL, &child);
     s->scope = saved;
   } else {
     *c->pos = f->pos;
@@ -2596,6 +2606,118 @@ static int build_term(struct bctx *c, const struct chv_sql_query *q,
   }
 }
 
+/* ---- WITH queries named more than once ------------------------------------ */
+
+static int refs_query(const struct chv_sql_query *q, const char *name);
+
+static int refs_expr(const struct chv_sql_expr *e, const char *name);
+
+static int refs_exprs(struct chv_sql_expr *const *v, size_t n,
+                      const char *name) {
+  int m = 0;
+  for (size_t i = 0; i < n; i++) m += refs_expr(v[i], name);
+  return m;
+}
+
+/* The references to WITH query name in expression e's sub-queries. */
+static int refs_expr(const struct chv_sql_expr *e, const char *name) {
+  if (!e) return 0;
+  switch (e->kind) {
+  case CHV_SQL_EXPR_UNARY: return refs_expr(e->u.unary.arg, name);
+  case CHV_SQL_EXPR_BINARY:
+    return refs_expr(e->u.binary.left, name) + refs_expr(e->u.binary.right, name);
+  case CHV_SQL_EXPR_IN:
+    return refs_expr(e->u.in.arg, name) + refs_exprs(e->u.in.list, e->u.in.n, name);
+  case CHV_SQL_EXPR_BETWEEN:
+    return refs_expr(e->u.between.arg, name) + refs_expr(e->u.between.low, name) +
+           refs_expr(e->u.between.high, name);
+  case CHV_SQL_EXPR_LIKE:
+    return refs_expr(e->u.like.arg, name) + refs_expr(e->u.like.pattern, name);
+  case CHV_SQL_EXPR_IS: return refs_expr(e->u.is.arg, name);
+  case CHV_SQL_EXPR_CASE:
+    return refs_expr(e->u.case_.operand, name) + refs_expr(e->u.case_.else_, name) +
+           refs_exprs(e->u.case_.when, e->u.case_.n, name) +
+           refs_exprs(e->u.case_.then, e->u.case_.n, name);
+  case CHV_SQL_EXPR_CAST: return refs_expr(e->u.cast.arg, name);
+  case CHV_SQL_EXPR_FUNC: return refs_exprs(e->u.func.args, e->u.func.n, name);
+  case CHV_SQL_EXPR_SUBQUERY:
+  case CHV_SQL_EXPR_EXISTS: return refs_query(e->u.subquery, name);
+  default: return 0;
+  }
+}
+
+static int refs_from(const struct chv_sql_from *f, const char *name) {
+  if (!f) return 0;
+  switch (f->kind) {
+  case CHV_SQL_FROM_TABLE:
+    return f->table.nparts == 1 && !strcasecmp(f->table.parts[0], name);
+  case CHV_SQL_FROM_SUBQUERY: return refs_query(f->subquery, name);
+  default:
+    return refs_from(f->left, name) + refs_from(f->right, name) +
+           refs_expr(f->on, name);
+  }
+}
+
+/* The references q's text makes to WITH query name (a WITH of q naming it
+** again hides it from there on). */
+static int refs_query(const struct chv_sql_query *q, const char *name) {
+  if (!q) return 0;
+  int m = 0;
+  for (size_t i = 0; i < q->nctes; i++) {
+    if (!strcasecmp(q->ctes[i].name, name)) return m;
+    m += refs_query(q->ctes[i].query, name);
+  }
+  m += refs_from(q->from, name) + refs_expr(q->where, name) +
+       refs_expr(q->having, name) + refs_query(q->left, name) +
+       refs_query(q->right, name) +
+       refs_exprs(q->group_by, q->ngroup_by, name);
+  for (size_t i = 0; i < q->nitems; i++) m += refs_expr(q->items[i].expr, name);
+  for (size_t i = 0; i < q->norder_by; i++) m += refs_expr(q->order_by[i].expr, name);
+  for (size_t r = 0; r < q->nrows; r++) m += refs_exprs(q->rows[r], q->row_lens[r], name);
+  return m;
+}
+
+/* A reference to WITH query w (h: what its scope holds of it) when w is
+** named more than once: the rows of w, run the first time (on the scope
+** seen, s->scope), read by a Values node in place of child (the plan of
+** the reference, which gives its columns), as PostgreSQL and DuckDB
+** materialize such a query.  Nothing changes when they take more than the
+** operator memory, when w fails run alone, or when the plan is only
+** explained (EXPLAIN runs nothing). */
+static int held_rows(struct bctx *c, const struct chv_sql_cte *w,
+                     struct sql_cte_held *h, struct sql_node **child) {
+  struct sql_session *s = c->s;
+  if (!h || h->refs < 2 || (s->plan && !sql_plan_analyze(s))) return CHV_OK;
+  if (!h->tried) {
+    /* a query that fails run alone (it reads a column of a query around
+    ** it; it fails on rows a LIMIT above a reference would not read) is
+    ** run by each reference as it would be; a cancel ends the statement */
+    h->tried = true;
+    struct chv_error e;
+    struct chv_sql_pos at = *c->pos;
+    chv_error_clear(&e);
+    int rc = sql_query_hold(s, w->query, *child, &h->b, &at, &e);
+    if (rc == CHV_ECANCELED) {
+      *c->pos = at;
+      *c->err = e;
+      return rc;
+    }
+  }
+  if (!h->b) return CHV_OK;
+  struct sql_node *v;
+  CHV_RETURN_IF_ERR(sql_node_new(c->a, SQL_NODE_VALUES, NULL, 0, &v, c->err));
+  CHV_RETURN_IF_ERR(sql_node_cols(c->a, v, (*child)->ncols, c->err));
+  for (int k = 0; k < v->ncols; k++) v->cols[k] = (*child)->cols[k];
+  v->u.values.rows = h->b;
+  v->u.values.nrows = h->b->nrows;
+  v->pos = (*child)->pos;
+  char what[200];
+  snprintf(what, sizeof what, "WITH query %s", w->name);
+  if (!(v->text = arena_str(c->a, what))) return oomc(c);
+  *child = v;
+  return CHV_OK;
+}
+
 static int build_query(struct bctx *c, const struct chv_sql_query *q,
                        struct sql_target *ins, struct sql_node **out) {
   struct sql_session *s = c->s;
@@ -2607,10 +2729,32 @@ static int build_query(struct bctx *c, const struct chv_sql_query *q,
         return sql_err(c->err, CHV_EINVAL, "WITH names '%s' twice",
                        q->ctes[i].name);
       }
-  struct sql_scope sc = {q->ctes, q->nctes, s->scope};
+  struct sql_scope sc = {q->ctes, q->nctes, s->scope, NULL};
+  /* the references of each WITH query: of the later ones and of the body
+  ** (refs_query() of q counts those of its WITH queries from the first) */
+  sc.held = calloc(q->nctes, sizeof *sc.held);
+  if (!sc.held) return oomc(c);
+  for (size_t i = 0; i < q->nctes; i++) {
+    struct chv_sql_query body = *q;
+    body.ctes = q->ctes + i + 1;
+    body.nctes = q->nctes - i - 1;
+    sc.held[i].refs = refs_query(&body, q->ctes[i].name);
+  }
   s->scope = &sc;
   int rc = build_term(c, q, ins, out);
   s->scope = sc.up;
+  /* the rows held go with the plan, whose Values nodes read them */
+  for (size_t i = 0; i < q->nctes; i++) {
+    if (!sc.held[i].b) continue;
+    if (keep((void ***)&c->qp->held, &c->qp->nheld, &c->qp->capheld,
+             sc.held[i].b) != CHV_OK) {
+      struct chv_type *st = (struct chv_type *)sc.held[i].b->schema;
+      chv_batch_close(sc.held[i].b);
+      chv_type_free(st);
+      if (rc == CHV_OK) rc = oomc(c);
+    }
+  }
+  free(sc.held);
   return rc;
 }
 

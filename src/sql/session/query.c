@@ -16,6 +16,7 @@
 **   sql_query_scalar()      an uncorrelated scalar sub-query's value, now
 **   sql_query_rows()        an uncorrelated IN sub-query's values, or
 **                           whether an EXISTS sub-query gives a row, now
+**   sql_query_hold()        a WITH query's rows, now, to be read again
 */
 #include "sql/session/session_int.h"
 #include "sql/exec/op.h"
@@ -354,9 +355,14 @@ static void explain_node(struct sql_session *s, struct sql_plan_node *parent,
     }
     break;
   case SQL_NODE_VALUES:
-    pn = sql_plan_node(s, parent, "Values: %lld row%s",
-                       (long long)nd->u.values.nrows,
-                       nd->u.values.nrows == 1 ? "" : "s");
+    if (nd->u.values.rows) /* a WITH query's rows, held */
+      pn = sql_plan_node(s, parent, "Values: %lld row%s of %s, held for each "
+                         "of its references", (long long)nd->u.values.nrows,
+                         nd->u.values.nrows == 1 ? "" : "s", nd->text);
+    else
+      pn = sql_plan_node(s, parent, "Values: %lld row%s",
+                         (long long)nd->u.values.nrows,
+                         nd->u.values.nrows == 1 ? "" : "s");
     break;
   case SQL_NODE_UNION:
     pn = sql_plan_node(s, parent, "Union All");
@@ -603,6 +609,51 @@ int sql_query_scalar(struct sql_session *s, const struct chv_sql_query *q,
   chv_vector_close(keep);
   sql_exec_free(&x);
   sql_qplan_close(qp);
+  return rc;
+}
+
+int sql_query_hold(struct sql_session *s, const struct chv_sql_query *q,
+                   const struct sql_node *like, struct chv_batch **out,
+                   struct chv_sql_pos *pos, struct chv_error *err) {
+  struct chv_sql_pos at = q->pos;
+  *out = NULL;
+  struct sql_qplan *qp;
+  CHV_RETURN_IF_ERR(sql_qplan_open(&qp, err));
+  struct sql_exec x = {.cancel = &s->cancel, .cfg = s->cfg};
+  struct sql_op *root = NULL;
+  struct chv_type *st = NULL;
+  struct chv_batch *b = NULL;
+  bool fits = true;
+  int rc = sql_query_build(s, q, at, NULL, qp, pos, err);
+  /* the columns of the reference's plan, or nothing is held */
+  fits = rc == CHV_OK && qp->root->ncols == like->ncols;
+  for (int k = 0; fits && k < like->ncols; k++)
+    fits = chv_type_equal(qp->root->cols[k].type, like->cols[k].type);
+  if (rc == CHV_OK && fits) rc = finish_plan(s, qp, true, err);
+  if (rc == CHV_OK && fits) rc = sql_node_schema(like, &st, err);
+  if (rc == CHV_OK && fits) rc = chv_batch_open(st, 0, &b, err);
+  if (rc == CHV_OK && fits) rc = sql_operator_memory(s, &x.memory, err);
+  if (rc == CHV_OK && fits) rc = sql_exec_build(&x, qp->root, &root, err);
+  if (rc == CHV_OK && fits) rc = sql_op_open(root, err);
+  while (rc == CHV_OK && fits) {
+    struct sql_chunk ch;
+    rc = sql_op_next(root, &ch, err);
+    if (rc != CHV_OK || !ch.b) break;
+    for (int c = 0; rc == CHV_OK && c < b->ncols; c++)
+      rc = chv_vector_append_rows(b->cols[c], ch.b->cols[c], ch.sel, 0, ch.n,
+                                  err);
+    b->nrows += ch.n;
+    fits = !x.memory || chv_batch_bytes(b) <= x.memory;
+  }
+  if (rc != CHV_OK && x.failed) run_pos(&x, rc, at, pos);
+  sql_exec_free(&x);
+  sql_qplan_close(qp);
+  if (rc == CHV_OK && fits) {
+    *out = b;
+    return CHV_OK;
+  }
+  chv_batch_close(b);
+  chv_type_free(st);
   return rc;
 }
 

@@ -338,10 +338,19 @@ int sql_wins_nodes(struct sql_wins *w, struct sql_node **at);
 
 /* The WITH queries in scope while a query is built: a query's own, then
 ** those of the queries around it.  A WITH query sees the ones before it. */
+/* A WITH query named more than once in its statement: its rows, once run,
+** held for every reference (build.c). */
+struct sql_cte_held {
+  int refs;              /* the references its query's text makes */
+  bool tried;            /* run once: b holds the rows, or NULL: too many */
+  struct chv_batch *b;
+};
+
 struct sql_scope {
   const struct chv_sql_cte *ctes;
   size_t visible;        /* ctes[0, visible) can be named */
   struct sql_scope *up;
+  struct sql_cte_held *held; /* per WITH query of ctes, or NULL */
 };
 
 /* Where a query's rows go: an INSERT's table (through its sink) or a
@@ -377,6 +386,8 @@ struct sql_qplan {
   int ntypes, captypes;
   chv_arena **texts;         /* the parsed texts of the views it expands */
   int ntexts, captexts;
+  struct chv_batch **held;   /* WITH queries' rows its Values nodes read */
+  int nheld, capheld;
 };
 int sql_qplan_open(struct sql_qplan **out, struct chv_error *err);
 void sql_qplan_close(struct sql_qplan *qp);
@@ -458,6 +469,14 @@ int sql_query_scalar(struct sql_session *s, const struct chv_sql_query *q,
 /* Runs the sub-query q now (query.c): exists: only whether it gives a
 ** row (*any); else its one column's values into *vals (out: close with
 ** chv_vector_close(); its type in a), bounded by chive.exec.operator-memory. */
+/* The rows of q (a WITH query read more than once), run now, into *out:
+** a batch of like's columns (the plan of a reference to it), its schema
+** the caller's to free with it; *out NULL, not an error, when they take
+** more than chive.exec.operator-memory or q's plan gives other columns
+** than like (the reference then runs q again). */
+int sql_query_hold(struct sql_session *s, const struct chv_sql_query *q,
+                   const struct sql_node *like, struct chv_batch **out,
+                   struct chv_sql_pos *pos, struct chv_error *err);
 int sql_query_rows(struct sql_session *s, const struct chv_sql_query *q,
                    chv_arena *a, bool exists, struct chv_vector **vals,
                    bool *any,
