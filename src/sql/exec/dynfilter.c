@@ -86,6 +86,9 @@ struct sql_dyn_key {
   bool huge;                   /* more than SQL_DYN_ROWS (set gone), or
                                ** integers past SQL_DYN_INT_ROWS or the cap
                                ** (iset gone): no rows are filtered */
+  bool no_rows;                /* the join's dyn_no_rows: no set for rows
+                               ** (that of SQL_DYN_SET keys, for the
+                               ** predicates, only) */
 };
 
 int sql_dynfilter_init(struct sql_dynfilter *d, const struct sql_exec *x,
@@ -105,6 +108,7 @@ int sql_dynfilter_init(struct sql_dynfilter *d, const struct sql_exec *x,
   for (int k = 0; k < n; k++) {
     chv_buf_init(&d->keys[k].slo);
     chv_buf_init(&d->keys[k].shi);
+    d->keys[k].no_rows = nd->u.join.dyn_no_rows;
   }
   return CHV_OK;
 }
@@ -118,6 +122,7 @@ static int key_add(struct sql_dyn_key *k, const struct chv_vector *v, int64_t n,
     return chv_error_set(err, CHV_EINTERNAL,
                          "dynamic filter on a key of type %s",
                          chv_type_id_name(k->id)); /* the plan marks none */
+  if (k->no_rows) k->huge = true; /* the rows go unfiltered */
   if (!str && !k->huge) {
     if (chv_intset_reserve(&k->iset, (size_t)n) != CHV_OK) return oom(err);
     if (chv_intset_memory(&k->iset) > cap) { /* past the bound: no rows */
@@ -149,7 +154,7 @@ static int key_add(struct sql_dyn_key *k, const struct chv_vector *v, int64_t n,
       len = sizeof x;
     }
     k->have = true;
-    if (str && k->huge) continue;
+    if (str && k->huge && (!k->no_rows || k->big)) continue;
     if (!str && !k->huge) { /* all in iset; the first SQL_DYN_SET + 1 in set */
       chv_intset_put(&k->iset, x);
       if (k->iset.n > SQL_DYN_INT_ROWS) {

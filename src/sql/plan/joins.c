@@ -1277,6 +1277,12 @@ static int dynamic(struct sql_rewrite *rw, struct sql_node *nd) {
   if (scan) {
     nd->u.join.dyn_scan = scan;
     scan->u.scan.dyn_join = nd;
+    /* a whole table of many rows holds the keys a probe's foreign keys
+    ** mostly find: its set would keep most rows, and costs a set of all
+    ** its keys to make (the rows of a small one are still filtered: the
+    ** probe side may hold many keys it has not) */
+    nd->u.join.dyn_no_rows =
+        !build_filtered && nd->u.join.est[1 - pside] > SQL_DYN_WHOLE;
   }
   return CHV_OK;
 }

@@ -127,6 +127,10 @@ struct sql_sort_key {
 /* Nodes at most in a scan's stage (physical.c). */
 enum { SQL_STAGE_MAX = 16 };
 
+/* The estimated rows past which a build side that is its whole table
+** filters no probe rows by its keys' set (joins.c, dynamic filtering). */
+enum { SQL_DYN_WHOLE = 65536 };
+
 struct sql_node {
   enum sql_node_kind kind;
   struct sql_node **in;        /* inputs */
@@ -263,6 +267,10 @@ struct sql_node {
       struct sql_node *dyn_scan;
       const char **dyn_cols;
       bool *dyn_part;
+      /* the build side is a whole table of many rows (no filter, more
+      ** than SQL_DYN_WHOLE = 65,536 estimated): its keys filter row
+      ** groups by their range, not rows by their set */
+      bool dyn_no_rows;
     } join;
     struct {
       int nsets;
