@@ -106,3 +106,11 @@ ANALYZE TABLE jf COMPUTE STATISTICS FOR COLUMNS;
 ANALYZE TABLE jd COMPUTE STATISTICS FOR COLUMNS;
 EXPLAIN SELECT jd.name, g.c FROM jd JOIN (SELECT k, count(*) AS c FROM jf GROUP BY k) g ON jd.k = g.k;
 SELECT jd.name, g.c FROM jd JOIN (SELECT k, count(*) AS c FROM jf GROUP BY k) g ON jd.k = g.k ORDER BY jd.name;
+-- a comparison with a literal keeps its range's share of the column's least
+-- to greatest value (v: 1 to 8): v > 6 keeps 2/7 of jf's 8 rows, and a lower
+-- and an upper bound of one column AND-ed the share between them (2 <= v <
+-- 4: 2/7 too, not the product of the two shares); with no statistics for
+-- a column (jd's name) a range keeps a third
+EXPLAIN SELECT jd.name, jf.v FROM jd JOIN jf ON jd.k = jf.k WHERE jf.v > 6;
+EXPLAIN SELECT jd.name, jf.v FROM jd JOIN jf ON jd.k = jf.k WHERE jf.v >= 2 AND jf.v < 4;
+EXPLAIN SELECT jd.name, jf.v FROM jd JOIN jf ON jd.k = jf.k WHERE 4 > jf.v AND jf.v >= 2 AND jd.name > 'a';

@@ -34,6 +34,8 @@
 */
 #include "sql/plan/plan.h"
 
+#include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,14 +58,103 @@ static double known_ndv(const struct sql_node *nd, const struct chv_expr *e) {
   return known && d >= 1 ? d : 0;
 }
 
+/* The table Scan column c of nd reads, through the nodes that pass a
+** column on (*c becomes the scan's), or NULL. */
+static const struct sql_node *col_scan(const struct sql_node *nd, int *c) {
+  for (;;) {
+    switch (nd->kind) {
+    case SQL_NODE_SCAN: return nd;
+    case SQL_NODE_FILTER:
+    case SQL_NODE_LIMIT:
+    case SQL_NODE_TOPN:
+    case SQL_NODE_SORT: nd = nd->in[0]; break;
+    case SQL_NODE_PROJECT:
+      if (nd->u.project.exprs[*c]->kind != CHV_EXPR_COLUMN) return NULL;
+      *c = nd->u.project.exprs[*c]->column;
+      nd = nd->in[0];
+      break;
+    case SQL_NODE_DERIVED:
+      if (nd->u.derived.map) *c = nd->u.derived.map[*c];
+      nd = nd->in[0];
+      break;
+    case SQL_NODE_JOIN: {
+      int nl = nd->in[0]->ncols;
+      if (*c >= nl) {
+        if (nd->u.join.kind == CHV_SQL_JOIN_SEMI ||
+            nd->u.join.kind == CHV_SQL_JOIN_ANTI ||
+            nd->u.join.kind == CHV_SQL_JOIN_NOT_IN)
+          return NULL;
+        *c -= nl;
+        nd = nd->in[1];
+      } else {
+        nd = nd->in[0];
+      }
+      break;
+    }
+    default: return NULL;
+    }
+  }
+}
+
+/* A literal's value as a double (numbers, DATE as days), or NAN. */
+static double lit_value(const struct chv_expr *e) {
+  if (e->kind != CHV_EXPR_LITERAL || e->value.is_null) return NAN;
+  enum chv_type_id id = e->type->id;
+  if (chv_type_is_integer(id) || id == CHV_TYPE_DATE) return (double)e->value.i64;
+  if (id == CHV_TYPE_FLOAT || id == CHV_TYPE_DOUBLE) return e->value.f64;
+  if (id == CHV_TYPE_DECIMAL)
+    return (double)e->value.dec / pow(10, e->type->scale);
+  return NAN;
+}
+
+/* The share of the rows a comparison of a column of in with a literal (<,
+** <=, >, >=) keeps, its values taken as spread evenly between the least
+** and greatest the column statistics give; -1: not such a comparison, or
+** no statistics.  *col: the scan's column compared, *upper: whether the
+** literal bounds it from above. */
+static double range_share(const struct chv_expr *e, const struct sql_node *in,
+                          const struct sql_node **scan, int *col, bool *upper) {
+  if (!in || e->kind != CHV_EXPR_CALL || e->nargs != 2) return -1;
+  bool lt = e->fn == CHV_FN_LT || e->fn == CHV_FN_LE,
+       gt = e->fn == CHV_FN_GT || e->fn == CHV_FN_GE;
+  if (!lt && !gt) return -1;
+  int ci = e->args[0]->kind == CHV_EXPR_COLUMN ? 0 : 1;
+  if (e->args[ci]->kind != CHV_EXPR_COLUMN) return -1;
+  double v = lit_value(e->args[1 - ci]);
+  if (isnan(v)) return -1;
+  if (ci == 1) lt = !lt; /* v < col: col > v */
+  int c = e->args[ci]->column;
+  const struct sql_node *sn = col_scan(in, &c);
+  if (!sn || !sn->u.scan.est_lo) return -1;
+  double lo = sn->u.scan.est_lo[c], hi = sn->u.scan.est_hi[c];
+  if (isnan(lo) || isnan(hi) || !(hi > lo)) return -1;
+  double x = lt ? (v - lo) / (hi - lo) : (hi - v) / (hi - lo);
+  *scan = sn;
+  *col = c;
+  *upper = lt;
+  return x < 0 ? 0 : x > 1 ? 1 : x;
+}
+
 /* The share of the rows of in (the node e's columns are of, or NULL) that
 ** condition e keeps: 1 / the distinct count for a column's equality with
-** a literal (n of them for IN) where the statistics give it, else a rough
-** constant a kind. */
+** a literal (n of them for IN) where the statistics give it; a range's
+** share of the column's least to greatest value for a comparison with a
+** literal (both bounds of one column AND-ed: the share between them);
+** else a rough constant a kind. */
 static double selectivity(const struct chv_expr *e, const struct sql_node *in) {
   switch (e->kind) {
-  case CHV_EXPR_AND:
+  case CHV_EXPR_AND: {
+    const struct sql_node *s0, *s1;
+    int c0, c1;
+    bool u0, u1;
+    double a = range_share(e->args[0], in, &s0, &c0, &u0),
+           b = range_share(e->args[1], in, &s1, &c1, &u1);
+    if (a >= 0 && b >= 0 && s0 == s1 && c0 == c1 && u0 != u1) {
+      double x = a + b - 1; /* lo <= col AND col < hi */
+      return x > 0.001 ? x : 0.001;
+    }
     return selectivity(e->args[0], in) * selectivity(e->args[1], in);
+  }
   case CHV_EXPR_OR: {
     double a = selectivity(e->args[0], in), b = selectivity(e->args[1], in);
     return a + b - a * b;
@@ -75,6 +166,13 @@ static double selectivity(const struct chv_expr *e, const struct sql_node *in) {
         if (e->args[1 - i]->kind == CHV_EXPR_LITERAL) d = known_ndv(in, e->args[i]);
       double eq = d ? 1 / d : 0.1;
       return e->fn == CHV_FN_NE ? 1 - eq : eq;
+    }
+    {
+      const struct sql_node *sn;
+      int c;
+      bool up;
+      double x = range_share(e, in, &sn, &c, &up);
+      if (x >= 0) return x > 0.001 ? x : 0.001;
     }
     return 0.33;
   case CHV_EXPR_IN: {
@@ -1093,10 +1191,12 @@ static int scan_rows(struct sql_rewrite *rw, struct sql_node *nd) {
   if (nd->kind == SQL_NODE_SCAN && rw->scan_rows)
     nd->u.scan.est_rows = rw->scan_rows(rw->threads_ctx, nd);
   if (nd->kind == SQL_NODE_SCAN && rw->scan_ndv && nd->ncols) {
-    double *v = chv_arena_alloc(rw->a, sizeof *v * (size_t)nd->ncols);
+    double *v = chv_arena_alloc(rw->a, sizeof *v * (size_t)nd->ncols * 3);
     if (!v) return oom(rw);
-    rw->scan_ndv(rw->threads_ctx, nd, v);
+    rw->scan_ndv(rw->threads_ctx, nd, v, v + nd->ncols, v + 2 * nd->ncols);
     nd->u.scan.est_ndv = v;
+    nd->u.scan.est_lo = v + nd->ncols;
+    nd->u.scan.est_hi = v + 2 * nd->ncols;
   }
   for (int i = 0; i < nd->nin; i++) CHV_RETURN_IF_ERR(scan_rows(rw, nd->in[i]));
   return CHV_OK;

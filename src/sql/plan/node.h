@@ -175,8 +175,10 @@ struct sql_node {
       double est_rows;                /* its table's rows, as the
                                       ** statistics say; 0: unknown */
       /* per column read: its distinct values as the column statistics
-      ** say (ANALYZE ... FOR COLUMNS), 0 where unknown; NULL: none */
-      double *est_ndv;
+      ** say (ANALYZE ... FOR COLUMNS), 0 where unknown; NULL: none; and
+      ** the least and greatest value of a numeric or DATE column (NAN:
+      ** unknown) */
+      double *est_ndv, *est_lo, *est_hi;
       /* the join whose build keys filter it at run time (joins.c,
       ** dynamic filtering), or NULL: the scan opens once that join has
       ** built, with the keys' partitions and range (sql/exec/dynfilter.c) */

@@ -185,8 +185,11 @@ struct sql_rewrite {
   ** statistics say, or 0: unknown (threads_ctx); NULL: unknown. */
   double (*scan_rows)(void *ctx, const struct sql_node *scan);
   /* The distinct values of each of a Scan's ncols columns as the column
-  ** statistics say, into ndv (0: unknown) (threads_ctx); NULL: unknown. */
-  void (*scan_ndv)(void *ctx, const struct sql_node *scan, double *ndv);
+  ** statistics say, into ndv (0: unknown), and the least and greatest
+  ** value of a numeric or DATE column (days) into lo and hi (NAN:
+  ** unknown) (threads_ctx); NULL: unknown. */
+  void (*scan_ndv)(void *ctx, const struct sql_node *scan, double *ndv,
+                   double *lo, double *hi);
   struct chv_error *err;
   /* table.optimizer.dynamic-filtering.enabled: joins filter their probe
   ** side's scan by their build keys at run time (joins.c) */

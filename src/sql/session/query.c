@@ -21,6 +21,7 @@
 #include "sql/session/session_int.h"
 #include "sql/exec/op.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -74,10 +75,11 @@ static double scan_rows(void *ctx, const struct sql_node *scan) {
 /* The distinct counts the metastore keeps of a scan's columns (ANALYZE
 ** ... FOR COLUMNS; a partitioned table's merged over its partitions), 0
 ** where it keeps none. */
-static void scan_ndv(void *ctx, const struct sql_node *scan, double *ndv) {
+static void scan_ndv(void *ctx, const struct sql_node *scan, double *ndv,
+                     double *lo, double *hi) {
   (void)ctx;
   const struct chv_table *t = scan->u.scan.t;
-  for (int c = 0; c < scan->ncols; c++) ndv[c] = 0;
+  for (int c = 0; c < scan->ncols; c++) ndv[c] = 0, lo[c] = hi[c] = NAN;
   if (!t->name || !scan->u.scan.cat) return;
   struct chv_column_stats *v = NULL;
   int n = 0;
@@ -86,10 +88,27 @@ static void scan_ndv(void *ctx, const struct sql_node *scan, double *ndv) {
                                &v, &n, &err) != CHV_OK)
     return;
   for (int i = 0; i < n; i++)
-    for (int c = 0; c < scan->ncols; c++)
-      if (v[i].num_distincts > 0 &&
-          !strcasecmp(v[i].column, scan->u.scan.columns[c]))
-        ndv[c] = (double)v[i].num_distincts;
+    for (int c = 0; c < scan->ncols; c++) {
+      if (strcasecmp(v[i].column, scan->u.scan.columns[c])) continue;
+      if (v[i].num_distincts > 0) ndv[c] = (double)v[i].num_distincts;
+      if (!v[i].has_low_high) continue;
+      switch (v[i].kind) { /* the bounds a range's share is taken of */
+      case CHV_COLSTATS_LONG:
+      case CHV_COLSTATS_DATE:
+        lo[c] = (double)v[i].long_low, hi[c] = (double)v[i].long_high;
+        break;
+      case CHV_COLSTATS_DOUBLE:
+        lo[c] = v[i].double_low, hi[c] = v[i].double_high;
+        break;
+      case CHV_COLSTATS_DECIMAL:
+        if (v[i].decimal_low && v[i].decimal_high)
+          lo[c] = strtod(v[i].decimal_low, NULL),
+          hi[c] = strtod(v[i].decimal_high, NULL);
+        break;
+      default:
+        break;
+      }
+    }
   chv_column_stats_free(v, n);
 }
 
