@@ -114,3 +114,18 @@ SELECT jd.name, g.c FROM jd JOIN (SELECT k, count(*) AS c FROM jf GROUP BY k) g 
 EXPLAIN SELECT jd.name, jf.v FROM jd JOIN jf ON jd.k = jf.k WHERE jf.v > 6;
 EXPLAIN SELECT jd.name, jf.v FROM jd JOIN jf ON jd.k = jf.k WHERE jf.v >= 2 AND jf.v < 4;
 EXPLAIN SELECT jd.name, jf.v FROM jd JOIN jf ON jd.k = jf.k WHERE 4 > jf.v AND jf.v >= 2 AND jd.name > 'a';
+-- a scan that a join below filters (the 50 suppliers of region 1 keep half
+-- of big's rows) is taken by a join further up whose keys leave at most
+-- half that share (the parts of size 3: 20 of big's 1,000 part keys), as
+-- TPC-H Q02's sub-query: big's Scan in the sub-query names the outer join
+CREATE TABLE big (pk BIGINT, sk BIGINT, cost BIGINT) STORED AS PARQUET;
+INSERT INTO big SELECT n % 1000, n % 100, n FROM seq WHERE n IS NOT NULL;
+CREATE TABLE sup (sk BIGINT, region INT) STORED AS PARQUET;
+INSERT INTO sup SELECT n, CAST(n % 2 AS INT) FROM seq WHERE n <= 100;
+CREATE TABLE pp (pk BIGINT, size INT) STORED AS PARQUET;
+INSERT INTO pp SELECT n, CAST(n % 50 AS INT) FROM seq WHERE n <= 1000;
+ANALYZE TABLE big COMPUTE STATISTICS FOR COLUMNS;
+ANALYZE TABLE sup COMPUTE STATISTICS FOR COLUMNS;
+ANALYZE TABLE pp COMPUTE STATISTICS FOR COLUMNS;
+EXPLAIN SELECT pp.pk, s.mc FROM pp JOIN (SELECT big.pk, min(big.cost) AS mc FROM big JOIN sup ON big.sk = sup.sk WHERE sup.region = 1 GROUP BY big.pk) s ON pp.pk = s.pk WHERE pp.size = 3;
+SELECT pp.pk, s.mc FROM pp JOIN (SELECT big.pk, min(big.cost) AS mc FROM big JOIN sup ON big.sk = sup.sk WHERE sup.region = 1 GROUP BY big.pk) s ON pp.pk = s.pk WHERE pp.size = 3 ORDER BY pp.pk;

@@ -1267,8 +1267,7 @@ static struct sql_node *probe_scan(struct sql_node *nd, int c, int *col) {
   for (;;) {
     switch (nd->kind) {
     case SQL_NODE_SCAN:
-      if (nd->u.scan.limit >= 0 || nd->u.scan.dyn_join ||
-          nd->u.scan.sample.kind != CHV_SAMPLE_NONE)
+      if (nd->u.scan.limit >= 0 || nd->u.scan.sample.kind != CHV_SAMPLE_NONE)
         return NULL;
       *col = c;
       return nd;
@@ -1337,6 +1336,17 @@ static bool probe_may_drop(const struct sql_node *nd, int pside) {
   }
 }
 
+/* The share of the rows of its probe side's scan that join nd's build keys
+** may keep, of key k: the build side's estimated rows over the distinct
+** values the column statistics give the probe column (1: not known). */
+static double dyn_share(const struct sql_node *nd, int pside, int k) {
+  const struct chv_expr *e = pside ? nd->u.join.rkeys[k] : nd->u.join.lkeys[k];
+  bool known;
+  double d = col_ndv(nd->in[pside], e->column, &known);
+  double x = known && d >= 1 ? nd->u.join.est[1 - pside] / d : 1;
+  return x < 1 ? x : 1;
+}
+
 static int dynamic(struct sql_rewrite *rw, struct sql_node *nd) {
   for (int i = 0; i < nd->nin; i++) CHV_RETURN_IF_ERR(dynamic(rw, nd->in[i]));
   if (nd->kind != SQL_NODE_JOIN || !nd->u.join.nkeys || nd->u.join.dyn_scan)
@@ -1345,13 +1355,16 @@ static int dynamic(struct sql_rewrite *rw, struct sql_node *nd) {
   if (!probe_may_drop(nd, pside)) return CHV_OK;
   bool build_filtered = filtered(nd->in[1 - pside]);
   struct sql_node *scan = NULL;
+  double share = 1;
+  /* a scan no join below filters yet; else one that one does */
+  for (int pass = 0; pass < 2 && !scan; pass++)
   for (int k = 0; k < nd->u.join.nkeys; k++) {
     if (nd->u.join.null_safe[k]) continue; /* its NULLs match */
     const struct chv_expr *e = pside ? nd->u.join.rkeys[k] : nd->u.join.lkeys[k];
     if (e->kind != CHV_EXPR_COLUMN || !dyn_type(e->type->id)) continue;
     int col;
     struct sql_node *s = probe_scan(nd->in[pside], e->column, &col);
-    if (!s || (scan && s != scan)) continue;
+    if (!s || (scan && s != scan) || (!pass && s->u.scan.dyn_join)) continue;
     const struct chv_table *t = s->u.scan.t;
     const char *name = s->u.scan.columns[col];
     bool part = false;
@@ -1373,8 +1386,30 @@ static int dynamic(struct sql_rewrite *rw, struct sql_node *nd) {
     nd->u.join.dyn_cols[k] = name;
     nd->u.join.dyn_part[k] = part;
     scan = s;
+    double x = dyn_share(nd, pside, k);
+    if (x < share) share = x;
+  }
+  /* a scan one join filters: a join further up takes it only when its
+  ** keys leave at most half the share the first's do (TPC-H Q02: the 2,000
+  ** suppliers of a region keep a fifth of partsupp, the parts the outer
+  ** query found a hundredth of its part keys); the first then filters
+  ** nothing */
+  /* (the plan's nodes, written by its passes) */
+  struct sql_node *other =
+      scan ? (struct sql_node *)scan->u.scan.dyn_join : NULL;
+  if (other && !(share <= other->u.join.dyn_share / 2)) {
+    nd->u.join.dyn_cols = NULL;
+    nd->u.join.dyn_part = NULL;
+    return CHV_OK;
+  }
+  if (other) {
+    other->u.join.dyn_scan = NULL;
+    other->u.join.dyn_cols = NULL;
+    other->u.join.dyn_part = NULL;
+    other->u.join.dyn_no_rows = false;
   }
   if (scan) {
+    nd->u.join.dyn_share = share;
     nd->u.join.dyn_scan = scan;
     scan->u.scan.dyn_join = nd;
     /* a whole table of many rows holds the keys a probe's foreign keys

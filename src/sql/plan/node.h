@@ -273,6 +273,8 @@ struct sql_node {
       ** than SQL_DYN_WHOLE = 65,536 estimated): its keys filter row
       ** groups by their range, not rows by their set */
       bool dyn_no_rows;
+      /* the share of the scan's rows its keys may keep, as estimated */
+      double dyn_share;
     } join;
     struct {
       int nsets;
