@@ -30,6 +30,16 @@ const CASES = [
    'SELECT p.k % 100 AS g, count(*) AS n, sum(b.v) AS sv, sum(p.id) AS si FROM p JOIN b ON p.k = b.k GROUP BY p.k % 100'],
   ['inner, two keys',
    'SELECT count(*) AS n, sum(b.v) AS sv, min(p.id) AS lo FROM p JOIN b ON p.k = b.k AND p.k2 = b.k2'],
+  // two integer keys are packed into one while their values take 32 bits:
+  // a probe value past them matches nothing (not the build value of its low
+  // bits), a build value past them makes the table of the keys' bytes
+  ['inner, two keys, probe values past 32 bits',
+   'SELECT count(*) AS n, sum(b.id) AS si, sum(p.w) AS sw FROM p JOIN b ON p.k = b.k AND p.w = b.v32'],
+  ['inner, two keys, a build value past 32 bits',
+   'SELECT count(*) AS n, sum(b.id) AS si, sum(p.w) AS sw FROM p JOIN b ON p.k = b.k AND p.w = b.w'],
+  ['left anti, two keys, a build value past 32 bits',
+   'SELECT count(*) AS n, sum(p.id) AS si FROM p LEFT ANTI JOIN b ON p.w = b.w AND p.k = b.k',
+   'SELECT count(*) AS n, sum(p.id) AS si FROM p ANTI JOIN b ON p.w = b.w AND p.k = b.k'],
   ['inner, string key',
    'SELECT substr(p.s, 1, 3) AS g, count(*) AS n, sum(b.id) AS si FROM p JOIN b ON p.s = b.s GROUP BY substr(p.s, 1, 3)'],
   ['inner, residual condition',
@@ -80,12 +90,16 @@ const VARIANTS = [
                CASE WHEN i % 97 = 0 THEN NULL ELSE (i % 40000 - 2000)::INTEGER END AS k,
                (i % 7)::BIGINT AS k2,
                CASE WHEN i % 89 = 0 THEN NULL ELSE 's' || (i % 30000)::VARCHAR END AS s,
-               (i * 7 % 100003)::BIGINT AS v
+               (i * 7 % 100003)::BIGINT AS v,
+               (i % 1000)::BIGINT AS v32,
+               CASE WHEN i = 77777 THEN 5000000000 ELSE i % 1000 END::BIGINT AS w
              FROM range(100000) r(i)`);
     await q(`CREATE TABLE p AS SELECT i::INTEGER AS id,
                CASE WHEN i % 101 = 0 THEN NULL ELSE (i % 50000 - 5000)::INTEGER END AS k,
                (i % 5)::BIGINT AS k2,
-               CASE WHEN i % 83 = 0 THEN NULL ELSE 's' || (i % 45000)::VARCHAR END AS s
+               CASE WHEN i % 83 = 0 THEN NULL ELSE 's' || (i % 45000)::VARCHAR END AS s,
+               CASE WHEN i % 7 = 0 THEN (i % 1000) + 4294967296
+                    WHEN i = 40777 THEN 5000000000 ELSE i % 1000 END::BIGINT AS w
              FROM range(60000) r(i)`);
     for (let f = 0; f < 4; f++)
       await q(`COPY (SELECT * FROM b WHERE id % 4 = ${f} ORDER BY id)
@@ -93,9 +107,10 @@ const VARIANTS = [
     for (let f = 0; f < 2; f++)
       await q(`COPY (SELECT * FROM p WHERE id % 2 = ${f} ORDER BY id)
                TO '${path.join(pdir, `p${f}.parquet`)}' (FORMAT parquet)`);
-    sql(wh, `CREATE EXTERNAL TABLE b (id int, k int, k2 bigint, s string, v bigint)
+    sql(wh, `CREATE EXTERNAL TABLE b (id int, k int, k2 bigint, s string, v bigint,
+               v32 bigint, w bigint)
                STORED AS PARQUET LOCATION '${bdir}';
-             CREATE EXTERNAL TABLE p (id int, k int, k2 bigint, s string)
+             CREATE EXTERNAL TABLE p (id int, k int, k2 bigint, s string, w bigint)
                STORED AS PARQUET LOCATION '${pdir}';
              ANALYZE TABLE b COMPUTE STATISTICS;
              ANALYZE TABLE p COMPUTE STATISTICS;`);

@@ -6,8 +6,10 @@
 ** hold no NULL (but for <=> keys) joins the chain of its key, a byte
 ** string (chv_keyrows_encode()) numbered by a chv_keyset, or, for one key
 ** of an integer type or DATE, its value numbered by a chv_intset (no bytes
-** encoded); a join without keys (CROSS, or only a residual condition) has
-** one chain of every row.
+** encoded), or for two such keys their values packed into one integer
+** while they take 32 bits each (key_ints(); past that, the table is made
+** again of bytes: unpack()); a join without keys (CROSS, or only a
+** residual condition) has one chain of every row.
 ** Read on several threads (sql_exec's threads > 1), the build side is
 ** held whole before its table is made: each row's key waits in the list of
 ** one of TB_PARTS parts a thread by its hash (tpart_of()), and once the
@@ -115,6 +117,7 @@ struct join_op {
   struct chv_type *bschema;
   struct chv_batch *bb;
   bool ikey;                  /* one integer key: numbered by is, not ks */
+  bool pack;                  /* two, packed into one integer (key_ints()) */
   struct join_tpart tp[JOIN_TPARTS]; /* the table's parts [0, ntp), by
                               ** the keys' hash */
   int ntp;
@@ -264,6 +267,15 @@ static int join_open(struct sql_op *op, struct chv_error *err) {
                      r = nd->u.join.rkeys[0]->type->id;
     j->ikey = l == r && (chv_type_is_integer(l) || l == CHV_TYPE_DATE);
   }
+  if (j->nkeys == 2 && !(nd->u.join.null_safe && (nd->u.join.null_safe[0] ||
+                                                   nd->u.join.null_safe[1]))) {
+    j->pack = true;
+    for (int k = 0; k < 2; k++) {
+      enum chv_type_id l = nd->u.join.lkeys[k]->type->id,
+                       r = nd->u.join.rkeys[k]->type->id;
+      j->pack &= l == r && (chv_type_is_integer(l) || l == CHV_TYPE_DATE);
+    }
+  }
   CHV_RETURN_IF_ERR(sql_node_schema(nd->in[j->bside], &j->bschema, err));
   CHV_RETURN_IF_ERR(chv_batch_open(j->bschema, 0, &j->bb, err));
   CHV_RETURN_IF_ERR(pair_schema(nd, &j->cschema, err));
@@ -360,11 +372,31 @@ static void widen_ints(const struct chv_vector *v, int64_t n,
   }
 }
 
-/* widen_ints() into *buf, grown to hold them. */
-static int key_ints(const struct chv_vector *v, int64_t n, int64_t **buf,
-                    int64_t *cap, struct chv_error *err) {
-  CHV_RETURN_IF_ERR(grow64(buf, cap, n + 1, err));
-  widen_ints(v, n, *buf);
+/* The keys of rows [0, n) of the key vectors kv as integers into *buf
+** (grown to hold them): one key's values (ikey), or two keys' packed into
+** one, the first's low 32 bits above the second's (pack), then, from
+** (*buf)[n], whether each row's two values take more than 32 bits (its
+** key is not packed: it matches no packed key); *wide: a row with both
+** values not NULL does. */
+static int key_ints(const struct join_op *j, struct chv_vector *const *kv,
+                    int64_t n, int64_t **buf, int64_t *cap, bool *wide,
+                    struct chv_error *err) {
+  *wide = false;
+  CHV_RETURN_IF_ERR(grow64(buf, cap, (j->pack ? 2 * n : n) + 1, err));
+  widen_ints(kv[0], n, *buf);
+  if (!j->pack) return CHV_OK;
+  int64_t *restrict a = *buf, *restrict b = *buf + n;
+  widen_ints(kv[1], n, b);
+  int64_t any = 0;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t x = a[i], y = b[i];
+    int64_t w = (x != (int32_t)x) | (y != (int32_t)y);
+    a[i] = (int64_t)((uint64_t)x << 32 | (uint32_t)y);
+    b[i] = w;
+    any |= w;
+  }
+  for (int64_t i = 0; any && i < n && !*wide; i++)
+    *wide = b[i] && !null_key_of(j, kv, i);
   return CHV_OK;
 }
 
@@ -378,29 +410,20 @@ static int look_up(const struct join_op *j, struct chv_vector *const *kv,
     for (int64_t i = 0; i < n; i++) first[i] = -1;
     return CHV_OK;
   }
-  if (j->ikey) {
-    CHV_RETURN_IF_ERR(key_ints(kv[0], n, ik, ikcap, err));
-    const int64_t *k = *ik;
+  if (j->ikey || j->pack) {
+    bool wide;
+    CHV_RETURN_IF_ERR(key_ints(j, kv, n, ik, ikcap, &wide, err));
+    const int64_t *k = *ik, *w = j->pack ? *ik + n : NULL;
     const struct join_tpart *tp = j->tp;
     int ntp = j->ntp;
-    if (ntp == 1) {
-      for (int64_t i = 0; i < n; i++) {
-        if (i + 16 < n) chv_intset_prefetch(&tp->is, k[i + 16]);
-        uint32_t id = chv_vector_is_null(kv[0], i)
-                          ? UINT32_MAX
-                          : chv_intset_find(&tp->is, k[i]);
-        first[i] = id == UINT32_MAX ? -1 : j->head[id];
-      }
-      return CHV_OK;
-    }
     for (int64_t i = 0; i < n; i++) {
       if (i + 16 < n)
         chv_intset_prefetch(&tp[tpart_of(ntp, ikey_hash(k[i + 16]))].is,
                             k[i + 16]);
       const struct join_tpart *t = &tp[tpart_of(ntp, ikey_hash(k[i]))];
-      uint32_t id = chv_vector_is_null(kv[0], i)
-                        ? UINT32_MAX
-                        : chv_intset_find(&t->is, k[i]);
+      bool none = w ? w[i] || null_key_of(j, kv, i)
+                    : chv_vector_is_null(kv[0], i);
+      uint32_t id = none ? UINT32_MAX : chv_intset_find(&t->is, k[i]);
       first[i] = id == UINT32_MAX ? -1 : j->head[t->base + id];
     }
     return CHV_OK;
@@ -670,6 +693,10 @@ int sql_stage_prepare(struct sql_op *op, struct chv_error *err) {
   return CHV_OK;
 }
 
+static int add_rows(struct join_op *j, int64_t base, int64_t n,
+                    struct chv_error *err);
+static int unpack(struct join_op *j, struct chv_error *err);
+
 /* ---- a table made in parts on several threads --------------------------- */
 
 /* The keys of build rows [base, base + n), in j->kv, kept for the table
@@ -677,8 +704,11 @@ int sql_stage_prepare(struct sql_op *op, struct chv_error *err) {
 static int defer_keys(struct join_op *j, int64_t base, int64_t n,
                       struct chv_error *err) {
   const struct chv_keyrows *kr = NULL;
-  if (j->ikey) {
-    CHV_RETURN_IF_ERR(key_ints(j->kv[0], n, &j->ik, &j->capik, err));
+  bool ints = j->ikey || j->pack;
+  if (ints) {
+    bool wide;
+    CHV_RETURN_IF_ERR(key_ints(j, j->kv, n, &j->ik, &j->capik, &wide, err));
+    if (wide) return unpack(j, err);
   } else {
     if (j->ndkr == j->capdkr) {
       int64_t nc = j->capdkr ? 2 * j->capdkr : 64;
@@ -711,7 +741,7 @@ static int defer_keys(struct join_op *j, int64_t base, int64_t n,
       continue; /* in no chain */
     }
     struct join_dent e = {.row = (uint32_t)(base + i)};
-    if (j->ikey) {
+    if (ints) {
       e.k = j->ik[i];
     } else {
       size_t len;
@@ -720,7 +750,7 @@ static int defer_keys(struct join_op *j, int64_t base, int64_t n,
       e.len = (uint32_t)len;
     }
     struct join_tpart *t =
-        &j->tp[tpart_of(j->ntp, j->ikey ? ikey_hash(e.k) : (uint64_t)e.k)];
+        &j->tp[tpart_of(j->ntp, ints ? ikey_hash(e.k) : (uint64_t)e.k)];
     t->ent[t->nent++] = e;
   }
   memset(j->nextrow + base, 0xff, sizeof *j->nextrow * (size_t)n); /* -1 */
@@ -740,18 +770,19 @@ static int tb_make(void *arg, int64_t p, struct chv_error *err) {
   struct join_tpart *t = &j->tp[p];
   const struct join_dent *ent = t->ent;
   int64_t nk = 0, maxc = 0, n = t->nent;
+  bool ints = j->ikey || j->pack;
   for (int64_t i = 0; i < n; i++) {
-    if (j->ikey && i % 4096 == 0 &&
+    if (ints && i % 4096 == 0 &&
         chv_intset_reserve(&t->is, (size_t)CHV_MIN(4096, n - i)) != CHV_OK)
       return oom(err);
     if (i + 16 < n) {
-      if (j->ikey)
+      if (ints)
         chv_intset_prefetch(&t->is, ent[i + 16].k);
       else
         chv_keyset_prefetch(&t->ks, (uint64_t)ent[i + 16].k);
     }
     uint32_t id;
-    if (j->ikey) {
+    if (ints) {
       id = chv_intset_put(&t->is, ent[i].k);
     } else {
       size_t slot = 0;
@@ -816,6 +847,79 @@ static int make_table(struct join_op *j, struct chv_error *err) {
   return CHV_OK;
 }
 
+/* Build rows [base, base + n), their keys in j->kv, into the table of one
+** part as they come. */
+static int add_rows(struct join_op *j, int64_t base, int64_t n,
+                    struct chv_error *err) {
+  struct join_tpart *t0 = &j->tp[0];
+  bool ints = j->ikey || j->pack;
+  if (ints) {
+    bool wide;
+    CHV_RETURN_IF_ERR(key_ints(j, j->kv, n, &j->ik, &j->capik, &wide, err));
+    if (wide) return unpack(j, err);
+    if (chv_intset_reserve(&t0->is, (size_t)n) != CHV_OK) return oom(err);
+  } else if (j->nkeys) {
+    CHV_RETURN_IF_ERR(encode_keys(j, n, err));
+  }
+  for (int64_t i = 0; i < n; i++) {
+    int64_t r = base + i;
+    if (ints && i + 16 < n)
+      chv_intset_prefetch(&t0->is, j->ik[i + 16]);
+    else if (j->nkeys && i + 16 < n)
+      chv_keyset_prefetch(&t0->ks, j->kr.hashes[i + 16]);
+    j->nextrow[r] = -1;
+    uint32_t id = 0;
+    if (j->nkeys) {
+      if (null_key(j, i)) {
+        j->build_null = true;
+        continue; /* a NULL key: in no chain */
+      }
+    }
+    if (ints) {
+      id = chv_intset_put(&t0->is, j->ik[i]);
+    } else if (j->nkeys) {
+      size_t len, slot = 0;
+      const char *key = chv_keyrows_key(&j->kr, i, &len);
+      uint64_t hv = j->kr.hashes[i];
+      if (chv_keyset_reserve(&t0->ks, len) != CHV_OK) return oom(err);
+      id = chv_keyset_find(&t0->ks, key, len, hv, &slot);
+      if (id == UINT32_MAX) id = chv_keyset_insert(&t0->ks, key, len, hv, slot);
+    }
+    if ((int64_t)id >= j->nheads) {
+      CHV_RETURN_IF_ERR(grow64(&j->head, &j->capheads, id + 1, err));
+      CHV_RETURN_IF_ERR(grow64(&j->tail, &j->captail, id + 1, err));
+      CHV_RETURN_IF_ERR(grow64(&j->clen, &j->capclen, id + 1, err));
+      j->head[id] = -1;
+      j->clen[id] = 0;
+      j->nheads = id + 1;
+    }
+    if (j->head[id] < 0)
+      j->head[id] = r;
+    else
+      j->nextrow[j->tail[id]] = r;
+    j->tail[id] = r;
+    if (++j->clen[id] > j->maxchain) j->maxchain = j->clen[id];
+  }
+  return CHV_OK;
+}
+
+/* A build row's two keys take more than 32 bits each: no longer packed,
+** the table is made again of the keys' bytes from the rows held (its
+** parts emptied, the chains redone). */
+static int unpack(struct join_op *j, struct chv_error *err) {
+  j->pack = false;
+  free_deferred(j);
+  for (int p = 0; p < j->ntp; p++) {
+    chv_intset_free(&j->tp[p].is);
+    j->tp[p].is = (struct chv_intset){0};
+  }
+  j->nheads = 0;
+  j->maxchain = 0;
+  int64_t n = j->bb->nrows;
+  CHV_RETURN_IF_ERR(eval_keys(j, j->bkeys, j->bb, NULL, n, err));
+  return j->deferred ? defer_keys(j, 0, n, err) : add_rows(j, 0, n, err);
+}
+
 static int build(struct join_op *j, struct chv_error *err) {
   struct sql_op *in = j->op.in[j->bside];
   struct sql_exec *x = j->op.x;
@@ -841,60 +945,14 @@ static int build(struct join_op *j, struct chv_error *err) {
     CHV_RETURN_IF_ERR(eval_keys(j, j->bkeys, ch.b, ch.sel, ch.n, err));
     if (!j->grace) /* a pair's rows were added as they were partitioned */
       CHV_RETURN_IF_ERR(sql_dynfilter_add(&j->dyn, j->kv, ch.n, err));
-    struct join_tpart *t0 = &j->tp[0];
-    if (j->deferred) {
-      CHV_RETURN_IF_ERR(defer_keys(j, base, ch.n, err));
-    } else if (j->ikey) {
-      CHV_RETURN_IF_ERR(key_ints(j->kv[0], ch.n, &j->ik, &j->capik, err));
-      if (chv_intset_reserve(&t0->is, (size_t)ch.n) != CHV_OK) return oom(err);
-    } else if (j->nkeys) {
-      CHV_RETURN_IF_ERR(encode_keys(j, ch.n, err));
-    }
-    for (int64_t i = 0; !j->deferred && i < ch.n; i++) {
-      int64_t r = base + i;
-      if (j->ikey && i + 16 < ch.n)
-        chv_intset_prefetch(&t0->is, j->ik[i + 16]);
-      else if (j->nkeys && i + 16 < ch.n)
-        chv_keyset_prefetch(&t0->ks, j->kr.hashes[i + 16]);
-      j->nextrow[r] = -1;
-      uint32_t id = 0;
-      if (j->nkeys) {
-        if (null_key(j, i)) {
-          j->build_null = true;
-          continue; /* a NULL key: in no chain */
-        }
-      }
-      if (j->ikey) {
-        id = chv_intset_put(&t0->is, j->ik[i]);
-      } else if (j->nkeys) {
-        size_t len, slot = 0;
-        const char *key = chv_keyrows_key(&j->kr, i, &len);
-        uint64_t hv = j->kr.hashes[i];
-        if (chv_keyset_reserve(&t0->ks, len) != CHV_OK) return oom(err);
-        id = chv_keyset_find(&t0->ks, key, len, hv, &slot);
-        if (id == UINT32_MAX) id = chv_keyset_insert(&t0->ks, key, len, hv, slot);
-      }
-      if ((int64_t)id >= j->nheads) {
-        CHV_RETURN_IF_ERR(grow64(&j->head, &j->capheads, id + 1, err));
-        CHV_RETURN_IF_ERR(grow64(&j->tail, &j->captail, id + 1, err));
-        CHV_RETURN_IF_ERR(grow64(&j->clen, &j->capclen, id + 1, err));
-        j->head[id] = -1;
-        j->clen[id] = 0;
-        j->nheads = id + 1;
-      }
-      if (j->head[id] < 0)
-        j->head[id] = r;
-      else
-        j->nextrow[j->tail[id]] = r;
-      j->tail[id] = r;
-      if (++j->clen[id] > j->maxchain) j->maxchain = j->clen[id];
-    }
+    CHV_RETURN_IF_ERR(j->deferred ? defer_keys(j, base, ch.n, err)
+                                  : add_rows(j, base, ch.n, err));
     size_t m = build_bytes(j);
     /* a deferred table: what its parts will take, at most (a key entry a
     ** row, half-full slots, and its bytes again) */
     if (j->deferred)
       m += (size_t)j->bb->nrows * (3 * sizeof(int64_t) + 32) +
-           (j->ikey ? 0 : j->dbytes);
+           (j->ikey || j->pack ? 0 : j->dbytes);
     if (j->nl && x->memory && m > x->memory) break; /* the block is full */
     if (!j->nkeys && !j->grace && x->memory && m > x->memory)
       return nested_start(j, err);
