@@ -18,7 +18,7 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { DuckDBInstance } = require('./duckdb_peer.js');
+require('./duckdb_peer.js'); // exit 77 without DuckDB
 
 const peer = require('./peer_check.js')('join_build_compat.js');
 const { check, sql, rowsOf, canon, same } = peer;
@@ -76,94 +76,81 @@ const VARIANTS = [
   [' (spilled)', "SET 'chive.exec.operator-memory' = '1mb'; "],
 ];
 
-(async () => {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'chv-join-build-compat-'));
-  try {
-    const wh = path.join(tmp, 'wh');
-    const db = await DuckDBInstance.create(':memory:');
-    const con = await db.connect();
-    const q = async (s) => (await con.runAndReadAll(s)).getRowObjects();
-    const bdir = path.join(tmp, 'data', 'b');
-    const pdir = path.join(tmp, 'data', 'p');
-    for (const d of [bdir, pdir]) fs.mkdirSync(d, { recursive: true });
-    await q(`CREATE TABLE b AS SELECT i::INTEGER AS id,
-               CASE WHEN i % 97 = 0 THEN NULL ELSE (i % 40000 - 2000)::INTEGER END AS k,
-               (i % 7)::BIGINT AS k2,
-               CASE WHEN i % 89 = 0 THEN NULL ELSE 's' || (i % 30000)::VARCHAR END AS s,
-               (i * 7 % 100003)::BIGINT AS v,
-               (i % 1000)::BIGINT AS v32,
-               CASE WHEN i = 77777 THEN 5000000000 ELSE i % 1000 END::BIGINT AS w
-             FROM range(100000) r(i)`);
-    await q(`CREATE TABLE p AS SELECT i::INTEGER AS id,
-               CASE WHEN i % 101 = 0 THEN NULL ELSE (i % 50000 - 5000)::INTEGER END AS k,
-               (i % 5)::BIGINT AS k2,
-               CASE WHEN i % 83 = 0 THEN NULL ELSE 's' || (i % 45000)::VARCHAR END AS s,
-               CASE WHEN i % 7 = 0 THEN (i % 1000) + 4294967296
-                    WHEN i = 40777 THEN 5000000000 ELSE i % 1000 END::BIGINT AS w
-             FROM range(60000) r(i)`);
-    for (let f = 0; f < 4; f++)
-      await q(`COPY (SELECT * FROM b WHERE id % 4 = ${f} ORDER BY id)
-               TO '${path.join(bdir, `b${f}.parquet`)}' (FORMAT parquet)`);
-    for (let f = 0; f < 2; f++)
-      await q(`COPY (SELECT * FROM p WHERE id % 2 = ${f} ORDER BY id)
-               TO '${path.join(pdir, `p${f}.parquet`)}' (FORMAT parquet)`);
-    sql(wh, `CREATE EXTERNAL TABLE b (id int, k int, k2 bigint, s string, v bigint,
-               v32 bigint, w bigint)
-               STORED AS PARQUET LOCATION '${bdir}';
-             CREATE EXTERNAL TABLE p (id int, k int, k2 bigint, s string, w bigint)
-               STORED AS PARQUET LOCATION '${pdir}';
-             ANALYZE TABLE b COMPUTE STATISTICS;
-             ANALYZE TABLE p COMPUTE STATISTICS;`);
-    for (const [name, ours, theirs] of CASES) {
-      const want = (await q(theirs || ours)).map(canon);
-      for (const [suffix, prefix] of VARIANTS) {
-        let got;
-        try {
-          got = rowsOf(sql(wh, prefix + ours + ';')).map(canon);
-        } catch (e) {
-          check(name + suffix, false, `chive failed: ${e.stderr || e.message}`);
-          continue;
-        }
-        same(name + suffix, got, want.slice(), false);
+peer.withDuckDB('chv-join-build-compat-', async ({ tmp, wh, q }) => {
+  const bdir = path.join(tmp, 'data', 'b');
+  const pdir = path.join(tmp, 'data', 'p');
+  for (const d of [bdir, pdir]) fs.mkdirSync(d, { recursive: true });
+  await q(`CREATE TABLE b AS SELECT i::INTEGER AS id,
+             CASE WHEN i % 97 = 0 THEN NULL ELSE (i % 40000 - 2000)::INTEGER END AS k,
+             (i % 7)::BIGINT AS k2,
+             CASE WHEN i % 89 = 0 THEN NULL ELSE 's' || (i % 30000)::VARCHAR END AS s,
+             (i * 7 % 100003)::BIGINT AS v,
+             (i % 1000)::BIGINT AS v32,
+             CASE WHEN i = 77777 THEN 5000000000 ELSE i % 1000 END::BIGINT AS w
+           FROM range(100000) r(i)`);
+  await q(`CREATE TABLE p AS SELECT i::INTEGER AS id,
+             CASE WHEN i % 101 = 0 THEN NULL ELSE (i % 50000 - 5000)::INTEGER END AS k,
+             (i % 5)::BIGINT AS k2,
+             CASE WHEN i % 83 = 0 THEN NULL ELSE 's' || (i % 45000)::VARCHAR END AS s,
+             CASE WHEN i % 7 = 0 THEN (i % 1000) + 4294967296
+                  WHEN i = 40777 THEN 5000000000 ELSE i % 1000 END::BIGINT AS w
+           FROM range(60000) r(i)`);
+  for (let f = 0; f < 4; f++)
+    await q(`COPY (SELECT * FROM b WHERE id % 4 = ${f} ORDER BY id)
+             TO '${path.join(bdir, `b${f}.parquet`)}' (FORMAT parquet)`);
+  for (let f = 0; f < 2; f++)
+    await q(`COPY (SELECT * FROM p WHERE id % 2 = ${f} ORDER BY id)
+             TO '${path.join(pdir, `p${f}.parquet`)}' (FORMAT parquet)`);
+  sql(wh, `CREATE EXTERNAL TABLE b (id int, k int, k2 bigint, s string, v bigint,
+             v32 bigint, w bigint)
+             STORED AS PARQUET LOCATION '${bdir}';
+           CREATE EXTERNAL TABLE p (id int, k int, k2 bigint, s string, w bigint)
+             STORED AS PARQUET LOCATION '${pdir}';
+           ANALYZE TABLE b COMPUTE STATISTICS;
+           ANALYZE TABLE p COMPUTE STATISTICS;`);
+  for (const [name, ours, theirs] of CASES) {
+    const want = (await q(theirs || ours)).map(canon);
+    for (const [suffix, prefix] of VARIANTS) {
+      let got;
+      try {
+        got = rowsOf(sql(wh, prefix + ours + ';')).map(canon);
+      } catch (e) {
+        check(name + suffix, false, `chive failed: ${e.stderr || e.message}`);
+        continue;
       }
+      same(name + suffix, got, want.slice(), false);
     }
-    // b's table is the one made in parts (b builds: it is read on two
-    // threads, and so is p, which probes on its readers)
-    if (os.cpus().length >= 2) {
-      const plan = rowsOf(sql(wh, 'EXPLAIN ANALYZE SELECT count(*) FROM p JOIN b ON p.k = b.k;'))
-        .map((r) => r.plan).join('\n');
-      check('the table made in parts on two threads',
-            /build=right .*\n\s*table: made in \d+ parts on 2 threads/.test(plan), plan);
-      const one = rowsOf(sql(wh, "SET 'table.exec.hive.infer-source-parallelism.max' = '1'; " +
-                             'EXPLAIN ANALYZE SELECT count(*) FROM p JOIN b ON p.k = b.k;'))
-        .map((r) => r.plan).join('\n');
-      check('one reader thread: one part', !/table: made in/.test(one), one);
-      const spilled = rowsOf(sql(wh, "SET 'chive.exec.operator-memory' = '1mb'; " +
-                                 'EXPLAIN ANALYZE SELECT count(*) FROM p JOIN b ON p.k = b.k;'))
-        .map((r) => r.plan).join('\n');
-      check('a small memory: partitioned to spill files',
-            /Hash Join Inner.*spilled=/.test(spilled), spilled);
-    }
-    // a WITH query named twice is run once and its rows held, when they fit
-    // the operator memory; past it, and in a plan only explained, each
-    // reference runs it
-    const twice = 'WITH w AS (SELECT k, count(*) AS n, max(s) AS m FROM b GROUP BY k) ' +
-                  'SELECT count(*) FROM w a JOIN w c ON a.k = c.k WHERE a.n = (SELECT max(n) FROM w);';
-    const held = rowsOf(sql(wh, 'EXPLAIN ANALYZE ' + twice)).map((r) => r.plan).join('\n');
-    const nheld = (held.match(/Values: \d+ rows of WITH query w, held/g) || []).length;
-    check('a WITH query named three times: held for each', nheld === 2, held);
-    check('a WITH query held: b read once', (held.match(/Scan default\.b:/g) || []).length === 0, held);
-    const big = rowsOf(sql(wh, "SET 'chive.exec.operator-memory' = '256kb'; EXPLAIN ANALYZE " + twice))
-      .map((r) => r.plan).join('\n');
-    check('a WITH query past the memory: run for each reference',
-          !/held/.test(big) && (big.match(/Scan default\.b:/g) || []).length === 2, big);
-    const plan = rowsOf(sql(wh, 'EXPLAIN ' + twice)).map((r) => r.plan).join('\n');
-    check('a WITH query in a plan explained: not run', !/held/.test(plan), plan);
-  } finally {
-    if (!process.env.KEEP) fs.rmSync(tmp, { recursive: true, force: true });
   }
-  peer.finish();
-})().catch((e) => {
-  console.error(e);
-  process.exit(1);
+  // b's table is the one made in parts (b builds: it is read on two
+  // threads, and so is p, which probes on its readers)
+  if (os.cpus().length >= 2) {
+    const plan = rowsOf(sql(wh, 'EXPLAIN ANALYZE SELECT count(*) FROM p JOIN b ON p.k = b.k;'))
+      .map((r) => r.plan).join('\n');
+    check('the table made in parts on two threads',
+          /build=right .*\n\s*table: made in \d+ parts on 2 threads/.test(plan), plan);
+    const one = rowsOf(sql(wh, "SET 'table.exec.hive.infer-source-parallelism.max' = '1'; " +
+                           'EXPLAIN ANALYZE SELECT count(*) FROM p JOIN b ON p.k = b.k;'))
+      .map((r) => r.plan).join('\n');
+    check('one reader thread: one part', !/table: made in/.test(one), one);
+    const spilled = rowsOf(sql(wh, "SET 'chive.exec.operator-memory' = '1mb'; " +
+                               'EXPLAIN ANALYZE SELECT count(*) FROM p JOIN b ON p.k = b.k;'))
+      .map((r) => r.plan).join('\n');
+    check('a small memory: partitioned to spill files',
+          /Hash Join Inner.*spilled=/.test(spilled), spilled);
+  }
+  // a WITH query named twice is run once and its rows held, when they fit
+  // the operator memory; past it, and in a plan only explained, each
+  // reference runs it
+  const twice = 'WITH w AS (SELECT k, count(*) AS n, max(s) AS m FROM b GROUP BY k) ' +
+                'SELECT count(*) FROM w a JOIN w c ON a.k = c.k WHERE a.n = (SELECT max(n) FROM w);';
+  const held = rowsOf(sql(wh, 'EXPLAIN ANALYZE ' + twice)).map((r) => r.plan).join('\n');
+  const nheld = (held.match(/Values: \d+ rows of WITH query w, held/g) || []).length;
+  check('a WITH query named three times: held for each', nheld === 2, held);
+  check('a WITH query held: b read once', (held.match(/Scan default\.b:/g) || []).length === 0, held);
+  const big = rowsOf(sql(wh, "SET 'chive.exec.operator-memory' = '256kb'; EXPLAIN ANALYZE " + twice))
+    .map((r) => r.plan).join('\n');
+  check('a WITH query past the memory: run for each reference',
+        !/held/.test(big) && (big.match(/Scan default\.b:/g) || []).length === 2, big);
+  const plan = rowsOf(sql(wh, 'EXPLAIN ' + twice)).map((r) => r.plan).join('\n');
+  check('a WITH query in a plan explained: not run', !/held/.test(plan), plan);
 });

@@ -69,6 +69,29 @@ module.exports = function peer(script) {
         same(name, a, b, ordered);
       }
     },
+    // fn({tmp, wh, q}) with a scratch folder (removed after, unless KEEP is
+    // set), its warehouse folder and q(sql): DuckDB's rows as objects, of
+    // an in-memory database; then the summary.
+    async withDuckDB(prefix, fn) {
+      const fs = require('fs');
+      const os = require('os');
+      const path = require('path');
+      const { DuckDBInstance } = require('./duckdb_peer.js');
+      const tmp = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+      try {
+        const db = await DuckDBInstance.create(':memory:');
+        const con = await db.connect();
+        const q = async (s) => (await con.runAndReadAll(s)).getRowObjects();
+        await fn({ tmp, wh: path.join(tmp, 'wh'), q });
+      } catch (e) {
+        console.error(e);
+        process.exitCode = 1;
+        failed++;
+      } finally {
+        if (!process.env.KEEP) fs.rmSync(tmp, { recursive: true, force: true });
+      }
+      this.finish();
+    },
     finish() {
       console.log(`${script.replace(/\.js$/, '')}: ${passed} passed, ${failed} failed`);
       process.exit(failed ? 1 : 0);

@@ -571,31 +571,60 @@ int sql_query_into_dir(struct sql_session *s, const struct chv_sql_query *q,
   return rc;
 }
 
+/* A query run while its statement is planned (a sub-query's value, a WITH
+** query's rows): its plan, its operators and where it starts. */
+struct sql_now {
+  struct sql_qplan *qp;
+  struct sql_exec x;
+  struct sql_op *root;
+  struct chv_sql_pos at;
+};
 
+/* The plan of q into n (n->qp->root), not yet finished. */
+static int now_build(struct sql_session *s, const struct chv_sql_query *q,
+                     struct sql_now *n, struct chv_sql_pos *pos,
+                     struct chv_error *err) {
+  *n = (struct sql_now){.x = {.cancel = &s->cancel, .cfg = s->cfg},
+                        .at = q->pos};
+  CHV_RETURN_IF_ERR(sql_qplan_open(&n->qp, err));
+  return sql_query_build(s, q, n->at, NULL, n->qp, pos, err);
+}
+
+/* n's operators, with the operator memory, built and opened. */
+static int now_start(struct sql_session *s, struct sql_now *n,
+                     struct chv_error *err) {
+  CHV_RETURN_IF_ERR(sql_operator_memory(s, &n->x.memory, err));
+  CHV_RETURN_IF_ERR(sql_exec_build(&n->x, n->qp->root, &n->root, err));
+  return sql_op_open(n->root, err);
+}
+
+/* Frees n; rc, with *pos at the operator that failed. */
+static int now_end(struct sql_now *n, int rc, struct chv_sql_pos *pos) {
+  if (rc != CHV_OK && n->x.failed) run_pos(&n->x, rc, n->at, pos);
+  sql_exec_free(&n->x);
+  sql_qplan_close(n->qp);
+  return rc;
+}
 
 int sql_query_scalar(struct sql_session *s, const struct chv_sql_query *q,
                      chv_arena *a, struct chv_expr **out,
                      struct chv_sql_pos *pos, struct chv_error *err) {
-  struct chv_sql_pos at = q->pos;
-  struct sql_qplan *qp;
-  CHV_RETURN_IF_ERR(sql_qplan_open(&qp, err));
-  struct sql_exec x = {.cancel = &s->cancel, .cfg = s->cfg};
-  struct sql_op *root = NULL;
+  struct sql_now n;
   int64_t rows = 0;
   struct chv_value v = {.is_null = true};
   struct chv_vector *keep = NULL;
   const struct chv_type *ty = NULL;
-  int rc = sql_query_build(s, q, at, NULL, qp, pos, err);
-  if (rc == CHV_OK && qp->root->ncols != 1) {
-    *pos = at;
+  int rc = now_build(s, q, &n, pos, err);
+  if (rc == CHV_OK && n.qp->root->ncols != 1) {
+    *pos = n.at;
     rc = sql_err(err, CHV_EINVAL, "a scalar sub-query gives one column, not "
-                 "%d", qp->root->ncols);
+                 "%d", n.qp->root->ncols);
   }
-  if (rc == CHV_OK) rc = finish_plan(s, qp, true, err);
+  if (rc == CHV_OK) rc = finish_plan(s, n.qp, true, err);
   if (rc == CHV_OK) {
-    const struct chv_type *t = qp->root->cols[0].type;
+    const struct chv_type *t = n.qp->root->cols[0].type;
     if (!chv_type_is_primitive(t->id)) {
-      *pos = at;
+      *pos = n.at;
       rc = sql_err(err, CHV_ENOTSUP,
                    "a scalar sub-query of a nested type is not supported yet");
     } else if (!(ty = chv_exec_type(a, t->id, t->id == CHV_TYPE_DECIMAL
@@ -605,68 +634,54 @@ int sql_query_scalar(struct sql_session *s, const struct chv_sql_query *q,
     }
   }
   if (rc == CHV_OK) rc = chv_vector_open(ty, 1, &keep, err);
-  if (rc == CHV_OK) rc = sql_operator_memory(s, &x.memory, err);
-  if (rc == CHV_OK) rc = sql_exec_build(&x, qp->root, &root, err);
-  if (rc == CHV_OK) rc = sql_op_open(root, err);
+  if (rc == CHV_OK) rc = now_start(s, &n, err);
   while (rc == CHV_OK) {
     struct sql_chunk ch;
-    rc = sql_op_next(root, &ch, err);
+    rc = sql_op_next(n.root, &ch, err);
     if (rc != CHV_OK || !ch.b) break;
     if (ch.n && !rows)
       rc = chv_vector_append_from(keep, ch.b->cols[0],
                                   ch.sel ? ch.sel[0] : 0, err);
     rows += ch.n;
     if (rows > 1) {
-      *pos = at;
+      *pos = n.at;
       rc = sql_err(err, CHV_EINVAL,
                    "a scalar sub-query gives more than one row");
     }
   }
-  if (rc != CHV_OK && x.failed) run_pos(&x, rc, at, pos);
   if (rc == CHV_OK && rows) chv_func_get_value(keep, 0, &v);
   if (rc == CHV_OK) rc = chv_expr_literal(a, ty, &v, out, err);
   chv_vector_close(keep);
-  sql_exec_free(&x);
-  sql_qplan_close(qp);
-  return rc;
+  return now_end(&n, rc, pos);
 }
 
 int sql_query_hold(struct sql_session *s, const struct chv_sql_query *q,
                    const struct sql_node *like, struct chv_batch **out,
                    struct chv_sql_pos *pos, struct chv_error *err) {
-  struct chv_sql_pos at = q->pos;
-  *out = NULL;
-  struct sql_qplan *qp;
-  CHV_RETURN_IF_ERR(sql_qplan_open(&qp, err));
-  struct sql_exec x = {.cancel = &s->cancel, .cfg = s->cfg};
-  struct sql_op *root = NULL;
+  struct sql_now n;
   struct chv_type *st = NULL;
   struct chv_batch *b = NULL;
-  bool fits = true;
-  int rc = sql_query_build(s, q, at, NULL, qp, pos, err);
+  *out = NULL;
+  int rc = now_build(s, q, &n, pos, err);
   /* the columns of the reference's plan, or nothing is held */
-  fits = rc == CHV_OK && qp->root->ncols == like->ncols;
+  bool fits = rc == CHV_OK && n.qp->root->ncols == like->ncols;
   for (int k = 0; fits && k < like->ncols; k++)
-    fits = chv_type_equal(qp->root->cols[k].type, like->cols[k].type);
-  if (rc == CHV_OK && fits) rc = finish_plan(s, qp, true, err);
+    fits = chv_type_equal(n.qp->root->cols[k].type, like->cols[k].type);
+  if (rc == CHV_OK && fits) rc = finish_plan(s, n.qp, true, err);
   if (rc == CHV_OK && fits) rc = sql_node_schema(like, &st, err);
   if (rc == CHV_OK && fits) rc = chv_batch_open(st, 0, &b, err);
-  if (rc == CHV_OK && fits) rc = sql_operator_memory(s, &x.memory, err);
-  if (rc == CHV_OK && fits) rc = sql_exec_build(&x, qp->root, &root, err);
-  if (rc == CHV_OK && fits) rc = sql_op_open(root, err);
+  if (rc == CHV_OK && fits) rc = now_start(s, &n, err);
   while (rc == CHV_OK && fits) {
     struct sql_chunk ch;
-    rc = sql_op_next(root, &ch, err);
+    rc = sql_op_next(n.root, &ch, err);
     if (rc != CHV_OK || !ch.b) break;
     for (int c = 0; rc == CHV_OK && c < b->ncols; c++)
       rc = chv_vector_append_rows(b->cols[c], ch.b->cols[c], ch.sel, 0, ch.n,
                                   err);
     b->nrows += ch.n;
-    fits = !x.memory || chv_batch_bytes(b) <= x.memory;
+    fits = !n.x.memory || chv_batch_bytes(b) <= n.x.memory;
   }
-  if (rc != CHV_OK && x.failed) run_pos(&x, rc, at, pos);
-  sql_exec_free(&x);
-  sql_qplan_close(qp);
+  rc = now_end(&n, rc, pos);
   if (rc == CHV_OK && fits) {
     *out = b;
     return CHV_OK;
@@ -679,26 +694,22 @@ int sql_query_hold(struct sql_session *s, const struct chv_sql_query *q,
 int sql_query_rows(struct sql_session *s, const struct chv_sql_query *q,
                    chv_arena *a, bool exists, struct chv_vector **vals,
                    bool *any, struct chv_sql_pos *pos, struct chv_error *err) {
-  struct chv_sql_pos at = q->pos;
-  struct sql_qplan *qp;
-  CHV_RETURN_IF_ERR(sql_qplan_open(&qp, err));
-  struct sql_exec x = {.cancel = &s->cancel, .cfg = s->cfg};
-  struct sql_op *root = NULL;
+  struct sql_now n;
   struct chv_vector *keep = NULL;
   size_t bound = 0, held = 0, text = 0; /* text: the strings' bytes */
   bool found = false;
-  int rc = sql_query_build(s, q, at, NULL, qp, pos, err);
-  if (rc == CHV_OK && !exists && qp->root->ncols != 1) {
-    *pos = at;
+  int rc = now_build(s, q, &n, pos, err);
+  if (rc == CHV_OK && !exists && n.qp->root->ncols != 1) {
+    *pos = n.at;
     rc = sql_err(err, CHV_EINVAL,
                  "the sub-query of IN gives %d columns; it must give one",
-                 qp->root->ncols);
+                 n.qp->root->ncols);
   }
-  if (rc == CHV_OK) rc = finish_plan(s, qp, true, err);
+  if (rc == CHV_OK) rc = finish_plan(s, n.qp, true, err);
   if (rc == CHV_OK && !exists) {
-    const struct chv_type *t = qp->root->cols[0].type;
+    const struct chv_type *t = n.qp->root->cols[0].type;
     if (!chv_type_is_primitive(t->id)) {
-      *pos = at;
+      *pos = n.at;
       rc = sql_err(err, CHV_ENOTSUP,
                    "an IN sub-query of a nested type is not supported yet");
     } else {
@@ -709,13 +720,11 @@ int sql_query_rows(struct sql_session *s, const struct chv_sql_query *q,
               : sql_err(err, CHV_ENOMEM, "out of memory");
     }
   }
-  if (rc == CHV_OK) rc = sql_operator_memory(s, &x.memory, err);
-  bound = x.memory;
-  if (rc == CHV_OK) rc = sql_exec_build(&x, qp->root, &root, err);
-  if (rc == CHV_OK) rc = sql_op_open(root, err);
+  if (rc == CHV_OK) rc = now_start(s, &n, err);
+  bound = n.x.memory;
   while (rc == CHV_OK && !(exists && found)) {
     struct sql_chunk ch;
-    rc = sql_op_next(root, &ch, err);
+    rc = sql_op_next(n.root, &ch, err);
     if (rc != CHV_OK || !ch.b) break;
     found |= ch.n > 0;
     if (keep && ch.n) {
@@ -731,21 +740,18 @@ int sql_query_rows(struct sql_session *s, const struct chv_sql_query *q,
       held = (size_t)keep->length * 16 + text; /* a value and its slot */
     }
     if (rc == CHV_OK && bound && held > bound) {
-      *pos = at;
+      *pos = n.at;
       rc = sql_err(err, CHV_ENOMEM,
                    "the values of an IN sub-query exceed "
                    "chive.exec.operator-memory (%zu bytes)",
                    bound);
     }
   }
-  if (rc != CHV_OK && x.failed) run_pos(&x, rc, at, pos);
   if (rc == CHV_OK) {
     *any = found;
     if (vals) *vals = keep;
     keep = NULL;
   }
   chv_vector_close(keep);
-  sql_exec_free(&x);
-  sql_qplan_close(qp);
-  return rc;
+  return now_end(&n, rc, pos);
 }
