@@ -86,6 +86,13 @@ const CASES = [
   ['in of literals and of expressions',
    "SELECT id, k IN ('k1', 'k3') AS a, k NOT IN ('k1', NULL) AS b, v IN (10, 12, NULL) AS c, v NOT IN (10, 12) AS d, v IN (id % 50, 10, -5) AS e, v NOT IN (id - 1, NULL) AS f, v IN (-(id % 7), 1 + 1) AS g FROM t WHERE id > 3",
    null, false],
+  // a comparison of two columns of one type in WHERE: one loop over both,
+  // NULL on either side dropping the row
+  ['columns compared, int and bigint',
+   'SELECT id FROM t WHERE v < id AND b >= v AND id <> b AND NOT (v = b)', null, false],
+  ['columns compared, double and date',
+   'SELECT id FROM t WHERE f <= v AND d1 > d2 OR f = b OR d1 = d2', null, false],
+  ['columns compared, the same column', 'SELECT count(*) AS n FROM t WHERE d1 = d1 AND f <> f', null, false],
   ['values, offset', "SELECT x FROM (VALUES (5), (3), (9), (1)) v(x) ORDER BY x LIMIT 1, 2",
    "SELECT x FROM (VALUES (5), (3), (9), (1)) v(x) ORDER BY x LIMIT 2 OFFSET 1", true],
 ];
@@ -101,10 +108,15 @@ const CASES = [
     const q = async (s) => (await con.runAndReadAll(s)).getRowObjects();
     await q(`CREATE TABLE t AS SELECT i::INTEGER AS id,
                CASE WHEN i % 9 = 0 THEN NULL ELSE 'k' || (i % 4)::VARCHAR END AS k,
-               CASE WHEN i % 7 = 0 THEN NULL ELSE (i * 37 % 50)::INTEGER END AS v
+               CASE WHEN i % 7 = 0 THEN NULL ELSE (i * 37 % 50)::INTEGER END AS v,
+               CASE WHEN i % 11 = 0 THEN NULL ELSE (i * 13 % 40)::BIGINT END AS b,
+               CASE WHEN i % 13 = 0 THEN NULL ELSE (i * 7 % 30) / 4.0 END::DOUBLE AS f,
+               CASE WHEN i % 6 = 0 THEN NULL ELSE DATE '2020-01-01' + (i * 3 % 20)::INTEGER END AS d1,
+               CASE WHEN i % 8 = 0 THEN NULL ELSE DATE '2020-01-05' + (i * 5 % 17)::INTEGER END AS d2
              FROM range(100) r(i)`);
     await q(`COPY t TO '${file}' (FORMAT parquet)`);
-    sql(wh, `CREATE EXTERNAL TABLE t (id int, k string, v int) STORED AS PARQUET
+    sql(wh, `CREATE EXTERNAL TABLE t (id int, k string, v int, b bigint, f double,
+               d1 date, d2 date) STORED AS PARQUET
              LOCATION '${path.dirname(file)}';`);
     await peer.cases(wh, CASES, q);
   } finally {

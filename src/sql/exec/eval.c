@@ -18,7 +18,8 @@
 ** chv_expr_filter() turns a predicate into a selection: AND narrows the
 ** selection for its right side, OR filters its right side on the rows the
 ** left did not keep, and a column compared with a literal of an INT, DATE,
-** BIGINT or DOUBLE column is a single branch-free loop over the column.
+** BIGINT or DOUBLE column, or two columns of one such type, is a single
+** branch-free loop over the column.
 **
 ** INTERFACE: chv_expr_eval(), chv_expr_filter(), chv_expr_total().
 */
@@ -1320,6 +1321,53 @@ int chv_expr_eval(const struct chv_expr *e, const struct chv_batch *in,
 
 #define FAST_TYPE(T) CMP_DISPATCH(FAST_FILTER, T)
 
+/* column <op> column of one type: both valid and the comparison true. */
+#define FAST_FILTER2(T, OP)                                                   \
+  do {                                                                        \
+    const T *x_ = col->data, *y_ = col2->data;                                \
+    const uint8_t *v_ = col->null_count > 0 ? col->validity : NULL;           \
+    const uint8_t *w_ = col2->null_count > 0 ? col2->validity : NULL;         \
+    if (v_ == NULL && w_ == NULL) {                                           \
+      for (int64_t i = 0; i < n; i++) {                                       \
+        uint32_t r_ = sel_in ? sel_in[i] : (uint32_t)i;                       \
+        sel_out[m] = r_;                                                      \
+        m += x_[r_] OP y_[r_];                                                \
+      }                                                                       \
+    } else {                                                                  \
+      for (int64_t i = 0; i < n; i++) {                                       \
+        uint32_t r_ = sel_in ? sel_in[i] : (uint32_t)i;                       \
+        sel_out[m] = r_;                                                      \
+        m += (x_[r_] OP y_[r_]) & (v_ ? chv_bit_get(v_, r_) : 1) &            \
+             (w_ ? chv_bit_get(w_, r_) : 1);                                  \
+      }                                                                       \
+    }                                                                         \
+  } while (0)
+
+#define FAST_TYPE2(T) CMP_DISPATCH(FAST_FILTER2, T)
+
+/* column <op> column of one type INT/DATE/BIGINT/DOUBLE (not <=>, whose
+** NULLs compare): true if done. */
+static bool fast_filter2(enum chv_fn fn, const struct chv_expr *c,
+                         const struct chv_expr *l, const struct chv_batch *in,
+                         const uint32_t *sel_in, int64_t n, uint32_t *sel_out,
+                         int64_t *nout) {
+  if (c->kind != CHV_EXPR_COLUMN || l->kind != CHV_EXPR_COLUMN ||
+      fn == CHV_FN_NSEQ || c->type->id != l->type->id ||
+      c->column >= in->ncols || l->column >= in->ncols)
+    return false;
+  const struct chv_vector *col = in->cols[c->column], *col2 = in->cols[l->column];
+  int64_t m = 0;
+  switch (c->type->id) {
+  case CHV_TYPE_INT:
+  case CHV_TYPE_DATE: FAST_TYPE2(int32_t); break;
+  case CHV_TYPE_BIGINT: FAST_TYPE2(int64_t); break;
+  case CHV_TYPE_DOUBLE: FAST_TYPE2(double); break;
+  default: return false;
+  }
+  *nout = m;
+  return true;
+}
+
 static enum chv_fn flip(enum chv_fn fn) {
   switch (fn) {
   case CHV_FN_LT: return CHV_FN_GT;
@@ -1330,7 +1378,8 @@ static enum chv_fn flip(enum chv_fn fn) {
   }
 }
 
-/* column <op> non-NULL literal on INT/DATE/BIGINT/DOUBLE: true if done. */
+/* column <op> non-NULL literal on INT/DATE/BIGINT/DOUBLE, or column <op>
+** column (fast_filter2()): true if done. */
 static bool fast_filter(const struct chv_expr *e, const struct chv_batch *in,
                         const uint32_t *sel_in, int64_t n, uint32_t *sel_out,
                         int64_t *nout) {
@@ -1344,6 +1393,8 @@ static bool fast_filter(const struct chv_expr *e, const struct chv_batch *in,
     l = t;
     fn = flip(fn);
   }
+  if (c->kind == CHV_EXPR_COLUMN && l->kind == CHV_EXPR_COLUMN)
+    return fast_filter2(fn, c, l, in, sel_in, n, sel_out, nout);
   if (c->kind != CHV_EXPR_COLUMN || l->kind != CHV_EXPR_LITERAL ||
       l->value.is_null || c->column >= in->ncols)
     return false;
