@@ -92,6 +92,12 @@ const CASES = [
    'SELECT id FROM t WHERE v < id AND b >= v AND id <> b AND NOT (v = b)', null, false],
   ['columns compared, double and date',
    'SELECT id FROM t WHERE f <= v AND d1 > d2 OR f = b OR d1 = d2', null, false],
+  // an AND's conjuncts that are such loops run first, the others on the
+  // rows they keep
+  ['conjuncts of every kind',
+   "SELECT id, k FROM t WHERE k IN ('k1', 'k2') AND v < id AND k LIKE 'k%' AND b > 5 AND (f > 1 OR d1 IS NULL) AND d2 >= DATE '2020-01-07' AND id % 3 <> 1", null, false],
+  ['conjuncts under NOT and OR',
+   "SELECT id FROM t WHERE NOT (v > 10 AND k = 'k1') AND (b < v AND k <> 'k3' OR d1 < d2 AND f IS NOT NULL)", null, false],
   ['columns compared, the same column', 'SELECT count(*) AS n FROM t WHERE d1 = d1 AND f <> f', null, false],
   ['values, offset', "SELECT x FROM (VALUES (5), (3), (9), (1)) v(x) ORDER BY x LIMIT 1, 2",
    "SELECT x FROM (VALUES (5), (3), (9), (1)) v(x) ORDER BY x LIMIT 2 OFFSET 1", true],
