@@ -98,6 +98,12 @@ const CASES = [
    "SELECT id, k FROM t WHERE k IN ('k1', 'k2') AND v < id AND k LIKE 'k%' AND b > 5 AND (f > 1 OR d1 IS NULL) AND d2 >= DATE '2020-01-07' AND id % 3 <> 1", null, false],
   ['conjuncts under NOT and OR',
    "SELECT id FROM t WHERE NOT (v > 10 AND k = 'k1') AND (b < v AND k <> 'k3' OR d1 < d2 AND f IS NOT NULL)", null, false],
+  // decimals: a column with a literal or a column of its scale in one loop,
+  // BETWEEN as its two comparisons; other scales the general way
+  ['decimals compared',
+   'SELECT id FROM t WHERE p1 BETWEEN 0.25 AND 1.5 AND p2 < p1 AND p1 <> 1.02 AND p3 < 0.250', null, false],
+  ['decimals compared, other scales and NOT BETWEEN',
+   'SELECT id FROM t WHERE p3 < p1 AND p2 NOT BETWEEN 0.5 AND 1.2 OR p1 >= 1.95 OR p2 = 0.11', null, false],
   ['columns compared, the same column', 'SELECT count(*) AS n FROM t WHERE d1 = d1 AND f <> f', null, false],
   ['values, offset', "SELECT x FROM (VALUES (5), (3), (9), (1)) v(x) ORDER BY x LIMIT 1, 2",
    "SELECT x FROM (VALUES (5), (3), (9), (1)) v(x) ORDER BY x LIMIT 2 OFFSET 1", true],
@@ -118,11 +124,15 @@ const CASES = [
                CASE WHEN i % 11 = 0 THEN NULL ELSE (i * 13 % 40)::BIGINT END AS b,
                CASE WHEN i % 13 = 0 THEN NULL ELSE (i * 7 % 30) / 4.0 END::DOUBLE AS f,
                CASE WHEN i % 6 = 0 THEN NULL ELSE DATE '2020-01-01' + (i * 3 % 20)::INTEGER END AS d1,
-               CASE WHEN i % 8 = 0 THEN NULL ELSE DATE '2020-01-05' + (i * 5 % 17)::INTEGER END AS d2
+               CASE WHEN i % 8 = 0 THEN NULL ELSE DATE '2020-01-05' + (i * 5 % 17)::INTEGER END AS d2,
+               CASE WHEN i % 9 = 4 THEN NULL ELSE ((i * 17 % 200) / 100.0)::DECIMAL(10,2) END AS p1,
+               CASE WHEN i % 10 = 3 THEN NULL ELSE ((i * 11 % 190) / 100.0)::DECIMAL(10,2) END AS p2,
+               ((i * 7 % 300) / 1000.0)::DECIMAL(12,3) AS p3
              FROM range(100) r(i)`);
     await q(`COPY t TO '${file}' (FORMAT parquet)`);
     sql(wh, `CREATE EXTERNAL TABLE t (id int, k string, v int, b bigint, f double,
-               d1 date, d2 date) STORED AS PARQUET
+               d1 date, d2 date, p1 decimal(10,2), p2 decimal(10,2), p3 decimal(12,3))
+             STORED AS PARQUET
              LOCATION '${path.dirname(file)}';`);
     await peer.cases(wh, CASES, q);
   } finally {

@@ -1345,8 +1345,8 @@ int chv_expr_eval(const struct chv_expr *e, const struct chv_batch *in,
 
 #define FAST_TYPE2(T) CMP_DISPATCH(FAST_FILTER2, T)
 
-/* column <op> column of one type INT/DATE/BIGINT/DOUBLE (not <=>, whose
-** NULLs compare): true if done. */
+/* column <op> column of one type INT/DATE/BIGINT/DOUBLE, or DECIMAL of
+** one scale (not <=>, whose NULLs compare): true if done. */
 static bool fast_filter2(enum chv_fn fn, const struct chv_expr *c,
                          const struct chv_expr *l, const struct chv_batch *in,
                          const uint32_t *sel_in, int64_t n, uint32_t *sel_out,
@@ -1362,6 +1362,10 @@ static bool fast_filter2(enum chv_fn fn, const struct chv_expr *c,
   case CHV_TYPE_DATE: FAST_TYPE2(int32_t); break;
   case CHV_TYPE_BIGINT: FAST_TYPE2(int64_t); break;
   case CHV_TYPE_DOUBLE: FAST_TYPE2(double); break;
+  case CHV_TYPE_DECIMAL:
+    if (l->type->scale != c->type->scale) return false;
+    FAST_TYPE2(chv_i128);
+    break;
   default: return false;
   }
   *nout = m;
@@ -1378,8 +1382,9 @@ static enum chv_fn flip(enum chv_fn fn) {
   }
 }
 
-/* column <op> non-NULL literal on INT/DATE/BIGINT/DOUBLE, or column <op>
-** column (fast_filter2()): true if done. */
+/* column <op> non-NULL literal on INT/DATE/BIGINT/DOUBLE/DECIMAL (a
+** decimal's literal at its scale), or column <op> column (fast_filter2()):
+** true if done. */
 static bool fast_filter(const struct chv_expr *e, const struct chv_batch *in,
                         const uint32_t *sel_in, int64_t n, uint32_t *sel_out,
                         int64_t *nout) {
@@ -1407,6 +1412,11 @@ static bool fast_filter(const struct chv_expr *e, const struct chv_batch *in,
   case CHV_TYPE_DATE: FAST_TYPE(int32_t); break;
   case CHV_TYPE_BIGINT: FAST_TYPE(int64_t); break;
   case CHV_TYPE_DOUBLE: FAST_TYPE(double); break;
+  case CHV_TYPE_DECIMAL: /* unscaled values at one scale */
+    if (l->type->id != CHV_TYPE_DECIMAL || l->type->scale != c->type->scale)
+      return false;
+    FAST_TYPE(chv_i128);
+    break;
   default: return false;
   }
   *nout = m;
@@ -1414,8 +1424,8 @@ static bool fast_filter(const struct chv_expr *e, const struct chv_batch *in,
 }
 
 /* Whether fast_filter() takes e: a comparison of a column of type INT,
-** DATE, BIGINT or DOUBLE with a non-NULL literal or a column of its type
-** (not <=>). */
+** DATE, BIGINT, DOUBLE or DECIMAL with a non-NULL literal or a column of
+** its type (a decimal's of its scale; not <=>). */
 static bool fast_kind(const struct chv_expr *e) {
   if (e->kind != CHV_EXPR_CALL || e->fn < CHV_FN_EQ || e->fn > CHV_FN_NSEQ)
     return false;
@@ -1428,16 +1438,20 @@ static bool fast_kind(const struct chv_expr *e) {
   enum chv_type_id id = a->type->id;
   if (a->kind != CHV_EXPR_COLUMN ||
       !(id == CHV_TYPE_INT || id == CHV_TYPE_DATE || id == CHV_TYPE_BIGINT ||
-        id == CHV_TYPE_DOUBLE))
+        id == CHV_TYPE_DOUBLE || id == CHV_TYPE_DECIMAL))
+    return false;
+  if (b->type->id != id || (id == CHV_TYPE_DECIMAL && b->type->scale != a->type->scale))
     return false;
   if (b->kind == CHV_EXPR_LITERAL) return !b->value.is_null;
-  return b->kind == CHV_EXPR_COLUMN && b->type->id == id && e->fn != CHV_FN_NSEQ;
+  return b->kind == CHV_EXPR_COLUMN && e->fn != CHV_FN_NSEQ;
 }
 
 /* The conjuncts of an AND tree e, left to right, into c[0, *n) (at most
 ** max; false when there are more). */
 static bool conjuncts(const struct chv_expr *e, const struct chv_expr **c,
                       int *n, int max) {
+  if (e->kind == CHV_EXPR_BETWEEN && !e->negated && e->lowered)
+    e = e->lowered; /* x >= lo AND x <= hi */
   if (e->kind == CHV_EXPR_AND)
     return conjuncts(e->args[0], c, n, max) && conjuncts(e->args[1], c, n, max);
   if (*n == max) return false;
@@ -1456,6 +1470,9 @@ int chv_expr_filter(const struct chv_expr *e, const struct chv_batch *in,
   if (e->type->id != CHV_TYPE_BOOLEAN)
     return chv_error_set(err, CHV_ETYPE, "a filter must be boolean, not %s",
                          chv_type_id_name(e->type->id));
+  if (e->kind == CHV_EXPR_BETWEEN && !e->negated && e->lowered &&
+      e->lowered->kind == CHV_EXPR_AND)
+    e = e->lowered; /* x >= lo AND x <= hi, as conjuncts */
   if (e->kind == CHV_EXPR_AND) {
     /* the conjuncts a loop over a column tests first, then the others on
     ** the rows they keep (TPC-H Q12's dates before its IN of strings): a
