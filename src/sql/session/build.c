@@ -2610,40 +2610,20 @@ static int build_term(struct bctx *c, const struct chv_sql_query *q,
 
 static int refs_query(const struct chv_sql_query *q, const char *name);
 
-static int refs_expr(const struct chv_sql_expr *e, const char *name);
+static int refs_in(const struct chv_sql_query *q, void *name) {
+  return refs_query(q, name);
+}
+
+/* The references to WITH query name in expression e's sub-queries. */
+static int refs_expr(const struct chv_sql_expr *e, const char *name) {
+  return sql_expr_subqueries(e, refs_in, (void *)name);
+}
 
 static int refs_exprs(struct chv_sql_expr *const *v, size_t n,
                       const char *name) {
   int m = 0;
   for (size_t i = 0; i < n; i++) m += refs_expr(v[i], name);
   return m;
-}
-
-/* The references to WITH query name in expression e's sub-queries. */
-static int refs_expr(const struct chv_sql_expr *e, const char *name) {
-  if (!e) return 0;
-  switch (e->kind) {
-  case CHV_SQL_EXPR_UNARY: return refs_expr(e->u.unary.arg, name);
-  case CHV_SQL_EXPR_BINARY:
-    return refs_expr(e->u.binary.left, name) + refs_expr(e->u.binary.right, name);
-  case CHV_SQL_EXPR_IN:
-    return refs_expr(e->u.in.arg, name) + refs_exprs(e->u.in.list, e->u.in.n, name);
-  case CHV_SQL_EXPR_BETWEEN:
-    return refs_expr(e->u.between.arg, name) + refs_expr(e->u.between.low, name) +
-           refs_expr(e->u.between.high, name);
-  case CHV_SQL_EXPR_LIKE:
-    return refs_expr(e->u.like.arg, name) + refs_expr(e->u.like.pattern, name);
-  case CHV_SQL_EXPR_IS: return refs_expr(e->u.is.arg, name);
-  case CHV_SQL_EXPR_CASE:
-    return refs_expr(e->u.case_.operand, name) + refs_expr(e->u.case_.else_, name) +
-           refs_exprs(e->u.case_.when, e->u.case_.n, name) +
-           refs_exprs(e->u.case_.then, e->u.case_.n, name);
-  case CHV_SQL_EXPR_CAST: return refs_expr(e->u.cast.arg, name);
-  case CHV_SQL_EXPR_FUNC: return refs_exprs(e->u.func.args, e->u.func.n, name);
-  case CHV_SQL_EXPR_SUBQUERY:
-  case CHV_SQL_EXPR_EXISTS: return refs_query(e->u.subquery, name);
-  default: return 0;
-  }
 }
 
 static int refs_from(const struct chv_sql_from *f, const char *name) {

@@ -441,7 +441,12 @@ int sql_operator_memory(struct sql_session *s, size_t *out,
 
 /* True when e holds an aggregate call. */
 bool sql_has_aggregate(const struct chv_sql_expr *e);
-/* True when e holds a sub-query (IN, EXISTS or scalar; subquery.c). */
+/* The sum of fn(q, ctx) over the sub-queries q (IN, EXISTS or scalar) e
+** holds, not those inside them (subquery.c). */
+int sql_expr_subqueries(const struct chv_sql_expr *e,
+                        int (*fn)(const struct chv_sql_query *q, void *ctx),
+                        void *ctx);
+/* True when e holds a sub-query. */
 bool sql_expr_has_subquery(const struct chv_sql_expr *e);
 
 /* ---- sub-queries made joins (subquery.c) ---- */

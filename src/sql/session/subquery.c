@@ -897,44 +897,68 @@ static int mark_in(struct sql_decor *d, const struct place *pl,
   return *out ? CHV_OK : doom(d);
 }
 
-static bool list_has(struct chv_sql_expr *const *v, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (sql_expr_has_subquery(v[i])) return true;
-  return false;
+static int each_in(struct chv_sql_expr *const *v, size_t n,
+                   int (*fn)(const struct chv_sql_query *q, void *ctx),
+                   void *ctx) {
+  int m = 0;
+  for (size_t i = 0; i < n; i++) m += sql_expr_subqueries(v[i], fn, ctx);
+  return m;
+}
+
+int sql_expr_subqueries(const struct chv_sql_expr *e,
+                        int (*fn)(const struct chv_sql_query *q, void *ctx),
+                        void *ctx) {
+  if (!e) return 0;
+  switch (e->kind) {
+  case CHV_SQL_EXPR_SUBQUERY:
+  case CHV_SQL_EXPR_EXISTS: return fn(e->u.subquery, ctx);
+  case CHV_SQL_EXPR_UNARY: return sql_expr_subqueries(e->u.unary.arg, fn, ctx);
+  case CHV_SQL_EXPR_BINARY:
+    return sql_expr_subqueries(e->u.binary.left, fn, ctx) +
+           sql_expr_subqueries(e->u.binary.right, fn, ctx);
+  case CHV_SQL_EXPR_IN:
+    return sql_expr_subqueries(e->u.in.arg, fn, ctx) +
+           each_in(e->u.in.list, e->u.in.n, fn, ctx);
+  case CHV_SQL_EXPR_BETWEEN:
+    return sql_expr_subqueries(e->u.between.arg, fn, ctx) +
+           sql_expr_subqueries(e->u.between.low, fn, ctx) +
+           sql_expr_subqueries(e->u.between.high, fn, ctx);
+  case CHV_SQL_EXPR_LIKE:
+    return sql_expr_subqueries(e->u.like.arg, fn, ctx) +
+           sql_expr_subqueries(e->u.like.pattern, fn, ctx);
+  case CHV_SQL_EXPR_IS: return sql_expr_subqueries(e->u.is.arg, fn, ctx);
+  case CHV_SQL_EXPR_CASE:
+    return sql_expr_subqueries(e->u.case_.operand, fn, ctx) +
+           sql_expr_subqueries(e->u.case_.else_, fn, ctx) +
+           each_in(e->u.case_.when, e->u.case_.n, fn, ctx) +
+           each_in(e->u.case_.then, e->u.case_.n, fn, ctx);
+  case CHV_SQL_EXPR_CAST: return sql_expr_subqueries(e->u.cast.arg, fn, ctx);
+  case CHV_SQL_EXPR_FUNC: {
+    int m = each_in(e->u.func.args, e->u.func.n, fn, ctx);
+    if (e->u.func.over) {
+      const struct chv_sql_window *w = e->u.func.over;
+      m += each_in(w->partition_by, w->npartition_by, fn, ctx);
+      for (size_t i = 0; i < w->norder_by; i++)
+        m += sql_expr_subqueries(w->order_by[i].expr, fn, ctx);
+    }
+    return m;
+  }
+  default: return 0;
+  }
+}
+
+static int one(const struct chv_sql_query *q, void *ctx) {
+  (void)q;
+  (void)ctx;
+  return 1;
 }
 
 bool sql_expr_has_subquery(const struct chv_sql_expr *e) {
-  if (!e) return false;
-  switch (e->kind) {
-  case CHV_SQL_EXPR_SUBQUERY:
-  case CHV_SQL_EXPR_EXISTS: return true;
-  case CHV_SQL_EXPR_UNARY: return sql_expr_has_subquery(e->u.unary.arg);
-  case CHV_SQL_EXPR_BINARY:
-    return sql_expr_has_subquery(e->u.binary.left) || sql_expr_has_subquery(e->u.binary.right);
-  case CHV_SQL_EXPR_IN:
-    return sql_expr_has_subquery(e->u.in.arg) || list_has(e->u.in.list, e->u.in.n);
-  case CHV_SQL_EXPR_BETWEEN:
-    return sql_expr_has_subquery(e->u.between.arg) || sql_expr_has_subquery(e->u.between.low) ||
-           sql_expr_has_subquery(e->u.between.high);
-  case CHV_SQL_EXPR_LIKE:
-    return sql_expr_has_subquery(e->u.like.arg) || sql_expr_has_subquery(e->u.like.pattern);
-  case CHV_SQL_EXPR_IS: return sql_expr_has_subquery(e->u.is.arg);
-  case CHV_SQL_EXPR_CASE:
-    return sql_expr_has_subquery(e->u.case_.operand) || sql_expr_has_subquery(e->u.case_.else_) ||
-           list_has(e->u.case_.when, e->u.case_.n) ||
-           list_has(e->u.case_.then, e->u.case_.n);
-  case CHV_SQL_EXPR_CAST: return sql_expr_has_subquery(e->u.cast.arg);
-  case CHV_SQL_EXPR_FUNC:
-    if (list_has(e->u.func.args, e->u.func.n)) return true;
-    if (e->u.func.over) {
-      const struct chv_sql_window *w = e->u.func.over;
-      if (list_has(w->partition_by, w->npartition_by)) return true;
-      for (size_t i = 0; i < w->norder_by; i++)
-        if (sql_expr_has_subquery(w->order_by[i].expr)) return true;
-    }
-    return false;
-  default: return false;
-  }
+  return sql_expr_subqueries(e, one, NULL) > 0;
+}
+
+static bool list_has(struct chv_sql_expr *const *v, size_t n) {
+  return each_in(v, n, one, NULL) > 0;
 }
 
 /* A correlated sub-query in e, or NULL. */
