@@ -1345,32 +1345,6 @@ int chv_expr_eval(const struct chv_expr *e, const struct chv_batch *in,
 
 #define FAST_TYPE2(T) CMP_DISPATCH(FAST_FILTER2, T)
 
-/* column <op> column of one type INT/DATE/BIGINT/DOUBLE, or DECIMAL of
-** one scale (not <=>, whose NULLs compare): true if done. */
-static bool fast_filter2(enum chv_fn fn, const struct chv_expr *c,
-                         const struct chv_expr *l, const struct chv_batch *in,
-                         const uint32_t *sel_in, int64_t n, uint32_t *sel_out,
-                         int64_t *nout) {
-  if (c->kind != CHV_EXPR_COLUMN || l->kind != CHV_EXPR_COLUMN ||
-      fn == CHV_FN_NSEQ || c->type->id != l->type->id ||
-      c->column >= in->ncols || l->column >= in->ncols)
-    return false;
-  const struct chv_vector *col = in->cols[c->column], *col2 = in->cols[l->column];
-  int64_t m = 0;
-  switch (c->type->id) {
-  case CHV_TYPE_INT:
-  case CHV_TYPE_DATE: FAST_TYPE2(int32_t); break;
-  case CHV_TYPE_BIGINT: FAST_TYPE2(int64_t); break;
-  case CHV_TYPE_DOUBLE: FAST_TYPE2(double); break;
-  case CHV_TYPE_DECIMAL:
-    if (l->type->scale != c->type->scale) return false;
-    FAST_TYPE2(chv_i128);
-    break;
-  default: return false;
-  }
-  *nout = m;
-  return true;
-}
 
 static enum chv_fn flip(enum chv_fn fn) {
   switch (fn) {
@@ -1382,68 +1356,75 @@ static enum chv_fn flip(enum chv_fn fn) {
   }
 }
 
-/* column <op> non-NULL literal on INT/DATE/BIGINT/DOUBLE/DECIMAL (a
-** decimal's literal at its scale), or column <op> column (fast_filter2()):
-** true if done. */
-static bool fast_filter(const struct chv_expr *e, const struct chv_batch *in,
-                        const uint32_t *sel_in, int64_t n, uint32_t *sel_out,
-                        int64_t *nout) {
-  if (e->kind != CHV_EXPR_CALL || e->fn < CHV_FN_EQ || e->fn > CHV_FN_NSEQ)
-    return false;
-  const struct chv_expr *c = e->args[0], *l = e->args[1];
-  enum chv_fn fn = e->fn;
-  if (c->kind == CHV_EXPR_LITERAL && l->kind == CHV_EXPR_COLUMN) {
-    const struct chv_expr *t = c;
-    c = l;
-    l = t;
-    fn = flip(fn);
-  }
-  if (c->kind == CHV_EXPR_COLUMN && l->kind == CHV_EXPR_COLUMN)
-    return fast_filter2(fn, c, l, in, sel_in, n, sel_out, nout);
-  if (c->kind != CHV_EXPR_COLUMN || l->kind != CHV_EXPR_LITERAL ||
-      l->value.is_null || c->column >= in->ncols)
-    return false;
-  const struct chv_vector *col = in->cols[c->column];
-  union konst k;
-  set_konst(l->type, &l->value, &k);
-  int64_t m = 0;
-  switch (c->type->id) {
-  case CHV_TYPE_INT:
-  case CHV_TYPE_DATE: FAST_TYPE(int32_t); break;
-  case CHV_TYPE_BIGINT: FAST_TYPE(int64_t); break;
-  case CHV_TYPE_DOUBLE: FAST_TYPE(double); break;
-  case CHV_TYPE_DECIMAL: /* unscaled values at one scale */
-    if (l->type->id != CHV_TYPE_DECIMAL || l->type->scale != c->type->scale)
-      return false;
-    FAST_TYPE(chv_i128);
-    break;
-  default: return false;
-  }
-  *nout = m;
-  return true;
-}
-
-/* Whether fast_filter() takes e: a comparison of a column of type INT,
-** DATE, BIGINT, DOUBLE or DECIMAL with a non-NULL literal or a column of
-** its type (a decimal's of its scale; not <=>). */
-static bool fast_kind(const struct chv_expr *e) {
+/* Whether fast_filter() takes e, and its operands: a column of type INT,
+** DATE, BIGINT, DOUBLE or DECIMAL (*c) compared (*fn, flipped when the
+** column came second) with a non-NULL literal or a column (not by <=>,
+** whose NULLs compare) of its type (*l; a decimal's of its scale). */
+static bool fast_operands(const struct chv_expr *e, const struct chv_expr **c,
+                          const struct chv_expr **l, enum chv_fn *fn) {
   if (e->kind != CHV_EXPR_CALL || e->fn < CHV_FN_EQ || e->fn > CHV_FN_NSEQ)
     return false;
   const struct chv_expr *a = e->args[0], *b = e->args[1];
+  *fn = e->fn;
   if (a->kind != CHV_EXPR_COLUMN) {
     const struct chv_expr *t = a;
     a = b;
     b = t;
+    *fn = flip(*fn);
   }
   enum chv_type_id id = a->type->id;
   if (a->kind != CHV_EXPR_COLUMN ||
       !(id == CHV_TYPE_INT || id == CHV_TYPE_DATE || id == CHV_TYPE_BIGINT ||
-        id == CHV_TYPE_DOUBLE || id == CHV_TYPE_DECIMAL))
+        id == CHV_TYPE_DOUBLE || id == CHV_TYPE_DECIMAL) ||
+      b->type->id != id ||
+      (id == CHV_TYPE_DECIMAL && b->type->scale != a->type->scale))
     return false;
-  if (b->type->id != id || (id == CHV_TYPE_DECIMAL && b->type->scale != a->type->scale))
-    return false;
+  *c = a;
+  *l = b;
   if (b->kind == CHV_EXPR_LITERAL) return !b->value.is_null;
-  return b->kind == CHV_EXPR_COLUMN && e->fn != CHV_FN_NSEQ;
+  return b->kind == CHV_EXPR_COLUMN && *fn != CHV_FN_NSEQ;
+}
+
+static bool fast_kind(const struct chv_expr *e) {
+  const struct chv_expr *c, *l;
+  enum chv_fn fn;
+  return fast_operands(e, &c, &l, &fn);
+}
+
+/* A comparison fast_operands() takes as one branch-free loop over the
+** column (and, against a column, the other): true if done. */
+static bool fast_filter(const struct chv_expr *e, const struct chv_batch *in,
+                        const uint32_t *sel_in, int64_t n, uint32_t *sel_out,
+                        int64_t *nout) {
+  const struct chv_expr *c, *l;
+  enum chv_fn fn;
+  if (!fast_operands(e, &c, &l, &fn) || c->column >= in->ncols ||
+      (l->kind == CHV_EXPR_COLUMN && l->column >= in->ncols))
+    return false;
+  const struct chv_vector *col = in->cols[c->column];
+  int64_t m = 0;
+  if (l->kind == CHV_EXPR_COLUMN) {
+    const struct chv_vector *col2 = in->cols[l->column];
+    switch (c->type->id) {
+    case CHV_TYPE_INT:
+    case CHV_TYPE_DATE: FAST_TYPE2(int32_t); break;
+    case CHV_TYPE_BIGINT: FAST_TYPE2(int64_t); break;
+    case CHV_TYPE_DOUBLE: FAST_TYPE2(double); break;
+    default: FAST_TYPE2(chv_i128); break; /* DECIMAL, at one scale */
+    }
+  } else {
+    union konst k;
+    set_konst(l->type, &l->value, &k);
+    switch (c->type->id) {
+    case CHV_TYPE_INT:
+    case CHV_TYPE_DATE: FAST_TYPE(int32_t); break;
+    case CHV_TYPE_BIGINT: FAST_TYPE(int64_t); break;
+    case CHV_TYPE_DOUBLE: FAST_TYPE(double); break;
+    default: FAST_TYPE(chv_i128); break; /* DECIMAL, at one scale */
+    }
+  }
+  *nout = m;
+  return true;
 }
 
 /* The conjuncts of an AND tree e, left to right, into c[0, *n) (at most
@@ -1493,10 +1474,8 @@ int chv_expr_filter(const struct chv_expr *e, const struct chv_batch *in,
       for (int i = 0; i < nc; i++) {
         if (fast_kind(c[i]) != (pass == 0)) continue;
         CHV_RETURN_IF_ERR(chv_expr_filter(c[i], in, cur, k, sel_out, &k, err));
-        cur = sel_out;
+        cur = sel_out; /* an AND has two conjuncts: sel_out is written */
       }
-    if (cur != sel_out) /* (no conjunct: cannot be, an AND has two) */
-      for (int64_t i = 0; i < k; i++) sel_out[i] = cur ? cur[i] : (uint32_t)i;
     *nsel_out = k;
     return CHV_OK;
   }
