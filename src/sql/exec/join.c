@@ -757,6 +757,20 @@ static int defer_keys(struct join_op *j, int64_t base, int64_t n,
   return CHV_OK;
 }
 
+/* Build row r joins the chain of key entry e, a new one when first; the
+** chain's length. */
+static inline int64_t chain_add(struct join_op *j, int64_t e, int64_t r,
+                                bool first) {
+  if (first) {
+    j->head[e] = r;
+    j->clen[e] = 0;
+  } else {
+    j->nextrow[j->tail[e]] = r;
+  }
+  j->tail[e] = r;
+  return ++j->clen[e];
+}
+
 /* What the parts of a deferred table find: keys and longest chain. */
 struct tb_part {
   struct join_op *j;
@@ -792,16 +806,10 @@ static int tb_make(void *arg, int64_t p, struct chv_error *err) {
       if (id == UINT32_MAX)
         id = chv_keyset_insert(&t->ks, ent[i].key, ent[i].len, hv, slot);
     }
-    int64_t r = ent[i].row, e = t->base + id;
-    if (id == nk) { /* a new key */
-      nk++;
-      j->head[e] = r;
-      j->clen[e] = 0;
-    } else {
-      j->nextrow[j->tail[e]] = r;
-    }
-    j->tail[e] = r;
-    if (++j->clen[e] > maxc) maxc = j->clen[e];
+    bool first = id == nk; /* a new key */
+    nk += first;
+    int64_t len = chain_add(j, t->base + id, ent[i].row, first);
+    if (len > maxc) maxc = len;
   }
   tb->nkeys[p] = nk;
   tb->maxchain[p] = maxc;
@@ -885,20 +893,15 @@ static int add_rows(struct join_op *j, int64_t base, int64_t n,
       id = chv_keyset_find(&t0->ks, key, len, hv, &slot);
       if (id == UINT32_MAX) id = chv_keyset_insert(&t0->ks, key, len, hv, slot);
     }
-    if ((int64_t)id >= j->nheads) {
+    bool first = (int64_t)id >= j->nheads; /* ids come in order: a new key */
+    if (first) {
       CHV_RETURN_IF_ERR(grow64(&j->head, &j->capheads, id + 1, err));
       CHV_RETURN_IF_ERR(grow64(&j->tail, &j->captail, id + 1, err));
       CHV_RETURN_IF_ERR(grow64(&j->clen, &j->capclen, id + 1, err));
-      j->head[id] = -1;
-      j->clen[id] = 0;
       j->nheads = id + 1;
     }
-    if (j->head[id] < 0)
-      j->head[id] = r;
-    else
-      j->nextrow[j->tail[id]] = r;
-    j->tail[id] = r;
-    if (++j->clen[id] > j->maxchain) j->maxchain = j->clen[id];
+    int64_t len = chain_add(j, id, r, first);
+    if (len > j->maxchain) j->maxchain = len;
   }
   return CHV_OK;
 }
