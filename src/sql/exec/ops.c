@@ -537,11 +537,14 @@ static bool rowkeys_make_int(struct sql_rowkeys *rk) {
   const struct chv_intset *is = &rk->iset;
   size_t nk = is->n;
   int64_t lo = rk->lo;
-  /* a bit map of the range when it takes at most 32 bits a key (or 64 KiB)
-  ** and 16 MiB (range 0: all of int64's) */
+  /* a bit map of the range when it takes at most 128 bits a key (or 64
+  ** KiB) and 16 MiB (range 0: all of int64's): no more than the iset it
+  ** replaces (16-byte slots, at most half full), and one load a row where
+  ** the iset takes a multiply, a bloom load and (for a row the bloom lets
+  ** through) a probe */
   uint64_t range = rk->range;
   if (range != 0 && range <= ((uint64_t)1 << 27) &&
-      range <= 32 * (uint64_t)nk + ((uint64_t)1 << 19)) {
+      range <= 128 * (uint64_t)nk + ((uint64_t)1 << 19)) {
     uint64_t *bits = calloc((size_t)(range + 63) / 64, sizeof *bits);
     if (bits) {
       for (size_t i = 0; i < is->nslots; i++) {
