@@ -73,6 +73,12 @@ const CASES = [
    null, { rows: 'SELECT count(*) AS n FROM f WHERE id % 10 <> 0' }],
   ['many integer keys, sparse', 'SELECT f.id FROM f JOIN (SELECT v * 1000 AS x FROM f WHERE id % 10 <> 0) s ON f.v = s.x',
    null, { rows: 'SELECT count(*) AS n FROM f WHERE v IN (SELECT v * 1000 FROM f WHERE id % 10 <> 0)' }],
+  // keys 100 apart take 100 bits a key: a bit map (at most 128 bits a
+  // key); 200 apart, past it: the table of integers
+  ['many integer keys 100 apart, a bit map', 'SELECT f.id FROM f JOIN (SELECT v * 100 AS x FROM f WHERE id % 10 <> 0) s ON f.v = s.x',
+   null, { rows: 'SELECT count(*) AS n FROM f WHERE v IN (SELECT v * 100 FROM f WHERE id % 10 <> 0)' }],
+  ['many integer keys 200 apart, a table', 'SELECT f.id FROM f JOIN (SELECT v * 200 AS x FROM f WHERE id % 10 <> 0) s ON f.v = s.x',
+   null, { rows: 'SELECT count(*) AS n FROM f WHERE v IN (SELECT v * 200 FROM f WHERE id % 10 <> 0)' }],
   ['two integer keys', 'SELECT f.id FROM f JOIN (SELECT id AS y, v AS x FROM f WHERE id % 1000 = 7) s ON f.v = s.x AND f.id = s.y',
    null, { rows: 'SELECT count(*) AS n FROM f WHERE id % 1000 = 7' }],
   // a whole table of many rows builds: its keys' range filters row groups,
