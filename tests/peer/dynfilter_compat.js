@@ -79,6 +79,16 @@ const CASES = [
    null, { rows: 'SELECT count(*) AS n FROM f WHERE v IN (SELECT v * 100 FROM f WHERE id % 10 <> 0)' }],
   ['many integer keys 200 apart, a table', 'SELECT f.id FROM f JOIN (SELECT v * 200 AS x FROM f WHERE id % 10 <> 0) s ON f.v = s.x',
    null, { rows: 'SELECT count(*) AS n FROM f WHERE v IN (SELECT v * 200 FROM f WHERE id % 10 <> 0)' }],
+  // six build rows a key (m): 648,000 keys with duplicates, past the
+  // 512 Ki an operator memory of 1 MB lets the join's array hold, go to a
+  // table of integers (a bit map of it at 100 apart); p, of 1.2 million
+  // rows 20 apart, probes, and finds every key
+  ['integer keys past their array, a bit map', 'SELECT count(*) AS n, sum(p.v) AS t FROM p JOIN (SELECT w * 100 AS x FROM m WHERE w % 10 <> 0) s ON p.v = s.x',
+   null, { set: "SET 'chive.exec.operator-memory' = '1mb'; ", scan: 'p',
+           rows: 'SELECT count(*) AS n FROM p WHERE v IN (SELECT w * 100 FROM m WHERE w % 10 <> 0)' }],
+  ['integer keys past their array, a table', 'SELECT count(*) AS n, sum(p.v) AS t FROM p JOIN (SELECT w * 200 AS x FROM m WHERE w % 10 <> 0) s ON p.v = s.x',
+   null, { set: "SET 'chive.exec.operator-memory' = '1mb'; ", scan: 'p',
+           rows: 'SELECT count(*) AS n FROM p WHERE v IN (SELECT w * 200 FROM m WHERE w % 10 <> 0)' }],
   ['two integer keys', 'SELECT f.id FROM f JOIN (SELECT id AS y, v AS x FROM f WHERE id % 1000 = 7) s ON f.v = s.x AND f.id = s.y',
    null, { rows: 'SELECT count(*) AS n FROM f WHERE id % 1000 = 7' }],
   // a whole table of many rows builds: its keys' range filters row groups,
@@ -99,7 +109,9 @@ const OFF = "SET 'table.optimizer.dynamic-filtering.enabled' = 'false'; ";
     const fdir = path.join(tmp, 'data', 'f');
     const ddir = path.join(tmp, 'data', 'd');
     const rdir = path.join(tmp, 'data', 'r');
-    for (const d of [fdir, ddir, rdir]) fs.mkdirSync(d, { recursive: true });
+    const mdir = path.join(tmp, 'data', 'm');
+    const pdir = path.join(tmp, 'data', 'p');
+    for (const d of [fdir, ddir, rdir, mdir, pdir]) fs.mkdirSync(d, { recursive: true });
     await q(`CREATE TABLE f AS SELECT i::INTEGER AS id, i::BIGINT AS v,
                'g' || (i % 5)::VARCHAR AS g,
                CASE WHEN i % 101 = 0 THEN NULL ELSE (i // 10000)::INTEGER END AS k
@@ -113,6 +125,10 @@ const OFF = "SET 'table.optimizer.dynamic-filtering.enabled' = 'false'; ";
                (21000::BIGINT, 2, 'a'), (25000::BIGINT, 2, 'b'), (30500::BIGINT, 3, 'c'),
                (NULL, NULL, 'n'), (22000::BIGINT, 5, 'x'))
              AS r(v, k, tag)`);
+    await q(`CREATE TABLE m AS SELECT (i // 6)::BIGINT AS w FROM range(720000) r(i)`);
+    await q(`COPY m TO '${path.join(mdir, 'm.parquet')}' (FORMAT parquet)`);
+    await q(`CREATE TABLE p AS SELECT (i * 20)::BIGINT AS v FROM range(1200000) r(i)`);
+    await q(`COPY p TO '${path.join(pdir, 'p.parquet')}' (FORMAT parquet)`);
     await q(`COPY f TO '${fdir}' (FORMAT parquet, PARTITION_BY (k), ROW_GROUP_SIZE 2048)`);
     await q(`COPY d TO '${path.join(ddir, 'd.parquet')}' (FORMAT parquet)`);
     await q(`COPY r TO '${path.join(rdir, 'r.parquet')}' (FORMAT parquet)`);
@@ -129,6 +145,8 @@ const OFF = "SET 'table.optimizer.dynamic-filtering.enabled' = 'false'; ";
                LOCATION '${ddir}';
              CREATE EXTERNAL TABLE r (v bigint, k int, tag string) STORED AS PARQUET
                LOCATION '${rdir}';
+             CREATE EXTERNAL TABLE m (w bigint) STORED AS PARQUET LOCATION '${mdir}';
+             CREATE EXTERNAL TABLE p (v bigint) STORED AS PARQUET LOCATION '${pdir}';
              ANALYZE TABLE f COMPUTE STATISTICS;
              ANALYZE TABLE d COMPUTE STATISTICS;
              ANALYZE TABLE r COMPUTE STATISTICS;`);
@@ -141,10 +159,11 @@ const OFF = "SET 'table.optimizer.dynamic-filtering.enabled' = 'false'; ";
           `${groups.length} row groups`);
     for (const [name, ours, theirs, count] of CASES) {
       let on, off, plan;
+      const set = (count && count.set) || '';
       try {
-        on = rowsOf(sql(wh, ours + ';')).map(canon).sort();
-        off = rowsOf(sql(wh, OFF + ours + ';')).map(canon).sort();
-        plan = rowsOf(sql(wh, 'EXPLAIN ANALYZE ' + ours + ';')).map((r) => r.plan);
+        on = rowsOf(sql(wh, set + ours + ';')).map(canon).sort();
+        off = rowsOf(sql(wh, set + OFF + ours + ';')).map(canon).sort();
+        plan = rowsOf(sql(wh, set + 'EXPLAIN ANALYZE ' + ours + ';')).map((r) => r.plan);
       } catch (e) {
         check(name, false, `chive failed: ${e.stderr || e.message}`);
         continue;
@@ -154,7 +173,7 @@ const OFF = "SET 'table.optimizer.dynamic-filtering.enabled' = 'false'; ";
       check(name, same(on, b), `chive ${on.length} rows, DuckDB ${b.length}`);
       check(name + ' (option off)', same(off, b), `chive ${off.length} rows, DuckDB ${b.length}`);
       // the fact table's Scan line and the lines under it
-      const at = plan.findIndex((l) => /Scan default\.f:/.test(l));
+      const at = plan.findIndex((l) => l.includes(`Scan default.${(count && count.scan) || 'f'}:`));
       const scan = at >= 0 ? plan[at] : '';
       const under = plan.slice(at + 1, at + 4).join('\n');
       const filtered = /Dynamic filter:/.test(under);

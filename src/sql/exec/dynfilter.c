@@ -81,7 +81,11 @@ struct sql_dyn_key {
   struct chv_buf slo, shi;     /* ... (strings) */
   struct chv_keyset set;       /* distinct values, up to SQL_DYN_ROWS + 1
                                ** (integers: up to SQL_DYN_SET + 1) */
-  struct chv_intset iset;      /* integers: up to SQL_DYN_INT_ROWS + 1 */
+  int64_t *ints;               /* integers: as they came, duplicates too,
+                               ** while they fit (ints_max()) */
+  size_t nints, capints;
+  struct chv_intset iset;      /* integers, once past ints: up to
+                               ** SQL_DYN_INT_ROWS + 1 */
   bool big;                    /* more than SQL_DYN_SET distinct */
   bool huge;                   /* more than SQL_DYN_ROWS (set gone), or
                                ** integers past SQL_DYN_INT_ROWS or the cap
@@ -113,6 +117,28 @@ int sql_dynfilter_init(struct sql_dynfilter *d, const struct sql_exec *x,
   return CHV_OK;
 }
 
+/* How many integers a key keeps as they come (8 bytes each, duplicates
+** too) before it takes them into a chv_intset: most build sides end
+** before, and the scan then makes its bit map straight from the array
+** (ops.c), with no hash table grown, zeroed and rehashed on the way. */
+static size_t ints_max(size_t cap) {
+  return CHV_MIN((size_t)SQL_DYN_INT_ROWS, cap / sizeof(int64_t));
+}
+
+/* Moves k's array of integers into its iset (k->iset.n > 0 after, since the
+** array holds at least one); past its bounds no rows are filtered. */
+static int ints_fold(struct sql_dyn_key *k, struct chv_error *err) {
+  int rc = chv_intset_put_all(&k->iset, k->ints, k->nints) == CHV_OK
+               ? CHV_OK
+               : oom(err);
+  chv_free(k->ints);
+  k->ints = NULL;
+  k->nints = k->capints = 0;
+  if (rc == CHV_OK && k->iset.n > SQL_DYN_INT_ROWS) k->huge = true;
+  if (rc != CHV_OK || k->huge) chv_intset_free(&k->iset);
+  return rc;
+}
+
 /* Adds rows [0, n) of v, the key k's values of a build chunk. */
 static int key_add(struct sql_dyn_key *k, const struct chv_vector *v, int64_t n,
                    size_t cap, struct chv_error *err) {
@@ -123,12 +149,20 @@ static int key_add(struct sql_dyn_key *k, const struct chv_vector *v, int64_t n,
                          "dynamic filter on a key of type %s",
                          chv_type_id_name(k->id)); /* the plan marks none */
   if (k->no_rows) k->huge = true; /* the rows go unfiltered */
-  if (!str && !k->huge) {
+  if (!str && !k->huge && !k->iset.n && k->nints + (size_t)n > ints_max(cap))
+    CHV_RETURN_IF_ERR(ints_fold(k, err)); /* the array is full: to iset */
+  if (!str && !k->huge && k->iset.n) {
     if (chv_intset_reserve(&k->iset, (size_t)n) != CHV_OK) return oom(err);
     if (chv_intset_memory(&k->iset) > cap) { /* past the bound: no rows */
       k->huge = true; /* filtered; set, of SQL_DYN_SET keys at most, stays */
       chv_intset_free(&k->iset);
     }
+  } else if (!str && !k->huge && k->nints + (size_t)n > k->capints) {
+    size_t want = CHV_MAX(k->capints * 2, k->nints + (size_t)n);
+    int64_t *p = chv_realloc(k->ints, want * sizeof *p);
+    if (!p) return oom(err);
+    k->ints = p;
+    k->capints = want;
   }
   for (int64_t i = 0; i < n; i++) {
     if (chv_vector_is_null(v, i)) continue; /* matches nothing */
@@ -155,7 +189,9 @@ static int key_add(struct sql_dyn_key *k, const struct chv_vector *v, int64_t n,
     }
     k->have = true;
     if (str && k->huge && (!k->no_rows || k->big)) continue;
-    if (!str && !k->huge) { /* all in iset; the first SQL_DYN_SET + 1 in set */
+    if (!str && !k->huge && !k->iset.n) { /* all in ints or iset; the */
+      k->ints[k->nints++] = x;              /* first SQL_DYN_SET + 1 in set */
+    } else if (!str && !k->huge) {
       chv_intset_put(&k->iset, x);
       if (k->iset.n > SQL_DYN_INT_ROWS) {
         k->huge = true;
@@ -306,7 +342,11 @@ int sql_dynfilter_give(struct sql_dynfilter *d, struct sql_exec *x,
     rk[nrk].id = dk->id;
     rk[nrk].iset = dk->iset;
     memset(&dk->iset, 0, sizeof dk->iset);
-    if (rk[nrk].iset.n) { /* the integers' range, known here */
+    rk[nrk].ints = dk->ints;
+    rk[nrk].nints = dk->nints;
+    dk->ints = NULL;
+    dk->nints = dk->capints = 0;
+    if (rk[nrk].iset.n || rk[nrk].nints) { /* the integers' range, known here */
       rk[nrk].lo = dk->lo;
       rk[nrk].range = (uint64_t)dk->hi - (uint64_t)dk->lo + 1;
     }
@@ -317,10 +357,7 @@ int sql_dynfilter_give(struct sql_dynfilter *d, struct sql_exec *x,
   if (rc == CHV_OK && !(t = buf_text(a, &text))) rc = oom(err);
   chv_buf_free(&text);
   if (rc != CHV_OK) {
-    for (int i = 0; i < nrk; i++) {
-      chv_keyset_free(&rk[i].set);
-      chv_intset_free(&rk[i].iset);
-    }
+    for (int i = 0; i < nrk; i++) sql_rowkeys_free(&rk[i]);
     free(rk);
     chv_arena_close(a);
     return rc;
@@ -334,6 +371,7 @@ void sql_dynfilter_free(struct sql_dynfilter *d) {
     chv_buf_free(&d->keys[k].shi);
     chv_keyset_free(&d->keys[k].set);
     chv_intset_free(&d->keys[k].iset);
+    chv_free(d->keys[k].ints);
   }
   free(d->keys);
   memset(d, 0, sizeof *d);

@@ -161,7 +161,8 @@ chv_scan_bound *sql_op_bound(struct sql_op *op);
 ** among them pruned (by the catalog), the row groups and stripes of data
 ** columns outside their range skipped; and, when there are at most
 ** SQL_DYN_ROWS of them (SQL_DYN_INT_ROWS of an integer or DATE key, kept
-** in a chv_intset as they come), each key's set filters the scan's rows (on the
+** in an array as they come and, past what it may hold, in a chv_intset),
+** each key's set filters the scan's rows (on the
 ** reader threads, before the operators of its stage), so that an
 ** Aggregate between the join and the scan groups only rows the join can
 ** match.  NULL keys are left out (they match nothing).  A zeroed struct
@@ -205,6 +206,10 @@ struct sql_rowkeys {
   ** (bshift); */
   bool is_int;
   struct chv_intset iset;
+  int64_t *ints;              /* or the keys as the join saw them,
+                              ** duplicates too (chv_malloc'd; the Scan
+                              ** makes its bit map or iset of them) */
+  size_t nints;
   int bshift;
   /* the keys' least value and the values from it to the greatest (as the
   ** join saw them); when they are few enough, bits holds one bit per value:
@@ -213,6 +218,8 @@ struct sql_rowkeys {
   int64_t lo;
   uint64_t range;
 };
+/* Frees rk's sets and maps, and zeroes it. */
+void sql_rowkeys_free(struct sql_rowkeys *rk);
 /* Opens the Scan operator op deferred for its join (a no-op when it is
 ** open), with filter AND-ed to its node's partition filter, preds added
 ** to its predicates and its rows filtered by the nrk key sets rk; a and rk

@@ -530,13 +530,13 @@ static bool rowkeys_keep_int(const struct scan_op *s, const struct chv_batch *b,
   return true;
 }
 
-/* rk's integer keys (its iset, their range from rk->lo) as a bit map of
-** the range, or kept in the iset with bloom bits past 1024 keys; false out
-** of memory. */
+/* rk's integer keys (its array ints or its iset, their range from rk->lo)
+** as a bit map of the range, or in the iset with bloom bits past 1024
+** keys; false out of memory. */
 static bool rowkeys_make_int(struct sql_rowkeys *rk) {
   const struct chv_intset *is = &rk->iset;
-  size_t nk = is->n;
-  int64_t lo = rk->lo;
+  size_t nk = is->n ? is->n : rk->nints; /* the array: duplicates too */
+  uint64_t lo = (uint64_t)rk->lo;
   /* a bit map of the range when it takes at most 128 bits a key (or 64
   ** KiB) and 16 MiB (range 0: all of int64's): no more than the iset it
   ** replaces (16-byte slots, at most half full), and one load a row where
@@ -547,16 +547,31 @@ static bool rowkeys_make_int(struct sql_rowkeys *rk) {
       range <= 128 * (uint64_t)nk + ((uint64_t)1 << 19)) {
     uint64_t *bits = calloc((size_t)(range + 63) / 64, sizeof *bits);
     if (bits) {
+      for (size_t i = 0; i < rk->nints; i++) {
+        uint64_t off = (uint64_t)rk->ints[i] - lo;
+        bits[off >> 6] |= 1ull << (off & 63);
+      }
       for (size_t i = 0; i < is->nslots; i++) {
         if (!is->slots[i].id1) continue;
-        uint64_t off = (uint64_t)is->slots[i].key - (uint64_t)lo;
+        uint64_t off = (uint64_t)is->slots[i].key - lo;
         bits[off >> 6] |= 1ull << (off & 63);
       }
       rk->bits = bits;
       rk->is_int = true;
       chv_intset_free(&rk->iset);
+      chv_free(rk->ints);
+      rk->ints = NULL;
+      rk->nints = 0;
       return true;
     }
+  }
+  if (rk->nints) { /* a set of them after all */
+    int rc = chv_intset_put_all(&rk->iset, rk->ints, rk->nints);
+    chv_free(rk->ints);
+    rk->ints = NULL;
+    rk->nints = 0;
+    if (rc != CHV_OK) return false;
+    nk = is->n;
   }
   if (nk > 1024) {
     int lg = 12;
@@ -573,6 +588,15 @@ static bool rowkeys_make_int(struct sql_rowkeys *rk) {
   }
   rk->is_int = true;
   return true;
+}
+
+void sql_rowkeys_free(struct sql_rowkeys *rk) {
+  chv_keyset_free(&rk->set);
+  chv_intset_free(&rk->iset);
+  chv_free(rk->ints);
+  free(rk->bits);
+  free(rk->bloom);
+  memset(rk, 0, sizeof *rk);
 }
 
 /* Rows sel[0, n) (NULL: all n) of b whose values of the key columns are
@@ -741,12 +765,7 @@ static int scan_next(struct sql_op *op, struct sql_chunk *out,
 static void scan_close(struct sql_op *op) {
   struct scan_op *s = (struct scan_op *)op;
   chv_scan_close(s->scan);
-  for (int i = 0; i < s->nrk; i++) {
-    chv_keyset_free(&s->rk[i].set);
-    chv_intset_free(&s->rk[i].iset);
-    free(s->rk[i].bits);
-    free(s->rk[i].bloom);
-  }
+  for (int i = 0; i < s->nrk; i++) sql_rowkeys_free(&s->rk[i]);
   free(s->rk);
   free(s->rkcol);
   stage_state_free(s->nstate);
@@ -767,10 +786,7 @@ int sql_op_scan_start(struct sql_op *op, chv_arena *a,
                       const char *text, struct chv_error *err) {
   struct scan_op *s = op && op->vt == &scan_vt ? (struct scan_op *)op : NULL;
   if (!s || !s->deferred) {
-    for (int i = 0; i < nrk; i++) {
-      chv_keyset_free(&rk[i].set);
-      chv_intset_free(&rk[i].iset);
-    }
+    for (int i = 0; i < nrk; i++) sql_rowkeys_free(&rk[i]);
     free(rk);
     chv_arena_close(a);
     return CHV_OK;
@@ -791,8 +807,7 @@ int sql_op_scan_start(struct sql_op *op, chv_arena *a,
     for (int j = 0; j < nd->ncols && c < 0; j++)
       if (!strcasecmp(nd->u.scan.columns[j], rk[i].column)) c = j;
     if (c < 0 || nd->cols[c].type->id != rk[i].id) { /* not this scan's */
-      chv_keyset_free(&rk[i].set);
-      chv_intset_free(&rk[i].iset);
+      sql_rowkeys_free(&rk[i]);
       continue;
     }
     /* integers: a bit map or their iset; a set of bytes past the caches
@@ -800,10 +815,9 @@ int sql_op_scan_start(struct sql_op *op, chv_arena *a,
     size_t nk = rk[i].set.n;
     enum chv_type_id id = rk[i].id;
     if (chv_type_is_integer(id) || id == CHV_TYPE_DATE) {
-      if (!rk[i].iset.n || !rowkeys_make_int(&rk[i])) {
+      if ((!rk[i].iset.n && !rk[i].nints) || !rowkeys_make_int(&rk[i])) {
         /* out of memory: the rows go unfiltered (the join drops them) */
-        chv_keyset_free(&rk[i].set);
-        chv_intset_free(&rk[i].iset);
+        sql_rowkeys_free(&rk[i]);
         continue;
       }
     } else if (nk > 1024) {

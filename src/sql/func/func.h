@@ -505,6 +505,9 @@ static inline uint32_t chv_intset_put(struct chv_intset *s, int64_t k) {
     j = (j + 1) & mask;
   }
 }
+/* Puts xs[0, n) (duplicates too), growing as they come; CHV_ENOMEM, with
+** the set holding some of them. */
+int chv_intset_put_all(struct chv_intset *s, const int64_t *xs, size_t n);
 
 /* The keys of a batch's rows, each the bytes chv_keyset_encode() gives for
 ** the row's values of the key vectors, back to back, with their hashes

@@ -335,3 +335,14 @@ int chv_intset_reserve(struct chv_intset *s, size_t more) {
   chv_free(old.slots);
   return CHV_OK;
 }
+
+int chv_intset_put_all(struct chv_intset *s, const int64_t *xs, size_t n) {
+  /* reserved a part at a time: duplicates leave the set smaller than n */
+  for (size_t i = 0; i < n; i++) {
+    if (i % 4096 == 0 && chv_intset_reserve(s, CHV_MIN(4096, n - i)) != CHV_OK)
+      return CHV_ENOMEM;
+    if (i + 16 < n) chv_intset_prefetch(s, xs[i + 16]);
+    chv_intset_put(s, xs[i]);
+  }
+  return CHV_OK;
+}
