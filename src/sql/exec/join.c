@@ -10,12 +10,14 @@
 ** while they take 32 bits each (key_ints(); past that, the table is made
 ** again of bytes: unpack()); a join without keys (CROSS, or only a
 ** residual condition) has one chain of every row.
-** Read on several threads (sql_exec's threads > 1), the build side is
-** held whole before its table is made: each row's key waits in the list of
-** one of TB_PARTS parts a thread by its hash (tpart_of()), and once the
+** The build side is held whole before its table is made: each row's key
+** waits in the list of one part (one thread) or of one of TB_PARTS parts a
+** thread (sql_exec's threads > 1) by its hash (tpart_of()), and once the
 ** input has ended the parts are made at once on a pool of as many threads
-** (make_table()), each its own key set whose ids index head, tail and clen
-** from its base; a probe looks a key up in its key's part.  Each part takes
+** (make_table()), each its own key set, sized once for its rows, whose ids
+** index head, tail and clen from its base; a probe looks a key up in its
+** key's part.  A partitioned join's pairs, and a join without keys, make
+** theirs as the rows come (add_rows()).  Each part takes
 ** its rows in row order, so chains are in row order either way.
 ** Then each chunk of the probe side looks its rows' keys up:
 **
@@ -785,10 +787,10 @@ static int tb_make(void *arg, int64_t p, struct chv_error *err) {
   const struct join_dent *ent = t->ent;
   int64_t nk = 0, maxc = 0, n = t->nent;
   bool ints = j->ikey || j->pack;
+  /* room for a key a row at once: no slots grown, zeroed and rehashed on
+  ** the way (what build() counts against the operator's memory) */
+  if (ints && chv_intset_reserve(&t->is, (size_t)n) != CHV_OK) return oom(err);
   for (int64_t i = 0; i < n; i++) {
-    if (ints && i % 4096 == 0 &&
-        chv_intset_reserve(&t->is, (size_t)CHV_MIN(4096, n - i)) != CHV_OK)
-      return oom(err);
     if (i + 16 < n) {
       if (ints)
         chv_intset_prefetch(&t->is, ent[i + 16].k);
@@ -926,12 +928,12 @@ static int unpack(struct join_op *j, struct chv_error *err) {
 static int build(struct join_op *j, struct chv_error *err) {
   struct sql_op *in = j->op.in[j->bside];
   struct sql_exec *x = j->op.x;
-  /* the input's table, with keys, read on several threads: made once all
-  ** its rows are in, in parts on as many threads (a pair's, one part as
-  ** the rows come) */
-  if (x->threads > 1 && j->nkeys && !j->grace) {
+  /* the input's table, with keys: made once all its rows are in, its key
+  ** sets sized for them, in parts on as many threads as read it (a pair's,
+  ** one part as the rows come) */
+  if (j->nkeys && !j->grace) {
     j->deferred = true;
-    j->ntp = CHV_MIN(TB_PARTS * x->threads, JOIN_TPARTS);
+    j->ntp = x->threads > 1 ? CHV_MIN(TB_PARTS * x->threads, JOIN_TPARTS) : 1;
   }
   for (;;) {
     struct sql_chunk ch;
