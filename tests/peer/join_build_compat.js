@@ -5,7 +5,7 @@
 // parts, on a pool of as many threads, once its rows are in) with
 // duplicate, NULL and negative integer keys, string keys and a second key,
 // and a probe table p of 60,000 rows.  Each join kind runs on chive as it
-// is, with one reader thread (the table made as the rows come, in one
+// is, with one reader thread (the table made once the rows are in, in one
 // part), and with an operator memory so small that the join partitions
 // its sides to spill files; all three must give DuckDB's rows.  EXPLAIN
 // ANALYZE must say the table was made in parts on two threads (when the
