@@ -361,6 +361,10 @@ CHV_API const struct chv_type *chv_scan_schema(const chv_scan *s);
 CHV_API int chv_scan_next(chv_scan *s, struct chv_batch **out,
                           struct chv_error *err);
 CHV_API void chv_scan_stats(const chv_scan *s, struct chv_scan_stats *out);
+/* No more batches are read (chv_scan_next() gives the end): a scan its
+** consumer left early stops its reader threads, and its statistics then
+** count what they had read of the splits they were in. */
+CHV_API void chv_scan_stop(chv_scan *s);
 CHV_API void chv_scan_close(chv_scan *s);
 
 /* ---- splits -------------------------------------------------------------- */

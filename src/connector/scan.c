@@ -664,13 +664,20 @@ static void par_stats(struct par *p, struct chv_scan_stats *out) {
   out->rows_read = __atomic_load_n(&p->rows_read, __ATOMIC_RELAXED);
 }
 
-static void par_close(struct par *p) {
-  if (p == NULL) return;
+/* Stops the reader threads and waits for them: each adds what it read of
+** its split to the scan's statistics as it leaves. */
+static void par_stop(struct par *p) {
   pthread_mutex_lock(&p->mu);
   p->stop = true;
   pthread_cond_broadcast(&p->consumed);
   pthread_mutex_unlock(&p->mu);
   for (int i = 0; i < p->started; i++) pthread_join(p->threads[i], NULL);
+  p->started = 0;
+}
+
+static void par_close(struct par *p) {
+  if (p == NULL) return;
+  par_stop(p);
   if (p->splits)
     for (int j = 0; j < p->plan->nsplits; j++) {
       for (int k = 0; k < p->splits[j].n; k++)
@@ -1042,6 +1049,12 @@ int chv_scan_next(chv_scan *s, struct chv_batch **out, struct chv_error *err) {
     rc = scan_next(s, out, err);
   if (rc == CHV_OK && s->progress) s->progress(s->progress_ctx, s);
   return rc;
+}
+
+void chv_scan_stop(chv_scan *s) {
+  if (s == NULL || !s->par) return;
+  par_stop(s->par);
+  s->done = true;
 }
 
 void chv_scan_close(chv_scan *s) {

@@ -227,6 +227,7 @@ static void scan_explain(struct sql_session *s, struct sql_plan_node *n,
   struct chv_buf line;
   chv_buf_init(&line);
   struct chv_scan_stats ss = {0};
+  if (analyze) chv_scan_stop(scan); /* the reads of a scan a LIMIT ended */
   chv_scan_stats(scan, &ss);
   chv_buf_printf(&line, "Scan %s.%s: partitions=%lld/%lld columns=[", t->db,
                  t->name, (long long)ss.partitions_read,
