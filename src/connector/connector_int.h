@@ -60,6 +60,14 @@ int conn_split_plan(chv_catalog *cat, const struct chv_table *t,
 void conn_split_sample(struct chv_split_plan *p,
                        const struct chv_scan_sample *sample);
 
+/* Cuts each split of p longer than unit bytes into pieces of unit bytes
+** (the last up to twice that), in order: the row groups (Parquet) or
+** stripes (ORC) a split takes are those its pieces take, one piece each,
+** since a piece takes them by the same rule (a row group's midpoint, a
+** stripe's start) over its own range.  CHV_ENOMEM, p as it was. */
+int conn_split_cut(struct chv_split_plan *p, int64_t unit,
+                   struct chv_error *err);
+
 /* chv_source_report_statistics() for a table already read (whose
 ** parameters may carry the builder's table options), the pruned partitions
 ** and a pushed limit (< 0: none).  Needs chive/source.h for the result. */

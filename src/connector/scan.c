@@ -711,6 +711,9 @@ static int par_launch(struct par *p, struct chv_error *err) {
   return CHV_OK;
 }
 
+/* The bytes of a piece of a stage's split (par_open()). */
+#define STAGE_PIECE ((int64_t)8 << 20)
+
 /* Plan the scan's splits and start the reader threads (none when there is
 ** at most one split: the scan then reads on the caller's thread, unless it
 ** is sampled: its splits are then the plan's, read on a reader thread). */
@@ -726,6 +729,19 @@ static int par_open(chv_scan *s, const struct chv_scan_options *opts,
       .cfg = opts->cfg};
   struct chv_split_plan *plan;
   CHV_RETURN_IF_ERR(conn_split_plan(s->cat, &s->table, &so, &plan, err));
+  /* A stage's Parquet and ORC splits are read in pieces of STAGE_PIECE
+  ** bytes, so that the readers share a split whose row groups a filter
+  ** left in one file (the pieces, too, do not depend on the threads). */
+  struct conn_format fmt;
+  int rc = opts->hook && !sampled
+               ? conn_table_format(&s->table, opts->cfg, &fmt, err)
+               : CHV_OK;
+  if (rc == CHV_OK && opts->hook && !sampled && fmt.kind != CONN_FMT_TEXT)
+    rc = conn_split_cut(plan, STAGE_PIECE, err);
+  if (rc != CHV_OK) {
+    chv_split_plan_free(plan);
+    return rc;
+  }
   if (sampled) s->stats.splits_planned = plan->nsplits;
   conn_split_sample(plan, &s->sample);
   s->stats.splits_total = plan->nsplits;

@@ -382,6 +382,49 @@ void chv_split_plan_free(struct chv_split_plan *p) {
   chv_free(p);
 }
 
+/* ---- pieces of splits ---------------------------------------------------- */
+
+/* The pieces split sp is cut into. */
+static int64_t pieces_of(const struct chv_split *sp, int64_t unit) {
+  return sp->length > unit ? CHV_MAX(sp->length / unit, 1) : 1;
+}
+
+int conn_split_cut(struct chv_split_plan *p, int64_t unit,
+                   struct chv_error *err) {
+  int64_t n = 0;
+  for (int i = 0; i < p->nsplits; i++) n += pieces_of(&p->splits[i], unit);
+  if (n == p->nsplits) return CHV_OK;
+  if (n > INT32_MAX) return chv_error_set(err, CHV_ENOMEM, "too many splits");
+  struct chv_split *out = chv_calloc((size_t)n, sizeof *out);
+  if (out == NULL) return chv_error_set(err, CHV_ENOMEM, "out of memory");
+  int64_t k = 0;
+  for (int i = 0; i < p->nsplits; i++) {
+    const struct chv_split *sp = &p->splits[i];
+    int64_t m = pieces_of(sp, unit);
+    for (int64_t j = 0; j < m; j++, k++) {
+      out[k] = *sp;
+      out[k].start = sp->start + j * unit;
+      out[k].length = j + 1 < m ? unit : sp->length - j * unit;
+      out[k].path = j ? chv_strdup(sp->path) : NULL;
+      if (j && out[k].path == NULL) {
+        for (int64_t x = 0; x < k; x++) chv_free(out[x].path); /* firsts: NULL */
+        chv_free(out);
+        return chv_error_set(err, CHV_ENOMEM, "out of memory");
+      }
+    }
+  }
+  /* the first piece of each split takes its path */
+  k = 0;
+  for (int i = 0; i < p->nsplits; i++) {
+    out[k].path = p->splits[i].path;
+    k += pieces_of(&p->splits[i], unit);
+  }
+  chv_free(p->splits);
+  p->splits = out;
+  p->nsplits = (int)n;
+  return CHV_OK;
+}
+
 /* ---- sampling -------------------------------------------------------------- */
 
 void conn_split_sample(struct chv_split_plan *p,
