@@ -21,7 +21,7 @@ const path = require('path');
 require('./duckdb_peer.js'); // exit 77 without DuckDB
 
 const peer = require('./peer_check.js')('join_build_compat.js');
-const { check, sql, rowsOf, canon, same } = peer;
+const { check, sql, rowsOf } = peer;
 
 // [name, chive SQL, DuckDB SQL (null: the same)]; aggregates keep the
 // results small, a GROUP BY keeps them telling
@@ -108,19 +108,7 @@ peer.withDuckDB('chv-join-build-compat-', async ({ tmp, wh, q }) => {
              STORED AS PARQUET LOCATION '${pdir}';
            ANALYZE TABLE b COMPUTE STATISTICS;
            ANALYZE TABLE p COMPUTE STATISTICS;`);
-  for (const [name, ours, theirs] of CASES) {
-    const want = (await q(theirs || ours)).map(canon);
-    for (const [suffix, prefix] of VARIANTS) {
-      let got;
-      try {
-        got = rowsOf(sql(wh, prefix + ours + ';')).map(canon);
-      } catch (e) {
-        check(name + suffix, false, `chive failed: ${e.stderr || e.message}`);
-        continue;
-      }
-      same(name + suffix, got, want.slice(), false);
-    }
-  }
+  await peer.variantCases(wh, q, CASES, VARIANTS);
   // b's table is the one made in parts (b builds: it is read on two
   // threads, and so is p, which probes on its readers)
   if (os.cpus().length >= 2) {

@@ -72,6 +72,24 @@ module.exports = function peer(script) {
     // fn({tmp, wh, q}) with a scratch folder (removed after, unless KEEP is
     // set), its warehouse folder and q(sql): DuckDB's rows as objects, of
     // an in-memory database; then the summary.
+    // Each case [name, chive's SQL, DuckDB's (null: the same)] under each
+    // variant [suffix of the name, SQL run before chive's]: chive's rows,
+    // in no order, against those DuckDB's query q(sql) gives.
+    async variantCases(wh, q, cases, variants) {
+      for (const [name, ours, theirs] of cases) {
+        const want = (await q(theirs || ours)).map(canon);
+        for (const [suffix, prefix] of variants) {
+          let got;
+          try {
+            got = rowsOf(sql(wh, prefix + ours + ';')).map(canon);
+          } catch (e) {
+            check(name + suffix, false, `chive failed: ${e.stderr || e.message}`);
+            continue;
+          }
+          same(name + suffix, got, want.slice(), false);
+        }
+      }
+    },
     async withDuckDB(prefix, fn) {
       const fs = require('fs');
       const os = require('os');

@@ -18,7 +18,7 @@ const path = require('path');
 require('./duckdb_peer.js'); // exit 77 without DuckDB
 
 const peer = require('./peer_check.js')('stage_pieces_compat.js');
-const { check, sql, rowsOf, canon, same } = peer;
+const { check, sql, rowsOf } = peer;
 
 const PIECE = 8 << 20;
 
@@ -64,19 +64,7 @@ peer.withDuckDB('chv-stage-pieces-compat-', async ({ tmp, wh, q }) => {
              STORED AS PARQUET LOCATION '${sdir}';
            ANALYZE TABLE t COMPUTE STATISTICS;
            ANALYZE TABLE s COMPUTE STATISTICS;`);
-  for (const [name, ours, theirs] of CASES) {
-    const want = (await q(theirs || ours)).map(canon);
-    for (const [suffix, prefix] of VARIANTS) {
-      let got;
-      try {
-        got = rowsOf(sql(wh, prefix + ours + ';')).map(canon);
-      } catch (e) {
-        check(name + suffix, false, `chive failed: ${e.stderr || e.message}`);
-        continue;
-      }
-      same(name + suffix, got, want.slice(), false);
-    }
-  }
+  await peer.variantCases(wh, q, CASES, VARIANTS);
   const read = (text) => {
     if (!text.includes('EXPLAIN')) text = 'EXPLAIN ANALYZE ' + text;
     const plan = rowsOf(sql(wh, text + ';')).map((r) => r.plan).join('\n');
