@@ -733,10 +733,10 @@ static int par_open(chv_scan *s, const struct chv_scan_options *opts,
   ** bytes, so that the readers share a split whose row groups a filter
   ** left in one file (the pieces, too, do not depend on the threads). */
   struct conn_format fmt;
-  int rc = opts->hook && !sampled
-               ? conn_table_format(&s->table, opts->cfg, &fmt, err)
-               : CHV_OK;
-  if (rc == CHV_OK && opts->hook && !sampled && fmt.kind != CONN_FMT_TEXT)
+  int rc = CHV_OK;
+  if (opts->hook && !sampled &&
+      (rc = conn_table_format(&s->table, opts->cfg, &fmt, err)) == CHV_OK &&
+      fmt.kind != CONN_FMT_TEXT)
     rc = conn_split_cut(plan, STAGE_PIECE, err);
   if (rc != CHV_OK) {
     chv_split_plan_free(plan);

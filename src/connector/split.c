@@ -386,7 +386,7 @@ void chv_split_plan_free(struct chv_split_plan *p) {
 
 /* The pieces split sp is cut into. */
 static int64_t pieces_of(const struct chv_split *sp, int64_t unit) {
-  return sp->length > unit ? CHV_MAX(sp->length / unit, 1) : 1;
+  return sp->length > unit ? sp->length / unit : 1;
 }
 
 int conn_split_cut(struct chv_split_plan *p, int64_t unit,
@@ -405,20 +405,14 @@ int conn_split_cut(struct chv_split_plan *p, int64_t unit,
       out[k] = *sp;
       out[k].start = sp->start + j * unit;
       out[k].length = j + 1 < m ? unit : sp->length - j * unit;
-      out[k].path = j ? chv_strdup(sp->path) : NULL;
-      if (j && out[k].path == NULL) {
-        for (int64_t x = 0; x < k; x++) chv_free(out[x].path); /* firsts: NULL */
+      if ((out[k].path = chv_strdup(sp->path)) == NULL) {
+        for (int64_t x = 0; x < k; x++) chv_free(out[x].path);
         chv_free(out);
         return chv_error_set(err, CHV_ENOMEM, "out of memory");
       }
     }
   }
-  /* the first piece of each split takes its path */
-  k = 0;
-  for (int i = 0; i < p->nsplits; i++) {
-    out[k].path = p->splits[i].path;
-    k += pieces_of(&p->splits[i], unit);
-  }
+  for (int i = 0; i < p->nsplits; i++) chv_free(p->splits[i].path);
   chv_free(p->splits);
   p->splits = out;
   p->nsplits = (int)n;
