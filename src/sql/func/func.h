@@ -244,8 +244,11 @@ enum chv_func_kind { CHV_FUNC_SCALAR, CHV_FUNC_AGGREGATE };
   X(STRING, "string")    /* STRING, VARCHAR, CHAR */                          \
   X(NUMERIC, "numeric")  /* TINYINT..DECIMAL */                               \
   X(INTEGRAL, "integral") /* TINYINT..BIGINT */                               \
+  X(TO_INT, "int")       /* any primitive but BINARY, cast to INT as Hive's  \
+                            converters read it ('x' is NULL) */              \
   X(FLOATING, "floating") /* FLOAT, DOUBLE */                                 \
   X(DECIMAL, "decimal")                                                       \
+  X(BINARY, "binary")                                                         \
   X(DATE, "date")        /* DATE, TIMESTAMP, STRING, VARCHAR, CHAR */         \
   X(CONST_INT, "integer constant") /* a non-NULL integral literal */
 

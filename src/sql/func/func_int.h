@@ -86,6 +86,51 @@ int chv_fn_substr(const struct chv_func_arg *args, int nargs, int64_t n,
                   struct chv_vector *out, struct chv_error *err);
 int chv_fn_trim(const struct chv_func_arg *args, int nargs, int64_t n,
                 struct chv_vector *out, struct chv_error *err);
+int chv_fn_ltrim(const struct chv_func_arg *args, int nargs, int64_t n,
+                 struct chv_vector *out, struct chv_error *err);
+int chv_fn_rtrim(const struct chv_func_arg *args, int nargs, int64_t n,
+                 struct chv_vector *out, struct chv_error *err);
+int chv_fn_lpad(const struct chv_func_arg *args, int nargs, int64_t n,
+                struct chv_vector *out, struct chv_error *err);
+int chv_fn_rpad(const struct chv_func_arg *args, int nargs, int64_t n,
+                struct chv_vector *out, struct chv_error *err);
+int chv_fn_repeat(const struct chv_func_arg *args, int nargs, int64_t n,
+                  struct chv_vector *out, struct chv_error *err);
+int chv_fn_space(const struct chv_func_arg *args, int nargs, int64_t n,
+                 struct chv_vector *out, struct chv_error *err);
+int chv_fn_reverse(const struct chv_func_arg *args, int nargs, int64_t n,
+                   struct chv_vector *out, struct chv_error *err);
+int chv_fn_initcap(const struct chv_func_arg *args, int nargs, int64_t n,
+                   struct chv_vector *out, struct chv_error *err);
+int chv_fn_ascii(const struct chv_func_arg *args, int nargs, int64_t n,
+                 struct chv_vector *out, struct chv_error *err);
+int chv_fn_chr(const struct chv_func_arg *args, int nargs, int64_t n,
+               struct chv_vector *out, struct chv_error *err);
+int chv_fn_octet_length(const struct chv_func_arg *args, int nargs, int64_t n,
+                        struct chv_vector *out, struct chv_error *err);
+int chv_fn_concat_ws(const struct chv_func_arg *args, int nargs, int64_t n,
+                     struct chv_vector *out, struct chv_error *err);
+int chv_fn_elt(const struct chv_func_arg *args, int nargs, int64_t n,
+               struct chv_vector *out, struct chv_error *err);
+int chv_fn_quote(const struct chv_func_arg *args, int nargs, int64_t n,
+                 struct chv_vector *out, struct chv_error *err);
+/* fn_search.c */
+int chv_fn_instr(const struct chv_func_arg *args, int nargs, int64_t n,
+                 struct chv_vector *out, struct chv_error *err);
+int chv_fn_locate(const struct chv_func_arg *args, int nargs, int64_t n,
+                  struct chv_vector *out, struct chv_error *err);
+int chv_fn_find_in_set(const struct chv_func_arg *args, int nargs, int64_t n,
+                       struct chv_vector *out, struct chv_error *err);
+int chv_fn_replace(const struct chv_func_arg *args, int nargs, int64_t n,
+                   struct chv_vector *out, struct chv_error *err);
+int chv_fn_translate(const struct chv_func_arg *args, int nargs, int64_t n,
+                     struct chv_vector *out, struct chv_error *err);
+int chv_fn_substring_index(const struct chv_func_arg *args, int nargs,
+                           int64_t n, struct chv_vector *out, struct chv_error *err);
+int chv_fn_levenshtein(const struct chv_func_arg *args, int nargs, int64_t n,
+                       struct chv_vector *out, struct chv_error *err);
+int chv_fn_soundex(const struct chv_func_arg *args, int nargs, int64_t n,
+                   struct chv_vector *out, struct chv_error *err);
 /* fn_math.c */
 int chv_fn_abs(const struct chv_func_arg *args, int nargs, int64_t n,
                struct chv_vector *out, struct chv_error *err);

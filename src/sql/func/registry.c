@@ -63,6 +63,8 @@ static const struct chv_func funcs[] = {
     SCALAR("abs", "the absolute value of x",
            FN(chv_fn_abs, CHV_TYPE_DOUBLE, 1, 1, P(STRING, CHV_TYPE_DOUBLE)),
            FN(chv_fn_abs, SAME, 1, 1, P(NUMERIC, KEEP))),
+    SCALAR("ascii", "the first byte of s as a signed number, 0 for ''",
+           FN(chv_fn_ascii, CHV_TYPE_INT, 1, 1, P(TEXT, CHV_TYPE_STRING))),
     AGGREGATE("avg", "the mean of the non-NULL values",
               AGG(chv_agg_avg_impl, CHV_AGG_PLAIN, CHV_TYPE_DOUBLE,
                   P(INTEGRAL, KEEP)),
@@ -70,9 +72,18 @@ static const struct chv_func funcs[] = {
                   P(FLOATING, KEEP)),
               AGG_DERIVED(chv_agg_avg_impl, chv_agg_avg_decimal_type,
                           P(DECIMAL, KEEP))),
+    ALIAS("char_length", "length", CHV_FUNC_SCALAR),
+    ALIAS("character_length", "length", CHV_FUNC_SCALAR),
+    SCALAR("chr", "the character of code x mod 256; '' for a negative x",
+           FN(chv_fn_chr, CHV_TYPE_STRING, 1, 1, P(NUMERIC, CHV_TYPE_BIGINT))),
     SCALAR("concat", "its arguments' text, one after the other",
+           FN(chv_fn_concat, CHV_TYPE_BINARY, 1, CHV_FUNC_MAX_ARGS,
+              P(BINARY, KEEP)),
            FN(chv_fn_concat, CHV_TYPE_STRING, 1, CHV_FUNC_MAX_ARGS,
-              P(VALUE, CHV_TYPE_STRING))),
+              P(ANY, CHV_TYPE_STRING))),
+    SCALAR("concat_ws", "the non-NULL strings with sep between them",
+           FN(chv_fn_concat_ws, CHV_TYPE_STRING, 2, CHV_FUNC_MAX_ARGS,
+              P(STRING, CHV_TYPE_STRING), P(STRING, CHV_TYPE_STRING))),
     AGGREGATE("count", "the number of rows, of non-NULL values, or of "
               "distinct non-NULL values",
               {.min_args = 0, .max_args = 0, .nparams = 0,
@@ -85,17 +96,52 @@ static const struct chv_func funcs[] = {
     SCALAR("day", "the day of the month of a date",
            FN(chv_fn_day, CHV_TYPE_INT, 1, 1, P(DATE, CHV_TYPE_DATE))),
     ALIAS("dayofmonth", "day", CHV_FUNC_SCALAR),
+    SCALAR("elt", "the k-th of the strings after k, NULL outside them",
+           FN(chv_fn_elt, CHV_TYPE_STRING, 2, CHV_FUNC_MAX_ARGS,
+              P(TO_INT, CHV_TYPE_INT), P(TEXT, CHV_TYPE_STRING))),
+    SCALAR("find_in_set", "the place of s among the comma-separated items "
+           "of list, 0 when absent",
+           FN(chv_fn_find_in_set, CHV_TYPE_INT, 2, 2, P(TEXT, CHV_TYPE_STRING), P(TEXT, CHV_TYPE_STRING))),
+    SCALAR("initcap", "s with each word's first letter in upper case and "
+           "the others in lower case",
+           FN(chv_fn_initcap, CHV_TYPE_STRING, 1, 1, P(TEXT, CHV_TYPE_STRING))),
+    SCALAR("instr", "the 1-based byte place of sub's first occurrence in "
+           "s, 0 when absent",
+           FN(chv_fn_instr, CHV_TYPE_INT, 2, 2, P(VALUE, CHV_TYPE_STRING),
+              P(VALUE, CHV_TYPE_STRING))),
     ALIAS("lcase", "lower", CHV_FUNC_SCALAR),
     SCALAR("length", "the number of characters (UTF-8 code points)",
            FN(chv_fn_length, CHV_TYPE_INT, 1, 1, P(TEXT, CHV_TYPE_STRING))),
+    SCALAR("levenshtein", "the edit distance between two strings",
+           FN(chv_fn_levenshtein, CHV_TYPE_INT, 2, 2, P(TEXT, CHV_TYPE_STRING), P(TEXT, CHV_TYPE_STRING))),
+    SCALAR("locate", "the 1-based byte place of sub in s from pos (1 by "
+           "default), 0 when absent",
+           FN(chv_fn_locate, CHV_TYPE_INT, 2, 3, P(VALUE, CHV_TYPE_STRING),
+              P(VALUE, CHV_TYPE_STRING), P(TO_INT, CHV_TYPE_INT))),
     SCALAR("lower", "the string with ASCII letters in lower case",
            FN(chv_fn_lower, CHV_TYPE_STRING, 1, 1, P(TEXT, CHV_TYPE_STRING))),
+    SCALAR("lpad", "s filled on the left with pad to len characters, or "
+           "cut to them",
+           FN(chv_fn_lpad, CHV_TYPE_STRING, 3, 3, P(TEXT, CHV_TYPE_STRING), P(INTEGRAL, CHV_TYPE_INT), P(TEXT, CHV_TYPE_STRING))),
+    SCALAR("ltrim", "s without the spaces (or the characters of chars) at its start",
+           FN(chv_fn_ltrim, CHV_TYPE_STRING, 1, 2, P(TEXT, CHV_TYPE_STRING),
+              P(TEXT, CHV_TYPE_STRING))),
     AGGREGATE("max", "the greatest non-NULL value",
               AGG(chv_agg_max_impl, CHV_AGG_PLAIN, SAME, P(ANY, KEEP))),
     AGGREGATE("min", "the least non-NULL value",
               AGG(chv_agg_min_impl, CHV_AGG_PLAIN, SAME, P(ANY, KEEP))),
     SCALAR("month", "the month of a date, 1 to 12",
            FN(chv_fn_month, CHV_TYPE_INT, 1, 1, P(DATE, CHV_TYPE_DATE))),
+    SCALAR("octet_length", "the number of bytes of s",
+           FN(chv_fn_octet_length, CHV_TYPE_INT, 1, 1, P(TEXT, CHV_TYPE_STRING))),
+    SCALAR("quote", "s in single quotes, its quotes and backslashes escaped",
+           FN(chv_fn_quote, CHV_TYPE_STRING, 1, 1, P(TEXT, CHV_TYPE_STRING))),
+    SCALAR("repeat", "s repeated n times",
+           FN(chv_fn_repeat, CHV_TYPE_STRING, 2, 2, P(TEXT, CHV_TYPE_STRING), P(INTEGRAL, CHV_TYPE_INT))),
+    SCALAR("replace", "s with every occurrence of search replaced by rep",
+           FN(chv_fn_replace, CHV_TYPE_STRING, 3, 3, P(TEXT, CHV_TYPE_STRING), P(TEXT, CHV_TYPE_STRING), P(TEXT, CHV_TYPE_STRING))),
+    SCALAR("reverse", "the characters of s in reverse order",
+           FN(chv_fn_reverse, CHV_TYPE_STRING, 1, 1, P(TEXT, CHV_TYPE_STRING))),
     SCALAR("round", "x rounded half away from zero to d decimal places "
            "(0 by default)",
            FN(chv_fn_round, CHV_TYPE_DOUBLE, 1, 2, P(STRING, CHV_TYPE_DOUBLE),
@@ -103,11 +149,26 @@ static const struct chv_func funcs[] = {
            FN_DERIVED(chv_fn_round, chv_fn_round_decimal_type, 1, 2,
                       P(DECIMAL, KEEP), ROUND_PLACES),
            FN(chv_fn_round, SAME, 1, 2, P(NUMERIC, KEEP), ROUND_PLACES)),
+    SCALAR("rpad", "s filled on the right with pad to len characters, or "
+           "cut to them",
+           FN(chv_fn_rpad, CHV_TYPE_STRING, 3, 3, P(TEXT, CHV_TYPE_STRING), P(INTEGRAL, CHV_TYPE_INT), P(TEXT, CHV_TYPE_STRING))),
+    SCALAR("rtrim", "s without the spaces (or the characters of chars) at its end",
+           FN(chv_fn_rtrim, CHV_TYPE_STRING, 1, 2, P(TEXT, CHV_TYPE_STRING),
+              P(TEXT, CHV_TYPE_STRING))),
+    SCALAR("soundex", "the American Soundex code of s",
+           FN(chv_fn_soundex, CHV_TYPE_STRING, 1, 1, P(TEXT, CHV_TYPE_STRING))),
+    SCALAR("space", "n spaces",
+           FN(chv_fn_space, CHV_TYPE_STRING, 1, 1, P(INTEGRAL, CHV_TYPE_INT))),
     SCALAR("substr", "len characters of s from pos (1-based; negative: "
            "from the end)",
+           FN(chv_fn_substr, CHV_TYPE_BINARY, 2, 3, P(BINARY, KEEP),
+              P(INTEGRAL, CHV_TYPE_INT), P(INTEGRAL, CHV_TYPE_INT)),
            FN(chv_fn_substr, CHV_TYPE_STRING, 2, 3, P(TEXT, CHV_TYPE_STRING),
               P(INTEGRAL, CHV_TYPE_INT), P(INTEGRAL, CHV_TYPE_INT))),
     ALIAS("substring", "substr", CHV_FUNC_SCALAR),
+    SCALAR("substring_index", "s before the k-th delim (after the k-th "
+           "from the end for a negative k)",
+           FN(chv_fn_substring_index, CHV_TYPE_STRING, 3, 3, P(TEXT, CHV_TYPE_STRING), P(TEXT, CHV_TYPE_STRING), P(INTEGRAL, CHV_TYPE_INT))),
     AGGREGATE("sum", "the sum of the non-NULL values",
               AGG(chv_agg_sum_impl, CHV_AGG_PLAIN, CHV_TYPE_BIGINT,
                   P(INTEGRAL, KEEP)),
@@ -117,8 +178,12 @@ static const struct chv_func funcs[] = {
                           P(DECIMAL, KEEP))),
     SCALAR("to_date", "the date of a date, timestamp or string",
            FN(chv_fn_to_date, CHV_TYPE_DATE, 1, 1, P(DATE, CHV_TYPE_DATE))),
-    SCALAR("trim", "the string without the spaces at both ends",
-           FN(chv_fn_trim, CHV_TYPE_STRING, 1, 1, P(TEXT, CHV_TYPE_STRING))),
+    SCALAR("translate", "s with each character of from replaced by the one "
+           "at its place in to, or dropped",
+           FN(chv_fn_translate, CHV_TYPE_STRING, 3, 3, P(TEXT, CHV_TYPE_STRING), P(TEXT, CHV_TYPE_STRING), P(TEXT, CHV_TYPE_STRING))),
+    SCALAR("trim", "s without the spaces (or the characters of chars) at both ends",
+           FN(chv_fn_trim, CHV_TYPE_STRING, 1, 2, P(TEXT, CHV_TYPE_STRING),
+              P(TEXT, CHV_TYPE_STRING))),
     ALIAS("ucase", "upper", CHV_FUNC_SCALAR),
     SCALAR("upper", "the string with ASCII letters in upper case",
            FN(chv_fn_upper, CHV_TYPE_STRING, 1, 1, P(TEXT, CHV_TYPE_STRING))),
@@ -211,6 +276,9 @@ int chv_func_signature(const struct chv_func *f, struct chv_buf *out) {
 static bool accepts(enum chv_func_class c, const struct chv_func_argdesc *d) {
   enum chv_type_id id = d->type->id;
   if (!chv_type_is_primitive(id)) return false;
+  /* a NULL literal is of every type, as Hive's void is */
+  if (d->constant && d->constant->is_null && c != CHV_FC_CONST_INT)
+    return true;
   switch (c) {
   case CHV_FC_ANY: return true;
   case CHV_FC_VALUE: return id != CHV_TYPE_BINARY;
@@ -218,8 +286,10 @@ static bool accepts(enum chv_func_class c, const struct chv_func_argdesc *d) {
   case CHV_FC_STRING: return chv_func_is_string(id);
   case CHV_FC_NUMERIC: return chv_func_is_numeric(id);
   case CHV_FC_INTEGRAL: return chv_func_is_integral(id);
+  case CHV_FC_TO_INT: return id != CHV_TYPE_BINARY;
   case CHV_FC_FLOATING: return id == CHV_TYPE_FLOAT || id == CHV_TYPE_DOUBLE;
   case CHV_FC_DECIMAL: return id == CHV_TYPE_DECIMAL;
+  case CHV_FC_BINARY: return id == CHV_TYPE_BINARY;
   case CHV_FC_DATE:
     return chv_func_is_string(id) || id == CHV_TYPE_DATE ||
            id == CHV_TYPE_TIMESTAMP;

@@ -17,6 +17,7 @@
 #include "sql/parse/parse_int.h"
 
 #include <stdio.h>
+#include <strings.h>
 
 #define DEFAULT_MAX_DEPTH 1000
 #define LOOKAHEAD 3
@@ -504,11 +505,63 @@ static int parse_column(struct parser *p, struct chv_sql_expr *e) {
 static int parse_order_items(struct parser *p, struct chv_sql_query *q);
 static int parse_window(struct parser *p, struct chv_sql_window **out);
 
+/* The SQL forms of TRIM, after "TRIM(": [LEADING | TRAILING | BOTH]
+** [chars] FROM s, read as ltrim / rtrim / trim(s[, chars]); *done false
+** (nothing read but a first argument in *first, maybe NULL) when the
+** call is a plain one. */
+static int parse_trim_from(struct parser *p, struct chv_sql_expr *e,
+                           struct chv_sql_expr **first, bool *done) {
+  const char *as = NULL;
+  *first = NULL;
+  *done = false;
+  if (accept_kw(p, "LEADING")) as = "ltrim";
+  else if (accept_kw(p, "TRAILING")) as = "rtrim";
+  else if (accept_kw(p, "BOTH")) as = "trim";
+  struct chv_sql_expr *chars = NULL, *str = NULL;
+  if (as == NULL || !accept_kw(p, "FROM")) {
+    if (as == NULL && peek_op(p, 0, ")")) return CHV_OK;
+    TRY(parse_expr(p, &chars));
+    if (!accept_kw(p, "FROM")) {
+      if (as) return fail(p, "FROM in TRIM");
+      *first = chars;
+      return CHV_OK;
+    }
+  }
+  TRY(parse_expr(p, &str));
+  struct chv_sql_expr **args = NULL;
+  TRY(alloc_node(p, 2 * sizeof *args, (void **)&args));
+  args[0] = str;
+  args[1] = chars;
+  e->u.func.args = args;
+  e->u.func.n = chars ? 2 : 1;
+  if (as) e->u.func.name = as;
+  *done = true;
+  return expect_op(p, ")", "')' after TRIM's string");
+}
+
 static int parse_func(struct parser *p, struct chv_sql_expr *e) {
   const struct sql_token *t = peek(p, 0);
+  bool word = t->kind == TK_WORD;
   TRY(ident_text(p, t, &e->u.func.name));
   next(p);
   next(p); /* ( */
+  if (word && strcasecmp(e->u.func.name, "trim") == 0) {
+    struct chv_sql_expr *first;
+    bool done;
+    TRY(parse_trim_from(p, e, &first, &done));
+    if (done) return CHV_OK;
+    if (first) {
+      struct vec v = {0};
+      struct chv_sql_expr **slot = NULL;
+      TRY(vec_push(p, &v, sizeof *slot, (void **)&slot));
+      *slot = first;
+      if (accept_op(p, ",")) TRY(parse_expr_list(p, &v));
+      e->u.func.args = v.data;
+      e->u.func.n = v.n;
+    }
+    TRY(expect_op(p, ")", "')' or ',' in the argument list"));
+    return CHV_OK;
+  }
   if (accept_op(p, "*")) {
     e->u.func.star = true;
   } else if (!peek_op(p, 0, ")")) {
